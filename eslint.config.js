@@ -1,0 +1,72 @@
+// @ts-check
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+/** Modules that do I/O; the deterministic core (machines/ and the decider) must not import them. */
+const ioModules = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'net',
+  'http',
+  'https',
+  'child_process',
+  'ioredis',
+  'hono',
+  'hono/*',
+  '@hono/*',
+  'pino',
+  'prom-client',
+];
+
+export default defineConfig(
+  { ignores: ['node_modules/**', 'coverage/**', 'dist/**', 'reports/**', '.stryker-tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['machines/**/*.ts', 'src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ioModules,
+              message: 'machines/ and the engine are deterministic: no I/O imports (pass dependencies in).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'Date', message: 'Use the injected time.' },
+        { name: 'setTimeout', message: 'Timers belong to the timer service.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: 'Use deterministic jitter.' },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

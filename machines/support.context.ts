@@ -1,0 +1,219 @@
+/**
+ * The support workflow's context: business facts (classification, evidence, recommendation,
+ * validation, approval, receipts) and execution facts (attempts, in-flight jobs, deadline,
+ * cancellation, manual review). Large artifacts stay outside: context keeps ids and content hashes.
+ */
+import { z } from 'zod';
+import { categories, currency, errorClasses, money, reviewSteps } from './support.events.ts';
+import type { Operation } from './support.retry-policy.ts';
+import { operations } from './support.retry-policy.ts';
+
+export const supportConfigSchema = z.strictObject({
+  /** Classifications below this confidence go to manual review. */
+  confidenceThreshold: z.number().min(0).max(1).default(0.75),
+  /** How long an approval may wait before the workflow goes to manual review, in milliseconds. */
+  approvalTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(24 * 60 * 60 * 1000),
+  /** Whole-workflow deadline before the action, from creation (or from a reviewer's retry), in milliseconds. */
+  workflowDeadlineMs: z
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 60 * 60 * 1000),
+  /** When a manual review becomes overdue, in milliseconds after it was opened. */
+  reviewDeadlineMs: z
+    .number()
+    .int()
+    .positive()
+    .default(48 * 60 * 60 * 1000),
+  /** Revisions of a recommendation, shared by policy-invalid regenerations and approvers' change requests. */
+  maxRevisions: z.number().int().min(0).max(10).default(2),
+  /** Who owns a new manual review until a reviewer takes it. */
+  reviewQueue: z.string().min(1).max(200).default('support-reviewers'),
+});
+export type SupportConfig = z.infer<typeof supportConfigSchema>;
+
+export const supportRequestSchema = z.strictObject({
+  customerId: z.string().min(1).max(200),
+  subject: z.string().min(1).max(500),
+  message: z.string().min(1).max(20_000),
+  orderId: z.string().min(1).max(200).optional(),
+  requestedAmount: money.optional(),
+  currency: currency.optional(),
+});
+export type SupportRequest = z.infer<typeof supportRequestSchema>;
+
+export const supportInputSchema = z.strictObject({
+  workflowId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
+  tenantId: z.string().min(1).max(200),
+  requesterId: z.string().min(1).max(200),
+  correlationId: z.string().min(1).max(200),
+  /** Creation time in milliseconds since the epoch; the deadline counts from here. */
+  createdAt: z.number().int().nonnegative(),
+  request: supportRequestSchema,
+  config: supportConfigSchema.partial().default({}),
+});
+export type SupportInput = z.input<typeof supportInputSchema>;
+
+export interface ArtifactRef {
+  id: string;
+  hash: string;
+}
+
+export type Category = (typeof categories)[number];
+export type ErrorClass = (typeof errorClasses)[number];
+export type ReviewStep = (typeof reviewSteps)[number];
+
+export type ActionStatus = 'notStarted' | 'inFlight' | 'unknown' | 'executed' | 'notFound' | 'failed';
+
+export interface ActionReceipt {
+  providerOperationId: string;
+  idempotencyKey: string;
+  amount: number;
+  currency: string;
+  status: 'succeeded';
+}
+
+export interface ManualReview {
+  /** Stable reason code, e.g. `RETRIES_EXHAUSTED`, `LOW_CONFIDENCE`, `APPROVAL_TIMEOUT`. */
+  reason: string;
+  /** The step the workflow was in when it was escalated. */
+  step: string;
+  detail: string | null;
+  openedAt: number;
+  deadline: number;
+  overdue: boolean;
+  owner: string;
+  openQuestions: string[];
+  /** Reviewer commands that make sense here (guards still decide). */
+  allowedCommands: string[];
+  /** References to the evidence gathered so far. */
+  evidence: string[];
+  /** Whether cancelling is still possible (no action has executed or may have executed). */
+  cancellable: boolean;
+}
+
+export interface SupportContext {
+  workflowId: string;
+  tenantId: string;
+  requesterId: string;
+  correlationId: string;
+  createdAt: number;
+  request: SupportRequest;
+  config: SupportConfig;
+  /** Absolute whole-workflow deadline (ms since epoch) while the action has not started. */
+  deadlineAt: number;
+  /** Attempts per operation over the whole workflow: the `<attempt>` of job ids, never reused. */
+  attempts: Record<Operation, number>;
+  /** Attempts in the current visit to a step: what the retry budget counts. */
+  stepAttempts: Record<Operation, number>;
+  /** Jobs in flight by operation; a result naming any other job id is stale. */
+  jobs: Partial<Record<Operation, string>>;
+  lastError: { operation: string; errorClass: ErrorClass | 'UNKNOWN'; message: string; jobId: string | null } | null;
+  classification: {
+    category: Category;
+    confidence: number;
+    artifact: ArtifactRef;
+    model: string;
+    promptVersion: string;
+  } | null;
+  evidence: {
+    policy: { policyId: string; policyVersion: string; artifact: ArtifactRef } | null;
+    account: { accountId: string; artifact: ArtifactRef } | null;
+  };
+  recommendation: {
+    version: number;
+    contentHash: string;
+    actionType: 'refund';
+    amount: number;
+    currency: string;
+    artifact: ArtifactRef;
+    model: string;
+    promptVersion: string;
+  } | null;
+  /** Recommendation revisions consumed (policy-invalid regenerations and change requests). */
+  revisions: number;
+  /** The approver's latest change request, handed to the next recommendation. */
+  changeRequest: { by: string; recommendationVersion: number; instructions: string } | null;
+  validation: {
+    recommendationVersion: number;
+    outcome: 'valid' | 'invalid' | 'unclear';
+    revisable: boolean;
+    findings: string[];
+    policyVersion: string;
+    validatorVersion: string;
+  } | null;
+  approval: {
+    approverId: string;
+    recommendationVersion: number;
+    contentHash: string;
+    amount: number;
+    at: number;
+  } | null;
+  cancellation: {
+    requestedBy: string;
+    reason: string;
+    at: number;
+    status: 'pending' | 'honoured' | 'declinedActionExecuted';
+  } | null;
+  action: {
+    status: ActionStatus;
+    idempotencyKey: string | null;
+    recommendationVersion: number | null;
+    receipt: ActionReceipt | null;
+    failure: string | null;
+  };
+  notification: { deliveryId: string; deliveryKey: string; channel: string } | null;
+  compensation: { providerOperationId: string; idempotencyKey: string; reason: string } | null;
+  manualReview: ManualReview | null;
+  /** How a reviewer closed the workflow by hand, or why it ended. */
+  resolution: { by: string; kind: string; text: string; evidence: string[] } | null;
+}
+
+const zeroes = (): Record<Operation, number> =>
+  Object.fromEntries(operations.map((operation) => [operation, 0])) as Record<Operation, number>;
+
+/** The context of a new workflow. Invalid input throws: the engine validates input before it gets here. */
+export function createInitialContext(rawInput: SupportInput): SupportContext {
+  const input = supportInputSchema.parse(rawInput);
+  const config = supportConfigSchema.parse(input.config);
+  return {
+    workflowId: input.workflowId,
+    tenantId: input.tenantId,
+    requesterId: input.requesterId,
+    correlationId: input.correlationId,
+    createdAt: input.createdAt,
+    request: input.request,
+    config,
+    deadlineAt: input.createdAt + config.workflowDeadlineMs,
+    attempts: zeroes(),
+    stepAttempts: zeroes(),
+    jobs: {},
+    lastError: null,
+    classification: null,
+    evidence: { policy: null, account: null },
+    recommendation: null,
+    revisions: 0,
+    changeRequest: null,
+    validation: null,
+    approval: null,
+    cancellation: null,
+    action: { status: 'notStarted', idempotencyKey: null, recommendationVersion: null, receipt: null, failure: null },
+    notification: null,
+    compensation: null,
+    manualReview: null,
+    resolution: null,
+  };
+}
+
+/** The idempotency key of the refund for the current recommendation: the same on every attempt. */
+export function actionIdempotencyKey(context: Pick<SupportContext, 'workflowId'>, recommendationVersion: number) {
+  return `support-action:${context.workflowId}:v${recommendationVersion}`;
+}
+
+export function jobIdFor(workflowId: string, operation: Operation, attempt: number): string {
+  return `${workflowId}/${operation}/${attempt}`;
+}

@@ -1,0 +1,194 @@
+/**
+ * Event payload schemas of the support workflow, one per event type.
+ *
+ * Every schema is strict: an unknown field is refused, so a payload can never smuggle in an
+ * approval limit, a role or a state. The machine's event union is inferred from these schemas,
+ * so one definition serves TypeScript, runtime validation, OpenAPI and the path-test catalogue.
+ */
+import { z } from 'zod';
+
+export const categories = ['billing', 'access', 'technical'] as const;
+export const errorClasses = [
+  'TIMEOUT',
+  'RATE_LIMITED',
+  'UNAVAILABLE',
+  'TRANSPORT',
+  'INVALID_OUTPUT',
+  'NOT_FOUND',
+  'UNAUTHORIZED',
+  'CONFLICT',
+  'INTERNAL',
+] as const;
+export const reviewSteps = [
+  'classify',
+  'gatherEvidence',
+  'recommend',
+  'validate',
+  'reconcileAction',
+  'notify',
+] as const;
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+/** Money in major units with at most two decimals (12.5 is 12.50). */
+export const money = z
+  .number()
+  .positive()
+  .max(1_000_000_000)
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'at most two decimals');
+export const currency = z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code');
+export const contentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'sha256:<64 hex digits>');
+/** `<workflowId>/<operation>/<attempt>`, the deterministic id of the job that produced a result. */
+export const jobId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,80}\/[a-z]+\/[1-9][0-9]{0,5}$/, '<workflowId>/<operation>/<attempt>');
+export const artifactRef = z.strictObject({ id: text(200), hash: contentHash });
+export const errorClass = z.enum(errorClasses);
+
+const jobFailure = z.strictObject({ jobId, errorClass, message: text(2000) });
+const modelProvenance = { artifact: artifactRef, model: text(200), promptVersion: text(100) };
+
+export const actionReceipt = z.strictObject({
+  providerOperationId: text(200),
+  idempotencyKey: text(300),
+  amount: money,
+  currency,
+  status: z.literal('succeeded'),
+});
+
+export const recommendationBody = z.strictObject({
+  actionType: z.literal('refund'),
+  amount: money,
+  currency,
+  rationale: text(4000),
+});
+
+export const eventSchemas = {
+  /** The request has been accepted into the workflow boundary; start processing. */
+  START: z.strictObject({}),
+  CLASSIFIED: z.strictObject({
+    jobId,
+    category: z.enum(categories),
+    confidence: z.number().min(0).max(1),
+    ...modelProvenance,
+  }),
+  POLICY_RETRIEVED: z.strictObject({ jobId, policyId: text(200), policyVersion: text(100), artifact: artifactRef }),
+  ACCOUNT_INSPECTED: z.strictObject({ jobId, accountId: text(200), artifact: artifactRef }),
+  RECOMMENDATION_GENERATED: z.strictObject({
+    jobId,
+    recommendation: recommendationBody,
+    contentHash,
+    ...modelProvenance,
+  }),
+  POLICY_VALID: z.strictObject({
+    jobId,
+    recommendationVersion: z.number().int().positive(),
+    policyVersion: text(100),
+    validatorVersion: text(100),
+    checks: z.array(text(200)).max(50),
+  }),
+  POLICY_INVALID: z.strictObject({
+    jobId,
+    recommendationVersion: z.number().int().positive(),
+    policyVersion: text(100),
+    validatorVersion: text(100),
+    revisable: z.boolean(),
+    reasons: z.array(text(500)).min(1).max(20),
+  }),
+  POLICY_UNCLEAR: z.strictObject({
+    jobId,
+    recommendationVersion: z.number().int().positive(),
+    policyVersion: text(100),
+    validatorVersion: text(100),
+    questions: z.array(text(500)).min(1).max(20),
+  }),
+  /** An approver's decision. The amount restates what the approver saw; the limit comes from the principal only. */
+  APPROVED: z.strictObject({
+    recommendationVersion: z.number().int().positive(),
+    contentHash,
+    amount: money,
+    comment: text(2000).optional(),
+  }),
+  REJECTED_BY_REVIEWER: z.strictObject({ recommendationVersion: z.number().int().positive(), reason: text(2000) }),
+  CHANGES_REQUESTED: z.strictObject({ recommendationVersion: z.number().int().positive(), instructions: text(4000) }),
+  ACTION_EXECUTED: z.strictObject({ jobId, receipt: actionReceipt }),
+  /** The action call timed out or its response was lost: whether it took effect is unknown. */
+  ACTION_OUTCOME_UNKNOWN: z.strictObject({ jobId, errorClass, message: text(2000) }),
+  /** Reconciliation found no action under the idempotency key. */
+  ACTION_NOT_FOUND: z.strictObject({ jobId, idempotencyKey: text(300) }),
+  /** The provider definitively refused or failed the action: it did not take effect. */
+  ACTION_FAILED: z.strictObject({ jobId, idempotencyKey: text(300), reason: text(2000) }),
+  POST_ACTION_INVARIANT_FAILED: z.strictObject({
+    jobId,
+    receipt: actionReceipt,
+    violations: z.array(text(500)).min(1).max(20),
+  }),
+  CUSTOMER_NOTIFIED: z.strictObject({ jobId, deliveryId: text(200), deliveryKey: text(300), channel: text(50) }),
+  RETRYABLE_ERROR: jobFailure,
+  PERMANENT_ERROR: jobFailure,
+  CANCEL_REQUESTED: z.strictObject({ reason: text(2000) }),
+  ESCALATE: z.strictObject({
+    reason: text(2000),
+    questions: z.array(text(500)).max(20).optional(),
+    jobId: jobId.optional(),
+  }),
+  COMPENSATE: z.strictObject({ reason: text(2000) }),
+  COMPENSATION_SUCCEEDED: z.strictObject({
+    jobId,
+    receipt: z.strictObject({ providerOperationId: text(200), idempotencyKey: text(300) }),
+  }),
+  COMPENSATION_FAILED: z.strictObject({ jobId, errorClass: errorClass.optional(), message: text(2000) }),
+  REVIEW_RETRY_STEP: z.strictObject({ step: z.enum(reviewSteps), note: text(2000) }),
+  REVIEW_REJECT: z.strictObject({ reason: text(2000) }),
+  REVIEW_COMPLETE: z.strictObject({
+    resolution: text(4000),
+    evidence: z
+      .array(z.strictObject({ kind: text(100), ref: text(500) }))
+      .min(1)
+      .max(50),
+  }),
+  REVIEW_ASSIGN: z.strictObject({ owner: text(200) }),
+} as const;
+
+export type EventSchemas = typeof eventSchemas;
+export type SupportEventType = keyof EventSchemas;
+export type PayloadOf<K extends SupportEventType> = z.infer<EventSchemas[K]>;
+export const supportEventTypes = Object.keys(eventSchemas) as SupportEventType[];
+
+export { principalSchema, type Principal } from '../src/engine/principal.ts';
+import type { Principal } from '../src/engine/principal.ts';
+
+/**
+ * What the machine receives: the validated payload in an envelope the engine fills in. Guards read
+ * the actor from here, so authority always comes from the principal.
+ */
+export interface EventEnvelope {
+  eventId: string;
+  /** Milliseconds since the epoch, from the engine's injected clock. */
+  at: number;
+  actor: Principal;
+}
+
+export type SupportEvent = {
+  [K in SupportEventType]: EventEnvelope & { type: K; payload: PayloadOf<K> };
+}[SupportEventType];
+
+export type SupportEventOf<K extends SupportEventType> = Extract<SupportEvent, { type: K }>;
+
+/** Internal timer events (`xstate.after.*`) reach the machine only through the engine's timer channel. */
+export interface TimerEvent {
+  type: `xstate.after.${string}`;
+  eventId: string;
+  at: number;
+}
+
+export type AnySupportEvent = SupportEvent | TimerEvent;
+
+/** The payload of `event` when it is of `type`, otherwise null. */
+export function payloadOf<K extends SupportEventType>(event: AnySupportEvent, type: K): PayloadOf<K> | null {
+  return event.type === type ? ((event as { payload: unknown }).payload as PayloadOf<K>) : null;
+}
+
+/** One payload field of any event, or undefined (timer events have no payload). */
+export function payloadField(event: AnySupportEvent, field: string): unknown {
+  return 'payload' in event ? (event.payload as Record<string, unknown>)[field] : undefined;
+}

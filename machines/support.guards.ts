@@ -1,0 +1,125 @@
+/**
+ * Guards of the support workflow: pure, deterministic predicates over (context, event, params).
+ *
+ * A guard that protects authority is a list of named checks, so a refusal can say which check
+ * failed (`explainGuard`). Authority (roles, approval limit, tenant) is read from the event's
+ * actor, which the engine fills in from the authenticated principal — never from the payload.
+ */
+import type { ReviewStep, SupportContext } from './support.context.ts';
+import { actionIdempotencyKey } from './support.context.ts';
+import type { AnySupportEvent } from './support.events.ts';
+import { payloadField, payloadOf } from './support.events.ts';
+import type { Operation } from './support.retry-policy.ts';
+import { retryPolicies } from './support.retry-policy.ts';
+import { roles } from './support.roles.ts';
+
+export interface OperationParams {
+  operation: Operation;
+}
+export interface StepParams {
+  step: ReviewStep;
+}
+
+type Check = (context: SupportContext, event: AnySupportEvent) => boolean;
+
+/** The checks an approval must pass, in the order they are explained. */
+export const approvalChecks: Record<string, Check> = {
+  approverHasRole: (_c, e) => 'actor' in e && e.actor.roles.includes(roles.approver),
+  sameTenant: (c, e) => 'actor' in e && e.actor.tenantId === c.tenantId,
+  approverIsNotRequester: (c, e) => 'actor' in e && e.actor.id !== c.requesterId,
+  namesCurrentRecommendation: (c, e) =>
+    c.recommendation !== null && payloadOf(e, 'APPROVED')?.recommendationVersion === c.recommendation.version,
+  matchesRecommendationHash: (c, e) =>
+    c.recommendation !== null && payloadOf(e, 'APPROVED')?.contentHash === c.recommendation.contentHash,
+  restatesRecommendedAmount: (c, e) =>
+    c.recommendation !== null && payloadOf(e, 'APPROVED')?.amount === c.recommendation.amount,
+  amountWithinApproverLimit: (c, e) =>
+    c.recommendation !== null && 'actor' in e && c.recommendation.amount <= e.actor.approvalLimit,
+  validationPassedForCurrentVersion: (c) => validationPassedForCurrentVersion(c),
+  noCancellationPending: (c) => c.cancellation?.status !== 'pending',
+};
+
+/** Receipt checks run after the action, before the customer is told: a mismatch compensates. */
+export const receiptChecks: Record<string, Check> = {
+  receiptRecorded: (c) => c.action.receipt !== null,
+  receiptUsesIdempotencyKey: (c) =>
+    c.recommendation !== null &&
+    c.action.receipt?.idempotencyKey === actionIdempotencyKey(c, c.action.recommendationVersion ?? -1),
+  receiptAmountMatchesApproval: (c) => c.approval !== null && c.action.receipt?.amount === c.approval.amount,
+  receiptCurrencyMatchesRecommendation: (c) =>
+    c.recommendation !== null && c.action.receipt?.currency === c.recommendation.currency,
+};
+
+function failing(checks: Record<string, Check>, context: SupportContext, event: AnySupportEvent): string[] {
+  return Object.entries(checks)
+    .filter(([, check]) => !check(context, event))
+    .map(([name]) => name);
+}
+
+export function validationPassedForCurrentVersion(context: SupportContext): boolean {
+  return (
+    context.recommendation !== null &&
+    context.validation?.outcome === 'valid' &&
+    context.validation.recommendationVersion === context.recommendation.version
+  );
+}
+
+/** A step may be retried by a reviewer only where that cannot repeat or skip an external write. */
+const reviewStepChecks: Record<ReviewStep, (context: SupportContext) => boolean> = {
+  classify: (c) => actionCannotHaveTakenEffect(c),
+  gatherEvidence: (c) => actionCannotHaveTakenEffect(c) && c.classification !== null,
+  recommend: (c) => actionCannotHaveTakenEffect(c) && c.evidence.policy !== null && c.evidence.account !== null,
+  validate: (c) => actionCannotHaveTakenEffect(c) && c.recommendation !== null,
+  reconcileAction: (c) => c.action.status === 'unknown' || c.action.status === 'inFlight',
+  notify: (c) => c.action.status === 'executed' && c.action.receipt !== null && c.notification === null,
+};
+
+export function actionCannotHaveTakenEffect(context: SupportContext): boolean {
+  const status = context.action.status;
+  return status === 'notStarted' || status === 'notFound' || status === 'failed';
+}
+
+function isCurrentJob(context: SupportContext, event: AnySupportEvent, params: OperationParams): boolean {
+  const jobId = payloadField(event, 'jobId');
+  return typeof jobId === 'string' && context.jobs[params.operation] === jobId;
+}
+
+export const guards = {
+  isCurrentJob,
+  isCurrentValidation: (context: SupportContext, event: AnySupportEvent) =>
+    isCurrentJob(context, event, { operation: 'validate' }) &&
+    context.recommendation !== null &&
+    payloadField(event, 'recommendationVersion') === context.recommendation.version,
+  classificationIsConfident: (context: SupportContext) =>
+    context.classification !== null && context.classification.confidence >= context.config.confidenceThreshold,
+  hasAttemptsLeft: (context: SupportContext, _event: AnySupportEvent, params: OperationParams) =>
+    context.stepAttempts[params.operation] < retryPolicies[params.operation].maxAttempts,
+  hasRevisionBudget: (context: SupportContext) => context.revisions < context.config.maxRevisions,
+  validationIsRevisable: (context: SupportContext) =>
+    context.validation?.outcome === 'invalid' && context.validation.revisable,
+  namesCurrentRecommendation: (context: SupportContext, event: AnySupportEvent) =>
+    context.recommendation !== null && payloadField(event, 'recommendationVersion') === context.recommendation.version,
+  approvalIsCurrentAndAuthorized: (context: SupportContext, event: AnySupportEvent) =>
+    failing(approvalChecks, context, event).length === 0,
+  cancellationPending: (context: SupportContext) => context.cancellation?.status === 'pending',
+  receiptMatchesApproval: (context: SupportContext, event: AnySupportEvent) =>
+    failing(receiptChecks, context, event).length === 0,
+  hasActionReceipt: (context: SupportContext) => context.action.receipt !== null,
+  actionCannotHaveTakenEffect: (context: SupportContext) => actionCannotHaveTakenEffect(context),
+  reviewRetryAllowed: (context: SupportContext, event: AnySupportEvent, params: StepParams) =>
+    payloadOf(event, 'REVIEW_RETRY_STEP')?.step === params.step && reviewStepChecks[params.step](context),
+  reviewCompletionAllowed: (context: SupportContext) =>
+    context.action.status !== 'inFlight' && context.action.status !== 'unknown',
+} satisfies Record<string, (context: SupportContext, event: AnySupportEvent, params: never) => boolean>;
+
+export type GuardName = keyof typeof guards;
+
+/**
+ * Why a guard refused: the failing named checks of a composite guard, or the guard itself.
+ * Used by the decider to make `GUARD_REJECTED` refusals precise.
+ */
+export function explainGuard(name: string, context: SupportContext, event: AnySupportEvent): string[] {
+  if (name === 'approvalIsCurrentAndAuthorized') return failing(approvalChecks, context, event);
+  if (name === 'receiptMatchesApproval') return failing(receiptChecks, context, event);
+  return [name];
+}

@@ -1,0 +1,72 @@
+/**
+ * Retry policy per operation: the only place attempt limits and backoff live.
+ *
+ * `maxAttempts` counts every attempt of one visit to a step, the first included (notify: 5 attempts,
+ * then manual review). Backoff is exponential with a cap, and its jitter is derived from the workflow
+ * id, operation and attempt, so the same workflow and attempt always wait the same time and replays
+ * reproduce. `execute` and `compensate` are writes: they are never retried blindly; `execute` may be
+ * re-requested with the same idempotency key only after reconciliation proved it did not happen.
+ */
+export const operations = [
+  'classify',
+  'policy',
+  'account',
+  'recommend',
+  'validate',
+  'execute',
+  'reconcile',
+  'notify',
+  'compensate',
+] as const;
+export type Operation = (typeof operations)[number];
+
+export interface RetryPolicy {
+  /** Attempts per visit to the step, the first included. */
+  maxAttempts: number;
+  /** Wait before the second attempt, in milliseconds. */
+  initialIntervalMs: number;
+  /** Growth factor of the wait per attempt. */
+  backoffCoefficient: number;
+  /** Longest wait, in milliseconds, jitter included. */
+  maxIntervalMs: number;
+  /** Jitter as a fraction of the wait: 0.2 spreads it over ±20%. */
+  jitterRatio: number;
+  /** Whether a `RETRYABLE_ERROR` may retry it at all (writes are reconciled instead). */
+  retryable: boolean;
+}
+
+const backoff = { initialIntervalMs: 1_000, backoffCoefficient: 2, maxIntervalMs: 60_000, jitterRatio: 0.2 };
+
+export const retryPolicies: Record<Operation, RetryPolicy> = {
+  classify: { maxAttempts: 2, ...backoff, retryable: true },
+  policy: { maxAttempts: 3, ...backoff, retryable: true },
+  account: { maxAttempts: 4, ...backoff, retryable: true },
+  recommend: { maxAttempts: 2, ...backoff, retryable: true },
+  validate: { maxAttempts: 3, ...backoff, retryable: true },
+  reconcile: { maxAttempts: 5, ...backoff, retryable: true },
+  notify: { maxAttempts: 5, ...backoff, retryable: true },
+  execute: { maxAttempts: 3, ...backoff, retryable: false },
+  compensate: { maxAttempts: 1, ...backoff, retryable: false },
+};
+
+/** FNV-1a, 32 bits: a stable, dependency-free hash for jitter (not for security). */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/**
+ * The wait after failed attempt `attempt` (1-based) of `operation`, in milliseconds: exponential
+ * backoff capped at `maxIntervalMs`, with jitter that depends only on (workflowId, operation, attempt).
+ */
+export function backoffDelay(policy: RetryPolicy, workflowId: string, operation: Operation, attempt: number): number {
+  const exponent = Math.max(0, attempt - 1);
+  const base = Math.min(policy.maxIntervalMs, policy.initialIntervalMs * policy.backoffCoefficient ** exponent);
+  const unit = fnv1a(`${workflowId}:${operation}:${attempt}`) / 0x1_0000_0000;
+  const factor = 1 + policy.jitterRatio * (2 * unit - 1);
+  return Math.min(policy.maxIntervalMs, Math.max(0, Math.round(base * factor)));
+}

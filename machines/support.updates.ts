@@ -1,0 +1,343 @@
+/**
+ * Context updates of the support workflow: pure functions from (context, event, params) to the
+ * changed part of the context. The machine wires each one into a named `assign` action.
+ */
+import type { ManualReview, ReviewStep, SupportContext } from './support.context.ts';
+import { actionIdempotencyKey, jobIdFor } from './support.context.ts';
+import type { AnySupportEvent } from './support.events.ts';
+import { payloadField, payloadOf } from './support.events.ts';
+import { actionCannotHaveTakenEffect } from './support.guards.ts';
+import type { Operation } from './support.retry-policy.ts';
+import { reviewSteps } from './support.events.ts';
+
+type Update = Partial<SupportContext>;
+
+function actorId(event: AnySupportEvent): string {
+  return 'actor' in event ? event.actor.id : 'timer';
+}
+
+const field = payloadField;
+
+/** Starts an attempt of `operation`: the next job id, counted for the job id and for the retry budget. */
+export function startAttempt(context: SupportContext, operation: Operation): Update {
+  const attempt = context.attempts[operation] + 1;
+  const update: Update = {
+    attempts: { ...context.attempts, [operation]: attempt },
+    stepAttempts: { ...context.stepAttempts, [operation]: context.stepAttempts[operation] + 1 },
+    jobs: { ...context.jobs, [operation]: jobIdFor(context.workflowId, operation, attempt) },
+  };
+  if (operation === 'execute' && context.recommendation) {
+    const version = context.recommendation.version;
+    update.action = {
+      ...context.action,
+      status: 'inFlight',
+      idempotencyKey: actionIdempotencyKey(context, version),
+      recommendationVersion: version,
+      failure: null,
+    };
+  }
+  return update;
+}
+
+export function resetStep(context: SupportContext, operation: Operation): Update {
+  return { stepAttempts: { ...context.stepAttempts, [operation]: 0 } };
+}
+
+/** The job of `operation` is no longer in flight: any later result for it is stale. */
+export function finishJob(context: SupportContext, operation: Operation): Update {
+  const jobs: SupportContext['jobs'] = {};
+  for (const [op, id] of Object.entries(context.jobs) as [Operation, string][]) if (op !== operation) jobs[op] = id;
+  return { jobs };
+}
+
+export function recordError(context: SupportContext, event: AnySupportEvent, operation: Operation): Update {
+  const errorClass = field(event, 'errorClass');
+  const message = field(event, 'message') ?? field(event, 'reason');
+  const jobId = field(event, 'jobId');
+  return {
+    lastError: {
+      operation,
+      errorClass:
+        typeof errorClass === 'string'
+          ? (errorClass as NonNullable<SupportContext['lastError']>['errorClass'])
+          : 'UNKNOWN',
+      message: typeof message === 'string' ? message : event.type,
+      jobId: typeof jobId === 'string' ? jobId : (context.jobs[operation] ?? null),
+    },
+  };
+}
+
+export function recordClassification(_context: SupportContext, event: AnySupportEvent): Update {
+  const p = payloadOf(event, 'CLASSIFIED');
+  if (!p) return {};
+  return {
+    classification: {
+      category: p.category,
+      confidence: p.confidence,
+      artifact: p.artifact,
+      model: p.model,
+      promptVersion: p.promptVersion,
+    },
+  };
+}
+
+export function recordPolicy(context: SupportContext, event: AnySupportEvent): Update {
+  const p = payloadOf(event, 'POLICY_RETRIEVED');
+  if (!p) return {};
+  return {
+    evidence: {
+      ...context.evidence,
+      policy: { policyId: p.policyId, policyVersion: p.policyVersion, artifact: p.artifact },
+    },
+  };
+}
+
+export function recordAccount(context: SupportContext, event: AnySupportEvent): Update {
+  const p = payloadOf(event, 'ACCOUNT_INSPECTED');
+  if (!p) return {};
+  return { evidence: { ...context.evidence, account: { accountId: p.accountId, artifact: p.artifact } } };
+}
+
+export function recordRecommendation(context: SupportContext, event: AnySupportEvent): Update {
+  const p = payloadOf(event, 'RECOMMENDATION_GENERATED');
+  if (!p) return {};
+  return {
+    recommendation: {
+      version: (context.recommendation?.version ?? 0) + 1,
+      contentHash: p.contentHash,
+      actionType: p.recommendation.actionType,
+      amount: p.recommendation.amount,
+      currency: p.recommendation.currency,
+      artifact: p.artifact,
+      model: p.model,
+      promptVersion: p.promptVersion,
+    },
+    validation: null,
+    approval: null,
+  };
+}
+
+export function recordValidation(_context: SupportContext, event: AnySupportEvent): Update {
+  const valid = payloadOf(event, 'POLICY_VALID');
+  const invalid = payloadOf(event, 'POLICY_INVALID');
+  const unclear = payloadOf(event, 'POLICY_UNCLEAR');
+  const p = valid ?? invalid ?? unclear;
+  if (!p) return {};
+  return {
+    validation: {
+      recommendationVersion: p.recommendationVersion,
+      outcome: valid ? 'valid' : invalid ? 'invalid' : 'unclear',
+      revisable: invalid?.revisable ?? false,
+      findings: valid?.checks ?? invalid?.reasons ?? unclear?.questions ?? [],
+      policyVersion: p.policyVersion,
+      validatorVersion: p.validatorVersion,
+    },
+  };
+}
+
+export function consumeRevision(context: SupportContext): Update {
+  return { revisions: context.revisions + 1 };
+}
+
+export function recordChangeRequest(_context: SupportContext, event: AnySupportEvent): Update {
+  const p = payloadOf(event, 'CHANGES_REQUESTED');
+  if (!p) return {};
+  return {
+    changeRequest: { by: actorId(event), recommendationVersion: p.recommendationVersion, instructions: p.instructions },
+  };
+}
+
+export function recordApproval(context: SupportContext, event: AnySupportEvent): Update {
+  const p = payloadOf(event, 'APPROVED');
+  if (!p || !('actor' in event)) return {};
+  return {
+    approval: {
+      approverId: event.actor.id,
+      recommendationVersion: p.recommendationVersion,
+      contentHash: p.contentHash,
+      amount: context.recommendation?.amount ?? p.amount,
+      at: event.at,
+    },
+  };
+}
+
+export function recordCancellationRequest(context: SupportContext, event: AnySupportEvent): Update {
+  if (context.cancellation) return {};
+  const p = payloadOf(event, 'CANCEL_REQUESTED');
+  return {
+    cancellation: { requestedBy: actorId(event), reason: p?.reason ?? event.type, at: event.at, status: 'pending' },
+  };
+}
+
+/** Cancels now: from a cancellation command, or because a pending one can be honoured after reconciliation. */
+export function honourCancellation(context: SupportContext, event: AnySupportEvent): Update {
+  const requested = context.cancellation ?? recordCancellationRequest(context, event).cancellation;
+  if (!requested) return {};
+  return { cancellation: { ...requested, status: 'honoured' } };
+}
+
+/** The action took effect while a cancellation was pending: the action stands and the cancellation is declined. */
+export function declinePendingCancellation(context: SupportContext): Update {
+  if (context.cancellation?.status !== 'pending') return {};
+  return { cancellation: { ...context.cancellation, status: 'declinedActionExecuted' } };
+}
+
+export function recordActionReceipt(context: SupportContext, event: AnySupportEvent): Update {
+  const receipt =
+    payloadOf(event, 'ACTION_EXECUTED')?.receipt ?? payloadOf(event, 'POST_ACTION_INVARIANT_FAILED')?.receipt;
+  if (!receipt) return {};
+  return { action: { ...context.action, status: 'executed', receipt } };
+}
+
+export function recordActionOutcome(
+  context: SupportContext,
+  event: AnySupportEvent,
+  status: 'unknown' | 'notFound' | 'failed',
+): Update {
+  const reason = field(event, 'reason') ?? field(event, 'message');
+  return {
+    action: { ...context.action, status, failure: typeof reason === 'string' ? reason : null },
+  };
+}
+
+export function recordNotification(_context: SupportContext, event: AnySupportEvent): Update {
+  const p = payloadOf(event, 'CUSTOMER_NOTIFIED');
+  if (!p) return {};
+  return { notification: { deliveryId: p.deliveryId, deliveryKey: p.deliveryKey, channel: p.channel } };
+}
+
+export function recordCompensation(context: SupportContext, event: AnySupportEvent, reason: string): Update {
+  const p = payloadOf(event, 'COMPENSATION_SUCCEEDED');
+  const requestedReason = payloadOf(event, 'COMPENSATE')?.reason ?? reason;
+  return {
+    compensation: {
+      providerOperationId: p?.receipt.providerOperationId ?? context.compensation?.providerOperationId ?? '',
+      idempotencyKey: p?.receipt.idempotencyKey ?? context.compensation?.idempotencyKey ?? '',
+      reason: context.compensation?.reason ?? requestedReason,
+    },
+  };
+}
+
+export function recordResolution(_context: SupportContext, event: AnySupportEvent, kind: string): Update {
+  const complete = payloadOf(event, 'REVIEW_COMPLETE');
+  const reason = field(event, 'reason') ?? field(event, 'instructions');
+  return {
+    resolution: {
+      by: actorId(event),
+      kind,
+      text: complete?.resolution ?? (typeof reason === 'string' ? reason : kind),
+      evidence: complete?.evidence.map((e) => `${e.kind}:${e.ref}`) ?? [],
+    },
+  };
+}
+
+/** A reviewer sends the workflow back to a step: a fresh deadline, and the step starts over. */
+export function recordReviewRetry(context: SupportContext, event: AnySupportEvent): Update {
+  return {
+    deadlineAt: event.at + context.config.workflowDeadlineMs,
+    resolution: null,
+  };
+}
+
+/**
+ * Milliseconds left before the whole-workflow deadline, counted from the event's time (the creation
+ * time for the initial step, whose event carries none). Never negative: a missed deadline fires at once.
+ */
+export function untilDeadline(context: SupportContext, event: { at?: unknown }): number {
+  const now = typeof event.at === 'number' ? event.at : context.createdAt;
+  return Math.max(0, context.deadlineAt - now);
+}
+
+export function evidenceRefs(context: SupportContext): string[] {
+  const refs: string[] = [];
+  if (context.classification) refs.push(`classification:${context.classification.artifact.id}`);
+  if (context.evidence.policy)
+    refs.push(`policy:${context.evidence.policy.policyId}@${context.evidence.policy.policyVersion}`);
+  if (context.evidence.account) refs.push(`account:${context.evidence.account.artifact.id}`);
+  if (context.recommendation) refs.push(`recommendation:v${context.recommendation.version}`);
+  if (context.validation)
+    refs.push(`validation:v${context.validation.recommendationVersion}:${context.validation.outcome}`);
+  if (context.approval) refs.push(`approval:${context.approval.approverId}:v${context.approval.recommendationVersion}`);
+  if (context.action.receipt) refs.push(`action:${context.action.receipt.providerOperationId}`);
+  if (context.notification) refs.push(`notification:${context.notification.deliveryId}`);
+  return refs;
+}
+
+const questionsByReason: Record<string, string> = {
+  LOW_CONFIDENCE: 'Which category does this request belong to?',
+  RETRIES_EXHAUSTED: 'The step kept failing: retry it, or resolve the request by hand?',
+  PERMANENT_ERROR: 'A dependency refused the step permanently: is the request still serviceable?',
+  REVISION_BUDGET_EXHAUSTED: 'Revisions are used up: what should the recommendation be?',
+  APPROVAL_TIMEOUT: 'Nobody decided in time: who should approve or reject this recommendation?',
+  WORKFLOW_DEADLINE: 'The request missed its deadline: continue, reject or cancel?',
+  ACTION_FAILED: 'The provider refused the action: retry with a new recommendation, or reject?',
+  ACTION_NOT_CONFIRMED: 'The action could not be confirmed after repeated attempts: did it happen?',
+  RECONCILIATION_FAILED: 'The action outcome is unknown and reconciliation failed: check the provider by hand.',
+  NOTIFICATION_FAILED: 'The customer could not be notified: notify by hand, then complete.',
+  COMPENSATION_FAILED: 'The compensation failed: reverse the action by hand.',
+};
+
+/** The reviewer commands worth offering for this context; the guards remain the authority. */
+export function allowedReviewCommands(context: SupportContext): string[] {
+  const commands: string[] = [];
+  const probe = (step: ReviewStep) => {
+    const ok =
+      step === 'reconcileAction'
+        ? context.action.status === 'unknown' || context.action.status === 'inFlight'
+        : step === 'notify'
+          ? context.action.status === 'executed' && context.notification === null
+          : actionCannotHaveTakenEffect(context);
+    if (ok) commands.push(`REVIEW_RETRY_STEP:${step}`);
+  };
+  reviewSteps.forEach(probe);
+  if (actionCannotHaveTakenEffect(context)) commands.push('REVIEW_REJECT', 'CANCEL_REQUESTED');
+  if (context.action.status !== 'inFlight' && context.action.status !== 'unknown') commands.push('REVIEW_COMPLETE');
+  if (context.action.receipt) commands.push('COMPENSATE');
+  commands.push('REVIEW_ASSIGN');
+  return commands;
+}
+
+export interface EscalationParams {
+  reason: string;
+  step: string;
+}
+
+/** Opens a manual review that keeps why, what is known, what is open, what may be done, by when and by whom. */
+export function escalate(context: SupportContext, event: AnySupportEvent, params: EscalationParams): Update {
+  const questions = [
+    ...((field(event, 'questions') as string[] | undefined) ?? []),
+    ...(payloadOf(event, 'POLICY_UNCLEAR')?.questions ?? []),
+  ];
+  if (questions.length === 0)
+    questions.push(questionsByReason[params.reason] ?? 'How should this request be resolved?');
+  const detail = field(event, 'reason') ?? field(event, 'message') ?? context.lastError?.message ?? null;
+  const review: ManualReview = {
+    reason: params.reason,
+    step: params.step,
+    detail: typeof detail === 'string' ? detail : null,
+    openedAt: event.at,
+    deadline: event.at + context.config.reviewDeadlineMs,
+    overdue: false,
+    owner: context.config.reviewQueue,
+    openQuestions: questions,
+    allowedCommands: allowedReviewCommands(context),
+    evidence: evidenceRefs(context),
+    cancellable: actionCannotHaveTakenEffect(context),
+  };
+  return { manualReview: review };
+}
+
+export function assignReviewOwner(context: SupportContext, event: AnySupportEvent): Update {
+  const p = payloadOf(event, 'REVIEW_ASSIGN');
+  if (!p || !context.manualReview) return {};
+  return { manualReview: { ...context.manualReview, owner: p.owner } };
+}
+
+export function markReviewOverdue(context: SupportContext): Update {
+  if (!context.manualReview) return {};
+  return { manualReview: { ...context.manualReview, overdue: true } };
+}
+
+export function closeManualReview(): Update {
+  return { manualReview: null };
+}

@@ -1,0 +1,70 @@
+/**
+ * Turns the actions of a pure transition into durable commands: jobs for named effect actions,
+ * timers to arm for delayed raises, timers to cancel for cancels. Everything else is dropped:
+ * `assign` is already applied and an immediate `raise` was already processed.
+ */
+import type { WorkflowDefinition } from './definition.ts';
+import type { ArmedTimer, Effect, TimerToArm } from './decision.ts';
+import { DefinitionError } from './errors.ts';
+
+export interface PlannedCommands {
+  effects: Effect[];
+  timersToArm: TimerToArm[];
+  timersToCancel: string[];
+  timers: Record<string, ArmedTimer>;
+}
+
+interface ActionLike {
+  type: string;
+  params?: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+export function planCommands(
+  definition: WorkflowDefinition,
+  context: unknown,
+  actions: readonly ActionLike[],
+  armedBefore: Readonly<Record<string, ArmedTimer>>,
+  generation: number,
+  now: number,
+): PlannedCommands {
+  const timers: Record<string, ArmedTimer> = { ...armedBefore };
+  const arming = new Map<string, TimerToArm>();
+  const cancelling = new Set<string>();
+  const effects: Effect[] = [];
+  const jobs = definition.currentJobs(context);
+
+  for (const action of actions) {
+    const params = isRecord(action.params) ? action.params : {};
+    if (action.type === 'xstate.raise') {
+      if (typeof params.delay !== 'number') continue; // immediate raise: already processed
+      const id = params.id;
+      if (typeof id !== 'string') throw new DefinitionError('a delayed raise without an id can never be cancelled');
+      if (!Number.isFinite(params.delay)) throw new DefinitionError(`delay of ${id} is not a number`, { id });
+      const timer = { generation, dueAt: now + Math.max(0, params.delay) };
+      if (id in armedBefore) cancelling.add(id);
+      timers[id] = timer;
+      arming.set(id, { id, ...timer, event: { type: id } });
+    } else if (action.type === 'xstate.cancel') {
+      const id = params.sendId;
+      if (typeof id !== 'string') continue;
+      Reflect.deleteProperty(timers, id);
+      arming.delete(id);
+      if (id in armedBefore) cancelling.add(id);
+    } else {
+      const spec = definition.effects[action.type];
+      if (!spec) continue;
+      const jobId = jobs[spec.operation];
+      if (!jobId) {
+        throw new DefinitionError(`effect ${action.type} has no job id for ${spec.operation}`, {
+          effect: action.type,
+        });
+      }
+      effects.push({ type: action.type, operation: spec.operation, jobId, params: spec.params(context) });
+    }
+  }
+  return { effects, timersToArm: [...arming.values()], timersToCancel: [...cancelling], timers };
+}

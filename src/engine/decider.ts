@@ -1,0 +1,376 @@
+/**
+ * The pure decider: (definition, persisted record, event, principal, time) → decision.
+ *
+ * It never performs I/O, never runs an effect and never hands a finished snapshot to
+ * `transition()`. It tells apart an event that is not allowed here (`NO_TRANSITION`), one whose
+ * guard refused (`GUARD_REJECTED`, naming the guard and the failing checks) and one that is taken;
+ * the accepted decision carries the next record, the jobs and timers to commit, and one audit entry.
+ */
+import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
+import { getNextTransitions, initialTransition, transition } from 'xstate';
+import type { Principal } from './principal.ts';
+import { planCommands } from './commands.ts';
+import type { Accepted, AuditActor, AuditEntry, Decision, RefusalCode, WorkflowRecord } from './decision.ts';
+import { definitionKey, type WorkflowDefinition } from './definition.ts';
+import { DefinitionMismatchError } from './errors.ts';
+import { persistSnapshot, restoreSnapshot, statePaths } from './snapshot.ts';
+
+/** An event as it arrives from a caller or a worker, before validation. */
+export interface IncomingEvent {
+  type: string;
+  eventId: string;
+  payload?: unknown;
+  causationId?: string | null;
+  correlationId?: string | null;
+}
+
+export interface DecideCreateArgs {
+  definition: WorkflowDefinition;
+  workflowId: string;
+  /** The caller's part of the input; the decider adds workflowId, tenantId, requesterId, correlationId, createdAt. */
+  body: unknown;
+  principal: Principal;
+  eventId: string;
+  correlationId?: string | null;
+  /** Milliseconds since the epoch. */
+  now: number;
+}
+
+export interface DecideEventArgs {
+  definition: WorkflowDefinition;
+  record: WorkflowRecord;
+  event: IncomingEvent;
+  principal: Principal;
+  now: number;
+}
+
+export interface DecideTimerArgs {
+  definition: WorkflowDefinition;
+  record: WorkflowRecord;
+  timer: { id: string; generation: number };
+  eventId: string;
+  now: number;
+}
+
+type Channel = AuditEntry['channel'];
+
+interface Step {
+  definition: WorkflowDefinition;
+  record: WorkflowRecord;
+  channel: Channel;
+  eventId: string;
+  eventType: string;
+  actor: AuditActor;
+  causationId: string | null;
+  correlationId: string | null;
+  now: number;
+}
+
+const timerActor: AuditActor = { id: 'timer', kind: 'timer', roles: [] };
+
+function actorOf(principal: Principal): AuditActor {
+  return { id: principal.id, kind: principal.kind, roles: [...principal.roles] };
+}
+
+function audit(step: Step, fields: Partial<AuditEntry> & Pick<AuditEntry, 'outcome'>): AuditEntry {
+  return {
+    workflowId: step.record.workflowId,
+    eventId: step.eventId,
+    eventType: step.eventType,
+    channel: step.channel,
+    from: step.record.statePaths,
+    to: step.record.statePaths,
+    actor: step.actor,
+    guard: { outcome: 'none', guards: [], failedChecks: [] },
+    causationId: step.causationId,
+    correlationId: step.correlationId,
+    definition: definitionKey(step.definition),
+    version: step.record.version,
+    at: step.now,
+    effects: [],
+    timersArmed: [],
+    timersCancelled: [],
+    ...fields,
+  };
+}
+
+function refuse(step: Step, code: RefusalCode, message: string, details: Record<string, unknown> = {}): Decision {
+  const guard =
+    code === 'GUARD_REJECTED'
+      ? {
+          outcome: 'refused' as const,
+          guards: (details.guards as string[] | undefined) ?? [],
+          failedChecks: (details.failedChecks as string[] | undefined) ?? [],
+        }
+      : undefined;
+  return {
+    outcome: 'refused',
+    code,
+    message,
+    details,
+    audit: audit(step, { outcome: code, ...(guard ? { guard } : {}) }),
+  };
+}
+
+function guardName(guard: unknown): string | null {
+  if (!guard) return null;
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') return guard.type;
+  if (typeof guard === 'function') return guard.name || 'inline';
+  return null;
+}
+
+function matchesEventType(descriptor: string, type: string): boolean {
+  if (descriptor === '*' || descriptor === type) return true;
+  return descriptor.endsWith('.*') && type.startsWith(descriptor.slice(0, -1));
+}
+
+function checkDefinition(definition: WorkflowDefinition, record: WorkflowRecord): void {
+  if (record.definitionId !== definition.id || record.definitionVersion !== definition.version) {
+    throw new DefinitionMismatchError(definitionKey(definition), `${record.definitionId}@${record.definitionVersion}`);
+  }
+}
+
+/** Takes the event through the machine, or explains why it cannot be taken. */
+function applyToMachine(step: Step, snapshot: AnyMachineSnapshot, event: { type: string }): Decision {
+  const { definition, record, now } = step;
+  const machine: AnyStateMachine = definition.machine;
+  const candidates = getNextTransitions(snapshot).filter((t) => matchesEventType(t.eventType as string, event.type));
+  if (candidates.length === 0) {
+    return refuse(step, 'NO_TRANSITION', `${event.type} is not allowed in ${record.statePaths.join(', ')}`, {
+      state: record.statePaths,
+    });
+  }
+  const taken = machine.getTransitionData(snapshot, event);
+  if (taken.length === 0) {
+    const guards = [...new Set(candidates.map((t) => guardName(t.guard)).filter((n): n is string => n !== null))];
+    const failedChecks = [...new Set(guards.flatMap((g) => definition.explainGuard(g, snapshot.context, event)))];
+    return refuse(step, 'GUARD_REJECTED', `${event.type} refused by guard ${guards.join(', ')}`, {
+      guard: guards[0] ?? null,
+      guards,
+      failedChecks,
+    });
+  }
+  const [next, actions] = transition(machine, snapshot, event);
+  const version = record.version + 1;
+  const planned = planCommands(definition, next.context, actions, record.timers, version, now);
+  const done = next.status !== 'active';
+  if (done) {
+    // A finished workflow keeps no timers, whatever the chart forgot to cancel.
+    for (const id of Object.keys(planned.timers)) {
+      if (id in record.timers && !planned.timersToCancel.includes(id)) planned.timersToCancel.push(id);
+    }
+    planned.timers = {};
+    planned.timersToArm = [];
+  }
+  const nextRecord: WorkflowRecord = {
+    ...record,
+    version,
+    status: done ? 'done' : 'active',
+    statePaths: statePaths(next.value as StateValue),
+    snapshot: persistSnapshot(machine, next),
+    timers: planned.timers,
+    updatedAt: now,
+  };
+  const guards = [...new Set(taken.map((t) => guardName(t.guard)).filter((n): n is string => n !== null))];
+  const accepted: Accepted = {
+    outcome: 'accepted',
+    record: nextRecord,
+    effects: planned.effects,
+    timersToArm: planned.timersToArm,
+    timersToCancel: planned.timersToCancel,
+    audit: audit(step, {
+      outcome: 'accepted',
+      to: nextRecord.statePaths,
+      version,
+      guard: { outcome: guards.length > 0 ? 'passed' : 'none', guards, failedChecks: [] },
+      effects: planned.effects.map((e) => e.jobId),
+      timersArmed: planned.timersToArm.map((t) => t.id),
+      timersCancelled: planned.timersToCancel,
+    }),
+  };
+  return accepted;
+}
+
+function issuesOf(error: { issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[] }) {
+  return error.issues.map((issue) => ({
+    path: issue.path.map((p) => (typeof p === 'symbol' ? p.toString() : p)).join('.'),
+    message: issue.message,
+    code: issue.code,
+  }));
+}
+
+/** Creates a workflow: validates the input, takes the initial transition, arms the first timers. */
+export function decideCreate(args: DecideCreateArgs): Decision {
+  const { definition, principal, now } = args;
+  const correlationId = args.correlationId ?? args.workflowId;
+  const empty: WorkflowRecord = {
+    workflowId: args.workflowId,
+    tenantId: principal.tenantId,
+    definitionId: definition.id,
+    definitionVersion: definition.version,
+    version: 0,
+    status: 'active',
+    statePaths: [],
+    snapshot: null,
+    timers: {},
+    createdAt: now,
+    updatedAt: now,
+  };
+  const step: Step = {
+    definition,
+    record: empty,
+    channel: 'create',
+    eventId: args.eventId,
+    eventType: 'xstate.init',
+    actor: actorOf(principal),
+    causationId: null,
+    correlationId,
+    now,
+  };
+  if (!principal.roles.some((role) => definition.createRoles.includes(role))) {
+    return refuse(step, 'FORBIDDEN', `creating ${definition.id} needs one of ${definition.createRoles.join(', ')}`, {
+      requiredRoles: definition.createRoles,
+    });
+  }
+  const body = typeof args.body === 'object' && args.body !== null ? args.body : {};
+  const parsed = definition.inputSchema.safeParse({
+    ...body,
+    workflowId: args.workflowId,
+    tenantId: principal.tenantId,
+    requesterId: principal.id,
+    correlationId,
+    createdAt: now,
+  });
+  if (!parsed.success) {
+    return refuse(step, 'INVALID_EVENT', 'invalid workflow input', { issues: issuesOf(parsed.error) });
+  }
+  const machine = definition.machine;
+  const [snapshot, actions] = initialTransition(machine, parsed.data);
+  const planned = planCommands(definition, snapshot.context, actions, {}, 1, now);
+  const record: WorkflowRecord = {
+    ...empty,
+    version: 1,
+    statePaths: statePaths(snapshot.value as StateValue),
+    snapshot: persistSnapshot(machine, snapshot),
+    timers: planned.timers,
+  };
+  return {
+    outcome: 'accepted',
+    record,
+    effects: planned.effects,
+    timersToArm: planned.timersToArm,
+    timersToCancel: [],
+    audit: audit(step, {
+      outcome: 'accepted',
+      from: [],
+      to: record.statePaths,
+      version: 1,
+      effects: planned.effects.map((e) => e.jobId),
+      timersArmed: planned.timersToArm.map((t) => t.id),
+    }),
+  };
+}
+
+/** Decides an event from a caller or a worker. Internal `xstate.*` events are refused here. */
+export function decideEvent(args: DecideEventArgs): Decision {
+  const { definition, record, event, principal, now } = args;
+  checkDefinition(definition, record);
+  const step: Step = {
+    definition,
+    record,
+    channel: 'event',
+    eventId: event.eventId,
+    eventType: event.type,
+    actor: actorOf(principal),
+    causationId: event.causationId ?? null,
+    correlationId: event.correlationId ?? null,
+    now,
+  };
+  if (event.type.startsWith('xstate.')) {
+    return refuse(step, 'FORBIDDEN', 'internal events are accepted only through the timer channel', {
+      type: event.type,
+    });
+  }
+  const schema = definition.eventSchemas[event.type];
+  const allowedRoles = definition.eventRoles[event.type];
+  if (!schema || !allowedRoles) {
+    return refuse(step, 'INVALID_EVENT', `unknown event type ${event.type}`, {
+      type: event.type,
+      knownTypes: Object.keys(definition.eventSchemas),
+    });
+  }
+  if (!principal.roles.some((role) => allowedRoles.includes(role))) {
+    return refuse(step, 'FORBIDDEN', `${event.type} needs one of the roles ${allowedRoles.join(', ')}`, {
+      requiredRoles: allowedRoles,
+    });
+  }
+  if (principal.kind === 'user' && principal.tenantId !== record.tenantId) {
+    return refuse(step, 'FORBIDDEN', 'the workflow belongs to another tenant', { reason: 'TENANT_MISMATCH' });
+  }
+  const parsed = schema.safeParse(event.payload ?? {});
+  if (!parsed.success) {
+    return refuse(step, 'INVALID_EVENT', `invalid ${event.type} payload`, { issues: issuesOf(parsed.error) });
+  }
+  if (record.status !== 'active') {
+    return refuse(step, 'WORKFLOW_FINISHED', `the workflow is finished (${record.statePaths.join(', ')})`, {
+      state: record.statePaths,
+    });
+  }
+  const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
+  const payload = parsed.data as Record<string, unknown>;
+  if (typeof payload.jobId === 'string') {
+    const current = Object.values(definition.currentJobs(snapshot.context));
+    if (!current.includes(payload.jobId)) {
+      return refuse(step, 'STALE_JOB', `job ${payload.jobId} is not in flight`, {
+        jobId: payload.jobId,
+        inFlight: current.filter((id) => id !== undefined),
+      });
+    }
+  }
+  const machineEvent = { type: event.type, payload, eventId: event.eventId, at: now, actor: principal };
+  return applyToMachine(step, snapshot, machineEvent);
+}
+
+/** Decides a timer firing. Only the armed generation of a timer is taken; any other is stale. */
+export function decideTimer(args: DecideTimerArgs): Decision {
+  const { definition, record, timer, now } = args;
+  checkDefinition(definition, record);
+  const step: Step = {
+    definition,
+    record,
+    channel: 'timer',
+    eventId: args.eventId,
+    eventType: timer.id,
+    actor: timerActor,
+    causationId: null,
+    correlationId: null,
+    now,
+  };
+  if (record.status !== 'active') {
+    return refuse(step, 'WORKFLOW_FINISHED', 'the workflow is finished', { state: record.statePaths });
+  }
+  const armed = record.timers[timer.id];
+  if (!armed || armed.generation !== timer.generation) {
+    return refuse(step, 'STALE_TIMER', `timer ${timer.id} generation ${timer.generation} is not armed`, {
+      timerId: timer.id,
+      generation: timer.generation,
+      armedGeneration: armed?.generation ?? null,
+    });
+  }
+  const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
+  // The timer is consumed by firing, whatever the machine does with it.
+  const rest = Object.fromEntries(Object.entries(record.timers).filter(([id]) => id !== timer.id));
+  const consumed: Step = { ...step, record: { ...record, timers: rest } };
+  const decision = applyToMachine(consumed, snapshot, { type: timer.id, eventId: args.eventId, at: now } as {
+    type: string;
+  });
+  if (decision.outcome === 'refused') {
+    // Armed but no longer meaningful here: report it as stale, on the untouched record.
+    return refuse(step, 'STALE_TIMER', `timer ${timer.id} no longer applies`, {
+      timerId: timer.id,
+      cause: decision.code,
+    });
+  }
+  return decision;
+}

@@ -1,0 +1,34 @@
+/**
+ * What the engine needs to know about a workflow definition beyond its statechart: event schemas,
+ * who may send what, how named effect actions become jobs, and how to explain a refusing guard.
+ */
+import type { AnyStateMachine } from 'xstate';
+import type { z } from 'zod';
+
+export interface EffectSpec<TContext> {
+  /** The operation the job performs; names the job id `<workflowId>/<operation>/<attempt>`. */
+  operation: string;
+  // Method syntax on purpose: definitions of any context type are handed to the engine as one type.
+  params(context: TContext): Record<string, unknown>;
+}
+
+export interface WorkflowDefinition<TContext = unknown> {
+  id: string;
+  version: number;
+  machine: AnyStateMachine;
+  /** Validates the creation input: the caller's body plus the fields the engine fills in. */
+  inputSchema: z.ZodType;
+  /** Roles that may create a workflow. */
+  createRoles: readonly string[];
+  eventSchemas: Readonly<Record<string, z.ZodType>>;
+  eventRoles: Readonly<Record<string, readonly string[]>>;
+  effects: Readonly<Record<string, EffectSpec<TContext>>>;
+  /** Jobs in flight by operation: a result naming any other job id is stale. */
+  currentJobs(context: TContext): Readonly<Record<string, string | undefined>>;
+  /** The failing named checks behind a refusing guard, for precise refusals. */
+  explainGuard(guard: string, context: TContext, event: unknown): string[];
+}
+
+export function definitionKey(definition: Pick<WorkflowDefinition, 'id' | 'version'>): string {
+  return `${definition.id}@${definition.version}`;
+}

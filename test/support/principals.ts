@@ -1,0 +1,26 @@
+import type { Principal } from '../../src/engine/principal.ts';
+
+export const tenant = 'acme';
+
+export const principals = {
+  agent: { id: 'agent-1', tenantId: tenant, kind: 'user', roles: ['support_agent'], approvalLimit: 0 },
+  approver: { id: 'approver-1', tenantId: tenant, kind: 'user', roles: ['support_approver'], approvalLimit: 1000 },
+  smallApprover: { id: 'approver-2', tenantId: tenant, kind: 'user', roles: ['support_approver'], approvalLimit: 50 },
+  reviewer: { id: 'reviewer-1', tenantId: tenant, kind: 'user', roles: ['support_reviewer'], approvalLimit: 0 },
+  worker: { id: 'worker-1', tenantId: 'system', kind: 'service', roles: ['worker'], approvalLimit: 0 },
+  otherTenantApprover: {
+    id: 'approver-9',
+    tenantId: 'globex',
+    kind: 'user',
+    roles: ['support_approver'],
+    approvalLimit: 1_000_000,
+  },
+} satisfies Record<string, Principal>;
+
+/** The principal a well-behaved caller would use for an event type. */
+export function principalFor(type: string): Principal {
+  if (['APPROVED', 'REJECTED_BY_REVIEWER', 'CHANGES_REQUESTED'].includes(type)) return principals.approver;
+  if (type.startsWith('REVIEW_') || type === 'COMPENSATE') return principals.reviewer;
+  if (type === 'CANCEL_REQUESTED' || type === 'START') return principals.agent;
+  return principals.worker;
+}
