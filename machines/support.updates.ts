@@ -304,10 +304,8 @@ export interface EscalationParams {
 
 /** Opens a manual review that keeps why, what is known, what is open, what may be done, by when and by whom. */
 export function escalate(context: SupportContext, event: AnySupportEvent, params: EscalationParams): Update {
-  const questions = [
-    ...((field(event, 'questions') as string[] | undefined) ?? []),
-    ...(payloadOf(event, 'POLICY_UNCLEAR')?.questions ?? []),
-  ];
+  // ESCALATE and POLICY_UNCLEAR carry their own questions.
+  const questions = [...((field(event, 'questions') as string[] | undefined) ?? [])];
   if (questions.length === 0)
     questions.push(questionsByReason[params.reason] ?? 'How should this request be resolved?');
   const detail = field(event, 'reason') ?? field(event, 'message') ?? context.lastError?.message ?? null;

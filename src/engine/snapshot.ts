@@ -9,13 +9,30 @@ import { createActor } from 'xstate';
 import { CorruptSnapshotError } from './errors.ts';
 
 export function restoreSnapshot(machine: AnyStateMachine, workflowId: string, persisted: unknown): AnyMachineSnapshot {
+  if (!isPersistedShape(persisted)) throw new CorruptSnapshotError(workflowId, new Error('not a persisted snapshot'));
   try {
     // The snapshot is our own JSON; a stale or corrupt one makes XState throw, which we wrap.
-    const actor = createActor(machine, { snapshot: persisted as never, input: {} });
-    return actor.getSnapshot();
+    const snapshot: AnyMachineSnapshot = createActor(machine, {
+      snapshot: persisted as never,
+      input: {},
+    }).getSnapshot();
+    // XState reports an unknown state as an error snapshot rather than throwing.
+    if (snapshot.status === 'error') throw snapshot.error;
+    return snapshot;
   } catch (error) {
     throw new CorruptSnapshotError(workflowId, error);
   }
+}
+
+function isPersistedShape(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.status === 'string' &&
+    (typeof candidate.value === 'string' || (typeof candidate.value === 'object' && candidate.value !== null)) &&
+    typeof candidate.context === 'object' &&
+    candidate.context !== null
+  );
 }
 
 export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): unknown {

@@ -8,105 +8,105 @@ import { principals } from './principals.ts';
 const retry = (h: Harness) => h.ok('RETRYABLE_ERROR');
 
 export const fixtures = {
-  requestReceived: () => Harness.create(),
-  classifying: () => {
+  requestReceived: (): Harness => Harness.create(),
+  classifying: (): Harness => {
     const h = Harness.create();
     h.start();
     return h;
   },
-  classifyingRetryWait: () => {
+  classifyingRetryWait: (): Harness => {
     const h = fixtures.classifying();
     retry(h);
     return h;
   },
-  gatheringEvidence: () => {
+  gatheringEvidence: (): Harness => {
     const h = fixtures.classifying();
     h.classify();
     return h;
   },
-  gatheringPolicyRetryWait: () => {
+  gatheringPolicyRetryWait: (): Harness => {
     const h = fixtures.gatheringEvidence();
     h.ok('RETRYABLE_ERROR', { jobId: h.context.jobs.policy });
     return h;
   },
-  generatingRecommendation: () => {
+  generatingRecommendation: (): Harness => {
     const h = fixtures.gatheringEvidence();
     h.gather();
     return h;
   },
-  generatingRecommendationRetryWait: () => {
+  generatingRecommendationRetryWait: (): Harness => {
     const h = fixtures.generatingRecommendation();
     retry(h);
     return h;
   },
-  validatingPolicy: () => {
+  validatingPolicy: (): Harness => {
     const h = fixtures.generatingRecommendation();
     h.recommend();
     return h;
   },
-  validatingPolicyRetryWait: () => {
+  validatingPolicyRetryWait: (): Harness => {
     const h = fixtures.validatingPolicy();
     retry(h);
     return h;
   },
-  awaitingApproval: () => Harness.create().toAwaitingApproval(),
-  executing: () => Harness.create().toExecuting(),
-  reconciling: () => {
+  awaitingApproval: (): Harness => Harness.create().toAwaitingApproval(),
+  executing: (): Harness => Harness.create().toExecuting(),
+  reconciling: (): Harness => {
     const h = fixtures.executing();
     h.ok('ACTION_OUTCOME_UNKNOWN');
     return h;
   },
-  reconcilingRetryWait: () => {
+  reconcilingRetryWait: (): Harness => {
     const h = fixtures.reconciling();
     retry(h);
     return h;
   },
-  notifying: () => {
+  notifying: (): Harness => {
     const h = fixtures.executing();
     h.execute();
     return h;
   },
-  notifyingRetryWait: () => {
+  notifyingRetryWait: (): Harness => {
     const h = fixtures.notifying();
     retry(h);
     return h;
   },
-  compensating: () => {
+  compensating: (): Harness => {
     const h = fixtures.executing();
     h.ok('POST_ACTION_INVARIANT_FAILED');
     return h;
   },
-  manualReviewBeforeAction: () => {
+  manualReviewBeforeAction: (): Harness => {
     const h = fixtures.classifying();
     h.classify({ confidence: 0.2 });
     return h;
   },
-  manualReviewAfterAction: () => {
+  manualReviewAfterAction: (): Harness => {
     const h = fixtures.notifying();
     h.ok('PERMANENT_ERROR');
     return h;
   },
-  completed: () => {
+  completed: (): Harness => {
     const h = fixtures.notifying();
     h.notify();
     return h;
   },
-  rejected: () => {
+  rejected: (): Harness => {
     const h = fixtures.awaitingApproval();
     h.ok('REJECTED_BY_REVIEWER');
     return h;
   },
-  cancelled: () => {
+  cancelled: (): Harness => {
     const h = fixtures.awaitingApproval();
     h.ok('CANCEL_REQUESTED', {}, principals.agent);
     return h;
   },
-  failed: () => {
+  failed: (): Harness => {
     const h = fixtures.classifying();
     h.ok('PERMANENT_ERROR');
     return h;
   },
-  failedCompensated: () => {
+  failedCompensated: (): Harness => {
     const h = fixtures.compensating();
     h.ok('COMPENSATION_SUCCEEDED');
     return h;

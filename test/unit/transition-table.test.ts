@@ -30,7 +30,10 @@ const workerResults = new Set<SupportEventType>([
   'COMPENSATION_FAILED',
 ]);
 
-const gathering = ['beforeAction.gatheringEvidence.policy.attempting', 'beforeAction.gatheringEvidence.account.attempting'];
+const gathering = [
+  'beforeAction.gatheringEvidence.policy.attempting',
+  'beforeAction.gatheringEvidence.account.attempting',
+];
 const beforeActionExits = {
   CANCEL_REQUESTED: ['cancelled'],
   ESCALATE: ['manualReview'],
@@ -47,15 +50,30 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
   classifyingRetryWait: { ...beforeActionExits },
   gatheringEvidence: {
     ...beforeActionExits,
-    POLICY_RETRIEVED: ['beforeAction.gatheringEvidence.policy.done', 'beforeAction.gatheringEvidence.account.attempting'],
-    ACCOUNT_INSPECTED: ['beforeAction.gatheringEvidence.policy.attempting', 'beforeAction.gatheringEvidence.account.done'],
-    RETRYABLE_ERROR: ['beforeAction.gatheringEvidence.policy.retryWait', 'beforeAction.gatheringEvidence.account.attempting'],
+    POLICY_RETRIEVED: [
+      'beforeAction.gatheringEvidence.policy.done',
+      'beforeAction.gatheringEvidence.account.attempting',
+    ],
+    ACCOUNT_INSPECTED: [
+      'beforeAction.gatheringEvidence.policy.attempting',
+      'beforeAction.gatheringEvidence.account.done',
+    ],
+    RETRYABLE_ERROR: [
+      'beforeAction.gatheringEvidence.policy.retryWait',
+      'beforeAction.gatheringEvidence.account.attempting',
+    ],
     PERMANENT_ERROR: ['manualReview'],
   },
   gatheringPolicyRetryWait: {
     ...beforeActionExits,
-    ACCOUNT_INSPECTED: ['beforeAction.gatheringEvidence.policy.retryWait', 'beforeAction.gatheringEvidence.account.done'],
-    RETRYABLE_ERROR: ['beforeAction.gatheringEvidence.policy.retryWait', 'beforeAction.gatheringEvidence.account.retryWait'],
+    ACCOUNT_INSPECTED: [
+      'beforeAction.gatheringEvidence.policy.retryWait',
+      'beforeAction.gatheringEvidence.account.done',
+    ],
+    RETRYABLE_ERROR: [
+      'beforeAction.gatheringEvidence.policy.retryWait',
+      'beforeAction.gatheringEvidence.account.retryWait',
+    ],
     PERMANENT_ERROR: ['manualReview'],
   },
   generatingRecommendation: {

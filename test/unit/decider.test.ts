@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import { setup } from 'xstate';
+import { z } from 'zod';
+import { supportV1 } from '../../machines/index.ts';
+import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
+import { CorruptSnapshotError, DefinitionMismatchError } from '../../src/engine/errors.ts';
+import { Harness, t0 } from '../support/harness.ts';
+import { fixtures } from '../support/fixtures.ts';
+import { principals } from '../support/principals.ts';
+
+describe('the decider', () => {
+  it('creates a workflow in requestReceived with its deadline armed and one audit entry', () => {
+    const decision = decideCreate({
+      definition: supportV1,
+      workflowId: 'wf-new',
+      body: { request: { customerId: 'c', subject: 's', message: 'm' } },
+      principal: principals.agent,
+      eventId: 'create-wf-new',
+      correlationId: 'case-88',
+      now: t0,
+    });
+    expect(decision).toMatchObject({
+      outcome: 'accepted',
+      record: {
+        workflowId: 'wf-new',
+        tenantId: 'acme',
+        version: 1,
+        status: 'active',
+        statePaths: ['beforeAction.requestReceived'],
+      },
+      effects: [],
+      timersToArm: [
+        { id: 'xstate.after.workflowDeadline.support.beforeAction', generation: 1, dueAt: t0 + 7 * 86_400_000 },
+      ],
+      audit: {
+        eventId: 'create-wf-new',
+        eventType: 'xstate.init',
+        channel: 'create',
+        from: [],
+        to: ['beforeAction.requestReceived'],
+        actor: { id: 'agent-1', kind: 'user', roles: ['support_agent'] },
+        correlationId: 'case-88',
+        definition: 'support@1',
+        version: 1,
+      },
+    });
+  });
+
+  it('refuses creation with invalid input or without the agent role', () => {
+    const base = { definition: supportV1, workflowId: 'wf-x', eventId: 'e', now: t0 };
+    expect(
+      decideCreate({ ...base, body: { request: { customerId: 'c' } }, principal: principals.agent }),
+    ).toMatchObject({
+      code: 'INVALID_EVENT',
+      details: { issues: expect.arrayContaining([expect.objectContaining({ path: 'request.subject' })]) },
+    });
+    expect(
+      decideCreate({
+        ...base,
+        body: { request: { customerId: 'c', subject: 's', message: 'm' } },
+        principal: principals.approver,
+      }),
+    ).toMatchObject({ code: 'FORBIDDEN' });
+    expect(
+      decideCreate({
+        ...base,
+        body: { request: { customerId: 'c', subject: 's', message: 'm' }, tenantId: 'globex' },
+        principal: principals.agent,
+      }),
+    ).toMatchObject({ outcome: 'accepted', record: { tenantId: 'acme' } });
+  });
+
+  it('writes an audit entry with actor, guard outcome, causation and correlation ids', () => {
+    const h = fixtures.awaitingApproval();
+    const decision = decideEvent({
+      definition: supportV1,
+      record: h.record,
+      event: {
+        type: 'APPROVED',
+        eventId: 'evt-approve',
+        causationId: 'approval-task-91',
+        correlationId: 'case-88',
+        payload: { recommendationVersion: 1, contentHash: h.context.recommendation!.contentHash, amount: 120 },
+      },
+      principal: principals.approver,
+      now: t0 + 1000,
+    });
+    expect(decision.audit).toEqual({
+      workflowId: 'wf-1',
+      eventId: 'evt-approve',
+      eventType: 'APPROVED',
+      channel: 'event',
+      outcome: 'accepted',
+      from: ['beforeAction.awaitingApproval'],
+      to: ['executingAction.executing'],
+      actor: { id: 'approver-1', kind: 'user', roles: ['support_approver'] },
+      guard: { outcome: 'passed', guards: ['approvalIsCurrentAndAuthorized'], failedChecks: [] },
+      causationId: 'approval-task-91',
+      correlationId: 'case-88',
+      definition: 'support@1',
+      version: h.record.version + 1,
+      at: t0 + 1000,
+      effects: ['wf-1/execute/1'],
+      timersArmed: [],
+      timersCancelled: [
+        'xstate.after.approvalTimeout.support.beforeAction.awaitingApproval',
+        'xstate.after.workflowDeadline.support.beforeAction',
+      ],
+    });
+  });
+
+  it('accepts internal events only through the timer channel', () => {
+    const h = fixtures.awaitingApproval();
+    const timer = h.timer('approvalTimeout')!;
+    expect(h.send(timer.id, {}, principals.worker)).toMatchObject({ code: 'FORBIDDEN' });
+    expect(h.send('xstate.done.state.support.beforeAction', {}, principals.worker)).toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    expect(h.paths).toEqual(['beforeAction.awaitingApproval']);
+  });
+
+  it('refuses an unknown event type', () => {
+    const h = fixtures.awaitingApproval();
+    expect(h.send('EXECUTE_REFUND_NOW', {}, principals.worker)).toMatchObject({ code: 'INVALID_EVENT' });
+  });
+
+  it('refuses a timer of another generation, a timer fired twice and a timer whose state was left', () => {
+    const h = fixtures.classifyingRetryWait();
+    const timer = h.timer('classifyBackoff')!;
+    expect(h.fireTimer(timer.id, timer.generation - 1)).toMatchObject({ code: 'STALE_TIMER' });
+    expect(h.fireTimer(timer.id, timer.generation).outcome).toBe('accepted');
+    expect(h.fireTimer(timer.id, timer.generation)).toMatchObject({ code: 'STALE_TIMER' });
+    expect(h.paths).toEqual(['beforeAction.classifying.attempting']);
+  });
+
+  it('refuses the old firing of a timer re-armed under the same id', () => {
+    const h = fixtures.classifyingRetryWait();
+    const first = h.timer('classifyBackoff')!;
+    h.ok('ESCALATE');
+    h.ok('REVIEW_RETRY_STEP', { step: 'classify' });
+    h.ok('RETRYABLE_ERROR');
+    const second = h.timer('classifyBackoff')!;
+    expect(second.id).toBe(first.id);
+    expect(second.generation).not.toBe(first.generation);
+    expect(h.fireTimer(first.id, first.generation)).toMatchObject({ code: 'STALE_TIMER' });
+    expect(h.paths).toEqual(['beforeAction.classifying.retryWait']);
+    expect(h.fireTimer(second.id, second.generation).outcome).toBe('accepted');
+  });
+
+  it('never hands a finished workflow to transition()', () => {
+    // A root-level transition would happily move a done snapshot in a pure transition.
+    const machine = setup({ types: { events: {} as { type: 'PING' } | { type: 'FINISH' } } }).createMachine({
+      id: 'tiny',
+      initial: 'open',
+      on: { PING: { target: '.open' } },
+      states: { open: { on: { FINISH: 'closed' } }, closed: { type: 'final' } },
+    });
+    const tiny: WorkflowDefinition = {
+      id: 'tiny',
+      version: 1,
+      machine,
+      inputSchema: z.object({}).loose(),
+      createRoles: ['support_agent'],
+      eventSchemas: { PING: z.strictObject({}), FINISH: z.strictObject({}) },
+      eventRoles: { PING: ['support_agent'], FINISH: ['support_agent'] },
+      effects: {},
+      currentJobs: () => ({}),
+      explainGuard: (guard) => [guard],
+    };
+    const created = decideCreate({
+      definition: tiny,
+      workflowId: 't',
+      body: {},
+      principal: principals.agent,
+      eventId: 'c',
+      now: t0,
+    });
+    if (created.outcome !== 'accepted') throw new Error('creation refused');
+    const finished = decideEvent({
+      definition: tiny,
+      record: created.record,
+      event: { type: 'FINISH', eventId: 'f' },
+      principal: principals.agent,
+      now: t0,
+    });
+    if (finished.outcome !== 'accepted') throw new Error('finish refused');
+    expect(finished.record.status).toBe('done');
+    expect(
+      decideEvent({
+        definition: tiny,
+        record: finished.record,
+        event: { type: 'PING', eventId: 'p' },
+        principal: principals.agent,
+        now: t0,
+      }),
+    ).toMatchObject({ code: 'WORKFLOW_FINISHED' });
+  });
+
+  it('throws on a record of another definition and on a snapshot it cannot restore', () => {
+    const h = fixtures.classifying();
+    const event = { type: 'START', eventId: 'x' };
+    expect(() =>
+      decideEvent({
+        definition: supportV1,
+        record: { ...h.record, definitionVersion: 2 },
+        event,
+        principal: principals.agent,
+        now: t0,
+      }),
+    ).toThrow(DefinitionMismatchError);
+    const broken = { ...h.record, snapshot: { ...(h.record.snapshot as object), value: { nowhere: 'x' } } };
+    expect(() =>
+      decideEvent({ definition: supportV1, record: broken, event, principal: principals.agent, now: t0 }),
+    ).toThrow(CorruptSnapshotError);
+    for (const snapshot of [null, 'x', { value: 'x' }]) {
+      expect(() =>
+        decideEvent({
+          definition: supportV1,
+          record: { ...h.record, snapshot },
+          event,
+          principal: principals.agent,
+          now: t0,
+        }),
+      ).toThrow(CorruptSnapshotError);
+    }
+  });
+
+  it('is deterministic: the same inputs give the same decision', () => {
+    const run = () => {
+      const h = Harness.create();
+      h.toExecuting();
+      h.ok('ACTION_OUTCOME_UNKNOWN');
+      h.ok('RETRYABLE_ERROR');
+      return { record: h.record, effects: h.effects, audit: h.audit };
+    };
+    expect(run()).toEqual(run());
+  });
+
+  it('keeps the persisted snapshot small: references and hashes, no transcript', () => {
+    const h = fixtures.completed();
+    expect(JSON.stringify(h.record.snapshot).length).toBeLessThan(6000);
+    expect(JSON.stringify(h.record.snapshot)).not.toContain('Duplicate charge');
+  });
+
+  it('decides the timer channel through decideTimer only', () => {
+    const h = fixtures.awaitingApproval();
+    const timer = h.timer('approvalTimeout')!;
+    const decision = decideTimer({ definition: supportV1, record: h.record, timer, eventId: 't', now: timer.dueAt });
+    expect(decision).toMatchObject({
+      outcome: 'accepted',
+      audit: { channel: 'timer', actor: { id: 'timer', kind: 'timer' }, eventType: timer.id },
+    });
+  });
+});
