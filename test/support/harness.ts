@@ -2,6 +2,7 @@
  * Drives one workflow through the pure decider, the way the engine will: keeps the record, the
  * effects requested, the armed timers and the audit trail, with a clock the test moves.
  */
+import { getNextTransitions } from 'xstate';
 import { supportV1 } from '../../machines/index.ts';
 import type { SupportConfig, SupportContext } from '../../machines/support.context.ts';
 import type { SupportEventType } from '../../machines/support.events.ts';
@@ -52,6 +53,14 @@ export class Harness {
 
   get paths(): string[] {
     return this.record.statePaths;
+  }
+
+  /** Event types the current state has a transition for (guards not evaluated), timer events excluded. */
+  possibleEvents(): SupportEventType[] {
+    if (this.record.status !== 'active') return [];
+    const snapshot = restoreSnapshot(supportV1.machine, this.record.workflowId, this.record.snapshot);
+    const types = getNextTransitions(snapshot).map((t) => t.eventType as string);
+    return [...new Set(types)].filter((type): type is SupportEventType => type in supportV1.eventSchemas);
   }
 
   /** Sends an event with the catalogue's payload for the current context, overridden by `patch`. */
