@@ -1,0 +1,82 @@
+/**
+ * The `warden` command line. Each subcommand is one function; later issues add theirs here.
+ */
+import { parseArgs } from 'node:util';
+import { definitions } from '../../machines/index.ts';
+import { simulate } from './simulate.ts';
+
+const usage = `warden <command> [options]
+
+Commands:
+  definitions [--json]   the registered workflow definitions, their states and events
+  simulate [--json]      run one refund request through the statechart offline and print its audit trail
+  help                   this text
+`;
+
+type Print = (line: string) => void;
+
+function listDefinitions(json: boolean, print: Print): number {
+  const rows = [...definitions.values()].map((d) => ({
+    key: `${d.id}@${d.version}`,
+    states: Object.keys(d.machine.root.states),
+    events: Object.keys(d.eventSchemas),
+    delays: Object.keys(d.machine.implementations.delays),
+  }));
+  if (json) {
+    print(JSON.stringify(rows, null, 2));
+    return 0;
+  }
+  for (const row of rows) {
+    print(row.key);
+    print(`  states: ${row.states.join(', ')}`);
+    print(`  events: ${row.events.join(', ')}`);
+    print(`  delays: ${row.delays.join(', ')}`);
+  }
+  return 0;
+}
+
+function runSimulation(json: boolean, print: Print): number {
+  const { record, audit, effects } = simulate();
+  if (json) {
+    print(JSON.stringify({ record, audit, effects }, null, 2));
+    return 0;
+  }
+  for (const entry of audit) {
+    const guard = entry.guard.guards.length > 0 ? ` [${entry.guard.outcome}: ${entry.guard.guards.join(', ')}]` : '';
+    const jobs = entry.effects.length > 0 ? ` → jobs ${entry.effects.join(', ')}` : '';
+    print(
+      `v${entry.version} ${entry.eventType} by ${entry.actor.id}: ${entry.from.join(' + ') || '∅'} ⇒ ${entry.to.join(' + ')}${guard}${jobs}`,
+    );
+  }
+  print(`final: ${record.statePaths.join(', ')} after ${effects.length} effects`);
+  return 0;
+}
+
+export function main(
+  argv: string[],
+  print: Print = (line) => {
+    console.log(line);
+  },
+): Promise<number> {
+  return Promise.resolve(run(argv, print));
+}
+
+function run(argv: string[], print: Print): number {
+  const [command = 'help', ...rest] = argv;
+  const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } }, strict: false });
+  const json = values.json === true;
+  switch (command) {
+    case 'definitions':
+      return listDefinitions(json, print);
+    case 'simulate':
+      return runSimulation(json, print);
+    case 'help':
+    case '--help':
+    case '-h':
+      print(usage);
+      return 0;
+    default:
+      print(`unknown command: ${command}\n\n${usage}`);
+      return 2;
+  }
+}
