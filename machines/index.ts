@@ -41,3 +41,9 @@ export function latestDefinition(id: string): WorkflowDefinition | undefined {
   }
   return latest;
 }
+
+/** The registry as the engine consumes it. */
+export const definitionRegistry = {
+  get: getDefinition,
+  latest: latestDefinition,
+};

@@ -1,0 +1,37 @@
+/**
+ * What an effect handler is: given a job from the outbox and the workflow's current context, do
+ * the work (call a model, a provider, a notifier) and return exactly one result event for the
+ * engine. Handlers never change workflow state themselves; failures are events too.
+ */
+import type { SupportContext } from '../../machines/support.context.ts';
+import type { Artifact } from '../store/store.ts';
+
+export interface JobToRun {
+  workflowId: string;
+  jobId: string;
+  /** The named effect action, e.g. `executeRefund`. */
+  type: string;
+  operation: string;
+  params: Record<string, unknown>;
+}
+
+/** The one event a job produces. The worker gives it the event id `<jobId>/result`. */
+export interface ResultEvent {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+export interface EffectContext {
+  job: JobToRun;
+  /** The workflow's context when the job was picked up. */
+  context: SupportContext;
+  /** Milliseconds since the epoch (injected; tests move it). */
+  now: () => number;
+  /** Aborted when the effect's timeout expires or the worker shuts down. */
+  signal: AbortSignal;
+  /** Stores an artifact (model output, policy excerpt, account snapshot, receipt) and returns its reference. */
+  saveArtifact: (kind: string, content: unknown) => Promise<{ id: string; hash: string }>;
+  loadArtifact: (id: string) => Promise<Artifact | null>;
+}
+
+export type EffectHandler = (ctx: EffectContext) => Promise<ResultEvent>;

@@ -1,0 +1,215 @@
+/**
+ * The engine's apply loop: load → decide → commit, re-deciding on a version conflict (bounded).
+ * The only component that writes workflow state; everything it writes for one event is one
+ * atomic store operation.
+ */
+import type { Accepted, Effect, WorkflowRecord } from './decision.ts';
+import { decideCreate, decideEvent, decideTimer, type IncomingEvent } from './decider.ts';
+import type { WorkflowDefinition } from './definition.ts';
+import { WardenError } from './errors.ts';
+import type { Principal } from './principal.ts';
+import { shardForDedupKey, shardForKey, workflowIdFor } from '../store/shards.ts';
+import type { OutboxMessage, StoredOutcome, WorkflowStore } from '../store/store.ts';
+
+export interface DefinitionRegistry {
+  get(id: string, version: number): WorkflowDefinition | undefined;
+  latest(id: string): WorkflowDefinition | undefined;
+}
+
+export interface EngineOptions {
+  store: WorkflowStore;
+  definitions: DefinitionRegistry;
+  /** Milliseconds since the epoch. */
+  clock: () => number;
+  /** A new unique id part (letters, digits, `_`; 8–64 characters). */
+  newId: () => string;
+  /** Picks the shard of a workflow created without a de-duplication key. */
+  pickShard?: (shards: number) => number;
+  /** How many times an event is decided again after losing a version race. */
+  maxConflictRetries?: number;
+}
+
+export type ApplyOutcome =
+  | { outcome: 'accepted'; record: WorkflowRecord; effects: Effect[]; decision: Accepted }
+  | { outcome: 'duplicate'; stored: StoredOutcome }
+  | { outcome: 'refused'; code: string; message: string; details: Record<string, unknown>; version: number }
+  | { outcome: 'notFound' }
+  | { outcome: 'conflict'; attempts: number };
+
+export type CreateOutcome =
+  | { outcome: 'created'; record: WorkflowRecord; started: ApplyOutcome | null }
+  | { outcome: 'existing'; record: WorkflowRecord }
+  | { outcome: 'refused'; code: string; message: string; details: Record<string, unknown> };
+
+export interface CreateWorkflowRequest {
+  definitionId?: string;
+  /** The caller's input (for support: `{ request, config? }`). */
+  body: unknown;
+  principal: Principal;
+  /** Same tenant and key → the same workflow. */
+  dedupKey?: string | undefined;
+  correlationId?: string | undefined;
+  /** Send `START` right after creation (default true). */
+  start?: boolean;
+}
+
+/** A stored workflow names a definition version this process does not know. */
+export class UnknownDefinitionError extends WardenError {
+  constructor(workflowId: string, definition: string) {
+    super('UNKNOWN_DEFINITION', `workflow ${workflowId} runs on ${definition}, which is not registered here`, {
+      workflowId,
+      definition,
+    });
+  }
+}
+
+export function jobMessages(record: WorkflowRecord, effects: readonly Effect[]): OutboxMessage[] {
+  return effects.map((effect) => ({
+    kind: 'job',
+    workflowId: record.workflowId,
+    jobId: effect.jobId,
+    type: effect.type,
+    operation: effect.operation,
+    params: effect.params,
+    version: record.version,
+  }));
+}
+
+const acceptedOutcome = (record: WorkflowRecord): StoredOutcome => ({
+  outcome: 'accepted',
+  version: record.version,
+  statePaths: record.statePaths,
+});
+
+export function createEngine(options: EngineOptions) {
+  const { store, definitions, clock } = options;
+  const maxRetries = options.maxConflictRetries ?? 8;
+
+  function definitionOf(record: WorkflowRecord): WorkflowDefinition {
+    const definition = definitions.get(record.definitionId, record.definitionVersion);
+    if (!definition) {
+      throw new UnknownDefinitionError(record.workflowId, `${record.definitionId}@${record.definitionVersion}`);
+    }
+    return definition;
+  }
+
+  /** Decides with `decide` against the current record and commits, retrying lost version races. */
+  async function apply(
+    workflowId: string,
+    eventId: string,
+    decide: (definition: WorkflowDefinition, record: WorkflowRecord, now: number) => ReturnType<typeof decideEvent>,
+  ): Promise<ApplyOutcome> {
+    for (let attempt = 1; attempt <= maxRetries; attempt++) {
+      const record = await store.load(workflowId);
+      if (!record) return { outcome: 'notFound' };
+      const seen = await store.outcomeOf(workflowId, eventId);
+      if (seen) return { outcome: 'duplicate', stored: seen };
+      const decision = decide(definitionOf(record), record, clock());
+      if (decision.outcome === 'refused') {
+        const result = await store.recordRefusal({
+          workflowId,
+          eventId,
+          expectedVersion: record.version,
+          audit: decision.audit,
+          outcome: { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details },
+        });
+        if (result.status === 'conflict') continue;
+        if (result.status === 'missing') return { outcome: 'notFound' };
+        if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
+        return { ...decision, outcome: 'refused', version: record.version };
+      }
+      const result = await store.commit({
+        record: decision.record,
+        eventId,
+        audit: decision.audit,
+        jobs: jobMessages(decision.record, decision.effects),
+        timersToArm: decision.timersToArm,
+        timersToCancel: decision.timersToCancel,
+        outcome: acceptedOutcome(decision.record),
+        expectedVersion: record.version,
+        previousStatePaths: record.status === 'active' ? record.statePaths : [],
+      });
+      if (result.status === 'committed') {
+        return { outcome: 'accepted', record: decision.record, effects: decision.effects, decision };
+      }
+      if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
+      if (result.status === 'missing') return { outcome: 'notFound' };
+      // conflict: someone else committed first; the event may still be legal in the new state.
+    }
+    return { outcome: 'conflict', attempts: maxRetries };
+  }
+
+  return {
+    store,
+
+    async createWorkflow(request: CreateWorkflowRequest): Promise<CreateOutcome> {
+      const definition = definitions.latest(request.definitionId ?? 'support');
+      if (!definition) throw new Error(`no definition ${request.definitionId ?? 'support'} is registered`);
+      const { principal, dedupKey } = request;
+      const unique = options.newId();
+      // Without a de-duplication key the unique part spreads workflows over the shards.
+      const shard =
+        dedupKey === undefined
+          ? (options.pickShard?.(store.shards) ?? shardForKey(unique, store.shards))
+          : shardForDedupKey(principal.tenantId, dedupKey, store.shards);
+      const workflowId = workflowIdFor(shard, unique);
+      const now = clock();
+      const eventId = `${workflowId}/create`;
+      const decision = decideCreate({
+        definition,
+        workflowId,
+        body: request.body,
+        principal,
+        eventId,
+        correlationId: request.correlationId ?? null,
+        now,
+      });
+      if (decision.outcome === 'refused') {
+        return { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details };
+      }
+      const result = await store.create({
+        record: decision.record,
+        eventId,
+        audit: decision.audit,
+        jobs: jobMessages(decision.record, decision.effects),
+        timersToArm: decision.timersToArm,
+        outcome: acceptedOutcome(decision.record),
+        dedupKey,
+      });
+      if (result.status === 'exists') {
+        const existing = await store.load(result.workflowId);
+        if (!existing) throw new Error(`de-duplication key names missing workflow ${result.workflowId}`);
+        return { outcome: 'existing', record: existing };
+      }
+      let started: ApplyOutcome | null = null;
+      if (request.start !== false) {
+        started = await this.applyEvent(workflowId, { type: 'START', eventId: `${workflowId}/start` }, principal);
+      }
+      const record = started?.outcome === 'accepted' ? started.record : decision.record;
+      return { outcome: 'created', record, started };
+    },
+
+    /** Applies an event from a caller or a worker. */
+    applyEvent(workflowId: string, event: IncomingEvent, principal: Principal): Promise<ApplyOutcome> {
+      return apply(workflowId, event.eventId, (definition, record, now) =>
+        decideEvent({ definition, record, event, principal, now }),
+      );
+    },
+
+    /** Applies a timer firing from the outbox; its event id derives from the timer and generation. */
+    applyTimer(timer: { workflowId: string; timerId: string; generation: number }): Promise<ApplyOutcome> {
+      const eventId = `${timer.workflowId}/timer/${timer.timerId}/${timer.generation}`;
+      return apply(timer.workflowId, eventId, (definition, record, now) =>
+        decideTimer({ definition, record, timer: { id: timer.timerId, generation: timer.generation }, eventId, now }),
+      );
+    },
+
+    load(workflowId: string): Promise<WorkflowRecord | null> {
+      return store.load(workflowId);
+    },
+
+    definitionOf,
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;

@@ -1,0 +1,322 @@
+/**
+ * The in-memory store: the embedded default when no Redis is configured. Same contract as the
+ * Redis store (one contract suite runs on both), including outbox consumer-group semantics, but
+ * nothing survives a restart.
+ */
+import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
+import { shardForDedupKey, shardOf } from '../shards.ts';
+import type {
+  Artifact,
+  CommitRequest,
+  CommitResult,
+  CreateRequest,
+  CreateResult,
+  OutboxEntry,
+  OutboxMessage,
+  Page,
+  QueueItem,
+  RefusalRequest,
+  RefusalResult,
+  StoredOutcome,
+  WorkflowStore,
+} from '../store.ts';
+
+interface Stored {
+  record: WorkflowRecord;
+  events: Map<string, StoredOutcome>;
+  audit: { id: number; entry: AuditEntry }[];
+  /** State path → when the workflow entered it. */
+  since: Map<string, number>;
+}
+
+interface OutboxItem {
+  seq: number;
+  message: OutboxMessage;
+}
+
+interface PendingItem {
+  consumer: string;
+  deliveredAt: number;
+  deliveries: number;
+}
+
+interface Shard {
+  outbox: OutboxItem[];
+  lastDelivered: number;
+  pending: Map<number, PendingItem>;
+  timers: Map<string, { dueAt: number; generation: number }>;
+}
+
+export interface MemoryStoreOptions {
+  shards: number;
+  /** Wall clock for idle times of pending outbox entries, ms since the epoch. */
+  clock?: () => number;
+}
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+export class MemoryStore implements WorkflowStore {
+  readonly kind = 'memory' as const;
+  readonly shards: number;
+  private readonly workflows = new Map<string, Stored>();
+  private readonly dedup = new Map<string, string>();
+  private readonly shardState = new Map<number, Shard>();
+  private readonly artifacts = new Map<string, Artifact>();
+  private readonly clock: () => number;
+  private seq = 0;
+  /** Called with the shard number whenever a timer is armed (the Redis store publishes instead). */
+  onTimerArmed: ((shard: number) => void) | null = null;
+
+  constructor(options: MemoryStoreOptions) {
+    this.shards = options.shards;
+    this.clock = options.clock ?? (() => Date.now());
+  }
+
+  private shard(n: number): Shard {
+    let shard = this.shardState.get(n);
+    if (!shard) {
+      shard = { outbox: [], lastDelivered: 0, pending: new Map(), timers: new Map() };
+      this.shardState.set(n, shard);
+    }
+    return shard;
+  }
+
+  private shardOfWorkflow(workflowId: string): Shard {
+    const n = shardOf(workflowId);
+    if (n === null || n >= this.shards) throw new Error(`not a workflow id of this store: ${workflowId}`);
+    return this.shard(n);
+  }
+
+  private write(stored: Stored, request: CreateRequest | CommitRequest, cancel: readonly string[]): void {
+    const { record } = request;
+    const shard = this.shardOfWorkflow(record.workflowId);
+    stored.record = clone(record);
+    stored.events.set(request.eventId, clone(request.outcome));
+    stored.audit.push({ id: ++this.seq, entry: clone(request.audit) });
+    for (const job of request.jobs) shard.outbox.push({ seq: ++this.seq, message: clone(job) });
+    for (const id of cancel) shard.timers.delete(`${record.workflowId} ${id}`);
+    for (const timer of request.timersToArm) {
+      shard.timers.set(`${record.workflowId} ${timer.id}`, { dueAt: timer.dueAt, generation: timer.generation });
+    }
+    const paths = record.status === 'active' ? record.statePaths : [];
+    for (const path of [...stored.since.keys()]) if (!paths.includes(path)) stored.since.delete(path);
+    for (const path of paths) if (!stored.since.has(path)) stored.since.set(path, record.updatedAt);
+    if (request.timersToArm.length > 0) this.onTimerArmed?.(shardOf(record.workflowId) ?? 0);
+  }
+
+  create(request: CreateRequest): Promise<CreateResult> {
+    const id = request.record.workflowId;
+    this.shardOfWorkflow(id);
+    const tenant = request.record.tenantId;
+    const dedupKey = request.dedupKey === undefined ? undefined : `${tenant}\n${request.dedupKey}`;
+    if (dedupKey !== undefined) {
+      const existing = this.dedup.get(dedupKey);
+      if (existing) return Promise.resolve({ status: 'exists', workflowId: existing });
+      // Mirror the Redis layout: a de-duplicated workflow lives in the shard its key hashes to.
+      if (shardOf(id) !== shardForDedupKey(tenant, request.dedupKey ?? '', this.shards))
+        throw new Error('workflow id not in its dedup shard');
+    }
+    if (this.workflows.has(id)) {
+      if (this.workflows.get(id)?.events.has(request.eventId))
+        return Promise.resolve({ status: 'exists', workflowId: id });
+      return Promise.reject(new Error(`workflow ${id} already exists`));
+    }
+    const stored: Stored = { record: request.record, events: new Map(), audit: [], since: new Map() };
+    this.workflows.set(id, stored);
+    this.write(stored, request, []);
+    if (dedupKey !== undefined) this.dedup.set(dedupKey, id);
+    return Promise.resolve({ status: 'created' });
+  }
+
+  commit(request: CommitRequest): Promise<CommitResult> {
+    const stored = this.workflows.get(request.record.workflowId);
+    if (!stored) return Promise.resolve({ status: 'missing' });
+    const seen = stored.events.get(request.eventId);
+    if (seen) return Promise.resolve({ status: 'duplicate', outcome: clone(seen) });
+    if (stored.record.version !== request.expectedVersion) {
+      return Promise.resolve({ status: 'conflict', version: stored.record.version });
+    }
+    this.write(stored, request, request.timersToCancel);
+    return Promise.resolve({ status: 'committed' });
+  }
+
+  recordRefusal(request: RefusalRequest): Promise<RefusalResult> {
+    const stored = this.workflows.get(request.workflowId);
+    if (!stored) return Promise.resolve({ status: 'missing' });
+    const seen = stored.events.get(request.eventId);
+    if (seen) return Promise.resolve({ status: 'duplicate', outcome: clone(seen) });
+    if (stored.record.version !== request.expectedVersion) {
+      return Promise.resolve({ status: 'conflict', version: stored.record.version });
+    }
+    stored.events.set(request.eventId, clone(request.outcome));
+    stored.audit.push({ id: ++this.seq, entry: clone(request.audit) });
+    return Promise.resolve({ status: 'recorded' });
+  }
+
+  load(workflowId: string): Promise<WorkflowRecord | null> {
+    const stored = this.workflows.get(workflowId);
+    return Promise.resolve(stored ? clone(stored.record) : null);
+  }
+
+  outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null> {
+    const outcome = this.workflows.get(workflowId)?.events.get(eventId);
+    return Promise.resolve(outcome ? clone(outcome) : null);
+  }
+
+  auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>> {
+    const audit = this.workflows.get(workflowId)?.audit ?? [];
+    const after = options.cursor ? Number(options.cursor) : 0;
+    const rest = audit.filter((a) => a.id > after);
+    const page = rest.slice(0, options.limit);
+    const last = page.at(-1);
+    return Promise.resolve({
+      items: page.map((a) => clone(a.entry)),
+      next: rest.length > options.limit && last ? String(last.id) : null,
+    });
+  }
+
+  listByState(options: {
+    tenantId: string;
+    statePath: string;
+    cursor?: string | null;
+    limit: number;
+  }): Promise<Page<QueueItem>> {
+    const [sinceText, afterId] = options.cursor ? options.cursor.split(':') : [];
+    const after = sinceText ? Number(sinceText) : -Infinity;
+    const items: QueueItem[] = [];
+    for (const stored of this.workflows.values()) {
+      if (stored.record.tenantId !== options.tenantId) continue;
+      const since = stored.since.get(options.statePath);
+      if (since === undefined) continue;
+      const id = stored.record.workflowId;
+      if (since > after || (since === after && afterId !== undefined && id > afterId)) {
+        items.push({ workflowId: id, statePath: options.statePath, since });
+      }
+    }
+    items.sort((a, b) => a.since - b.since || (a.workflowId < b.workflowId ? -1 : 1));
+    const page = items.slice(0, options.limit);
+    const last = page.at(-1);
+    return Promise.resolve({
+      items: page,
+      next: items.length > options.limit && last ? `${last.since}:${last.workflowId}` : null,
+    });
+  }
+
+  claimDueTimers(shardNumber: number, now: number, limit: number): Promise<number> {
+    const shard = this.shard(shardNumber);
+    const due = [...shard.timers.entries()]
+      .filter(([, t]) => t.dueAt <= now)
+      .sort((a, b) => a[1].dueAt - b[1].dueAt)
+      .slice(0, limit);
+    for (const [member, timer] of due) {
+      const [workflowId = '', timerId = ''] = member.split(' ');
+      shard.outbox.push({
+        seq: ++this.seq,
+        message: { kind: 'timer', workflowId, timerId, generation: timer.generation, dueAt: timer.dueAt },
+      });
+      shard.timers.delete(member);
+    }
+    return Promise.resolve(due.length);
+  }
+
+  nextTimerDue(shardNumber: number): Promise<number | null> {
+    let next: number | null = null;
+    for (const timer of this.shard(shardNumber).timers.values()) {
+      if (next === null || timer.dueAt < next) next = timer.dueAt;
+    }
+    return Promise.resolve(next);
+  }
+
+  readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
+    const out: OutboxEntry[] = [];
+    for (const n of shards) {
+      const shard = this.shard(n);
+      const fresh = shard.outbox.filter((item) => item.seq > shard.lastDelivered).slice(0, count);
+      for (const item of fresh) {
+        shard.lastDelivered = item.seq;
+        shard.pending.set(item.seq, { consumer, deliveredAt: this.clock(), deliveries: 1 });
+        out.push({ shard: n, entryId: String(item.seq), message: clone(item.message), deliveries: 1 });
+      }
+    }
+    return Promise.resolve(out);
+  }
+
+  reclaimOutbox(consumer: string, n: number, minIdleMs: number, count: number): Promise<OutboxEntry[]> {
+    const shard = this.shard(n);
+    const now = this.clock();
+    const out: OutboxEntry[] = [];
+    for (const [seq, pending] of shard.pending) {
+      if (out.length >= count) break;
+      if (now - pending.deliveredAt < minIdleMs) continue;
+      const item = shard.outbox.find((i) => i.seq === seq);
+      if (!item) {
+        shard.pending.delete(seq);
+        continue;
+      }
+      const claimed = { consumer, deliveredAt: now, deliveries: pending.deliveries + 1 };
+      shard.pending.set(seq, claimed);
+      out.push({ shard: n, entryId: String(seq), message: clone(item.message), deliveries: claimed.deliveries });
+    }
+    return Promise.resolve(out);
+  }
+
+  ackOutbox(n: number, entryIds: readonly string[]): Promise<void> {
+    const shard = this.shard(n);
+    for (const id of entryIds) shard.pending.delete(Number(id));
+    return Promise.resolve();
+  }
+
+  trimOutbox(n: number): Promise<number> {
+    const shard = this.shard(n);
+    const oldestPending = Math.min(...shard.pending.keys());
+    const threshold = Math.min(oldestPending, shard.lastDelivered + 1);
+    const before = shard.outbox.length;
+    shard.outbox = shard.outbox.filter((item) => item.seq >= threshold);
+    return Promise.resolve(before - shard.outbox.length);
+  }
+
+  putArtifact(artifact: Artifact): Promise<void> {
+    this.artifacts.set(`${artifact.workflowId}\n${artifact.id}`, clone(artifact));
+    return Promise.resolve();
+  }
+
+  getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null> {
+    const artifact = this.artifacts.get(`${workflowId}\n${artifactId}`);
+    return Promise.resolve(artifact ? clone(artifact) : null);
+  }
+
+  private readonly leases = new Map<number, { owner: string; until: number }>();
+  private readonly processes = new Map<string, number>();
+
+  acquireLease(shard: number, owner: string, ttlMs: number): Promise<boolean> {
+    const now = this.clock();
+    const lease = this.leases.get(shard);
+    if (lease && lease.owner !== owner && lease.until > now) return Promise.resolve(false);
+    this.leases.set(shard, { owner, until: now + ttlMs });
+    return Promise.resolve(true);
+  }
+
+  releaseLease(shard: number, owner: string): Promise<void> {
+    if (this.leases.get(shard)?.owner === owner) this.leases.delete(shard);
+    return Promise.resolve();
+  }
+
+  heartbeat(owner: string, now: number, ttlMs: number): Promise<number> {
+    this.processes.set(owner, now);
+    for (const [id, seen] of this.processes) if (seen < now - ttlMs) this.processes.delete(id);
+    return Promise.resolve(this.processes.size);
+  }
+
+  leave(owner: string): Promise<void> {
+    this.processes.delete(owner);
+    return Promise.resolve();
+  }
+
+  ping(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Redis connections. RESP2 is set explicitly (ioredis 6 defaults to RESP3): the Lua scripts'
+ * replies and the stream replies are parsed in their RESP2 shapes.
+ */
+import { Cluster, Redis } from 'ioredis';
+
+export interface RedisConnectionOptions {
+  /** `redis://host:port[/db]` of a standalone server, or of any node of a cluster. */
+  url: string;
+  cluster?: boolean;
+  /** Name shown in CLIENT LIST. */
+  name?: string;
+}
+
+export type RedisClient = Redis | Cluster;
+
+export function connectRedis(options: RedisConnectionOptions): RedisClient {
+  const common = { protocol: 2 as const, enableAutoPipelining: true, connectionName: options.name ?? 'warden' };
+  if (options.cluster) {
+    const url = new URL(options.url);
+    return new Cluster([{ host: url.hostname, port: Number(url.port || 6379) }], {
+      enableAutoPipelining: true,
+      redisOptions: { protocol: 2, connectionName: common.connectionName },
+    });
+  }
+  return new Redis(options.url, { ...common, maxRetriesPerRequest: 3 });
+}

@@ -1,0 +1,61 @@
+/**
+ * Every Redis key Warden uses, built in one place.
+ *
+ * A workflow id carries its shard (`s017-...`). Every key of a workflow and of its shard (outbox
+ * stream, timer set, state indexes, de-duplication keys) carries the same hash tag `{s017}`, so each
+ * Lua script touches one slot and the same scripts run on Redis Cluster.
+ */
+import { shardForDedupKey, shardLabel, shardOf } from '../shards.ts';
+
+export interface KeySpace {
+  /** Namespace of every key, e.g. `warden` (tests use a fresh prefix each). */
+  prefix: string;
+  /** Number of shards; fixed for the life of a deployment. */
+  shards: number;
+}
+
+/** Index and de-duplication keys embed user strings; encode them so no separator or brace leaks in. */
+const part = (text: string): string => encodeURIComponent(text);
+
+export function createKeys(space: KeySpace) {
+  const tag = (shard: number) => `${space.prefix}:{${shardLabel(shard)}}`;
+  const forWorkflow = (workflowId: string) => {
+    const shard = shardOf(workflowId);
+    if (shard === null || shard >= space.shards) throw new Error(`not a workflow id of this deployment: ${workflowId}`);
+    return tag(shard);
+  };
+  return {
+    space,
+    /** Hash: version, record JSON, tenant, state paths. */
+    workflow: (id: string) => `${forWorkflow(id)}:wf:${id}`,
+    /** Hash: event id → recorded outcome JSON. */
+    events: (id: string) => `${forWorkflow(id)}:ev:${id}`,
+    /** Stream: the workflow's audit trail. */
+    audit: (id: string) => `${forWorkflow(id)}:audit:${id}`,
+    /** String: an artifact's JSON, in its workflow's shard. */
+    artifact: (workflowId: string, artifactId: string) =>
+      `${forWorkflow(workflowId)}:art:${workflowId}:${part(artifactId)}`,
+    /** Stream with one consumer group: jobs and timer firings of the shard. */
+    outbox: (shard: number) => `${tag(shard)}:outbox`,
+    /** Sorted set: `<workflowId> <timerId>` scored by due time. */
+    timers: (shard: number) => `${tag(shard)}:timers`,
+    /** Hash: `<workflowId> <timerId>` → generation. */
+    timerGenerations: (shard: number) => `${tag(shard)}:timergen`,
+    /** Sorted set: workflows of a tenant in a state, scored by when they entered it. */
+    stateIndex: (shard: number, tenantId: string, statePath: string) =>
+      `${tag(shard)}:idx:${part(tenantId)}:${part(statePath)}`,
+    /** String: the workflow created for (tenant, de-duplication key); lives in the shard the key hashes to. */
+    dedup: (tenantId: string, key: string) =>
+      `${tag(shardForDedupKey(tenantId, key, space.shards))}:dedup:${part(tenantId)}:${part(key)}`,
+    /** String: which process holds the shard's lease. */
+    lease: (shard: number) => `${tag(shard)}:lease`,
+    /** Pub/sub channel: a timer was armed in this shard. */
+    wakeChannel: `${space.prefix}:timers:wake`,
+    /** Sorted set of live worker processes scored by last heartbeat. */
+    processes: `${space.prefix}:processes`,
+  };
+}
+
+export type Keys = ReturnType<typeof createKeys>;
+
+export const timerMember = (workflowId: string, timerId: string) => `${workflowId} ${timerId}`;

@@ -1,0 +1,133 @@
+--[[
+  transition.lua — create a workflow or commit one transition, atomically, in one slot.
+
+  KEYS[1]  workflow hash        (fields v = version, r = record JSON, t = tenant, p = state paths JSON)
+  KEYS[2]  events hash          (event id -> recorded outcome JSON)
+  KEYS[3]  audit stream
+  KEYS[4]  outbox stream
+  KEYS[5]  timers sorted set    (member "<workflowId> <timerId>", score = due time)
+  KEYS[6]  timer generations hash (same member -> generation)
+  KEYS[7 .. 6+O]        state indexes to leave  (O = ARGV[12])
+  KEYS[7+O .. 6+O+N]    state indexes to enter  (N = ARGV[13])
+  KEYS[7+O+N]           de-duplication key, when ARGV[14] = 1 (create only)
+
+  ARGV[1]  mode: "create" | "commit"
+  ARGV[2]  workflow id
+  ARGV[3]  event id
+  ARGV[4]  expected version (0 for create)
+  ARGV[5]  new version
+  ARGV[6]  record JSON
+  ARGV[7]  tenant id
+  ARGV[8]  state paths JSON
+  ARGV[9]  now (ms since epoch): the score of a state index entry
+  ARGV[10] outcome JSON, returned to a later delivery of the same event id
+  ARGV[11] audit entry JSON
+  ARGV[12] O, ARGV[13] N, ARGV[14] has de-duplication key (0 | 1)
+  ARGV[15] wake-up channel, ARGV[16] shard number
+  ARGV[17] J = number of outbox jobs, then J job JSONs
+  then A = number of timers to arm, then A triples (member, due time, generation)
+  then C = number of timers to cancel, then C members
+
+  Returns
+    {1}                   written
+    {2, outcome JSON}     the event id was applied before: its recorded outcome, nothing written
+    {3, version}          version conflict: the current version, nothing written
+    {4}                   commit of a workflow that does not exist, nothing written
+    {5, workflow id}      create with a de-duplication key already used: the existing workflow
+    {-1, message}         invalid arguments, nothing written
+
+  Order: validate every argument, then de-duplicate, then compare versions, then write. Redis does
+  not roll back a script that fails halfway, so nothing after the first write can fail.
+]]
+local rcall = redis.call
+
+local mode = ARGV[1]
+local workflowId = ARGV[2]
+local eventId = ARGV[3]
+local expected = tonumber(ARGV[4])
+local version = tonumber(ARGV[5])
+local now = tonumber(ARGV[9])
+local leaving = tonumber(ARGV[12])
+local entering = tonumber(ARGV[13])
+local hasDedup = ARGV[14] == '1'
+
+if (mode ~= 'create' and mode ~= 'commit') or workflowId == '' or eventId == '' then
+  return {-1, 'bad mode, workflow id or event id'}
+end
+if not expected or not version or version ~= expected + 1 or not now then
+  return {-1, 'bad version or time'}
+end
+if (mode == 'create') ~= (expected == 0) then return {-1, 'create must expect version 0'} end
+if not leaving or not entering or #KEYS ~= 6 + leaving + entering + (hasDedup and 1 or 0) then
+  return {-1, 'key count does not match'}
+end
+if hasDedup and mode ~= 'create' then return {-1, 'de-duplication key outside create'} end
+
+local i = 17
+local jobCount = tonumber(ARGV[i])
+if not jobCount then return {-1, 'bad job count'} end
+local jobsFrom = i + 1
+i = i + 1 + jobCount
+local armCount = tonumber(ARGV[i])
+if not armCount then return {-1, 'bad arm count'} end
+local armFrom = i + 1
+for a = 0, armCount - 1 do
+  if not tonumber(ARGV[armFrom + a * 3 + 1]) or not tonumber(ARGV[armFrom + a * 3 + 2]) then
+    return {-1, 'bad timer'}
+  end
+end
+i = armFrom + armCount * 3
+local cancelCount = tonumber(ARGV[i])
+if not cancelCount then return {-1, 'bad cancel count'} end
+local cancelFrom = i + 1
+if #ARGV ~= cancelFrom + cancelCount - 1 then return {-1, 'argument count does not match'} end
+
+-- De-duplication: an event id applied before returns its first outcome.
+local seen = rcall('HGET', KEYS[2], eventId)
+if seen then return {2, seen} end
+
+if hasDedup then
+  local existing = rcall('GET', KEYS[7 + leaving + entering])
+  if existing then return {5, existing} end
+end
+
+-- Compare and set on the version.
+local current = rcall('HGET', KEYS[1], 'v')
+if mode == 'create' then
+  if current then return {3, tonumber(current)} end
+else
+  if not current then return {4} end
+  if tonumber(current) ~= expected then return {3, tonumber(current)} end
+end
+
+-- Writes. Nothing below may fail.
+rcall('HSET', KEYS[1], 'v', version, 'r', ARGV[6], 't', ARGV[7], 'p', ARGV[8])
+rcall('HSET', KEYS[2], eventId, ARGV[10])
+rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
+for j = 0, jobCount - 1 do
+  rcall('XADD', KEYS[4], '*', 'm', ARGV[jobsFrom + j])
+end
+for c = 0, cancelCount - 1 do
+  rcall('ZREM', KEYS[5], ARGV[cancelFrom + c])
+  rcall('HDEL', KEYS[6], ARGV[cancelFrom + c])
+end
+for a = 0, armCount - 1 do
+  local member = ARGV[armFrom + a * 3]
+  rcall('ZADD', KEYS[5], ARGV[armFrom + a * 3 + 1], member)
+  rcall('HSET', KEYS[6], member, ARGV[armFrom + a * 3 + 2])
+end
+
+-- State indexes: leave the old states, enter the new ones (keeping the entry time of a state kept).
+local entered = {}
+for n = 1, entering do entered[KEYS[6 + leaving + n]] = true end
+for o = 1, leaving do
+  local key = KEYS[6 + o]
+  if not entered[key] then rcall('ZREM', key, workflowId) end
+end
+for n = 1, entering do
+  rcall('ZADD', KEYS[6 + leaving + n], 'NX', now, workflowId)
+end
+
+if hasDedup then rcall('SET', KEYS[7 + leaving + entering], workflowId) end
+if armCount > 0 then rcall('PUBLISH', ARGV[15], ARGV[16]) end
+return {1}

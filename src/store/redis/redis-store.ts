@@ -1,0 +1,384 @@
+/**
+ * The Redis store: one Lua script per atomic operation (see `lua/`), keys from `keys.ts`, every
+ * key a script touches passed in KEYS so the same code runs on a standalone server and on Redis
+ * Cluster. Works with an ioredis `Redis` or `Cluster` client.
+ */
+import { readFileSync } from 'node:fs';
+import type { Cluster, Redis } from 'ioredis';
+import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
+import type {
+  Artifact,
+  CommitRequest,
+  CommitResult,
+  CreateRequest,
+  CreateResult,
+  OutboxEntry,
+  OutboxMessage,
+  Page,
+  QueueItem,
+  RefusalRequest,
+  RefusalResult,
+  StoredOutcome,
+  WorkflowStore,
+} from '../store.ts';
+import { shardOf } from '../shards.ts';
+import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
+
+export const OUTBOX_GROUP = 'workers';
+
+const script = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
+
+type Client = Redis | Cluster;
+type Reply = [number, string?];
+
+interface ScriptCommands {
+  wardenTransition(...args: (string | number)[]): Promise<[number, string | number | undefined]>;
+  wardenRefuse(...args: (string | number)[]): Promise<Reply>;
+  wardenClaimTimers(...args: (string | number)[]): Promise<number>;
+  wardenTrimOutbox(...args: (string | number)[]): Promise<number>;
+  wardenLease(...args: (string | number)[]): Promise<number>;
+}
+
+export class ScriptError extends Error {
+  constructor(message: string) {
+    super(`store script refused its arguments: ${message}`);
+    this.name = 'ScriptError';
+  }
+}
+
+function defineScripts(client: Client): Client & ScriptCommands {
+  client.defineCommand('wardenTransition', { lua: script('transition') });
+  client.defineCommand('wardenRefuse', { lua: script('refuse'), numberOfKeys: 3 });
+  client.defineCommand('wardenClaimTimers', { lua: script('claim-timers'), numberOfKeys: 3 });
+  client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox'), numberOfKeys: 1 });
+  client.defineCommand('wardenLease', { lua: script('lease'), numberOfKeys: 1 });
+  return client as Client & ScriptCommands;
+}
+
+type StreamEntries = [string, string[]][];
+
+function parseMessage(fields: string[]): OutboxMessage | null {
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === 'm') return JSON.parse(fields[i + 1] ?? 'null') as OutboxMessage | null;
+  }
+  return null;
+}
+
+function decodeCursor(cursor: string | null | undefined): string {
+  return cursor && /^\d+-\d+$/.test(cursor) ? `(${cursor}` : '-';
+}
+
+export class RedisStore implements WorkflowStore {
+  readonly kind = 'redis' as const;
+  readonly shards: number;
+  readonly keys: Keys;
+  private readonly client: Client & ScriptCommands;
+  private readonly groups = new Set<number>();
+
+  constructor(client: Client, space: KeySpace) {
+    this.client = defineScripts(client);
+    this.keys = createKeys(space);
+    this.shards = space.shards;
+  }
+
+  private shard(workflowId: string): number {
+    const shard = shardOf(workflowId);
+    if (shard === null) throw new Error(`not a workflow id: ${workflowId}`);
+    return shard;
+  }
+
+  private async transition(
+    mode: 'create' | 'commit',
+    request: CreateRequest | CommitRequest,
+    expectedVersion: number,
+    previousPaths: string[],
+    cancel: string[],
+    dedupKey: string | undefined,
+  ): Promise<[number, string | number | undefined]> {
+    const { record } = request;
+    const id = record.workflowId;
+    const shard = this.shard(id);
+    const k = this.keys;
+    const leave = previousPaths.map((p) => k.stateIndex(shard, record.tenantId, p));
+    const enter =
+      record.status === 'active' ? record.statePaths.map((p) => k.stateIndex(shard, record.tenantId, p)) : [];
+    const keys = [
+      k.workflow(id),
+      k.events(id),
+      k.audit(id),
+      k.outbox(shard),
+      k.timers(shard),
+      k.timerGenerations(shard),
+      ...leave,
+      ...enter,
+      ...(dedupKey === undefined ? [] : [k.dedup(record.tenantId, dedupKey)]),
+    ];
+    const args: (string | number)[] = [
+      mode,
+      id,
+      request.eventId,
+      expectedVersion,
+      record.version,
+      JSON.stringify(record),
+      record.tenantId,
+      JSON.stringify(record.statePaths),
+      record.updatedAt,
+      JSON.stringify(request.outcome),
+      JSON.stringify(request.audit),
+      leave.length,
+      enter.length,
+      dedupKey === undefined ? 0 : 1,
+      k.wakeChannel,
+      shard,
+      request.jobs.length,
+      ...request.jobs.map((job) => JSON.stringify(job)),
+      request.timersToArm.length,
+      ...request.timersToArm.flatMap((t) => [timerMember(id, t.id), t.dueAt, t.generation]),
+      cancel.length,
+      ...cancel.map((timerId) => timerMember(id, timerId)),
+    ];
+    const reply = await this.client.wardenTransition(keys.length, ...keys, ...args);
+    if (reply[0] === -1) throw new ScriptError(String(reply[1]));
+    return reply;
+  }
+
+  async create(request: CreateRequest): Promise<CreateResult> {
+    const [code, value] = await this.transition('create', request, 0, [], [], request.dedupKey);
+    if (code === 1) return { status: 'created' };
+    if (code === 5) return { status: 'exists', workflowId: String(value) };
+    if (code === 2) return { status: 'exists', workflowId: request.record.workflowId };
+    throw new Error(`workflow ${request.record.workflowId} already exists`);
+  }
+
+  async commit(request: CommitRequest): Promise<CommitResult> {
+    const [code, value] = await this.transition(
+      'commit',
+      request,
+      request.expectedVersion,
+      request.previousStatePaths,
+      request.timersToCancel,
+      undefined,
+    );
+    switch (code) {
+      case 1:
+        return { status: 'committed' };
+      case 2:
+        return { status: 'duplicate', outcome: JSON.parse(String(value)) as StoredOutcome };
+      case 3:
+        return { status: 'conflict', version: Number(value) };
+      default:
+        return { status: 'missing' };
+    }
+  }
+
+  async recordRefusal(request: RefusalRequest): Promise<RefusalResult> {
+    const id = request.workflowId;
+    const k = this.keys;
+    const [code, value] = await this.client.wardenRefuse(
+      k.workflow(id),
+      k.events(id),
+      k.audit(id),
+      request.eventId,
+      JSON.stringify(request.outcome),
+      JSON.stringify(request.audit),
+      request.expectedVersion,
+    );
+    if (code === 1) return { status: 'recorded' };
+    if (code === 2) return { status: 'duplicate', outcome: JSON.parse(String(value)) as StoredOutcome };
+    if (code === 3) return { status: 'conflict', version: Number(value) };
+    return { status: 'missing' };
+  }
+
+  async load(workflowId: string): Promise<WorkflowRecord | null> {
+    if (shardOf(workflowId) === null) return null;
+    const json = await this.client.hget(this.keys.workflow(workflowId), 'r');
+    return json === null ? null : (JSON.parse(json) as WorkflowRecord);
+  }
+
+  async outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null> {
+    if (shardOf(workflowId) === null) return null;
+    const json = await this.client.hget(this.keys.events(workflowId), eventId);
+    return json === null ? null : (JSON.parse(json) as StoredOutcome);
+  }
+
+  async auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>> {
+    if (shardOf(workflowId) === null) return { items: [], next: null };
+    const entries = (await this.client.xrange(
+      this.keys.audit(workflowId),
+      decodeCursor(options.cursor),
+      '+',
+      'COUNT',
+      options.limit + 1,
+    )) as StreamEntries;
+    const page = entries.slice(0, options.limit);
+    const items = page.map(([, fields]) => JSON.parse(fields[1] ?? 'null') as AuditEntry);
+    const next = entries.length > options.limit ? (page.at(-1)?.[0] ?? null) : null;
+    return { items, next };
+  }
+
+  async listByState(options: {
+    tenantId: string;
+    statePath: string;
+    cursor?: string | null;
+    limit: number;
+  }): Promise<Page<QueueItem>> {
+    // Cursor: "<since>:<workflowId>" of the last item returned.
+    const [sinceText, afterId] = options.cursor ? options.cursor.split(':') : [];
+    const after = sinceText ? Number(sinceText) : -Infinity;
+    const reads = Array.from({ length: this.shards }, (_, shard) =>
+      this.client.zrangebyscore(
+        this.keys.stateIndex(shard, options.tenantId, options.statePath),
+        Number.isFinite(after) ? after : '-inf',
+        '+inf',
+        'WITHSCORES',
+        'LIMIT',
+        0,
+        options.limit + 1,
+      ),
+    );
+    const items: QueueItem[] = [];
+    for (const reply of await Promise.all(reads)) {
+      for (let i = 0; i + 1 < reply.length; i += 2) {
+        items.push({ workflowId: reply[i] ?? '', statePath: options.statePath, since: Number(reply[i + 1]) });
+      }
+    }
+    const ordered = items
+      .filter(
+        (item) => item.since > after || (item.since === after && afterId !== undefined && item.workflowId > afterId),
+      )
+      .sort((a, b) => a.since - b.since || (a.workflowId < b.workflowId ? -1 : 1));
+    const page = ordered.slice(0, options.limit);
+    const last = page.at(-1);
+    return { items: page, next: ordered.length > options.limit && last ? `${last.since}:${last.workflowId}` : null };
+  }
+
+  async claimDueTimers(shard: number, now: number, limit: number): Promise<number> {
+    const k = this.keys;
+    return this.client.wardenClaimTimers(k.timers(shard), k.timerGenerations(shard), k.outbox(shard), now, limit);
+  }
+
+  async nextTimerDue(shard: number): Promise<number | null> {
+    const first = await this.client.zrange(this.keys.timers(shard), '0', '0', 'WITHSCORES');
+    return first.length >= 2 ? Number(first[1]) : null;
+  }
+
+  private async ensureGroup(shard: number): Promise<void> {
+    if (this.groups.has(shard)) return;
+    try {
+      // From 0: entries appended before the group existed are still delivered.
+      await this.client.xgroup('CREATE', this.keys.outbox(shard), OUTBOX_GROUP, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.includes('BUSYGROUP')) throw error;
+    }
+    this.groups.add(shard);
+  }
+
+  private entries(shard: number, raw: StreamEntries, deliveries: (id: string) => number): OutboxEntry[] {
+    const out: OutboxEntry[] = [];
+    for (const [entryId, fields] of raw) {
+      const message = parseMessage(fields);
+      if (message) out.push({ shard, entryId, message, deliveries: deliveries(entryId) });
+    }
+    return out;
+  }
+
+  async readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
+    await Promise.all(shards.map((shard) => this.ensureGroup(shard)));
+    // Issued together; ioredis pipelines them (per node on a cluster).
+    const replies = await Promise.all(
+      shards.map(
+        (shard) =>
+          this.client.xreadgroup(
+            'GROUP',
+            OUTBOX_GROUP,
+            consumer,
+            'COUNT',
+            count,
+            'STREAMS',
+            this.keys.outbox(shard),
+            '>',
+          ) as Promise<[string, StreamEntries][] | null>,
+      ),
+    );
+    return replies.flatMap((reply, i) => (reply?.[0] ? this.entries(shards[i] ?? 0, reply[0][1], () => 1) : []));
+  }
+
+  async reclaimOutbox(consumer: string, shard: number, minIdleMs: number, count: number): Promise<OutboxEntry[]> {
+    await this.ensureGroup(shard);
+    const key = this.keys.outbox(shard);
+    const pending = (await this.client.xpending(key, OUTBOX_GROUP, 'IDLE', minIdleMs, '-', '+', count)) as [
+      string,
+      string,
+      number,
+      number,
+    ][];
+    if (pending.length === 0) return [];
+    const counts = new Map(pending.map(([id, , , times]) => [id, times + 1]));
+    const claimed = (await this.client.call(
+      'XCLAIM',
+      key,
+      OUTBOX_GROUP,
+      consumer,
+      minIdleMs,
+      ...pending.map(([id]) => id),
+    )) as StreamEntries;
+    // Entries trimmed away come back empty; acknowledge them so they leave the pending list.
+    const gone = claimed.filter(([, fields]) => !Array.isArray(fields) || fields.length === 0).map(([id]) => id);
+    if (gone.length > 0) await this.ackOutbox(shard, gone);
+    return this.entries(shard, claimed, (id) => counts.get(id) ?? 2);
+  }
+
+  async ackOutbox(shard: number, entryIds: readonly string[]): Promise<void> {
+    if (entryIds.length === 0) return;
+    await this.client.xack(this.keys.outbox(shard), OUTBOX_GROUP, ...entryIds);
+  }
+
+  async trimOutbox(shard: number): Promise<number> {
+    return this.client.wardenTrimOutbox(this.keys.outbox(shard), OUTBOX_GROUP);
+  }
+
+  async putArtifact(artifact: Artifact): Promise<void> {
+    await this.client.set(this.keys.artifact(artifact.workflowId, artifact.id), JSON.stringify(artifact));
+  }
+
+  async getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null> {
+    if (shardOf(workflowId) === null) return null;
+    const json = await this.client.get(this.keys.artifact(workflowId, artifactId));
+    return json === null ? null : (JSON.parse(json) as Artifact);
+  }
+
+  async acquireLease(shard: number, owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.client.wardenLease(this.keys.lease(shard), 'acquire', owner, ttlMs)) === 1;
+  }
+
+  async releaseLease(shard: number, owner: string): Promise<void> {
+    await this.client.wardenLease(this.keys.lease(shard), 'release', owner, 0);
+  }
+
+  async heartbeat(owner: string, now: number, ttlMs: number): Promise<number> {
+    const key = this.keys.processes;
+    const [, , alive] = await Promise.all([
+      this.client.zadd(key, now, owner),
+      this.client.zremrangebyscore(key, '-inf', now - ttlMs),
+      this.client.zcount(key, now - ttlMs, '+inf'),
+    ]);
+    return alive;
+  }
+
+  async leave(owner: string): Promise<void> {
+    await this.client.zrem(this.keys.processes, owner);
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.client.ping();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit();
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The store: one interface, two implementations (Redis for real, memory for a first try), one
+ * contract suite. Every write that belongs to a transition is one atomic operation.
+ */
+import type { AuditEntry, RefusalCode, TimerToArm, WorkflowRecord } from '../engine/decision.ts';
+
+/** What a repeated event id gets back: the outcome of its first delivery. */
+export type StoredOutcome =
+  | { outcome: 'accepted'; version: number; statePaths: string[] }
+  | { outcome: 'refused'; code: RefusalCode; message: string; details: Record<string, unknown> };
+
+/** A message in a shard's outbox: a job to perform or a timer that came due. */
+export type OutboxMessage =
+  | {
+      kind: 'job';
+      workflowId: string;
+      jobId: string;
+      /** The named effect action, e.g. `executeRefund`. */
+      type: string;
+      operation: string;
+      params: Record<string, unknown>;
+      /** The record version that requested the job. */
+      version: number;
+    }
+  | { kind: 'timer'; workflowId: string; timerId: string; generation: number; dueAt: number };
+
+export interface OutboxEntry {
+  shard: number;
+  /** The stream entry id, used to acknowledge. */
+  entryId: string;
+  message: OutboxMessage;
+  /** How many times it was delivered (1 on first delivery). */
+  deliveries: number;
+}
+
+interface TransitionWrite {
+  record: WorkflowRecord;
+  eventId: string;
+  audit: AuditEntry;
+  jobs: OutboxMessage[];
+  timersToArm: TimerToArm[];
+  outcome: StoredOutcome;
+}
+
+export interface CreateRequest extends TransitionWrite {
+  /** Same tenant and key → the same workflow. */
+  dedupKey?: string | undefined;
+}
+
+export type CreateResult = { status: 'created' } | { status: 'exists'; workflowId: string };
+
+export interface CommitRequest extends TransitionWrite {
+  expectedVersion: number;
+  /** The state paths before this transition, to move the workflow between state indexes. */
+  previousStatePaths: string[];
+  timersToCancel: string[];
+}
+
+export type CommitResult =
+  | { status: 'committed' }
+  | { status: 'duplicate'; outcome: StoredOutcome }
+  | { status: 'conflict'; version: number }
+  | { status: 'missing' };
+
+export interface RefusalRequest {
+  workflowId: string;
+  eventId: string;
+  /** The version the refusal was decided on: if the workflow moved on, the event is decided again. */
+  expectedVersion: number;
+  audit: AuditEntry;
+  outcome: StoredOutcome;
+}
+
+export type RefusalResult =
+  | { status: 'recorded' }
+  | { status: 'duplicate'; outcome: StoredOutcome }
+  | { status: 'conflict'; version: number }
+  | { status: 'missing' };
+
+export interface Page<T> {
+  items: T[];
+  /** Pass back to read the next page; null at the end. */
+  next: string | null;
+}
+
+export interface QueueItem {
+  workflowId: string;
+  statePath: string;
+  /** When the workflow entered the state, ms since the epoch. */
+  since: number;
+}
+
+export interface Artifact {
+  id: string;
+  workflowId: string;
+  /** `sha256:<hex>` of the canonical JSON of `content`. */
+  hash: string;
+  kind: string;
+  content: unknown;
+  createdAt: number;
+}
+
+export interface WorkflowStore {
+  readonly kind: 'memory' | 'redis';
+  readonly shards: number;
+  create(request: CreateRequest): Promise<CreateResult>;
+  commit(request: CommitRequest): Promise<CommitResult>;
+  /** Records a refused event: its audit entry and its outcome for de-duplication; the record is untouched. */
+  recordRefusal(request: RefusalRequest): Promise<RefusalResult>;
+  load(workflowId: string): Promise<WorkflowRecord | null>;
+  /** The recorded outcome of an event id, if it was seen. */
+  outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null>;
+  auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>>;
+  /** Workflows of a tenant whose state paths include `statePath` (or start with it + '.'), oldest first. */
+  listByState(options: {
+    tenantId: string;
+    statePath: string;
+    cursor?: string | null;
+    limit: number;
+  }): Promise<Page<QueueItem>>;
+  /** Moves timers due at `now` into their shard's outbox, atomically; returns how many moved. */
+  claimDueTimers(shard: number, now: number, limit: number): Promise<number>;
+  /** The earliest due time of any armed timer of the shard, or null. */
+  nextTimerDue(shard: number): Promise<number | null>;
+  /** New outbox entries of these shards for this consumer. */
+  readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]>;
+  /** Entries delivered to some consumer and not acknowledged for `minIdleMs`, now delivered to `consumer`. */
+  reclaimOutbox(consumer: string, shard: number, minIdleMs: number, count: number): Promise<OutboxEntry[]>;
+  ackOutbox(shard: number, entryIds: readonly string[]): Promise<void>;
+  /** Trims acknowledged entries below the oldest pending (or undelivered) one; returns how many went. */
+  trimOutbox(shard: number): Promise<number>;
+  putArtifact(artifact: Artifact): Promise<void>;
+  getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null>;
+  /** Takes or renews the shard's lease for `owner` for `ttlMs`; false when another owner holds it. */
+  acquireLease(shard: number, owner: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `owner` holds it. */
+  releaseLease(shard: number, owner: string): Promise<void>;
+  /** Records that process `owner` is alive at `now`; returns how many processes were alive within `ttlMs`. */
+  heartbeat(owner: string, now: number, ttlMs: number): Promise<number>;
+  /** Forgets a process (on shutdown). */
+  leave(owner: string): Promise<void>;
+  /** Is the store reachable? */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

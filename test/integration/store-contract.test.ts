@@ -1,0 +1,260 @@
+/**
+ * One contract, every store: memory, the real Redis, and a 3-master Redis Cluster started for this
+ * file (which is what proves that every script touches one slot).
+ */
+import type { Cluster, Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { OutboxMessage } from '../../src/store/store.ts';
+import { shardOf } from '../../src/store/shards.ts';
+import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
+import { principals } from '../support/principals.ts';
+import { connectTestRedis } from '../support/redis.ts';
+import {
+  contextOf,
+  createSupport,
+  memoryWorld,
+  redisWorld,
+  send,
+  type StoreKind,
+  type World,
+} from '../support/world.ts';
+
+let redis: Redis;
+let cluster: TestCluster;
+let clusterClient: Cluster;
+
+beforeAll(async () => {
+  redis = await connectTestRedis();
+  cluster = await startCluster();
+  clusterClient = connectCluster(cluster);
+}, 30_000);
+
+afterAll(async () => {
+  await clusterClient.quit();
+  await cluster.stop();
+  await redis.quit();
+});
+
+const kinds: StoreKind[] = ['memory', 'redis', 'cluster'];
+
+describe.each(kinds)('the %s store', (kind) => {
+  let world: World;
+
+  const fresh = () => {
+    world = kind === 'memory' ? memoryWorld() : redisWorld(kind === 'redis' ? redis : clusterClient);
+    return world;
+  };
+
+  afterEach(async () => {
+    await world.cleanup();
+  });
+
+  const drain = async (shard: number) => world.store.readOutbox('test-consumer', [shard], 100);
+
+  it('creates a workflow atomically: record, audit entry, outbox job and timer', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const shard = shardOf(record.workflowId)!;
+    const loaded = await world.store.load(record.workflowId);
+    expect(loaded).toEqual(record);
+    expect(loaded?.statePaths).toEqual(['beforeAction.classifying.attempting']);
+    const audit = await world.store.auditPage(record.workflowId, { limit: 10 });
+    expect(audit.items.map((e) => e.eventType)).toEqual(['xstate.init', 'START']);
+    const jobs = await drain(shard);
+    expect(jobs.map((j) => j.message)).toEqual([
+      expect.objectContaining({ kind: 'job', jobId: `${record.workflowId}/classify/1`, type: 'requestClassification' }),
+    ]);
+    expect(await world.store.nextTimerDue(shard)).toBe(
+      record.timers['xstate.after.workflowDeadline.support.beforeAction']?.dueAt,
+    );
+  });
+
+  it('creates once per tenant and de-duplication key', async () => {
+    fresh();
+    const first = await createSupport(world, { dedupKey: 'ticket-77' });
+    const again = await world.engine.createWorkflow({
+      body: { request: { customerId: 'c', subject: 's', message: 'm' } },
+      principal: principals.agent,
+      dedupKey: 'ticket-77',
+    });
+    expect(again).toMatchObject({ outcome: 'existing', record: { workflowId: first.workflowId } });
+    const otherTenant = await createSupport(world, {
+      dedupKey: 'ticket-77',
+      principal: { ...principals.agent, tenantId: 'globex' },
+    });
+    expect(otherTenant.workflowId).not.toBe(first.workflowId);
+  });
+
+  it('commits with a version compare-and-set and returns the first outcome for a repeated event id', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const context = await contextOf(world, record.workflowId);
+    const event = {
+      type: 'CLASSIFIED',
+      eventId: 'classified-1',
+      payload: {
+        jobId: context.jobs.classify,
+        category: 'billing',
+        confidence: 0.9,
+        artifact: { id: 'a', hash: `sha256:${'0'.repeat(64)}` },
+        model: 'm',
+        promptVersion: 'p',
+      },
+    };
+    const first = await world.engine.applyEvent(record.workflowId, event, principals.worker);
+    expect(first).toMatchObject({ outcome: 'accepted', record: { version: 3 } });
+    const second = await world.engine.applyEvent(record.workflowId, event, principals.worker);
+    expect(second).toEqual({
+      outcome: 'duplicate',
+      stored: { outcome: 'accepted', version: 3, statePaths: expect.any(Array) },
+    });
+    const audit = await world.store.auditPage(record.workflowId, { limit: 10 });
+    expect(audit.items.filter((e) => e.eventId === 'classified-1')).toHaveLength(1);
+
+    // A commit expecting an old version is a conflict and writes nothing.
+    const stale = await world.store.commit({
+      record: { ...record, version: 3 },
+      eventId: 'other',
+      audit: audit.items[0]!,
+      jobs: [],
+      timersToArm: [],
+      timersToCancel: [],
+      outcome: { outcome: 'accepted', version: 3, statePaths: [] },
+      expectedVersion: 2,
+      previousStatePaths: [],
+    });
+    expect(stale).toEqual({ status: 'conflict', version: 3 });
+    expect((await world.store.load(record.workflowId))?.version).toBe(3);
+  });
+
+  it('records a refusal without touching the record, and re-decides a refusal made on an old version', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const refused = await send(world, record.workflowId, 'APPROVED', {}, principals.approver, 'approve-early');
+    expect(refused).toMatchObject({ outcome: 'refused', code: 'NO_TRANSITION' });
+    expect(await world.store.load(record.workflowId)).toEqual(record);
+    const audit = await world.store.auditPage(record.workflowId, { limit: 10 });
+    expect(audit.items.at(-1)).toMatchObject({ eventId: 'approve-early', outcome: 'NO_TRANSITION' });
+    expect(await world.store.outcomeOf(record.workflowId, 'approve-early')).toMatchObject({ code: 'NO_TRANSITION' });
+    const moved = await world.store.recordRefusal({
+      workflowId: record.workflowId,
+      eventId: 'late',
+      expectedVersion: 1,
+      audit: audit.items[0]!,
+      outcome: { outcome: 'refused', code: 'NO_TRANSITION', message: 'm', details: {} },
+    });
+    expect(moved).toEqual({ status: 'conflict', version: 2 });
+  });
+
+  it('moves due timers into the outbox once, with their generation, and cancels timers', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const shard = shardOf(record.workflowId)!;
+    await send(world, record.workflowId, 'RETRYABLE_ERROR');
+    const retry = (await world.store.load(record.workflowId))!;
+    const [timerId, timer] = Object.entries(retry.timers).find(([id]) => id.includes('classifyBackoff'))!;
+    await drain(shard);
+    expect(await world.store.claimDueTimers(shard, timer.dueAt - 1, 10)).toBe(0);
+    expect(await world.store.claimDueTimers(shard, timer.dueAt, 10)).toBe(1);
+    expect(await world.store.claimDueTimers(shard, timer.dueAt, 10)).toBe(0);
+    const [fired] = await drain(shard);
+    expect(fired?.message).toEqual({
+      kind: 'timer',
+      workflowId: record.workflowId,
+      timerId,
+      generation: timer.generation,
+      dueAt: timer.dueAt,
+    } satisfies OutboxMessage);
+    // Cancelling: a cancellation removes every timer of the workflow.
+    await send(world, record.workflowId, 'CANCEL_REQUESTED', {}, principals.agent);
+    expect(await world.store.nextTimerDue(shard)).toBeNull();
+  });
+
+  it('delivers each outbox entry once, redelivers it after the job lease, and trims only what was acknowledged', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const shard = shardOf(record.workflowId)!;
+    const [job] = await world.store.readOutbox('a', [shard], 10);
+    expect(job).toMatchObject({ deliveries: 1 });
+    expect(await world.store.readOutbox('b', [shard], 10)).toEqual([]);
+    const reclaimed = await world.store.reclaimOutbox('b', shard, 0, 10);
+    expect(reclaimed).toEqual([{ ...job, deliveries: 2 }]);
+    expect(await world.store.trimOutbox(shard)).toBe(0); // pending: kept
+    await send(world, record.workflowId, 'CLASSIFIED'); // two more jobs, undelivered
+    await world.store.ackOutbox(shard, [job!.entryId]);
+    expect(await world.store.reclaimOutbox('b', shard, 0, 10)).toEqual([]);
+    expect(await world.store.trimOutbox(shard)).toBe(1); // the acknowledged one only
+    const rest = await world.store.readOutbox('a', [shard], 10);
+    expect(rest.map((e) => (e.message.kind === 'job' ? e.message.type : e.message.kind))).toEqual([
+      'requestPolicy',
+      'requestAccount',
+    ]);
+  });
+
+  it('lists a tenant’s workflows by state, oldest first, page by page', async () => {
+    fresh();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      world.clock.now += 1000;
+      ids.push((await createSupport(world)).workflowId);
+    }
+    await createSupport(world, { principal: { ...principals.agent, tenantId: 'globex' } });
+    const state = 'beforeAction.classifying.attempting';
+    const first = await world.store.listByState({ tenantId: 'acme', statePath: state, limit: 3 });
+    expect(first.items.map((i) => i.workflowId)).toEqual(ids.slice(0, 3));
+    const second = await world.store.listByState({ tenantId: 'acme', statePath: state, limit: 3, cursor: first.next });
+    expect(second.items.map((i) => i.workflowId)).toEqual(ids.slice(3));
+    expect(second.next).toBeNull();
+    await send(world, ids[0]!, 'CANCEL_REQUESTED', {}, principals.agent);
+    const after = await world.store.listByState({ tenantId: 'acme', statePath: state, limit: 10 });
+    expect(after.items.map((i) => i.workflowId)).toEqual(ids.slice(1));
+    expect(after.items[0]?.since).toBe(world.clock.now - 3000);
+  });
+
+  it('pages through an audit trail', async () => {
+    fresh();
+    const record = await createSupport(world);
+    await send(world, record.workflowId, 'CLASSIFIED');
+    await send(world, record.workflowId, 'POLICY_RETRIEVED');
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await world.store.auditPage(record.workflowId, { cursor, limit: 2 });
+      seen.push(...page.items.map((e) => e.eventType));
+      cursor = page.next;
+    } while (cursor);
+    expect(seen).toEqual(['xstate.init', 'START', 'CLASSIFIED', 'POLICY_RETRIEVED']);
+  });
+
+  it('stores artifacts apart from the snapshot', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const artifact = {
+      id: 'model-call-1',
+      workflowId: record.workflowId,
+      hash: `sha256:${'a'.repeat(64)}`,
+      kind: 'model-call',
+      content: { prompt: 'x'.repeat(10_000) },
+      createdAt: world.clock.now,
+    };
+    await world.store.putArtifact(artifact);
+    expect(await world.store.getArtifact(record.workflowId, 'model-call-1')).toEqual(artifact);
+    expect(await world.store.getArtifact(record.workflowId, 'missing')).toBeNull();
+  });
+
+  it('leases shards to one owner at a time and counts live processes', async () => {
+    fresh();
+    expect(await world.store.acquireLease(7, 'p1', 10_000)).toBe(true);
+    expect(await world.store.acquireLease(7, 'p2', 10_000)).toBe(false);
+    expect(await world.store.acquireLease(7, 'p1', 10_000)).toBe(true);
+    await world.store.releaseLease(7, 'p2');
+    expect(await world.store.acquireLease(7, 'p2', 10_000)).toBe(false);
+    await world.store.releaseLease(7, 'p1');
+    expect(await world.store.acquireLease(7, 'p2', 10_000)).toBe(true);
+    expect(await world.store.heartbeat('p1', 1000, 5000)).toBe(1);
+    expect(await world.store.heartbeat('p2', 2000, 5000)).toBe(2);
+    expect(await world.store.heartbeat('p2', 7000, 5000)).toBe(1);
+    await world.store.leave('p2');
+    expect(await world.store.heartbeat('p3', 7000, 5000)).toBe(1);
+  });
+});

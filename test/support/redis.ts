@@ -1,0 +1,51 @@
+/**
+ * The real Redis for tests: a fresh key prefix per test, its keys deleted afterwards. When Redis
+ * does not answer, tests fail with a message saying how to start it — they never skip.
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis/connect.ts';
+
+export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const startHint =
+  'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no ' +
+  '--dir /var/lib/redis --logfile /var/log/redis/ci.log';
+
+export async function connectTestRedis(): Promise<Redis> {
+  const client = new Redis(redisUrl, {
+    protocol: 2,
+    enableAutoPipelining: true,
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    client.disconnect();
+    throw new Error(
+      `Redis is not reachable at ${redisUrl} (${(error as Error).message}). These tests need a real Redis; start one with:\n  ${startHint}`,
+      { cause: error },
+    );
+  }
+  return client;
+}
+
+export function freshPrefix(label = 't'): string {
+  return `test-${label}-${randomBytes(5).toString('hex')}`;
+}
+
+/** Deletes every key under `prefix` on every master the client talks to. */
+export async function deletePrefix(client: RedisClient, prefix: string): Promise<void> {
+  const nodes = 'nodes' in client ? client.nodes('master') : [client];
+  for (const node of nodes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      for (const key of keys) await node.del(key);
+    } while (cursor !== '0');
+  }
+}
