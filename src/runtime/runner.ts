@@ -1,0 +1,142 @@
+/**
+ * Runs the roles of one process — workers, timer service, janitor — as loops over the leased
+ * shards, and stops them gracefully: stop reading, finish the jobs in flight, release the leases.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Engine } from '../engine/engine.ts';
+import type { EffectHandler } from '../effects/effect.ts';
+import type { WorkflowStore } from '../store/store.ts';
+import { createJanitor } from './janitor.ts';
+import { createShardLeases } from './shard-leases.ts';
+import { createTimerService } from './timer-service.ts';
+import { createWorker, type WorkerLogger } from './worker.ts';
+
+export type Role = 'worker' | 'timers';
+
+export interface RuntimeOptions {
+  store: WorkflowStore;
+  engine: Engine;
+  handlers: Readonly<Record<string, EffectHandler>>;
+  roles: ReadonlySet<Role>;
+  /** Unique per process: the lease owner and the outbox consumer name. */
+  owner: string;
+  clock: () => number;
+  /** Shard lease time to live, ms (renewed every third of it). */
+  leaseMs: number;
+  /** Job lease: an unacknowledged job idle this long is reclaimed, ms. */
+  jobLeaseMs: number;
+  /** Idle wait between outbox reads, ms. */
+  pollMs: number;
+  /** Longest sleep of the timer service when no notification arrives, ms. */
+  timerSafetyPollMs: number;
+  /** Subscribes to "a timer was armed" notifications; returns an unsubscribe function. */
+  subscribeWakeUps?: (onWake: () => void) => Promise<() => Promise<void>>;
+  logger?: WorkerLogger;
+}
+
+export function createRuntime(options: RuntimeOptions) {
+  const { store, clock, roles } = options;
+  const leases = createShardLeases({ store, owner: options.owner, leaseMs: options.leaseMs, clock });
+  const worker = createWorker({
+    store,
+    engine: options.engine,
+    handlers: options.handlers,
+    leases,
+    consumer: options.owner,
+    clock,
+    jobLeaseMs: options.jobLeaseMs,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const timers = createTimerService({ store, leases, clock });
+  const janitor = createJanitor({ store, leases });
+  let running = false;
+  let stopSleeping = new AbortController();
+  const loops: Promise<void>[] = [];
+  let unsubscribe: (() => Promise<void>) | null = null;
+
+  async function nap(ms: number): Promise<void> {
+    try {
+      await sleep(Math.max(0, ms), undefined, { signal: stopSleeping.signal });
+    } catch {
+      // woken early: a notification or a stop
+    }
+  }
+
+  function wake(): void {
+    stopSleeping.abort();
+    stopSleeping = new AbortController();
+  }
+
+  async function loop(name: string, body: () => Promise<number>): Promise<void> {
+    while (running) {
+      try {
+        const wait = await body();
+        if (running && wait > 0) await nap(wait);
+      } catch (error) {
+        options.logger?.error({ loop: name, err: error }, 'runtime loop failed; retrying');
+        await nap(options.pollMs * 10);
+      }
+    }
+  }
+
+  return {
+    leases,
+    worker,
+    timers,
+    janitor,
+
+    async start(): Promise<void> {
+      running = true;
+      await leases.tick();
+      loops.push(
+        loop('leases', async () => {
+          await leases.tick();
+          return options.leaseMs / 3;
+        }),
+      );
+      if (roles.has('worker')) {
+        let lastReclaim = 0;
+        let lastTrim = 0;
+        loops.push(
+          loop('worker', async () => {
+            const done = await worker.tick();
+            if (clock() - lastReclaim >= options.jobLeaseMs / 2) {
+              lastReclaim = clock();
+              done.push(...(await worker.reclaim()));
+            }
+            if (clock() - lastTrim >= 30_000) {
+              lastTrim = clock();
+              await janitor.tick();
+            }
+            return done.length > 0 ? 0 : options.pollMs;
+          }),
+        );
+      }
+      if (roles.has('timers')) {
+        if (options.subscribeWakeUps) unsubscribe = await options.subscribeWakeUps(wake);
+        loops.push(
+          loop('timers', async () => {
+            const moved = await timers.tick();
+            if (moved > 0) return 0;
+            const next = await timers.nextDue();
+            const untilNext = next === null ? options.timerSafetyPollMs : next - clock();
+            return Math.max(1, Math.min(untilNext, options.timerSafetyPollMs));
+          }),
+        );
+      }
+    },
+
+    /** Graceful stop: no new reads, jobs in flight finish, leases are released. */
+    async stop(): Promise<void> {
+      if (!running) return;
+      running = false;
+      wake();
+      await worker.stop();
+      await Promise.allSettled(loops);
+      if (unsubscribe) await unsubscribe();
+      await leases.releaseAll();
+    },
+  };
+}
+
+export type Runtime = ReturnType<typeof createRuntime>;

@@ -1,0 +1,55 @@
+/**
+ * Shard ownership: each process leases a fair share of the shards (shards ÷ live processes,
+ * rounded up), renews what it holds, takes over shards whose lease expired (their owner died) and
+ * gives back what exceeds its share when processes join.
+ */
+import type { WorkflowStore } from '../store/store.ts';
+
+export interface ShardLeasesOptions {
+  store: WorkflowStore;
+  owner: string;
+  /** Lease time to live, ms. Renewed every `tick`; tick at least every third of it. */
+  leaseMs: number;
+  clock: () => number;
+}
+
+export function createShardLeases(options: ShardLeasesOptions) {
+  const { store, owner, leaseMs, clock } = options;
+  const owned = new Set<number>();
+  // Start the search at a different shard per owner, so processes do not all race for shard 0.
+  let offset = 0;
+  for (const ch of owner) offset = (offset * 31 + ch.charCodeAt(0)) % store.shards;
+
+  return {
+    owner,
+    owned: (): number[] => [...owned].sort((a, b) => a - b),
+
+    /** Heartbeat, renew, rebalance. Returns the shards held afterwards. */
+    async tick(): Promise<number[]> {
+      const alive = Math.max(1, await store.heartbeat(owner, clock(), leaseMs));
+      const share = Math.ceil(store.shards / alive);
+      for (const shard of [...owned]) {
+        if (!(await store.acquireLease(shard, owner, leaseMs))) owned.delete(shard);
+      }
+      while (owned.size > share) {
+        const shard = [...owned].pop();
+        if (shard === undefined) break;
+        owned.delete(shard);
+        await store.releaseLease(shard, owner);
+      }
+      for (let i = 0; i < store.shards && owned.size < share; i++) {
+        const shard = (offset + i) % store.shards;
+        if (!owned.has(shard) && (await store.acquireLease(shard, owner, leaseMs))) owned.add(shard);
+      }
+      return [...owned];
+    },
+
+    async releaseAll(): Promise<void> {
+      for (const shard of owned) await store.releaseLease(shard, owner);
+      owned.clear();
+      await store.leave(owner);
+    },
+  };
+}
+
+export type ShardLeases = ReturnType<typeof createShardLeases>;
