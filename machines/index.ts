@@ -21,6 +21,7 @@ export const supportV1: WorkflowDefinition<SupportContext> = {
   eventSchemas,
   eventRoles,
   effects,
+  jobGuards: ['isCurrentJob', 'isCurrentValidation'],
   currentJobs: (context) => context.jobs,
   explainGuard: (guard, context, event) => explainGuard(guard, context, event as AnySupportEvent),
 };

@@ -67,7 +67,11 @@ export type Category = (typeof categories)[number];
 export type ErrorClass = (typeof errorClasses)[number];
 export type ReviewStep = (typeof reviewSteps)[number];
 
-export type ActionStatus = 'notStarted' | 'inFlight' | 'unknown' | 'executed' | 'notFound' | 'failed';
+/**
+ * `notFound` is not proof: a request still in flight may land later. Only `failed` (the provider
+ * refused) and `voided` (the provider fenced the key) prove the action cannot take effect.
+ */
+export type ActionStatus = 'notStarted' | 'inFlight' | 'unknown' | 'executed' | 'notFound' | 'failed' | 'voided';
 
 export interface ActionReceipt {
   providerOperationId: string;
@@ -148,6 +152,9 @@ export interface SupportContext {
   } | null;
   approval: {
     approverId: string;
+    approverTenantId: string;
+    /** The approver's limit when they approved (from their principal). */
+    approverLimit: number;
     recommendationVersion: number;
     contentHash: string;
     amount: number;

@@ -58,6 +58,10 @@ export const effects = {
     operation: 'reconcile',
     params: (c) => ({ idempotencyKey: c.action.idempotencyKey }),
   },
+  voidAction: {
+    operation: 'void',
+    params: (c) => ({ idempotencyKey: c.action.idempotencyKey }),
+  },
   notifyCustomer: {
     operation: 'notify',
     params: (c) => ({

@@ -108,8 +108,16 @@ export const eventSchemas = {
     amount: money,
     comment: text(2000).optional(),
   }),
-  REJECTED_BY_REVIEWER: z.strictObject({ recommendationVersion: z.number().int().positive(), reason: text(2000) }),
-  CHANGES_REQUESTED: z.strictObject({ recommendationVersion: z.number().int().positive(), instructions: text(4000) }),
+  REJECTED_BY_REVIEWER: z.strictObject({
+    recommendationVersion: z.number().int().positive(),
+    contentHash,
+    reason: text(2000),
+  }),
+  CHANGES_REQUESTED: z.strictObject({
+    recommendationVersion: z.number().int().positive(),
+    contentHash,
+    instructions: text(4000),
+  }),
   ACTION_EXECUTED: z.strictObject({ jobId, receipt: actionReceipt }),
   /** The action call timed out or its response was lost: whether it took effect is unknown. */
   ACTION_OUTCOME_UNKNOWN: z.strictObject({ jobId, errorClass, message: text(2000) }),
@@ -117,6 +125,8 @@ export const eventSchemas = {
   ACTION_NOT_FOUND: z.strictObject({ jobId, idempotencyKey: text(300) }),
   /** The provider definitively refused or failed the action: it did not take effect. */
   ACTION_FAILED: z.strictObject({ jobId, idempotencyKey: text(300), reason: text(2000) }),
+  /** The provider fenced the idempotency key: an action under it can no longer take effect. */
+  ACTION_VOIDED: z.strictObject({ jobId, idempotencyKey: text(300) }),
   POST_ACTION_INVARIANT_FAILED: z.strictObject({
     jobId,
     receipt: actionReceipt,

@@ -22,15 +22,20 @@ export interface StepParams {
 
 type Check = (context: SupportContext, event: AnySupportEvent) => boolean;
 
-/** The checks an approval must pass, in the order they are explained. */
-export const approvalChecks: Record<string, Check> = {
+/** Who may decide on a recommendation at all, and on which one: shared by approve, reject and request-changes. */
+export const approverDecisionChecks: Record<string, Check> = {
   approverHasRole: (_c, e) => 'actor' in e && e.actor.roles.includes(roles.approver),
   sameTenant: (c, e) => 'actor' in e && e.actor.tenantId === c.tenantId,
   approverIsNotRequester: (c, e) => 'actor' in e && e.actor.id !== c.requesterId,
   namesCurrentRecommendation: (c, e) =>
-    c.recommendation !== null && payloadOf(e, 'APPROVED')?.recommendationVersion === c.recommendation.version,
+    c.recommendation !== null && payloadField(e, 'recommendationVersion') === c.recommendation.version,
   matchesRecommendationHash: (c, e) =>
-    c.recommendation !== null && payloadOf(e, 'APPROVED')?.contentHash === c.recommendation.contentHash,
+    c.recommendation !== null && payloadField(e, 'contentHash') === c.recommendation.contentHash,
+};
+
+/** The checks an approval must pass, in the order they are explained. */
+export const approvalChecks: Record<string, Check> = {
+  ...approverDecisionChecks,
   restatesRecommendedAmount: (c, e) =>
     c.recommendation !== null && payloadOf(e, 'APPROVED')?.amount === c.recommendation.amount,
   amountWithinApproverLimit: (c, e) =>
@@ -44,7 +49,8 @@ export const receiptChecks: Record<string, Check> = {
   receiptRecorded: (c) => c.action.receipt !== null,
   receiptUsesIdempotencyKey: (c) =>
     c.recommendation !== null &&
-    c.action.receipt?.idempotencyKey === actionIdempotencyKey(c, c.action.recommendationVersion ?? -1),
+    c.action.recommendationVersion === c.recommendation.version &&
+    c.action.receipt?.idempotencyKey === actionIdempotencyKey(c, c.recommendation.version),
   receiptAmountMatchesApproval: (c) => c.approval !== null && c.action.receipt?.amount === c.approval.amount,
   receiptCurrencyMatchesRecommendation: (c) =>
     c.recommendation !== null && c.action.receipt?.currency === c.recommendation.currency,
@@ -65,18 +71,34 @@ export function validationPassedForCurrentVersion(context: SupportContext): bool
 }
 
 /** A step may be retried by a reviewer only where that cannot repeat or skip an external write. */
-const reviewStepChecks: Record<ReviewStep, (context: SupportContext) => boolean> = {
+export const reviewStepChecks: Record<ReviewStep, (context: SupportContext) => boolean> = {
   classify: (c) => actionCannotHaveTakenEffect(c),
   gatherEvidence: (c) => actionCannotHaveTakenEffect(c) && c.classification !== null,
   recommend: (c) => actionCannotHaveTakenEffect(c) && c.evidence.policy !== null && c.evidence.account !== null,
   validate: (c) => actionCannotHaveTakenEffect(c) && c.recommendation !== null,
-  reconcileAction: (c) => c.action.status === 'unknown' || c.action.status === 'inFlight',
+  reconcileAction: (c) => actionOutcomeUncertain(c),
   notify: (c) => c.action.status === 'executed' && c.action.receipt !== null && c.notification === null,
 };
 
+/** Proof that no action under the current key took effect, or ever will. `notFound` is not proof. */
 export function actionCannotHaveTakenEffect(context: SupportContext): boolean {
   const status = context.action.status;
-  return status === 'notStarted' || status === 'notFound' || status === 'failed';
+  return status === 'notStarted' || status === 'failed' || status === 'voided';
+}
+
+/** An action was requested and nobody knows yet whether it took effect. */
+export function actionOutcomeUncertain(context: SupportContext): boolean {
+  const status = context.action.status;
+  return status === 'inFlight' || status === 'unknown' || status === 'notFound';
+}
+
+function errorIsRetryable(context: SupportContext, operation: Operation): boolean {
+  const error = context.lastError;
+  return (
+    error !== null &&
+    error.operation === operation &&
+    (retryPolicies[operation].retryableErrors as readonly string[]).includes(error.errorClass)
+  );
 }
 
 function isCurrentJob(context: SupportContext, event: AnySupportEvent, params: OperationParams): boolean {
@@ -94,11 +116,20 @@ export const guards = {
     context.classification !== null && context.classification.confidence >= context.config.confidenceThreshold,
   hasAttemptsLeft: (context: SupportContext, _event: AnySupportEvent, params: OperationParams) =>
     context.stepAttempts[params.operation] < retryPolicies[params.operation].maxAttempts,
+  errorIsRetryable: (context: SupportContext, _event: AnySupportEvent, params: OperationParams) =>
+    errorIsRetryable(context, params.operation),
+  canRetry: (context: SupportContext, _event: AnySupportEvent, params: OperationParams) =>
+    errorIsRetryable(context, params.operation) &&
+    context.stepAttempts[params.operation] < retryPolicies[params.operation].maxAttempts,
+  escalationIsAuthorised: (_context: SupportContext, event: AnySupportEvent) =>
+    // A worker escalates about its own job in flight (the engine refuses stale job ids); people need no job.
+    typeof payloadField(event, 'jobId') === 'string' ||
+    ('actor' in event && event.actor.roles.some((role) => role === roles.agent || role === roles.approver)),
+  approverMayDecide: (context: SupportContext, event: AnySupportEvent) =>
+    failing(approverDecisionChecks, context, event).length === 0,
   hasRevisionBudget: (context: SupportContext) => context.revisions < context.config.maxRevisions,
   validationIsRevisable: (context: SupportContext) =>
     context.validation?.outcome === 'invalid' && context.validation.revisable,
-  namesCurrentRecommendation: (context: SupportContext, event: AnySupportEvent) =>
-    context.recommendation !== null && payloadField(event, 'recommendationVersion') === context.recommendation.version,
   approvalIsCurrentAndAuthorized: (context: SupportContext, event: AnySupportEvent) =>
     failing(approvalChecks, context, event).length === 0,
   cancellationPending: (context: SupportContext) => context.cancellation?.status === 'pending',
@@ -106,10 +137,10 @@ export const guards = {
     failing(receiptChecks, context, event).length === 0,
   hasActionReceipt: (context: SupportContext) => context.action.receipt !== null,
   actionCannotHaveTakenEffect: (context: SupportContext) => actionCannotHaveTakenEffect(context),
+  actionOutcomeUncertain: (context: SupportContext) => actionOutcomeUncertain(context),
   reviewRetryAllowed: (context: SupportContext, event: AnySupportEvent, params: StepParams) =>
     payloadOf(event, 'REVIEW_RETRY_STEP')?.step === params.step && reviewStepChecks[params.step](context),
-  reviewCompletionAllowed: (context: SupportContext) =>
-    context.action.status !== 'inFlight' && context.action.status !== 'unknown',
+  reviewCompletionAllowed: (context: SupportContext) => !actionOutcomeUncertain(context),
 } satisfies Record<string, (context: SupportContext, event: AnySupportEvent, params: never) => boolean>;
 
 export type GuardName = keyof typeof guards;
@@ -120,6 +151,7 @@ export type GuardName = keyof typeof guards;
  */
 export function explainGuard(name: string, context: SupportContext, event: AnySupportEvent): string[] {
   if (name === 'approvalIsCurrentAndAuthorized') return failing(approvalChecks, context, event);
+  if (name === 'approverMayDecide') return failing(approverDecisionChecks, context, event);
   if (name === 'receiptMatchesApproval') return failing(receiptChecks, context, event);
   return [name];
 }

@@ -33,9 +33,13 @@ export const supportMachine = setup({
     isCurrentValidation: ({ context, event }) => g.isCurrentValidation(context, event),
     classificationIsConfident: ({ context }) => g.classificationIsConfident(context),
     hasAttemptsLeft: ({ context, event }, params: OperationParams) => g.hasAttemptsLeft(context, event, params),
+    errorIsRetryable: ({ context, event }, params: OperationParams) => g.errorIsRetryable(context, event, params),
+    canRetry: ({ context, event }, params: OperationParams) => g.canRetry(context, event, params),
+    escalationIsAuthorised: ({ context, event }) => g.escalationIsAuthorised(context, event),
+    approverMayDecide: ({ context, event }) => g.approverMayDecide(context, event),
+    actionOutcomeUncertain: ({ context }) => g.actionOutcomeUncertain(context),
     hasRevisionBudget: ({ context }) => g.hasRevisionBudget(context),
     validationIsRevisable: ({ context }) => g.validationIsRevisable(context),
-    namesCurrentRecommendation: ({ context, event }) => g.namesCurrentRecommendation(context, event),
     approvalIsCurrentAndAuthorized: ({ context, event }) => g.approvalIsCurrentAndAuthorized(context, event),
     cancellationPending: ({ context }) => g.cancellationPending(context),
     receiptMatchesApproval: ({ context, event }) => g.receiptMatchesApproval(context, event),
@@ -66,6 +70,7 @@ export const supportMachine = setup({
     recordActionUnknown: assign(({ context, event }) => u.recordActionOutcome(context, event, 'unknown')),
     recordActionNotFound: assign(({ context, event }) => u.recordActionOutcome(context, event, 'notFound')),
     recordActionFailed: assign(({ context, event }) => u.recordActionOutcome(context, event, 'failed')),
+    recordActionVoided: assign(({ context, event }) => u.recordActionOutcome(context, event, 'voided')),
     recordNotification: assign(({ context, event }) => u.recordNotification(context, event)),
     recordCompensationRequest: assign(({ context, event }) => u.recordCompensation(context, event, 'REVIEWER')),
     recordInvariantViolation: assign(({ context, event }) =>
@@ -87,6 +92,7 @@ export const supportMachine = setup({
     requestValidation: requestEffect,
     executeRefund: requestEffect,
     reconcileAction: requestEffect,
+    voidAction: requestEffect,
     notifyCustomer: requestEffect,
     requestCompensation: requestEffect,
   },
@@ -105,8 +111,7 @@ export const supportMachine = setup({
 }).createMachine({
   id: 'support',
   description:
-    'A customer-support request: classify, gather policy and account evidence in parallel, recommend, validate, ' +
-    'wait for a human approval, execute the refund exactly once in effect, notify the customer.',
+    'A customer-support request: classify, gather policy and account evidence in parallel, recommend, validate, wait for a human approval, execute the refund exactly once in effect, notify the customer.',
   context: ({ input }) => createInitialContext(input),
   initial: 'beforeAction',
   states: {
@@ -121,10 +126,16 @@ export const supportMachine = setup({
         },
       },
       on: {
-        CANCEL_REQUESTED: { target: '#support.cancelled', actions: 'honourCancellation' },
+        CANCEL_REQUESTED: {
+          target: '#support.cancelled',
+          actions: 'honourCancellation',
+          description: 'Nothing customer-affecting has happened yet: cancel at once; leaving cancels every timer.',
+        },
         ESCALATE: {
+          guard: 'escalationIsAuthorised',
           target: '#support.manualReview',
           actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'beforeAction' } },
+          description: 'A person, or a worker about its own job in flight, hands the request to a reviewer.',
         },
       },
       states: {
@@ -172,10 +183,21 @@ export const supportMachine = setup({
             checkingRetry: {
               description: 'Transient: retry after a backoff while attempts are left, otherwise manual review.',
               always: [
-                { guard: { type: 'hasAttemptsLeft', params: { operation: 'classify' } }, target: 'retryWait' },
                 {
+                  guard: { type: 'canRetry', params: { operation: 'classify' } },
+                  target: 'retryWait',
+                  description: 'A retryable error class with attempts left: wait out the backoff.',
+                },
+                {
+                  guard: { type: 'errorIsRetryable', params: { operation: 'classify' } },
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'classify' } },
+                  description: 'Attempts exhausted.',
+                },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'classify' } },
+                  description: 'An error class that another attempt would not fix.',
                 },
               ],
             },
@@ -224,10 +246,21 @@ export const supportMachine = setup({
                 checkingRetry: {
                   description: 'Transient: retry the policy retrieval while attempts are left.',
                   always: [
-                    { guard: { type: 'hasAttemptsLeft', params: { operation: 'policy' } }, target: 'retryWait' },
                     {
+                      guard: { type: 'canRetry', params: { operation: 'policy' } },
+                      target: 'retryWait',
+                      description: 'A retryable error class with attempts left: wait out the backoff.',
+                    },
+                    {
+                      guard: { type: 'errorIsRetryable', params: { operation: 'policy' } },
                       target: '#support.manualReview',
                       actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'policy' } },
+                      description: 'Attempts exhausted.',
+                    },
+                    {
+                      target: '#support.manualReview',
+                      actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'policy' } },
+                      description: 'An error class that another attempt would not fix.',
                     },
                   ],
                 },
@@ -271,10 +304,21 @@ export const supportMachine = setup({
                 checkingRetry: {
                   description: 'Transient: retry the account inspection while attempts are left.',
                   always: [
-                    { guard: { type: 'hasAttemptsLeft', params: { operation: 'account' } }, target: 'retryWait' },
                     {
+                      guard: { type: 'canRetry', params: { operation: 'account' } },
+                      target: 'retryWait',
+                      description: 'A retryable error class with attempts left: wait out the backoff.',
+                    },
+                    {
+                      guard: { type: 'errorIsRetryable', params: { operation: 'account' } },
                       target: '#support.manualReview',
                       actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'account' } },
+                      description: 'Attempts exhausted.',
+                    },
+                    {
+                      target: '#support.manualReview',
+                      actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'account' } },
+                      description: 'An error class that another attempt would not fix.',
                     },
                   ],
                 },
@@ -320,10 +364,21 @@ export const supportMachine = setup({
             checkingRetry: {
               description: 'Transient: retry the recommendation while attempts are left.',
               always: [
-                { guard: { type: 'hasAttemptsLeft', params: { operation: 'recommend' } }, target: 'retryWait' },
                 {
+                  guard: { type: 'canRetry', params: { operation: 'recommend' } },
+                  target: 'retryWait',
+                  description: 'A retryable error class with attempts left: wait out the backoff.',
+                },
+                {
+                  guard: { type: 'errorIsRetryable', params: { operation: 'recommend' } },
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'recommend' } },
+                  description: 'Attempts exhausted.',
+                },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'recommend' } },
+                  description: 'An error class that another attempt would not fix.',
                 },
               ],
             },
@@ -390,10 +445,21 @@ export const supportMachine = setup({
             checkingRetry: {
               description: 'Transient: retry the validation while attempts are left.',
               always: [
-                { guard: { type: 'hasAttemptsLeft', params: { operation: 'validate' } }, target: 'retryWait' },
                 {
+                  guard: { type: 'canRetry', params: { operation: 'validate' } },
+                  target: 'retryWait',
+                  description: 'A retryable error class with attempts left: wait out the backoff.',
+                },
+                {
+                  guard: { type: 'errorIsRetryable', params: { operation: 'validate' } },
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'validate' } },
+                  description: 'Attempts exhausted.',
+                },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'validate' } },
+                  description: 'An error class that another attempt would not fix.',
                 },
               ],
             },
@@ -426,16 +492,20 @@ export const supportMachine = setup({
           on: {
             APPROVED: {
               guard: 'approvalIsCurrentAndAuthorized',
+              description:
+                'Role, tenant, not the requester, the current version and hash, amount within the principal’s limit, validation passed, no cancellation pending.',
               target: '#support.executingAction',
               actions: 'recordApproval',
             },
             REJECTED_BY_REVIEWER: {
-              guard: 'namesCurrentRecommendation',
+              guard: 'approverMayDecide',
+              description: 'An approver of this tenant, not the requester, rejects the recommendation they saw.',
               target: '#support.rejected',
               actions: { type: 'recordResolution', params: { kind: 'rejectedByApprover' } },
             },
             CHANGES_REQUESTED: {
-              guard: 'namesCurrentRecommendation',
+              guard: 'approverMayDecide',
+              description: 'An approver asks for a revision; it spends the shared revision budget.',
               target: 'revising',
               actions: 'recordChangeRequest',
             },
@@ -451,7 +521,12 @@ export const supportMachine = setup({
         { type: 'resetStep', params: { operation: 'execute' } },
         { type: 'resetStep', params: { operation: 'reconcile' } },
       ],
-      on: { CANCEL_REQUESTED: { actions: 'recordCancellationRequest' } },
+      on: {
+        CANCEL_REQUESTED: {
+          actions: 'recordCancellationRequest',
+          description: 'Recorded, not applied: the action in flight is settled first.',
+        },
+      },
       states: {
         executing: {
           description: 'The refund job is in flight.',
@@ -528,10 +603,21 @@ export const supportMachine = setup({
             checkingRetry: {
               description: 'Transient: reconciliation is a read, so it may be retried while attempts are left.',
               always: [
-                { guard: { type: 'hasAttemptsLeft', params: { operation: 'reconcile' } }, target: 'retryWait' },
                 {
+                  guard: { type: 'canRetry', params: { operation: 'reconcile' } },
+                  target: 'retryWait',
+                  description: 'A retryable error class with attempts left: wait out the backoff.',
+                },
+                {
+                  guard: { type: 'errorIsRetryable', params: { operation: 'reconcile' } },
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RECONCILIATION_FAILED', step: 'reconcile' } },
+                  description: 'Attempts exhausted.',
+                },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'reconcile' } },
+                  description: 'An error class that another attempt would not fix.',
                 },
               ],
             },
@@ -545,19 +631,67 @@ export const supportMachine = setup({
           description:
             'Transient: the provider has no action under the key. A pending cancellation is honoured; otherwise execute again with the same key, a bounded number of times.',
           always: [
-            { guard: 'cancellationPending', target: '#support.cancelled', actions: 'honourCancellation' },
-            { guard: { type: 'hasAttemptsLeft', params: { operation: 'execute' } }, target: 'executing' },
+            {
+              guard: 'cancellationPending',
+              target: 'voiding',
+              description: 'A request may still be in flight: fence the key before cancelling.',
+            },
+            {
+              guard: { type: 'hasAttemptsLeft', params: { operation: 'execute' } },
+              target: 'executing',
+              description: 'Execute again under the same idempotency key.',
+            },
             {
               target: '#support.manualReview',
               actions: { type: 'escalate', params: { reason: 'ACTION_NOT_CONFIRMED', step: 'execute' } },
             },
           ],
         },
+        voiding: {
+          description:
+            'The provider fences the idempotency key so that no request under it can land later; then the pending cancellation is honoured.',
+          entry: [{ type: 'startAttempt', params: { operation: 'void' } }, 'voidAction'],
+          exit: { type: 'finishJob', params: { operation: 'void' } },
+          on: {
+            ACTION_VOIDED: {
+              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              target: '#support.cancelled',
+              actions: ['recordActionVoided', 'honourCancellation'],
+            },
+            ACTION_EXECUTED: {
+              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              target: 'verifying',
+              actions: 'recordActionReceipt',
+              description: 'The request landed after all: the action stands.',
+            },
+            RETRYABLE_ERROR: {
+              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              target: '#support.manualReview',
+              actions: [
+                { type: 'recordError', params: { operation: 'void' } },
+                { type: 'escalate', params: { reason: 'VOID_FAILED', step: 'void' } },
+              ],
+            },
+            PERMANENT_ERROR: {
+              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              target: '#support.manualReview',
+              actions: [
+                { type: 'recordError', params: { operation: 'void' } },
+                { type: 'escalate', params: { reason: 'VOID_FAILED', step: 'void' } },
+              ],
+            },
+          },
+        },
         afterFailure: {
           description:
             'Transient: the provider refused the action, so it did not take effect. A pending cancellation is honoured; otherwise a person decides.',
           always: [
-            { guard: 'cancellationPending', target: '#support.cancelled', actions: 'honourCancellation' },
+            {
+              guard: 'cancellationPending',
+              target: '#support.cancelled',
+              actions: 'honourCancellation',
+              description: 'The provider refused the action under this key: cancelling is safe.',
+            },
             {
               target: '#support.manualReview',
               actions: { type: 'escalate', params: { reason: 'ACTION_FAILED', step: 'execute' } },
@@ -589,6 +723,7 @@ export const supportMachine = setup({
       entry: { type: 'resetStep', params: { operation: 'notify' } },
       on: {
         ESCALATE: {
+          guard: 'escalationIsAuthorised',
           target: '#support.manualReview',
           actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'notify' } },
         },
@@ -622,10 +757,21 @@ export const supportMachine = setup({
         checkingRetry: {
           description: 'Transient: retry the notification while attempts are left, then manual review.',
           always: [
-            { guard: { type: 'hasAttemptsLeft', params: { operation: 'notify' } }, target: 'retryWait' },
             {
+              guard: { type: 'canRetry', params: { operation: 'notify' } },
+              target: 'retryWait',
+              description: 'A retryable error class with attempts left: wait out the backoff.',
+            },
+            {
+              guard: { type: 'errorIsRetryable', params: { operation: 'notify' } },
               target: '#support.manualReview',
               actions: { type: 'escalate', params: { reason: 'NOTIFICATION_FAILED', step: 'notify' } },
+              description: 'Attempts exhausted.',
+            },
+            {
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'notify' } },
+              description: 'An error class that another attempt would not fix.',
             },
           ],
         },
@@ -703,11 +849,20 @@ export const supportMachine = setup({
           target: 'completed',
           actions: { type: 'recordResolution', params: { kind: 'completedByReviewer' } },
         },
-        CANCEL_REQUESTED: {
-          guard: 'actionCannotHaveTakenEffect',
-          target: 'cancelled',
-          actions: 'honourCancellation',
-        },
+        CANCEL_REQUESTED: [
+          {
+            guard: 'actionCannotHaveTakenEffect',
+            target: 'cancelled',
+            actions: 'honourCancellation',
+            description: 'No action took effect or can: cancel.',
+          },
+          {
+            guard: 'actionOutcomeUncertain',
+            target: '#support.executingAction.reconciliation',
+            actions: 'recordCancellationRequest',
+            description: 'An action may have happened: reconcile first, then void and cancel, or let it stand.',
+          },
+        ],
         COMPENSATE: { guard: 'hasActionReceipt', target: 'compensating', actions: 'recordCompensationRequest' },
         REVIEW_ASSIGN: { actions: 'assignReviewOwner' },
       },

@@ -7,6 +7,10 @@
  * reproduce. `execute` and `compensate` are writes: they are never retried blindly; `execute` may be
  * re-requested with the same idempotency key only after reconciliation proved it did not happen.
  */
+import type { errorClasses } from './support.events.ts';
+
+type ErrorClass = (typeof errorClasses)[number];
+
 export const operations = [
   'classify',
   'policy',
@@ -17,6 +21,7 @@ export const operations = [
   'reconcile',
   'notify',
   'compensate',
+  'void',
 ] as const;
 export type Operation = (typeof operations)[number];
 
@@ -31,22 +36,25 @@ export interface RetryPolicy {
   maxIntervalMs: number;
   /** Jitter as a fraction of the wait: 0.2 spreads it over ±20%. */
   jitterRatio: number;
-  /** Whether a `RETRYABLE_ERROR` may retry it at all (writes are reconciled instead). */
-  retryable: boolean;
+  /** Error classes worth another attempt; any other class goes to manual review at once. Empty for writes. */
+  retryableErrors: readonly ErrorClass[];
 }
 
 const backoff = { initialIntervalMs: 1_000, backoffCoefficient: 2, maxIntervalMs: 60_000, jitterRatio: 0.2 };
+/** Transport trouble: another attempt may succeed. NOT_FOUND, UNAUTHORIZED, CONFLICT and INVALID_OUTPUT will not. */
+const transient: readonly ErrorClass[] = ['TIMEOUT', 'RATE_LIMITED', 'UNAVAILABLE', 'TRANSPORT', 'INTERNAL'];
 
 export const retryPolicies: Record<Operation, RetryPolicy> = {
-  classify: { maxAttempts: 2, ...backoff, retryable: true },
-  policy: { maxAttempts: 3, ...backoff, retryable: true },
-  account: { maxAttempts: 4, ...backoff, retryable: true },
-  recommend: { maxAttempts: 2, ...backoff, retryable: true },
-  validate: { maxAttempts: 3, ...backoff, retryable: true },
-  reconcile: { maxAttempts: 5, ...backoff, retryable: true },
-  notify: { maxAttempts: 5, ...backoff, retryable: true },
-  execute: { maxAttempts: 3, ...backoff, retryable: false },
-  compensate: { maxAttempts: 1, ...backoff, retryable: false },
+  classify: { maxAttempts: 2, ...backoff, retryableErrors: transient },
+  policy: { maxAttempts: 3, ...backoff, retryableErrors: transient },
+  account: { maxAttempts: 4, ...backoff, retryableErrors: transient },
+  recommend: { maxAttempts: 2, ...backoff, retryableErrors: transient },
+  validate: { maxAttempts: 3, ...backoff, retryableErrors: transient },
+  reconcile: { maxAttempts: 5, ...backoff, retryableErrors: transient },
+  notify: { maxAttempts: 5, ...backoff, retryableErrors: transient },
+  execute: { maxAttempts: 3, ...backoff, retryableErrors: [] },
+  compensate: { maxAttempts: 1, ...backoff, retryableErrors: [] },
+  void: { maxAttempts: 1, ...backoff, retryableErrors: [] },
 };
 
 /** FNV-1a, 32 bits: a stable, dependency-free hash for jitter (not for security). */

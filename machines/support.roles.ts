@@ -31,6 +31,7 @@ export const eventRoles: Record<SupportEventType, readonly Role[]> = {
   ACTION_OUTCOME_UNKNOWN: workerResult,
   ACTION_NOT_FOUND: workerResult,
   ACTION_FAILED: workerResult,
+  ACTION_VOIDED: workerResult,
   POST_ACTION_INVARIANT_FAILED: workerResult,
   CUSTOMER_NOTIFIED: workerResult,
   RETRYABLE_ERROR: workerResult,

@@ -2,11 +2,11 @@
  * Context updates of the support workflow: pure functions from (context, event, params) to the
  * changed part of the context. The machine wires each one into a named `assign` action.
  */
-import type { ManualReview, ReviewStep, SupportContext } from './support.context.ts';
+import type { ManualReview, SupportContext } from './support.context.ts';
 import { actionIdempotencyKey, jobIdFor } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
-import { actionCannotHaveTakenEffect } from './support.guards.ts';
+import { actionCannotHaveTakenEffect, actionOutcomeUncertain, guards, reviewStepChecks } from './support.guards.ts';
 import type { Operation } from './support.retry-policy.ts';
 import { reviewSteps } from './support.events.ts';
 
@@ -153,6 +153,8 @@ export function recordApproval(context: SupportContext, event: AnySupportEvent):
   return {
     approval: {
       approverId: event.actor.id,
+      approverTenantId: event.actor.tenantId,
+      approverLimit: event.actor.approvalLimit,
       recommendationVersion: p.recommendationVersion,
       contentHash: p.contentHash,
       amount: context.recommendation?.amount ?? p.amount,
@@ -192,7 +194,7 @@ export function recordActionReceipt(context: SupportContext, event: AnySupportEv
 export function recordActionOutcome(
   context: SupportContext,
   event: AnySupportEvent,
-  status: 'unknown' | 'notFound' | 'failed',
+  status: 'unknown' | 'notFound' | 'failed' | 'voided',
 ): Update {
   const reason = field(event, 'reason') ?? field(event, 'message');
   return {
@@ -277,22 +279,16 @@ const questionsByReason: Record<string, string> = {
   COMPENSATION_FAILED: 'The compensation failed: reverse the action by hand.',
 };
 
-/** The reviewer commands worth offering for this context; the guards remain the authority. */
+/**
+ * The reviewer commands that the guards would accept in this context, computed from the same
+ * checks the guards use (a test proves each advertised command is accepted).
+ */
 export function allowedReviewCommands(context: SupportContext): string[] {
-  const commands: string[] = [];
-  const probe = (step: ReviewStep) => {
-    const ok =
-      step === 'reconcileAction'
-        ? context.action.status === 'unknown' || context.action.status === 'inFlight'
-        : step === 'notify'
-          ? context.action.status === 'executed' && context.notification === null
-          : actionCannotHaveTakenEffect(context);
-    if (ok) commands.push(`REVIEW_RETRY_STEP:${step}`);
-  };
-  reviewSteps.forEach(probe);
-  if (actionCannotHaveTakenEffect(context)) commands.push('REVIEW_REJECT', 'CANCEL_REQUESTED');
-  if (context.action.status !== 'inFlight' && context.action.status !== 'unknown') commands.push('REVIEW_COMPLETE');
-  if (context.action.receipt) commands.push('COMPENSATE');
+  const commands = reviewSteps.filter((step) => reviewStepChecks[step](context)).map((s) => `REVIEW_RETRY_STEP:${s}`);
+  if (actionCannotHaveTakenEffect(context)) commands.push('REVIEW_REJECT');
+  if (actionCannotHaveTakenEffect(context) || actionOutcomeUncertain(context)) commands.push('CANCEL_REQUESTED');
+  if (guards.reviewCompletionAllowed(context)) commands.push('REVIEW_COMPLETE');
+  if (guards.hasActionReceipt(context)) commands.push('COMPENSATE');
   commands.push('REVIEW_ASSIGN');
   return commands;
 }

@@ -8,11 +8,11 @@
  */
 import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
 import { getNextTransitions, initialTransition, transition } from 'xstate';
-import type { Principal } from './principal.ts';
+import { principalSchema, type Principal } from './principal.ts';
 import { planCommands } from './commands.ts';
 import type { Accepted, AuditActor, AuditEntry, Decision, RefusalCode, WorkflowRecord } from './decision.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
-import { DefinitionMismatchError } from './errors.ts';
+import { CorruptSnapshotError, DefinitionMismatchError } from './errors.ts';
 import { persistSnapshot, restoreSnapshot, statePaths } from './snapshot.ts';
 
 /** An event as it arrives from a caller or a worker, before validation. */
@@ -50,6 +50,8 @@ export interface DecideTimerArgs {
   timer: { id: string; generation: number };
   eventId: string;
   now: number;
+  /** A firing earlier than its due time by more than this is refused as early (default 1000 ms). */
+  earlyToleranceMs?: number;
 }
 
 type Channel = AuditEntry['channel'];
@@ -69,7 +71,13 @@ interface Step {
 const timerActor: AuditActor = { id: 'timer', kind: 'timer', roles: [] };
 
 function actorOf(principal: Principal): AuditActor {
-  return { id: principal.id, kind: principal.kind, roles: [...principal.roles] };
+  // Built before the principal is validated: tolerate any shape, so a malformed one is refused, not thrown on.
+  const raw = principal as Partial<Record<keyof Principal, unknown>>;
+  return {
+    id: typeof raw.id === 'string' ? raw.id : 'unknown',
+    kind: raw.kind === 'service' ? 'service' : 'user',
+    roles: Array.isArray(raw.roles) ? raw.roles.filter((r): r is string => typeof r === 'string') : [],
+  };
 }
 
 function audit(step: Step, fields: Partial<AuditEntry> & Pick<AuditEntry, 'outcome'>): AuditEntry {
@@ -125,6 +133,20 @@ function matchesEventType(descriptor: string, type: string): boolean {
   return descriptor.endsWith('.*') && type.startsWith(descriptor.slice(0, -1));
 }
 
+const workerRole = 'worker';
+
+/** Restores the snapshot and checks it agrees with the record it came from. */
+function restoreChecked(definition: WorkflowDefinition, record: WorkflowRecord): AnyMachineSnapshot {
+  const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
+  if ((snapshot.status === 'active') !== (record.status === 'active')) {
+    throw new CorruptSnapshotError(
+      record.workflowId,
+      new Error(`record ${record.status}, snapshot ${snapshot.status}`),
+    );
+  }
+  return snapshot;
+}
+
 function checkDefinition(definition: WorkflowDefinition, record: WorkflowRecord): void {
   if (record.definitionId !== definition.id || record.definitionVersion !== definition.version) {
     throw new DefinitionMismatchError(definitionKey(definition), `${record.definitionId}@${record.definitionVersion}`);
@@ -145,6 +167,10 @@ function applyToMachine(step: Step, snapshot: AnyMachineSnapshot, event: { type:
   if (taken.length === 0) {
     const guards = [...new Set(candidates.map((t) => guardName(t.guard)).filter((n): n is string => n !== null))];
     const failedChecks = [...new Set(guards.flatMap((g) => definition.explainGuard(g, snapshot.context, event)))];
+    if (guards.length > 0 && guards.every((g) => definition.jobGuards.includes(g))) {
+      // The result names a job in flight, but not the one this transition waits for.
+      return refuse(step, 'STALE_JOB', `${event.type} does not answer the job this state waits for`, { guards });
+    }
     return refuse(step, 'GUARD_REJECTED', `${event.type} refused by guard ${guards.join(', ')}`, {
       guard: guards[0] ?? null,
       guards,
@@ -287,13 +313,22 @@ export function decideEvent(args: DecideEventArgs): Decision {
     correlationId: event.correlationId ?? null,
     now,
   };
+  const rawType: unknown = event.type;
+  if (typeof rawType !== 'string' || rawType.length === 0) {
+    return refuse({ ...step, eventType: String(rawType) }, 'INVALID_EVENT', 'the event type must be a string', {});
+  }
+  const validPrincipal = principalSchema.safeParse(principal);
+  if (!validPrincipal.success) {
+    return refuse(step, 'FORBIDDEN', 'the principal is malformed', { reason: 'INVALID_PRINCIPAL' });
+  }
   if (event.type.startsWith('xstate.')) {
     return refuse(step, 'FORBIDDEN', 'internal events are accepted only through the timer channel', {
       type: event.type,
     });
   }
-  const schema = definition.eventSchemas[event.type];
-  const allowedRoles = definition.eventRoles[event.type];
+  // Own properties only: `toString` or `__proto__` must not find Object.prototype.
+  const schema = Object.hasOwn(definition.eventSchemas, event.type) ? definition.eventSchemas[event.type] : undefined;
+  const allowedRoles = Object.hasOwn(definition.eventRoles, event.type) ? definition.eventRoles[event.type] : undefined;
   if (!schema || !allowedRoles) {
     return refuse(step, 'INVALID_EVENT', `unknown event type ${event.type}`, {
       type: event.type,
@@ -305,7 +340,9 @@ export function decideEvent(args: DecideEventArgs): Decision {
       requiredRoles: allowedRoles,
     });
   }
-  if (principal.kind === 'user' && principal.tenantId !== record.tenantId) {
+  // Workers act for every tenant; anybody else, service or user, only within their own.
+  const crossTenant = principal.kind === 'service' && principal.roles.every((role) => role === workerRole);
+  if (!crossTenant && principal.tenantId !== record.tenantId) {
     return refuse(step, 'FORBIDDEN', 'the workflow belongs to another tenant', { reason: 'TENANT_MISMATCH' });
   }
   const parsed = schema.safeParse(event.payload ?? {});
@@ -317,7 +354,7 @@ export function decideEvent(args: DecideEventArgs): Decision {
       state: record.statePaths,
     });
   }
-  const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
+  const snapshot = restoreChecked(definition, record);
   const payload = parsed.data as Record<string, unknown>;
   if (typeof payload.jobId === 'string') {
     const current = Object.values(definition.currentJobs(snapshot.context));
@@ -350,7 +387,7 @@ export function decideTimer(args: DecideTimerArgs): Decision {
   if (record.status !== 'active') {
     return refuse(step, 'WORKFLOW_FINISHED', 'the workflow is finished', { state: record.statePaths });
   }
-  const armed = record.timers[timer.id];
+  const armed = Object.hasOwn(record.timers, timer.id) ? record.timers[timer.id] : undefined;
   if (!armed || armed.generation !== timer.generation) {
     return refuse(step, 'STALE_TIMER', `timer ${timer.id} generation ${timer.generation} is not armed`, {
       timerId: timer.id,
@@ -358,7 +395,15 @@ export function decideTimer(args: DecideTimerArgs): Decision {
       armedGeneration: armed?.generation ?? null,
     });
   }
-  const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
+  if (now < armed.dueAt - (args.earlyToleranceMs ?? 1000)) {
+    // Not consumed: the firing is retried later (clock skew between processes), never lost.
+    return refuse(step, 'STALE_TIMER', `timer ${timer.id} is not due until ${armed.dueAt}`, {
+      timerId: timer.id,
+      early: true,
+      dueAt: armed.dueAt,
+    });
+  }
+  const snapshot = restoreChecked(definition, record);
   // The timer is consumed by firing, whatever the machine does with it.
   const rest = Object.fromEntries(Object.entries(record.timers).filter(([id]) => id !== timer.id));
   const consumed: Step = { ...step, record: { ...record, timers: rest } };

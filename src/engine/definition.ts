@@ -23,6 +23,8 @@ export interface WorkflowDefinition<TContext = unknown> {
   eventSchemas: Readonly<Record<string, z.ZodType>>;
   eventRoles: Readonly<Record<string, readonly string[]>>;
   effects: Readonly<Record<string, EffectSpec<TContext>>>;
+  /** Guards that only check that a result answers the job in flight; their refusal is `STALE_JOB`. */
+  jobGuards: readonly string[];
   /** Jobs in flight by operation: a result naming any other job id is stale. */
   currentJobs(context: TContext): Readonly<Record<string, string | undefined>>;
   /** The failing named checks behind a refusing guard, for precise refusals. */

@@ -34,7 +34,9 @@ export type ApplyOutcome =
   | { outcome: 'duplicate'; stored: StoredOutcome }
   | { outcome: 'refused'; code: string; message: string; details: Record<string, unknown>; version: number }
   | { outcome: 'notFound' }
-  | { outcome: 'conflict'; attempts: number };
+  | { outcome: 'conflict'; attempts: number }
+  /** A timer delivered before it was due (clock skew): not recorded, deliver it again later. */
+  | { outcome: 'early'; dueAt: number };
 
 export type CreateOutcome =
   | { outcome: 'created'; record: WorkflowRecord; started: ApplyOutcome | null }
@@ -106,6 +108,7 @@ export function createEngine(options: EngineOptions) {
       if (seen) return { outcome: 'duplicate', stored: seen };
       const decision = decide(definitionOf(record), record, clock());
       if (decision.outcome === 'refused') {
+        if (decision.details.early === true) return { outcome: 'early', dueAt: Number(decision.details.dueAt) };
         const result = await store.recordRefusal({
           workflowId,
           eventId,

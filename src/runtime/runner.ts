@@ -50,6 +50,7 @@ export function createRuntime(options: RuntimeOptions) {
   const timers = createTimerService({ store, leases, clock });
   const janitor = createJanitor({ store, leases });
   let running = false;
+  const isRunning = () => running;
   let stopSleeping = new AbortController();
   const loops: Promise<void>[] = [];
   let unsubscribe: (() => Promise<void>) | null = null;
@@ -71,7 +72,8 @@ export function createRuntime(options: RuntimeOptions) {
     while (running) {
       try {
         const wait = await body();
-        if (running && wait > 0) await nap(wait);
+        // `running` may have been cleared by stop() while the body awaited.
+        if (isRunning() && wait > 0) await nap(wait);
       } catch (error) {
         options.logger?.error({ loop: name, err: error }, 'runtime loop failed; retrying');
         await nap(options.pollMs * 10);

@@ -71,7 +71,8 @@ export function createWorker(options: WorkerOptions) {
     const message = entry.message;
     if (message.kind === 'timer') {
       const outcome = await engine.applyTimer(message);
-      return outcome.outcome === 'conflict' ? 'retry' : outcome.outcome === 'accepted' ? 'applied' : 'refused';
+      if (outcome.outcome === 'conflict' || outcome.outcome === 'early') return 'retry';
+      return outcome.outcome === 'accepted' ? 'applied' : 'refused';
     }
     const record = await store.load(message.workflowId);
     if (!record || record.status !== 'active') return 'dropped';

@@ -31,6 +31,7 @@ export const recommendedAmount = 120;
 
 export function payloadFor(type: SupportEventType, c: SupportContext): Record<string, unknown> {
   const version = c.recommendation?.version ?? 1;
+  const currentHash = c.recommendation?.contentHash ?? hashOf('none');
   const receipt = () => ({
     providerOperationId: `refund-${c.workflowId}`,
     idempotencyKey: c.action.idempotencyKey ?? `support-action:${c.workflowId}:v${version}`,
@@ -103,21 +104,23 @@ export function payloadFor(type: SupportEventType, c: SupportContext): Record<st
     case 'APPROVED':
       return {
         recommendationVersion: version,
-        contentHash: c.recommendation?.contentHash ?? hashOf('none'),
+        contentHash: currentHash,
         amount: c.recommendation?.amount ?? recommendedAmount,
       };
     case 'REJECTED_BY_REVIEWER':
-      return { recommendationVersion: version, reason: 'Not eligible.' };
+      return { recommendationVersion: version, contentHash: currentHash, reason: 'Not eligible.' };
     case 'CHANGES_REQUESTED':
-      return { recommendationVersion: version, instructions: 'Offer a partial refund.' };
+      return { recommendationVersion: version, contentHash: currentHash, instructions: 'Offer a partial refund.' };
     case 'ACTION_EXECUTED':
-      return { jobId: job(c, 'execute', 'reconcile'), receipt: receipt() };
+      return { jobId: job(c, 'execute', 'reconcile', 'void'), receipt: receipt() };
     case 'ACTION_OUTCOME_UNKNOWN':
       return { jobId: job(c, 'execute', 'reconcile'), errorClass: 'TIMEOUT', message: 'no answer in 10 s' };
     case 'ACTION_NOT_FOUND':
       return { jobId: job(c, 'reconcile', 'execute'), idempotencyKey: receipt().idempotencyKey };
     case 'ACTION_FAILED':
       return { jobId: job(c, 'execute', 'reconcile'), idempotencyKey: receipt().idempotencyKey, reason: 'declined' };
+    case 'ACTION_VOIDED':
+      return { jobId: job(c, 'void'), idempotencyKey: receipt().idempotencyKey };
     case 'POST_ACTION_INVARIANT_FAILED':
       return { jobId: job(c, 'execute'), receipt: receipt(), violations: ['refunded twice the amount'] };
     case 'CUSTOMER_NOTIFIED':

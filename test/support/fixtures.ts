@@ -29,6 +29,16 @@ export const fixtures = {
     h.ok('RETRYABLE_ERROR', { jobId: h.context.jobs.policy });
     return h;
   },
+  gatheringAccountRetryWait: (): Harness => {
+    const h = fixtures.gatheringEvidence();
+    h.ok('RETRYABLE_ERROR', { jobId: h.context.jobs.account });
+    return h;
+  },
+  gatheringPolicyDone: (): Harness => {
+    const h = fixtures.gatheringEvidence();
+    h.ok('POLICY_RETRIEVED');
+    return h;
+  },
   generatingRecommendation: (): Harness => {
     const h = fixtures.gatheringEvidence();
     h.gather();
@@ -51,6 +61,17 @@ export const fixtures = {
   },
   awaitingApproval: (): Harness => Harness.create().toAwaitingApproval(),
   executing: (): Harness => Harness.create().toExecuting(),
+  executingCancelPending: (): Harness => {
+    const h = fixtures.executing();
+    h.ok('CANCEL_REQUESTED', {}, principals.agent);
+    return h;
+  },
+  voiding: (): Harness => {
+    const h = fixtures.executingCancelPending();
+    h.ok('ACTION_OUTCOME_UNKNOWN');
+    h.ok('ACTION_NOT_FOUND');
+    return h;
+  },
   reconciling: (): Harness => {
     const h = fixtures.executing();
     h.ok('ACTION_OUTCOME_UNKNOWN');
@@ -84,6 +105,29 @@ export const fixtures = {
   manualReviewAfterAction: (): Harness => {
     const h = fixtures.notifying();
     h.ok('PERMANENT_ERROR');
+    return h;
+  },
+  manualReviewActionUnknown: (): Harness => {
+    const h = fixtures.reconciling();
+    h.ok('PERMANENT_ERROR');
+    return h;
+  },
+  manualReviewActionNotFound: (): Harness => {
+    const h = fixtures.executing();
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      h.ok('ACTION_OUTCOME_UNKNOWN');
+      h.ok('ACTION_NOT_FOUND');
+    }
+    return h;
+  },
+  manualReviewActionFailed: (): Harness => {
+    const h = fixtures.executing();
+    h.ok('ACTION_FAILED');
+    return h;
+  },
+  manualReviewCompensationFailed: (): Harness => {
+    const h = fixtures.compensating();
+    h.ok('COMPENSATION_FAILED');
     return h;
   },
   completed: (): Harness => {

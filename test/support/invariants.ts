@@ -32,6 +32,9 @@ export function refundViolations(context: SupportContext, effect: Effect, audit:
   if (!approvedBy?.actor.roles.includes('support_approver') || approvedBy.actor.id === context.requesterId) {
     violations.push('refund without an authorised approver');
   }
+  if (approval && (approval.approverTenantId !== context.tenantId || rec.amount > approval.approverLimit)) {
+    violations.push('refund approved outside the approver’s tenant or limit');
+  }
   if (effect.params.idempotencyKey !== `support-action:${context.workflowId}:v${rec.version}`) {
     violations.push('refund without the idempotency key of the current recommendation');
   }

@@ -21,6 +21,6 @@ export const principals = {
 export function principalFor(type: string): Principal {
   if (['APPROVED', 'REJECTED_BY_REVIEWER', 'CHANGES_REQUESTED'].includes(type)) return principals.approver;
   if (type.startsWith('REVIEW_') || type === 'COMPENSATE') return principals.reviewer;
-  if (type === 'CANCEL_REQUESTED' || type === 'START') return principals.agent;
+  if (type === 'CANCEL_REQUESTED' || type === 'START' || type === 'ESCALATE') return principals.agent;
   return principals.worker;
 }

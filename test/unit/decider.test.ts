@@ -165,6 +165,7 @@ describe('the decider', () => {
       eventSchemas: { PING: z.strictObject({}), FINISH: z.strictObject({}) },
       eventRoles: { PING: ['support_agent'], FINISH: ['support_agent'] },
       effects: {},
+      jobGuards: [],
       currentJobs: () => ({}),
       explainGuard: (guard) => [guard],
     };

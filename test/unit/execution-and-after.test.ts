@@ -196,14 +196,46 @@ describe('8. cancellation', () => {
     expect(h.context.cancellation).toMatchObject({ status: 'declinedActionExecuted' });
   });
 
-  it('reconciles first and cancels when the action proves not to have happened', () => {
+  it('reconciles first, fences the key, then cancels when the action did not happen', () => {
     const h = fixtures.executing();
     h.ok('ACTION_OUTCOME_UNKNOWN');
     h.ok('CANCEL_REQUESTED');
     h.ok('ACTION_NOT_FOUND');
+    // Not found is not proof: a request may still be in flight, so the key is voided first.
+    expect(h.paths).toEqual(['executingAction.voiding']);
+    expect(h.effects.at(-1)).toMatchObject({
+      type: 'voidAction',
+      jobId: 'wf-1/void/1',
+      params: { idempotencyKey: 'support-action:wf-1:v1' },
+    });
+    h.ok('ACTION_VOIDED');
     expect(h.paths).toEqual(['cancelled']);
     expect(h.context.cancellation).toMatchObject({ status: 'honoured' });
+    expect(h.context.action.status).toBe('voided');
     expect(refunds(h)).toHaveLength(1);
+  });
+
+  it('lets the action stand when it landed before the key could be voided', () => {
+    const h = fixtures.executing();
+    h.ok('ACTION_OUTCOME_UNKNOWN');
+    h.ok('CANCEL_REQUESTED');
+    h.ok('ACTION_NOT_FOUND');
+    h.ok('ACTION_EXECUTED');
+    expect(h.paths).toEqual(['notifyingCustomer.attempting']);
+    expect(h.context.cancellation).toMatchObject({ status: 'declinedActionExecuted' });
+  });
+
+  it('reconciles before cancelling from manual review when an action may have happened', () => {
+    const h = fixtures.executing();
+    h.ok('ACTION_OUTCOME_UNKNOWN');
+    h.ok('PERMANENT_ERROR');
+    expect(h.paths).toEqual(['manualReview']);
+    h.ok('CANCEL_REQUESTED', {}, principals.reviewer);
+    expect(h.paths).toEqual(['executingAction.reconciliation.attempting']);
+    expect(h.context.cancellation).toMatchObject({ status: 'pending', requestedBy: 'reviewer-1' });
+    h.ok('ACTION_NOT_FOUND');
+    h.ok('ACTION_VOIDED');
+    expect(h.paths).toEqual(['cancelled']);
   });
 
   it('cancels when the provider refused the action while a cancellation was pending', () => {

@@ -69,7 +69,11 @@ describe('9. manual review', () => {
   it('lets a reviewer retry reconciliation of an unconfirmed action', () => {
     const h = fixtures.reconciling();
     h.ok('PERMANENT_ERROR');
-    expect(h.context.manualReview?.allowedCommands).toEqual(['REVIEW_RETRY_STEP:reconcileAction', 'REVIEW_ASSIGN']);
+    expect(h.context.manualReview?.allowedCommands).toEqual([
+      'REVIEW_RETRY_STEP:reconcileAction',
+      'CANCEL_REQUESTED',
+      'REVIEW_ASSIGN',
+    ]);
     h.ok('REVIEW_RETRY_STEP', { step: 'reconcileAction' });
     expect(h.paths).toEqual(['executingAction.reconciliation.attempting']);
     expect(h.effects.filter((e) => e.type === 'executeRefund')).toHaveLength(1);

@@ -54,11 +54,11 @@ describe('3. policy validation', () => {
     expect(h.context.revisions).toBe(2);
   });
 
-  it('refuses a validation result for another recommendation version', () => {
+  it('refuses a validation result for another recommendation version as stale', () => {
     const h = fixtures.validatingPolicy();
     expect(h.send('POLICY_VALID', { recommendationVersion: 2 })).toMatchObject({
-      code: 'GUARD_REJECTED',
-      details: { guard: 'isCurrentValidation' },
+      code: 'STALE_JOB',
+      details: { guards: ['isCurrentValidation'] },
     });
   });
 });

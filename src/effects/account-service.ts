@@ -1,0 +1,78 @@
+/**
+ * Customer accounts. The offline implementation reads per-tenant fixtures from
+ * `fixtures/accounts/<tenant>.json` (customerId → account summary), validated on read.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { currency, money } from '../../machines/support.events.ts';
+import { EffectError } from './effect-errors.ts';
+
+export const accountSummarySchema = z.strictObject({
+  accountId: z.string().min(1).max(200),
+  customerId: z.string().min(1).max(200),
+  name: z.string().min(1).max(200),
+  plan: z.string().min(1).max(100),
+  status: z.enum(['active', 'suspended', 'closed']),
+  currency,
+  customerSince: z.iso.date(),
+  /** Refunds already made in the last 90 days, in the account currency. */
+  refundedLast90Days: z.number().nonnegative(),
+  orders: z.array(
+    z.strictObject({
+      orderId: z.string().min(1).max(200),
+      amount: money,
+      currency,
+      chargedAt: z.iso.datetime(),
+      charges: z.number().int().positive(),
+    }),
+  ),
+});
+export type AccountSummary = z.infer<typeof accountSummarySchema>;
+
+const fixtureFileSchema = z.record(z.string(), accountSummarySchema);
+
+export interface AccountService {
+  /** The customer's account, or null when the tenant has no such customer. */
+  inspect(tenantId: string, customerId: string): Promise<AccountSummary | null>;
+}
+
+const safeSegment = /^[A-Za-z0-9_-]{1,100}$/;
+
+export const defaultAccountFixtures = new URL('../../fixtures/accounts/', import.meta.url);
+
+export class FixtureAccountService implements AccountService {
+  private readonly cache = new Map<string, Promise<Record<string, AccountSummary>>>();
+
+  /** `directory` defaults to the repository's `fixtures/accounts/`. */
+  constructor(private readonly directory: URL = defaultAccountFixtures) {}
+
+  async inspect(tenantId: string, customerId: string): Promise<AccountSummary | null> {
+    // An unknown or unsafe tenant has no customers, rather than a file outside the fixtures.
+    if (!safeSegment.test(tenantId)) return null;
+    const accounts = await this.tenant(tenantId);
+    return Object.hasOwn(accounts, customerId) ? (accounts[customerId] ?? null) : null;
+  }
+
+  private tenant(tenantId: string): Promise<Record<string, AccountSummary>> {
+    let accounts = this.cache.get(tenantId);
+    if (!accounts) {
+      accounts = loadFixtures(new URL(`${tenantId}.json`, this.directory));
+      accounts.catch(() => this.cache.delete(tenantId));
+      this.cache.set(tenantId, accounts);
+    }
+    return accounts;
+  }
+}
+
+async function loadFixtures(file: URL): Promise<Record<string, AccountSummary>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  const parsed = fixtureFileSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new EffectError('INTERNAL', `${file.pathname} is invalid: ${parsed.error.message}`, false);
+  return parsed.data;
+}

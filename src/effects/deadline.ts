@@ -1,0 +1,62 @@
+/**
+ * Runs effect work under a timeout so a worker never hangs: the work gets an abort signal, and the
+ * outcome resolves when the deadline passes even if the work ignores that signal.
+ */
+
+export type DeadlineOutcome<T> =
+  { status: 'done'; value: T } | { status: 'timedOut'; message: string } | { status: 'failed'; error: unknown };
+
+/**
+ * Runs `work` until it settles, `timeoutMs` passes, or `parent` aborts (worker shutdown), whichever
+ * comes first. Never rejects.
+ */
+export async function runWithDeadline<T>(
+  parent: AbortSignal,
+  timeoutMs: number,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<DeadlineOutcome<T>> {
+  const timer = new AbortController();
+  const handle = setTimeout(() => {
+    timer.abort(new Error(`timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
+  const signal = AbortSignal.any([parent, timer.signal]);
+  const timedOut = (): DeadlineOutcome<T> => ({
+    status: 'timedOut',
+    message: timer.signal.aborted
+      ? `timed out after ${timeoutMs} ms`
+      : 'aborted before it finished (the worker is shutting down)',
+  });
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<DeadlineOutcome<T>>((resolve) => {
+    onAbort = () => {
+      resolve(timedOut());
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const settled = Promise.resolve()
+    .then(() => work(signal))
+    .then(
+      (value): DeadlineOutcome<T> => ({ status: 'done', value }),
+      // An error caused by our own abort is the timeout, not a failure of the call.
+      (error: unknown): DeadlineOutcome<T> => (signal.aborted ? timedOut() : { status: 'failed', error }),
+    );
+  try {
+    return await Promise.race([settled, aborted]);
+  } finally {
+    clearTimeout(handle);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A promise that never resolves and rejects when `signal` aborts: a call that hangs until cancelled. */
+export function untilAborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise<never>((_resolve, reject) => {
+    if (!signal) return;
+    const fail = () => {
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+}

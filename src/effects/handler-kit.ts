@@ -1,0 +1,90 @@
+/**
+ * What every effect handler shares: a timeout that turns into an event, errors that turn into
+ * events, and a final check that the event parses with its schema in `machines/support.events.ts`,
+ * so a handler can never hand the engine a result it would refuse.
+ */
+import type { z } from 'zod';
+import type { ArtifactRef } from '../../machines/support.context.ts';
+import { eventSchemas, type PayloadOf, type SupportEventType } from '../../machines/support.events.ts';
+import { runWithDeadline } from './deadline.ts';
+import { classifyError, EffectError, EffectTimeoutError } from './effect-errors.ts';
+import type { EffectContext, EffectHandler, ResultEvent } from './effect.ts';
+
+/** Timeout of an effect call when none is configured, in milliseconds. */
+export const defaultTimeoutMs = 10_000;
+
+/** A result event, typed by its schema. */
+export function resultEvent<K extends SupportEventType>(type: K, payload: PayloadOf<K>): ResultEvent {
+  return { type, payload };
+}
+
+/** Event texts are bounded and non-empty; adapters' messages are neither by nature. */
+export function clip(text: string, max = 2000): string {
+  const trimmed = text.trim() || 'no detail given';
+  return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max - 1)}…`;
+}
+
+/** RETRYABLE_ERROR or PERMANENT_ERROR for whatever was thrown. */
+export function failureEvent(jobId: string, error: unknown): ResultEvent {
+  const { errorClass, retryable, message } = classifyError(error);
+  return resultEvent(retryable ? 'RETRYABLE_ERROR' : 'PERMANENT_ERROR', { jobId, errorClass, message: clip(message) });
+}
+
+export interface HandlerSpec {
+  timeoutMs: number;
+  run: (ctx: EffectContext, signal: AbortSignal) => Promise<ResultEvent>;
+  /** The event for a thrown error (and for a timeout, as an `EffectTimeoutError`); default `failureEvent`. */
+  onError?: (ctx: EffectContext, error: unknown) => ResultEvent;
+}
+
+function validated(event: ResultEvent): { ok: true; event: ResultEvent } | { ok: false; message: string } {
+  const schema = (eventSchemas as Record<string, z.ZodType | undefined>)[event.type];
+  if (!schema) return { ok: false, message: `${event.type} is not a support event` };
+  const parsed = schema.safeParse(event.payload);
+  if (!parsed.success) return { ok: false, message: `invalid ${event.type}: ${parsed.error.message}` };
+  return { ok: true, event: { type: event.type, payload: parsed.data as Record<string, unknown> } };
+}
+
+/**
+ * A handler that never hangs and never throws: `run` gets `timeoutMs` (and the worker's signal),
+ * and whatever happens becomes exactly one schema-valid event.
+ */
+export function createHandler(spec: HandlerSpec): EffectHandler {
+  const onError = spec.onError ?? ((ctx: EffectContext, error: unknown) => failureEvent(ctx.job.jobId, error));
+  return async (ctx) => {
+    const outcome = await runWithDeadline(ctx.signal, spec.timeoutMs, (signal) => spec.run(ctx, signal));
+    const event =
+      outcome.status === 'done'
+        ? outcome.value
+        : onError(ctx, outcome.status === 'timedOut' ? new EffectTimeoutError(outcome.message) : outcome.error);
+    const checked = validated(event);
+    if (checked.ok) return checked.event;
+    // A bug in the handler or an odd provider answer: retryable, because for a write the effect
+    // may already have happened and must be reconciled rather than declared failed.
+    const fallback = validated(onError(ctx, new EffectError('INTERNAL', checked.message, true)));
+    if (fallback.ok) return fallback.event;
+    throw new Error(`effect handler for ${ctx.job.type} cannot produce a valid event: ${fallback.message}`);
+  };
+}
+
+/** Parses a job's params; a malformed job is a definitive failure (retrying sends the same params). */
+export function parseParams<T>(schema: z.ZodType<T>, ctx: EffectContext): T {
+  const parsed = schema.safeParse(ctx.job.params);
+  if (!parsed.success) {
+    throw new EffectError('INTERNAL', `job ${ctx.job.jobId} has invalid params: ${parsed.error.message}`, false);
+  }
+  return parsed.data;
+}
+
+/**
+ * The content of a referenced artifact, checked against the reference's hash, or null when the
+ * store no longer has it. A hash mismatch means the evidence changed under the workflow: refused.
+ */
+export async function loadReferenced(ctx: EffectContext, ref: ArtifactRef): Promise<unknown> {
+  const artifact = await ctx.loadArtifact(ref.id);
+  if (!artifact) return null;
+  if (artifact.hash !== ref.hash) {
+    throw new EffectError('CONFLICT', `artifact ${ref.id} has hash ${artifact.hash}, expected ${ref.hash}`, false);
+  }
+  return artifact.content;
+}

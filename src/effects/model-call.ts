@@ -1,0 +1,58 @@
+/**
+ * One model question with validation, one repair attempt and a record of every call. An answer
+ * that is still invalid after the repair is an outcome (the caller escalates), not an exception.
+ */
+import type { z } from 'zod';
+import type { ArtifactRef } from '../../machines/support.context.ts';
+import type { EffectContext } from './effect.ts';
+import type { ModelResponse, RepairRequest } from './model-client.ts';
+
+export type ModelCallResult<T> =
+  | { status: 'valid'; output: T; model: string; artifact: ArtifactRef; attempts: number }
+  | { status: 'invalid'; issues: string[]; model: string; artifact: ArtifactRef };
+
+export interface ModelCallSpec<T> {
+  ctx: EffectContext;
+  signal: AbortSignal;
+  purpose: 'classify' | 'recommend';
+  promptVersion: string;
+  schema: z.ZodType<T>;
+  invoke: (repair: RepairRequest | undefined, signal: AbortSignal) => Promise<ModelResponse>;
+}
+
+/** Zod issues as short lines a model (and a reviewer) can act on. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`);
+}
+
+/**
+ * Asks, validates, and on an invalid answer asks exactly once more with the issues. Every answered
+ * call is saved as a `model-call` artifact; a call that fails in transport has no answer to record
+ * and its error propagates to become the job's result.
+ */
+export async function callModelWithRepair<T>(spec: ModelCallSpec<T>): Promise<ModelCallResult<T>> {
+  let repair: RepairRequest | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const started = spec.ctx.now();
+    const response = await spec.invoke(repair, spec.signal);
+    // An answer that arrives after the deadline is not recorded: the job already has its result.
+    spec.signal.throwIfAborted();
+    const latencyMs = Math.max(0, spec.ctx.now() - started);
+    const parsed = spec.schema.safeParse(response.output);
+    const issues = parsed.success ? [] : describeIssues(parsed.error);
+    const artifact = await spec.ctx.saveArtifact('model-call', {
+      jobId: spec.ctx.job.jobId,
+      purpose: spec.purpose,
+      attempt,
+      model: response.model,
+      promptVersion: spec.promptVersion,
+      usage: response.usage,
+      latencyMs,
+      ...(parsed.success ? { output: parsed.data } : { invalidOutput: response.output ?? null, issues }),
+    });
+    if (parsed.success)
+      return { status: 'valid', output: parsed.data, model: response.model, artifact, attempts: attempt };
+    if (attempt >= 2) return { status: 'invalid', issues, model: response.model, artifact };
+    repair = { previousOutput: response.output, issues };
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Handlers that ask the model: classification and recommendation. The model proposes, zod
+ * decides whether the proposal is well formed, and an answer still malformed after one repair
+ * goes to a person (ESCALATE) instead of being guessed at.
+ */
+import type { EffectContext, EffectHandler, ResultEvent } from './effect.ts';
+import { contentHashOf } from './canonical-json.ts';
+import { clip, createHandler, loadReferenced, parseParams, resultEvent } from './handler-kit.ts';
+import { jobParams } from './job-params.ts';
+import { callModelWithRepair, type ModelCallResult } from './model-call.ts';
+import {
+  classificationOutput,
+  type ModelClient,
+  promptVersions,
+  type RecommendInput,
+  recommendationOutput,
+} from './model-client.ts';
+
+const reviewerQuestions = {
+  classify: 'Which category (billing, access or technical) does this request belong to?',
+  recommend: 'Which refund, if any, should be proposed for this request?',
+} as const;
+
+function escalation(
+  ctx: EffectContext,
+  purpose: 'classify' | 'recommend',
+  result: Extract<ModelCallResult<unknown>, { status: 'invalid' }>,
+): ResultEvent {
+  const reason = `The ${purpose} model (${result.model}) answered invalid output twice, the second time after a repair request (see artifact ${result.artifact.id}). Issues: ${result.issues.join('; ')}`;
+  return resultEvent('ESCALATE', {
+    reason: clip(reason),
+    questions: [reviewerQuestions[purpose]],
+    jobId: ctx.job.jobId,
+  });
+}
+
+/** Providers sometimes omit the model name; events require one. */
+const modelName = (name: string) => clip(name || 'unknown-model', 200);
+
+/** `requestClassification`: CLASSIFIED with the confidence as the model gave it (the chart applies the threshold). */
+export function createClassificationHandler(model: ModelClient, timeoutMs: number): EffectHandler {
+  return createHandler({
+    timeoutMs,
+    run: async (ctx, signal) => {
+      parseParams(jobParams.requestClassification, ctx);
+      const { subject, message } = ctx.context.request;
+      const result = await callModelWithRepair({
+        ctx,
+        signal,
+        purpose: 'classify',
+        promptVersion: promptVersions.classify,
+        schema: classificationOutput,
+        invoke: (repair, callSignal) => model.classify({ subject, message }, { signal: callSignal, repair }),
+      });
+      if (result.status === 'invalid') return escalation(ctx, 'classify', result);
+      return resultEvent('CLASSIFIED', {
+        jobId: ctx.job.jobId,
+        category: result.output.category,
+        confidence: result.output.confidence,
+        artifact: result.artifact,
+        model: modelName(result.model),
+        promptVersion: promptVersions.classify,
+      });
+    },
+  });
+}
+
+/** `requestRecommendation`: RECOMMENDATION_GENERATED, hashed over the canonical JSON of the recommendation. */
+export function createRecommendationHandler(model: ModelClient, timeoutMs: number): EffectHandler {
+  return createHandler({
+    timeoutMs,
+    run: async (ctx, signal) => {
+      const params = parseParams(jobParams.requestRecommendation, ctx);
+      const request = ctx.context.request;
+      const input: RecommendInput = {
+        recommendationVersion: params.recommendationVersion,
+        category: params.category,
+        request: {
+          subject: request.subject,
+          message: request.message,
+          orderId: request.orderId ?? null,
+          requestedAmount: request.requestedAmount ?? null,
+          currency: request.currency ?? null,
+        },
+        policy: params.policy ? await loadReferenced(ctx, params.policy.artifact) : null,
+        account: params.account ? await loadReferenced(ctx, params.account.artifact) : null,
+        previousFindings: params.previousFindings,
+        changeRequest: params.changeRequest ?? null,
+      };
+      const result = await callModelWithRepair({
+        ctx,
+        signal,
+        purpose: 'recommend',
+        promptVersion: promptVersions.recommend,
+        schema: recommendationOutput,
+        invoke: (repair, callSignal) => model.recommend(input, { signal: callSignal, repair }),
+      });
+      if (result.status === 'invalid') return escalation(ctx, 'recommend', result);
+      return resultEvent('RECOMMENDATION_GENERATED', {
+        jobId: ctx.job.jobId,
+        recommendation: result.output,
+        contentHash: contentHashOf(result.output),
+        artifact: result.artifact,
+        model: modelName(result.model),
+        promptVersion: promptVersions.recommend,
+      });
+    },
+  });
+}

@@ -1,0 +1,26 @@
+/**
+ * The offline adapters: the local model, the policies and account fixtures shipped in the
+ * repository, and in-memory refunds and notifications. What `warden demo` runs on by default.
+ */
+import { FixtureAccountService } from './account-service.ts';
+import type { EffectDeps } from './handlers.ts';
+import { LocalModelClient, type LocalModelOptions } from './local-model.ts';
+import { MemoryActionProvider } from './memory-action-provider.ts';
+import { MemoryNotifier } from './notifier.ts';
+import { FilePolicySource } from './policy-source.ts';
+
+export interface OfflineEffectDeps extends EffectDeps {
+  actions: MemoryActionProvider;
+  notifier: MemoryNotifier;
+}
+
+/** Fresh offline adapters (nothing shared between calls); spread the result to swap one, e.g. Redis refunds. */
+export function createOfflineEffectDeps(options: { model?: LocalModelOptions } = {}): OfflineEffectDeps {
+  return {
+    model: new LocalModelClient(options.model),
+    policies: new FilePolicySource(),
+    accounts: new FixtureAccountService(),
+    actions: new MemoryActionProvider(),
+    notifier: new MemoryNotifier(),
+  };
+}

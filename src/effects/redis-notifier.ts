@@ -1,0 +1,64 @@
+/**
+ * Notifications recorded on Redis: one script records the delivery under its key and appends it
+ * to the ledger atomically, so concurrent or retried jobs deliver once. Keys share `{notifications}`.
+ */
+import { z } from 'zod';
+import { type EffectRedisClient, type EffectScriptCommands, withEffectScripts } from './effect-scripts.ts';
+import { FaultInjector, withFault } from './fault-injector.ts';
+import {
+  type Delivery,
+  type DeliveryResult,
+  deliveryFor,
+  type Notification,
+  type NotifierCallOptions,
+  refusedDelivery,
+  type TestableNotifier,
+} from './notifier.ts';
+import { createEffectKeys, type EffectKeys } from './redis-keys.ts';
+
+const deliverySchema = z.strictObject({
+  deliveryId: z.string(),
+  deliveryKey: z.string(),
+  channel: z.string(),
+  customerId: z.string(),
+  template: z.string(),
+  data: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+});
+
+export interface RedisNotifierOptions {
+  /** Namespace of every key, e.g. `warden` (tests use a fresh prefix each). */
+  prefix: string;
+  /** Default `email`. */
+  channel?: string;
+}
+
+export class RedisNotifier implements TestableNotifier {
+  readonly faults = new FaultInjector<'deliver'>();
+  readonly keys: EffectKeys;
+  private readonly client: EffectRedisClient & EffectScriptCommands;
+  private readonly channel: string;
+
+  constructor(client: EffectRedisClient, options: RedisNotifierOptions) {
+    this.client = withEffectScripts(client);
+    this.keys = createEffectKeys(options.prefix);
+    this.channel = options.channel ?? 'email';
+  }
+
+  deliver(notification: Notification, options: NotifierCallOptions = {}): Promise<DeliveryResult> {
+    const fault = this.faults.take('deliver');
+    return withFault(fault, options.signal, async () => {
+      if (fault === 'refuse') throw refusedDelivery();
+      const [created, json] = await this.client.wardenRecordDelivery(
+        this.keys.delivery(notification.deliveryKey),
+        this.keys.deliveryLedger,
+        JSON.stringify(deliveryFor(notification, this.channel)),
+      );
+      return { delivery: deliverySchema.parse(JSON.parse(json)), duplicate: created === 0 };
+    });
+  }
+
+  async deliveries(): Promise<Delivery[]> {
+    const entries = await this.client.lrange(this.keys.deliveryLedger, 0, -1);
+    return entries.map((entry) => deliverySchema.parse(JSON.parse(entry)));
+  }
+}
