@@ -3,11 +3,16 @@
  */
 import { parseArgs } from 'node:util';
 import { definitions } from '../../machines/index.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { runDemo } from './demo.ts';
+import { parseRoles, serve } from './serve.ts';
 import { simulate } from './simulate.ts';
 
 const usage = `warden <command> [options]
 
 Commands:
+  serve [--role worker|timers]   run workers and the timer service (both unless --role) until SIGTERM
+  demo                   drive one support request to completion with the local adapters
   definitions [--json]   the registered workflow definitions, their states and events
   simulate [--json]      run one refund request through the statechart offline and print its audit trail
   help                   this text
@@ -52,31 +57,43 @@ function runSimulation(json: boolean, print: Print): number {
   return 0;
 }
 
-export function main(
+export async function main(
   argv: string[],
   print: Print = (line) => {
     console.log(line);
   },
 ): Promise<number> {
-  return Promise.resolve(run(argv, print));
-}
-
-function run(argv: string[], print: Print): number {
   const [command = 'help', ...rest] = argv;
-  const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } }, strict: false });
+  const { values } = parseArgs({
+    args: rest,
+    options: { json: { type: 'boolean', default: false }, role: { type: 'string' } },
+    strict: false,
+  });
   const json = values.json === true;
-  switch (command) {
-    case 'definitions':
-      return listDefinitions(json, print);
-    case 'simulate':
-      return runSimulation(json, print);
-    case 'help':
-    case '--help':
-    case '-h':
-      print(usage);
-      return 0;
-    default:
-      print(`unknown command: ${command}\n\n${usage}`);
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(loadConfig(), parseRoles(typeof values.role === 'string' ? values.role : undefined));
+      case 'demo':
+        return await runDemo(loadConfig(), print);
+      case 'definitions':
+        return listDefinitions(json, print);
+      case 'simulate':
+        return runSimulation(json, print);
+      case 'help':
+      case '--help':
+      case '-h':
+        print(usage);
+        return 0;
+      default:
+        print(`unknown command: ${command}\n\n${usage}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      print(error.message);
       return 2;
+    }
+    throw error;
   }
 }

@@ -4,11 +4,11 @@
  * dropped. Jobs of a dead worker are reclaimed after the job lease. Effects are therefore
  * at-least-once; every external write carries an idempotency key.
  */
-import { createHash } from 'node:crypto';
 import type { SupportContext } from '../../machines/support.context.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
+import { contentHashOf } from '../effects/canonical-json.ts';
 import type { EffectHandler } from '../effects/effect.ts';
 import type { OutboxEntry, WorkflowStore } from '../store/store.ts';
 import type { ShardLeases } from './shard-leases.ts';
@@ -35,21 +35,6 @@ export interface WorkerOptions {
 }
 
 export type JobOutcome = 'applied' | 'duplicate' | 'refused' | 'dropped' | 'retry' | 'failed';
-
-/** Canonical JSON: keys sorted, so equal content hashes equally. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-export const contentHash = (value: unknown) =>
-  `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
 
 const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -90,7 +75,7 @@ export function createWorker(options: WorkerOptions) {
       now: clock,
       signal: shutdown.signal,
       saveArtifact: async (kind, content) => {
-        const hash = contentHash(content);
+        const hash = contentHashOf(content);
         const id = `${message.jobId}:${kind}:${hash.slice(7, 19)}`;
         await store.putArtifact({ id, workflowId: message.workflowId, hash, kind, content, createdAt: clock() });
         return { id, hash };

@@ -49,3 +49,18 @@ export async function deletePrefix(client: RedisClient, prefix: string): Promise
     } while (cursor !== '0');
   }
 }
+
+/**
+ * One connection per test file, opened by the first test that asks. Every test awaits it, so when
+ * Redis is down each Redis test fails with the start hint instead of being reported as skipped.
+ */
+export function lazyTestRedis(): { get: () => Promise<Redis>; close: () => Promise<void> } {
+  let connecting: Promise<Redis> | undefined;
+  return {
+    get: () => (connecting ??= connectTestRedis()),
+    close: async () => {
+      const client = await connecting?.catch(() => undefined);
+      client?.disconnect();
+    },
+  };
+}

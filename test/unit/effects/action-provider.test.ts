@@ -3,7 +3,7 @@ import type { RefundParams, TestableActionProvider } from '../../../src/effects/
 import { ActionRefusedError, ResponseLostError, TransportError } from '../../../src/effects/effect-errors.ts';
 import { MemoryActionProvider } from '../../../src/effects/memory-action-provider.ts';
 import { RedisActionProvider } from '../../../src/effects/redis-action-provider.ts';
-import { deletePrefix, freshPrefix, lazyTestRedis } from './support/redis.ts';
+import { deletePrefix, freshPrefix, lazyTestRedis } from '../../support/redis.ts';
 
 const params: RefundParams = { amount: 42.5, currency: 'EUR', customerId: 'cust-1', orderId: 'A-100' };
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ResponseLostError } from '../../../src/effects/effect-errors.ts';
 import { MemoryNotifier, type Notification, type TestableNotifier } from '../../../src/effects/notifier.ts';
 import { RedisNotifier } from '../../../src/effects/redis-notifier.ts';
-import { deletePrefix, freshPrefix, lazyTestRedis } from './support/redis.ts';
+import { deletePrefix, freshPrefix, lazyTestRedis } from '../../support/redis.ts';
 
 const notification: Notification = {
   deliveryKey: 'support-notify:wf-1',

@@ -1,0 +1,63 @@
+/**
+ * Configuration: the only reader of `process.env`, validated by zod. Every setting has a default
+ * that works on a laptop with nothing else installed.
+ */
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const ms = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const configSchema = z.object({
+  /** Redis to keep workflows in; when unset, an in-memory store that keeps nothing across restarts. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Treat REDIS_URL as one node of a Redis Cluster. */
+  REDIS_CLUSTER: flag.default(false),
+  /** Namespace of every Redis key. */
+  WARDEN_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .default('warden'),
+  /** Number of shards; fixed for the life of a deployment. */
+  WARDEN_SHARDS: z.coerce.number().int().min(1).max(999).default(256),
+  /** Shard lease time to live. */
+  WARDEN_LEASE_MS: ms(15_000),
+  /** An unacknowledged job idle this long is taken over by another worker. */
+  WARDEN_JOB_LEASE_MS: ms(60_000),
+  /** Idle wait between outbox reads. */
+  WARDEN_POLL_MS: ms(50),
+  /** Longest timer-service sleep without a wake-up notification. */
+  WARDEN_TIMER_POLL_MS: ms(1_000),
+  /** Default timeout of every effect call. */
+  WARDEN_EFFECT_TIMEOUT_MS: ms(10_000),
+  /** `local` (offline, deterministic) or `openai` (any OpenAI-compatible chat-completions endpoint). */
+  WARDEN_MODEL: z.enum(['local', 'openai']).default('local'),
+  OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OPENAI_API_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the configuration; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new ConfigError(`invalid configuration:\n${problems}`);
+  }
+  if (parsed.data.WARDEN_MODEL === 'openai' && !parsed.data.OPENAI_API_KEY) {
+    throw new ConfigError('invalid configuration:\n  OPENAI_API_KEY: required when WARDEN_MODEL=openai');
+  }
+  return parsed.data;
+}

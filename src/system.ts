@@ -1,0 +1,135 @@
+/**
+ * The composition root: builds the store, the engine, the effect adapters and the runtime from a
+ * configuration. Nothing else constructs them, so tests and the CLI build the same world.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import pino, { type Logger } from 'pino';
+import { definitionRegistry } from '../machines/index.ts';
+import type { Config } from './config.ts';
+import { createEngine, type Engine } from './engine/engine.ts';
+import type { ActionProvider, Notifier } from './effects/index.ts';
+import {
+  createEffectHandlers,
+  createOfflineEffectDeps,
+  OpenAIModelClient,
+  RedisActionProvider,
+  RedisNotifier,
+} from './effects/index.ts';
+import { createRuntime, type Role, type Runtime } from './runtime/runner.ts';
+import { MemoryStore } from './store/memory/memory-store.ts';
+import { connectRedis, type RedisClient } from './store/redis/connect.ts';
+import { createKeys } from './store/redis/keys.ts';
+import { RedisStore } from './store/redis/redis-store.ts';
+import type { WorkflowStore } from './store/store.ts';
+
+export interface System {
+  config: Config;
+  store: WorkflowStore;
+  engine: Engine;
+  actions: ActionProvider;
+  notifier: Notifier;
+  logger: Logger;
+  /** Builds the runtime for these roles (not started). */
+  runtime(roles: ReadonlySet<Role>): Runtime;
+  close(): Promise<void>;
+}
+
+export interface SystemOptions {
+  clock?: () => number;
+  logger?: Logger;
+  /** A unique name for this process (lease owner, consumer). */
+  owner?: string;
+}
+
+export const newId = (): string => randomBytes(12).toString('base64url').replace(/-/g, '_');
+
+export function createSystem(config: Config, options: SystemOptions = {}): System {
+  const clock = options.clock ?? (() => Date.now());
+  const logger = options.logger ?? pino({ level: config.LOG_LEVEL });
+  const owner = options.owner ?? `${hostname()}-${process.pid}-${newId().slice(0, 6)}`;
+  const offline = createOfflineEffectDeps();
+  let client: RedisClient | null = null;
+  let store: WorkflowStore;
+  let actions: ActionProvider = offline.actions;
+  let notifier: Notifier = offline.notifier;
+  let memory: MemoryStore | null = null;
+
+  if (config.REDIS_URL) {
+    client = connectRedis({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER, name: `warden:${owner}` });
+    store = new RedisStore(client, { prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS });
+    // Stand-ins for the external provider and notifier keep their ledgers in Redis, so a crashed
+    // process and its successor see the same refunds.
+    actions = new RedisActionProvider(client, { prefix: config.WARDEN_PREFIX });
+    notifier = new RedisNotifier(client, { prefix: config.WARDEN_PREFIX });
+  } else {
+    memory = new MemoryStore({ shards: config.WARDEN_SHARDS, clock });
+    store = memory;
+    logger.warn('no REDIS_URL: using the in-memory store; nothing survives a restart');
+  }
+
+  const model =
+    config.WARDEN_MODEL === 'openai'
+      ? new OpenAIModelClient({
+          baseUrl: config.OPENAI_BASE_URL,
+          model: config.OPENAI_MODEL,
+          apiKey: config.OPENAI_API_KEY ?? '',
+          timeoutMs: config.WARDEN_EFFECT_TIMEOUT_MS,
+        })
+      : offline.model;
+  const handlers = createEffectHandlers({
+    ...offline,
+    model,
+    actions,
+    notifier,
+    defaultTimeoutMs: config.WARDEN_EFFECT_TIMEOUT_MS,
+  });
+  const engine = createEngine({ store, definitions: definitionRegistry, clock, newId });
+
+  const subscribeWakeUps = async (onWake: () => void): Promise<() => Promise<void>> => {
+    if (memory) {
+      const local = memory;
+      local.onTimerArmed = onWake;
+      return () => {
+        local.onTimerArmed = null;
+        return Promise.resolve();
+      };
+    }
+    if (!client) return () => Promise.resolve();
+    // Pub/sub needs a connection of its own.
+    const subscriber = 'nodes' in client ? client.duplicate() : client.duplicate();
+    const channel = createKeys({ prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS }).wakeChannel;
+    subscriber.on('message', onWake);
+    await subscriber.subscribe(channel);
+    return async () => {
+      await subscriber.quit();
+    };
+  };
+
+  return {
+    config,
+    store,
+    engine,
+    actions,
+    notifier,
+    logger,
+    runtime: (roles) =>
+      createRuntime({
+        store,
+        engine,
+        handlers,
+        roles,
+        owner,
+        clock,
+        leaseMs: config.WARDEN_LEASE_MS,
+        jobLeaseMs: config.WARDEN_JOB_LEASE_MS,
+        pollMs: config.WARDEN_POLL_MS,
+        timerSafetyPollMs: config.WARDEN_TIMER_POLL_MS,
+        subscribeWakeUps,
+        logger,
+      }),
+    close: async () => {
+      if (client) await client.quit();
+    },
+  };
+}
