@@ -75,9 +75,14 @@ export async function send(
 }
 
 /** Creates (and starts) a support workflow. */
-export async function createSupport(world: World, options: { dedupKey?: string; principal?: Principal } = {}) {
+export async function createSupport(
+  world: World,
+  options: { dedupKey?: string; principal?: Principal; request?: Record<string, unknown> } = {},
+) {
   const outcome = await world.engine.createWorkflow({
-    body: { request: { customerId: 'cust-1', subject: 'Charged twice', message: 'Billed twice for March.' } },
+    body: {
+      request: { customerId: 'cust-1', subject: 'Charged twice', message: 'Billed twice for March.', ...options.request },
+    },
     principal: options.principal ?? principals.agent,
     dedupKey: options.dedupKey,
   });
