@@ -48,6 +48,27 @@ export function createExecuteRefundHandler(actions: ActionProvider, timeoutMs: n
       if (params.amount === null || params.currency === null) {
         throw new EffectError('INTERNAL', 'the refund has no approved amount or currency', false);
       }
+      if ((ctx.job.deliveries ?? 1) > 1) {
+        // A worker before us may have refunded and died before reporting: ask before acting again.
+        const found = await actions.reconcile(params.idempotencyKey, { signal });
+        if (found.status === 'failed') {
+          return resultEvent('ACTION_FAILED', {
+            jobId: ctx.job.jobId,
+            idempotencyKey: params.idempotencyKey,
+            reason: clip(found.reason),
+          });
+        }
+        if (found.status === 'executed') {
+          const violations = receiptViolations(found.receipt, {
+            key: params.idempotencyKey,
+            amount: params.amount,
+            currency: params.currency,
+          });
+          return violations.length
+            ? resultEvent('POST_ACTION_INVARIANT_FAILED', { jobId: ctx.job.jobId, receipt: found.receipt, violations })
+            : resultEvent('ACTION_EXECUTED', { jobId: ctx.job.jobId, receipt: found.receipt });
+        }
+      }
       const receipt = await actions.execute(
         params.idempotencyKey,
         {

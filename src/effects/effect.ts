@@ -13,6 +13,8 @@ export interface JobToRun {
   type: string;
   operation: string;
   params: Record<string, unknown>;
+  /** How many times this job was delivered: above 1, a previous worker may have done the work and died. */
+  deliveries?: number;
 }
 
 /** The one event a job produces. The worker gives it the event id `<jobId>/result`. */

@@ -70,7 +70,7 @@ export function createWorker(options: WorkerOptions) {
       return 'failed';
     }
     const result = await handler({
-      job: message,
+      job: { ...message, deliveries: entry.deliveries },
       context,
       now: clock,
       signal: shutdown.signal,

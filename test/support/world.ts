@@ -81,7 +81,12 @@ export async function createSupport(
 ) {
   const outcome = await world.engine.createWorkflow({
     body: {
-      request: { customerId: 'cust-1', subject: 'Charged twice', message: 'Billed twice for March.', ...options.request },
+      request: {
+        customerId: 'cust-1',
+        subject: 'Charged twice',
+        message: 'Billed twice for March.',
+        ...options.request,
+      },
     },
     principal: options.principal ?? principals.agent,
     dedupKey: options.dedupKey,
