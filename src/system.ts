@@ -40,6 +40,10 @@ export interface SystemOptions {
   logger?: Logger;
   /** A unique name for this process (lease owner, consumer). */
   owner?: string;
+  /** Wraps the store (instrumentation, fault injection in tests). */
+  decorateStore?: (store: WorkflowStore) => WorkflowStore;
+  /** Wraps the action provider (instrumentation, fault injection in tests). */
+  decorateActions?: (actions: ActionProvider) => ActionProvider;
 }
 
 export const newId = (): string => randomBytes(12).toString('base64url').replace(/-/g, '_');
@@ -68,6 +72,8 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
     logger.warn('no REDIS_URL: using the in-memory store; nothing survives a restart');
   }
 
+  if (options.decorateStore) store = options.decorateStore(store);
+  if (options.decorateActions) actions = options.decorateActions(actions);
   const model =
     config.WARDEN_MODEL === 'openai'
       ? new OpenAIModelClient({

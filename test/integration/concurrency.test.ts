@@ -69,7 +69,13 @@ describe('concurrent appliers', () => {
 
   it('let exactly one of an approval and a cancellation win, and the other decide on the result', async () => {
     const record = await createSupport(world);
-    for (const type of ['CLASSIFIED', 'POLICY_RETRIEVED', 'ACCOUNT_INSPECTED', 'RECOMMENDATION_GENERATED', 'POLICY_VALID'] as const) {
+    for (const type of [
+      'CLASSIFIED',
+      'POLICY_RETRIEVED',
+      'ACCOUNT_INSPECTED',
+      'RECOMMENDATION_GENERATED',
+      'POLICY_VALID',
+    ] as const) {
       await send(world, record.workflowId, type);
     }
     const context = await contextOf(world, record.workflowId);
