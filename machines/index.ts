@@ -11,10 +11,13 @@ import { eventSchemas } from './support.events.ts';
 import { explainGuard } from './support.guards.ts';
 import { supportMachine } from './support.machine.ts';
 import { eventRoles, roles } from './support.roles.ts';
+import { migrations, type Migration } from './migrations.ts';
+import { supportMachineV1 } from './versions/support.v1.machine.ts';
 
-export const supportV1: WorkflowDefinition<SupportContext> = {
+/** support@2, the latest: new workflows start here. */
+export const supportV2: WorkflowDefinition<SupportContext> = {
   id: 'support',
-  version: 1,
+  version: 2,
   machine: supportMachine,
   inputSchema: supportInputSchema,
   createRoles: [roles.agent],
@@ -26,9 +29,18 @@ export const supportV1: WorkflowDefinition<SupportContext> = {
   explainGuard: (guard, context, event) => explainGuard(guard, context, event as AnySupportEvent),
 };
 
+/** support@1, frozen: workflows started on it keep running on it. */
+export const supportV1: WorkflowDefinition<SupportContext> = { ...supportV2, version: 1, machine: supportMachineV1 };
+
 export const definitions: ReadonlyMap<string, WorkflowDefinition> = new Map<string, WorkflowDefinition>([
   ['support@1', supportV1],
+  ['support@2', supportV2],
 ]);
+
+/** The migration from one registered version to another, if one is registered. */
+export function findMigration(from: string, to: string): Migration | undefined {
+  return migrations.find((m) => m.from === from && m.to === to);
+}
 
 export function getDefinition(id: string, version: number): WorkflowDefinition | undefined {
   return definitions.get(`${id}@${version}`);
@@ -47,4 +59,5 @@ export function latestDefinition(id: string): WorkflowDefinition | undefined {
 export const definitionRegistry = {
   get: getDefinition,
   latest: latestDefinition,
+  migration: findMigration,
 };

@@ -150,6 +150,14 @@ export interface SupportContext {
     policyVersion: string;
     validatorVersion: string;
   } | null;
+  /** Since support@2: the fraud screen of the current recommendation. */
+  fraud: {
+    status: 'cleared' | 'suspected' | 'notScreened';
+    recommendationVersion: number | null;
+    score: number | null;
+    reasons: string[];
+    artifact: ArtifactRef | null;
+  } | null;
   approval: {
     approverId: string;
     approverTenantId: string;
@@ -206,6 +214,7 @@ export function createInitialContext(rawInput: SupportInput): SupportContext {
     revisions: 0,
     changeRequest: null,
     validation: null,
+    fraud: null,
     approval: null,
     cancellation: null,
     action: { status: 'notStarted', idempotencyKey: null, recommendationVersion: null, receipt: null, failure: null },

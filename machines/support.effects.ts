@@ -43,6 +43,15 @@ export const effects = {
       policy: c.evidence.policy,
     }),
   },
+  requestFraudScreen: {
+    operation: 'fraud',
+    params: (c) => ({
+      recommendationVersion: c.recommendation?.version ?? null,
+      customerId: c.request.customerId,
+      amount: c.recommendation?.amount ?? null,
+      currency: c.recommendation?.currency ?? null,
+    }),
+  },
   executeRefund: {
     operation: 'execute',
     params: (c) => ({

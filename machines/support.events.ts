@@ -132,6 +132,15 @@ export const eventSchemas = {
     receipt: actionReceipt,
     violations: z.array(text(500)).min(1).max(20),
   }),
+  /** Since support@2. */
+  FRAUD_CLEARED: z.strictObject({ jobId, score: z.number().min(0).max(1), artifact: artifactRef }),
+  /** Since support@2. */
+  FRAUD_SUSPECTED: z.strictObject({
+    jobId,
+    score: z.number().min(0).max(1),
+    reasons: z.array(text(500)).min(1).max(20),
+    artifact: artifactRef,
+  }),
   CUSTOMER_NOTIFIED: z.strictObject({ jobId, deliveryId: text(200), deliveryKey: text(300), channel: text(50) }),
   RETRYABLE_ERROR: jobFailure,
   PERMANENT_ERROR: jobFailure,

@@ -1,26 +1,17 @@
 /**
- * The customer-support workflow as an XState v5 statechart.
+ * The customer-support workflow as an XState v5 statechart: the latest version, support@2 (a fraud
+ * screen between policy validation and approval). Earlier versions are frozen in `versions/`.
  *
  * The config below is a static literal the Stately editor can open: every guard, action and delay
  * is referenced by name; the implementations live in `setup()` and in the sibling modules. Effect
  * actions (`requestClassification`, `executeRefund`, ...) do nothing here: the engine turns them
  * into durable jobs. Nothing in this file does I/O.
  */
-import { assign, setup } from 'xstate';
+import { setup } from 'xstate';
 import type { SupportContext, SupportInput } from './support.context.ts';
 import { createInitialContext } from './support.context.ts';
 import type { SupportEvent } from './support.events.ts';
-import type { OperationParams, StepParams } from './support.guards.ts';
-import { guards as g } from './support.guards.ts';
-import type { Operation } from './support.retry-policy.ts';
-import { backoffDelay, retryPolicies } from './support.retry-policy.ts';
-import type { EscalationParams } from './support.updates.ts';
-import * as u from './support.updates.ts';
-
-/** Effect actions are markers: the decider maps them to jobs; a running actor would do nothing. */
-const requestEffect = () => undefined;
-const backoff = (context: SupportContext, operation: Operation) =>
-  backoffDelay(retryPolicies[operation], context.workflowId, operation, context.stepAttempts[operation]);
+import { supportActions, supportDelays, supportGuards } from './support.implementations.ts';
 
 export const supportMachine = setup({
   types: {
@@ -28,86 +19,9 @@ export const supportMachine = setup({
     events: {} as SupportEvent,
     input: {} as SupportInput,
   },
-  guards: {
-    isCurrentJob: ({ context, event }, params: OperationParams) => g.isCurrentJob(context, event, params),
-    isCurrentValidation: ({ context, event }) => g.isCurrentValidation(context, event),
-    classificationIsConfident: ({ context }) => g.classificationIsConfident(context),
-    hasAttemptsLeft: ({ context, event }, params: OperationParams) => g.hasAttemptsLeft(context, event, params),
-    errorIsRetryable: ({ context, event }, params: OperationParams) => g.errorIsRetryable(context, event, params),
-    canRetry: ({ context, event }, params: OperationParams) => g.canRetry(context, event, params),
-    escalationIsAuthorised: ({ context, event }) => g.escalationIsAuthorised(context, event),
-    approverMayDecide: ({ context, event }) => g.approverMayDecide(context, event),
-    actionOutcomeUncertain: ({ context }) => g.actionOutcomeUncertain(context),
-    hasRevisionBudget: ({ context }) => g.hasRevisionBudget(context),
-    validationIsRevisable: ({ context }) => g.validationIsRevisable(context),
-    approvalIsCurrentAndAuthorized: ({ context, event }) => g.approvalIsCurrentAndAuthorized(context, event),
-    cancellationPending: ({ context }) => g.cancellationPending(context),
-    receiptMatchesApproval: ({ context, event }) => g.receiptMatchesApproval(context, event),
-    hasActionReceipt: ({ context }) => g.hasActionReceipt(context),
-    actionCannotHaveTakenEffect: ({ context }) => g.actionCannotHaveTakenEffect(context),
-    reviewRetryAllowed: ({ context, event }, params: StepParams) => g.reviewRetryAllowed(context, event, params),
-    reviewCompletionAllowed: ({ context }) => g.reviewCompletionAllowed(context),
-  },
-  actions: {
-    startAttempt: assign(({ context }, params: OperationParams) => u.startAttempt(context, params.operation)),
-    resetStep: assign(({ context }, params: OperationParams) => u.resetStep(context, params.operation)),
-    finishJob: assign(({ context }, params: OperationParams) => u.finishJob(context, params.operation)),
-    recordError: assign(({ context, event }, params: OperationParams) =>
-      u.recordError(context, event, params.operation),
-    ),
-    recordClassification: assign(({ context, event }) => u.recordClassification(context, event)),
-    recordPolicy: assign(({ context, event }) => u.recordPolicy(context, event)),
-    recordAccount: assign(({ context, event }) => u.recordAccount(context, event)),
-    recordRecommendation: assign(({ context, event }) => u.recordRecommendation(context, event)),
-    recordValidation: assign(({ context, event }) => u.recordValidation(context, event)),
-    consumeRevision: assign(({ context }) => u.consumeRevision(context)),
-    recordChangeRequest: assign(({ context, event }) => u.recordChangeRequest(context, event)),
-    recordApproval: assign(({ context, event }) => u.recordApproval(context, event)),
-    recordCancellationRequest: assign(({ context, event }) => u.recordCancellationRequest(context, event)),
-    honourCancellation: assign(({ context, event }) => u.honourCancellation(context, event)),
-    declinePendingCancellation: assign(({ context }) => u.declinePendingCancellation(context)),
-    recordActionReceipt: assign(({ context, event }) => u.recordActionReceipt(context, event)),
-    recordActionUnknown: assign(({ context, event }) => u.recordActionOutcome(context, event, 'unknown')),
-    recordActionNotFound: assign(({ context, event }) => u.recordActionOutcome(context, event, 'notFound')),
-    recordActionFailed: assign(({ context, event }) => u.recordActionOutcome(context, event, 'failed')),
-    recordActionVoided: assign(({ context, event }) => u.recordActionOutcome(context, event, 'voided')),
-    recordNotification: assign(({ context, event }) => u.recordNotification(context, event)),
-    recordCompensationRequest: assign(({ context, event }) => u.recordCompensation(context, event, 'REVIEWER')),
-    recordInvariantViolation: assign(({ context, event }) =>
-      u.recordCompensation(context, event, 'POST_ACTION_INVARIANT_FAILED'),
-    ),
-    recordCompensation: assign(({ context, event }) => u.recordCompensation(context, event, 'COMPENSATED')),
-    recordResolution: assign(({ context, event }, params: { kind: string }) =>
-      u.recordResolution(context, event, params.kind),
-    ),
-    recordReviewRetry: assign(({ context, event }) => u.recordReviewRetry(context, event)),
-    escalate: assign(({ context, event }, params: EscalationParams) => u.escalate(context, event, params)),
-    assignReviewOwner: assign(({ context, event }) => u.assignReviewOwner(context, event)),
-    markReviewOverdue: assign(({ context }) => u.markReviewOverdue(context)),
-    closeManualReview: assign(() => u.closeManualReview()),
-    requestClassification: requestEffect,
-    requestPolicy: requestEffect,
-    requestAccount: requestEffect,
-    requestRecommendation: requestEffect,
-    requestValidation: requestEffect,
-    executeRefund: requestEffect,
-    reconcileAction: requestEffect,
-    voidAction: requestEffect,
-    notifyCustomer: requestEffect,
-    requestCompensation: requestEffect,
-  },
-  delays: {
-    classifyBackoff: ({ context }) => backoff(context, 'classify'),
-    policyBackoff: ({ context }) => backoff(context, 'policy'),
-    accountBackoff: ({ context }) => backoff(context, 'account'),
-    recommendBackoff: ({ context }) => backoff(context, 'recommend'),
-    validateBackoff: ({ context }) => backoff(context, 'validate'),
-    reconcileBackoff: ({ context }) => backoff(context, 'reconcile'),
-    notifyBackoff: ({ context }) => backoff(context, 'notify'),
-    approvalTimeout: ({ context }) => context.config.approvalTimeoutMs,
-    workflowDeadline: ({ context, event }) => u.untilDeadline(context, event),
-    reviewDeadline: ({ context }) => context.config.reviewDeadlineMs,
-  },
+  guards: supportGuards,
+  actions: supportActions,
+  delays: supportDelays,
 }).createMachine({
   id: 'support',
   description:
@@ -400,7 +314,7 @@ export const supportMachine = setup({
               on: {
                 POLICY_VALID: {
                   guard: 'isCurrentValidation',
-                  target: '#support.beforeAction.awaitingApproval',
+                  target: '#support.beforeAction.screeningFraud',
                   actions: 'recordValidation',
                 },
                 POLICY_INVALID: {
@@ -466,6 +380,73 @@ export const supportMachine = setup({
             retryWait: {
               description: 'Waiting out the backoff before the next validation attempt.',
               after: { validateBackoff: { target: 'attempting' } },
+            },
+          },
+        },
+        screeningFraud: {
+          description:
+            'Since support@2: a deterministic fraud screen of the validated recommendation before anyone may approve it.',
+          initial: 'attempting',
+          entry: { type: 'resetStep', params: { operation: 'fraud' } },
+          states: {
+            attempting: {
+              description: 'A fraud screening job is in flight.',
+              entry: [{ type: 'startAttempt', params: { operation: 'fraud' } }, 'requestFraudScreen'],
+              exit: { type: 'finishJob', params: { operation: 'fraud' } },
+              on: {
+                FRAUD_CLEARED: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'fraud' } },
+                  target: '#support.beforeAction.awaitingApproval',
+                  actions: 'recordFraudScreen',
+                },
+                FRAUD_SUSPECTED: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'fraud' } },
+                  target: '#support.manualReview',
+                  actions: [
+                    'recordFraudScreen',
+                    { type: 'escalate', params: { reason: 'FRAUD_SUSPECTED', step: 'fraud' } },
+                  ],
+                  description: 'A person decides on a request the screen flagged.',
+                },
+                RETRYABLE_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'fraud' } },
+                  target: 'checkingRetry',
+                  actions: { type: 'recordError', params: { operation: 'fraud' } },
+                },
+                PERMANENT_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'fraud' } },
+                  target: '#support.manualReview',
+                  actions: [
+                    { type: 'recordError', params: { operation: 'fraud' } },
+                    { type: 'escalate', params: { reason: 'PERMANENT_ERROR', step: 'fraud' } },
+                  ],
+                },
+              },
+            },
+            checkingRetry: {
+              description: 'Transient: retry the fraud screen while attempts are left.',
+              always: [
+                {
+                  guard: { type: 'canRetry', params: { operation: 'fraud' } },
+                  target: 'retryWait',
+                  description: 'A retryable error class with attempts left: wait out the backoff.',
+                },
+                {
+                  guard: { type: 'errorIsRetryable', params: { operation: 'fraud' } },
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'fraud' } },
+                  description: 'Attempts exhausted.',
+                },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'fraud' } },
+                  description: 'An error class that another attempt would not fix.',
+                },
+              ],
+            },
+            retryWait: {
+              description: 'Waiting out the backoff before the next fraud screen.',
+              after: { fraudBackoff: { target: 'attempting' } },
             },
           },
         },

@@ -22,6 +22,7 @@ export const operations = [
   'notify',
   'compensate',
   'void',
+  'fraud',
 ] as const;
 export type Operation = (typeof operations)[number];
 
@@ -55,6 +56,7 @@ export const retryPolicies: Record<Operation, RetryPolicy> = {
   execute: { maxAttempts: 3, ...backoff, retryableErrors: [] },
   compensate: { maxAttempts: 1, ...backoff, retryableErrors: [] },
   void: { maxAttempts: 1, ...backoff, retryableErrors: [] },
+  fraud: { maxAttempts: 3, ...backoff, retryableErrors: transient },
 };
 
 /** FNV-1a, 32 bits: a stable, dependency-free hash for jitter (not for security). */

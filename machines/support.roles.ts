@@ -34,6 +34,8 @@ export const eventRoles: Record<SupportEventType, readonly Role[]> = {
   ACTION_VOIDED: workerResult,
   POST_ACTION_INVARIANT_FAILED: workerResult,
   CUSTOMER_NOTIFIED: workerResult,
+  FRAUD_CLEARED: workerResult,
+  FRAUD_SUSPECTED: workerResult,
   RETRYABLE_ERROR: workerResult,
   PERMANENT_ERROR: workerResult,
   CANCEL_REQUESTED: [roles.agent, roles.reviewer],

@@ -113,6 +113,7 @@ export function recordRecommendation(context: SupportContext, event: AnySupportE
       promptVersion: p.promptVersion,
     },
     validation: null,
+    fraud: null,
     approval: null,
   };
 }
@@ -137,6 +138,22 @@ export function recordValidation(_context: SupportContext, event: AnySupportEven
 
 export function consumeRevision(context: SupportContext): Update {
   return { revisions: context.revisions + 1 };
+}
+
+export function recordFraudScreen(context: SupportContext, event: AnySupportEvent): Update {
+  const cleared = payloadOf(event, 'FRAUD_CLEARED');
+  const suspected = payloadOf(event, 'FRAUD_SUSPECTED');
+  const p = cleared ?? suspected;
+  if (!p) return {};
+  return {
+    fraud: {
+      status: cleared ? 'cleared' : 'suspected',
+      recommendationVersion: context.recommendation?.version ?? null,
+      score: p.score,
+      reasons: suspected?.reasons ?? [],
+      artifact: p.artifact,
+    },
+  };
 }
 
 export function recordChangeRequest(_context: SupportContext, event: AnySupportEvent): Update {
@@ -277,6 +294,7 @@ const questionsByReason: Record<string, string> = {
   RECONCILIATION_FAILED: 'The action outcome is unknown and reconciliation failed: check the provider by hand.',
   NOTIFICATION_FAILED: 'The customer could not be notified: notify by hand, then complete.',
   COMPENSATION_FAILED: 'The compensation failed: reverse the action by hand.',
+  FRAUD_SUSPECTED: 'The fraud screen flagged this refund: is it legitimate?',
 };
 
 /**

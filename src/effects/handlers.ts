@@ -2,6 +2,7 @@
  * The effect handlers of the support workflow, one per named effect (nine, and `voidAction`) in
  * `machines/support.effects.ts`, built from the adapters passed in.
  */
+import { createFraudScreenHandler } from './fraud-handler.ts';
 import type { EffectType } from '../../machines/support.effects.ts';
 import type { Operation } from '../../machines/support.retry-policy.ts';
 import type { AccountService } from './account-service.ts';
@@ -42,6 +43,7 @@ export function createEffectHandlers(deps: EffectDeps): Record<EffectType, Effec
     requestAccount: createAccountHandler(deps.accounts, timeout('account')),
     requestRecommendation: createRecommendationHandler(deps.model, timeout('recommend')),
     requestValidation: createValidationHandler(deps.policies, timeout('validate')),
+    requestFraudScreen: createFraudScreenHandler(deps.accounts, timeout('fraud')),
     executeRefund: createExecuteRefundHandler(deps.actions, timeout('execute')),
     reconcileAction: createReconcileHandler(deps.actions, timeout('reconcile')),
     voidAction: createVoidHandler(deps.actions, timeout('void')),

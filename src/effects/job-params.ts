@@ -29,6 +29,12 @@ export const jobParams = {
     contentHash: contentHash.nullable(),
     policy: policyEvidence.nullable(),
   }),
+  requestFraudScreen: z.object({
+    recommendationVersion: z.number().int().positive().nullable(),
+    customerId: id,
+    amount: money.nullable(),
+    currency: currency.nullable(),
+  }),
   executeRefund: z.object({
     idempotencyKey: id,
     recommendationVersion: z.number().int().positive().nullable(),

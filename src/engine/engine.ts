@@ -5,8 +5,9 @@
  */
 import type { Accepted, Effect, WorkflowRecord } from './decision.ts';
 import { decideCreate, decideEvent, decideTimer, type IncomingEvent } from './decider.ts';
-import type { WorkflowDefinition } from './definition.ts';
+import { definitionKey, type WorkflowDefinition } from './definition.ts';
 import { WardenError } from './errors.ts';
+import { decideMigration, type SnapshotMigration } from './migrate.ts';
 import type { Principal } from './principal.ts';
 import { shardForDedupKey, shardForKey, workflowIdFor } from '../store/shards.ts';
 import type { OutboxMessage, StoredOutcome, WorkflowStore } from '../store/store.ts';
@@ -14,7 +15,12 @@ import type { OutboxMessage, StoredOutcome, WorkflowStore } from '../store/store
 export interface DefinitionRegistry {
   get(id: string, version: number): WorkflowDefinition | undefined;
   latest(id: string): WorkflowDefinition | undefined;
+  /** The registered migration between two definition keys (`support@1` → `support@2`), if any. */
+  migration?(from: string, to: string): SnapshotMigration | undefined;
 }
+
+/** The role that may move workflows between definition versions. */
+export const operatorRole = 'operator';
 
 export interface EngineOptions {
   store: WorkflowStore;
@@ -45,6 +51,8 @@ export type CreateOutcome =
 
 export interface CreateWorkflowRequest {
   definitionId?: string;
+  /** A registered version to start on; the latest by default. */
+  definitionVersion?: number;
   /** The caller's input (for support: `{ request, config? }`). */
   body: unknown;
   principal: Principal;
@@ -146,8 +154,20 @@ export function createEngine(options: EngineOptions) {
     store,
 
     async createWorkflow(request: CreateWorkflowRequest): Promise<CreateOutcome> {
-      const definition = definitions.latest(request.definitionId ?? 'support');
-      if (!definition) throw new Error(`no definition ${request.definitionId ?? 'support'} is registered`);
+      const definitionId = request.definitionId ?? 'support';
+      const definition =
+        request.definitionVersion === undefined
+          ? definitions.latest(definitionId)
+          : definitions.get(definitionId, request.definitionVersion);
+      if (!definition) {
+        const wanted = `${definitionId}@${request.definitionVersion ?? 'latest'}`;
+        return {
+          outcome: 'refused',
+          code: 'INVALID_EVENT',
+          message: `no definition ${wanted} is registered`,
+          details: {},
+        };
+      }
       const { principal, dedupKey } = request;
       const unique = options.newId();
       // Without a de-duplication key the unique part spreads workflows over the shards.
@@ -209,6 +229,60 @@ export function createEngine(options: EngineOptions) {
 
     load(workflowId: string): Promise<WorkflowRecord | null> {
       return store.load(workflowId);
+    },
+
+    /**
+     * Moves a workflow to `toVersion` of its definition with the registered migration, atomically.
+     * Operators only; refused when no migration is registered or the target cannot run the result.
+     */
+    async migrateWorkflow(workflowId: string, toVersion: number, principal: Principal): Promise<ApplyOutcome> {
+      if (!principal.roles.includes(operatorRole)) {
+        return {
+          outcome: 'refused',
+          code: 'FORBIDDEN',
+          message: 'migrations need the operator role',
+          details: {},
+          version: 0,
+        };
+      }
+      const eventId = `${workflowId}/migrate/v${toVersion}`;
+      for (let attempt = 1; attempt <= maxRetries; attempt++) {
+        const record = await store.load(workflowId);
+        if (!record) return { outcome: 'notFound' };
+        const from = definitionOf(record);
+        const to = definitions.get(record.definitionId, toVersion);
+        const migration = to ? definitions.migration?.(definitionKey(from), definitionKey(to)) : undefined;
+        if (!to || !migration) {
+          const message = `no migration from ${definitionKey(from)} to ${record.definitionId}@${toVersion} is registered`;
+          return { outcome: 'refused', code: 'NO_MIGRATION', message, details: {}, version: record.version };
+        }
+        const decision = decideMigration({ from, to, migration, record, principal, eventId, now: clock() });
+        if (decision.outcome === 'refused') {
+          return {
+            outcome: 'refused',
+            code: decision.code,
+            message: decision.message,
+            details: decision.details,
+            version: record.version,
+          };
+        }
+        const result = await store.commit({
+          record: decision.record,
+          eventId,
+          audit: decision.audit,
+          jobs: [],
+          timersToArm: [],
+          timersToCancel: [],
+          outcome: acceptedOutcome(decision.record),
+          expectedVersion: record.version,
+          previousStatePaths: record.status === 'active' ? record.statePaths : [],
+        });
+        if (result.status === 'committed')
+          return { outcome: 'accepted', record: decision.record, effects: [], decision };
+        if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
+        if (result.status === 'missing') return { outcome: 'notFound' };
+      }
+      return { outcome: 'conflict', attempts: maxRetries };
     },
 
     definitionOf,

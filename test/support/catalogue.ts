@@ -123,6 +123,15 @@ export function payloadFor(type: SupportEventType, c: SupportContext): Record<st
       return { jobId: job(c, 'void'), idempotencyKey: receipt().idempotencyKey };
     case 'POST_ACTION_INVARIANT_FAILED':
       return { jobId: job(c, 'execute'), receipt: receipt(), violations: ['refunded twice the amount'] };
+    case 'FRAUD_CLEARED':
+      return { jobId: job(c, 'fraud'), score: 0.05, artifact: artifact('fraud-screen') };
+    case 'FRAUD_SUSPECTED':
+      return {
+        jobId: job(c, 'fraud'),
+        score: 0.8,
+        reasons: ['refunds in 90 days too high'],
+        artifact: artifact('fraud-screen'),
+      };
     case 'CUSTOMER_NOTIFIED':
       return {
         jobId: job(c, 'notify'),

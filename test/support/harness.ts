@@ -3,7 +3,8 @@
  * effects requested, the armed timers and the audit trail, with a clock the test moves.
  */
 import { getNextTransitions } from 'xstate';
-import { supportV1 } from '../../machines/index.ts';
+import { supportV2 } from '../../machines/index.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import type { SupportConfig, SupportContext } from '../../machines/support.context.ts';
 import type { SupportEventType } from '../../machines/support.events.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
@@ -16,6 +17,8 @@ import { principalFor, principals } from './principals.ts';
 export const t0 = Date.UTC(2026, 10, 30, 9, 0, 0);
 
 export interface CreateOptions {
+  /** The definition to run; the latest by default. */
+  definition?: WorkflowDefinition;
   workflowId?: string;
   config?: Partial<SupportConfig>;
   principal?: Principal;
@@ -27,11 +30,15 @@ export class Harness {
   now = t0;
   private seq = 0;
 
-  private constructor(public record: WorkflowRecord) {}
+  private constructor(
+    public record: WorkflowRecord,
+    readonly definition: WorkflowDefinition,
+  ) {}
 
   static create(options: CreateOptions = {}): Harness {
+    const definition = options.definition ?? supportV2;
     const decision = decideCreate({
-      definition: supportV1,
+      definition,
       workflowId: options.workflowId ?? 'wf-1',
       body: {
         request: { customerId: 'cust-1', subject: 'Charged twice', message: 'I was charged twice for March.' },
@@ -42,13 +49,14 @@ export class Harness {
       now: t0,
     });
     if (decision.outcome !== 'accepted') throw new Error(`creation refused: ${decision.message}`);
-    const harness = new Harness(decision.record);
+    const harness = new Harness(decision.record, definition);
     harness.take(decision);
     return harness;
   }
 
   get context(): SupportContext {
-    return restoreSnapshot(supportV1.machine, this.record.workflowId, this.record.snapshot).context as SupportContext;
+    return restoreSnapshot(this.definition.machine, this.record.workflowId, this.record.snapshot)
+      .context as SupportContext;
   }
 
   get paths(): string[] {
@@ -58,16 +66,16 @@ export class Harness {
   /** Event types the current state has a transition for (guards not evaluated), timer events excluded. */
   possibleEvents(): SupportEventType[] {
     if (this.record.status !== 'active') return [];
-    const snapshot = restoreSnapshot(supportV1.machine, this.record.workflowId, this.record.snapshot);
+    const snapshot = restoreSnapshot(this.definition.machine, this.record.workflowId, this.record.snapshot);
     const types = getNextTransitions(snapshot).map((t) => t.eventType as string);
-    return [...new Set(types)].filter((type): type is SupportEventType => type in supportV1.eventSchemas);
+    return [...new Set(types)].filter((type): type is SupportEventType => type in this.definition.eventSchemas);
   }
 
   /** Sends an event with the catalogue's payload for the current context, overridden by `patch`. */
   send(type: string, patch: Record<string, unknown> = {}, principal?: Principal): Decision {
-    const base = type in supportV1.eventSchemas ? payloadFor(type as SupportEventType, this.context) : {};
+    const base = type in this.definition.eventSchemas ? payloadFor(type as SupportEventType, this.context) : {};
     const decision = decideEvent({
-      definition: supportV1,
+      definition: this.definition,
       record: this.record,
       event: { type, eventId: `evt-${++this.seq}`, payload: { ...base, ...patch } },
       principal: principal ?? principalFor(type),
@@ -102,7 +110,7 @@ export class Harness {
 
   fireTimer(id: string, generation: number): Decision {
     const decision = decideTimer({
-      definition: supportV1,
+      definition: this.definition,
       record: this.record,
       timer: { id, generation },
       eventId: `timer-${++this.seq}`,
@@ -134,8 +142,10 @@ export class Harness {
   recommend(patch: Record<string, unknown> = {}) {
     return this.ok('RECOMMENDATION_GENERATED', patch);
   }
+  /** Policy validation, and the fraud screen where the definition has one. */
   validate() {
-    return this.ok('POLICY_VALID');
+    const valid = this.ok('POLICY_VALID');
+    return this.paths[0]?.startsWith('beforeAction.screeningFraud') ? this.ok('FRAUD_CLEARED') : valid;
   }
   approve(principal: Principal = principals.approver) {
     return this.ok('APPROVED', {}, principal);

@@ -17,7 +17,12 @@ export interface Observation {
   requestedJobs: ReadonlySet<string>;
 }
 
-export function refundViolations(context: SupportContext, effect: Effect, audit: readonly AuditEntry[]): string[] {
+export function refundViolations(
+  context: SupportContext,
+  effect: Effect,
+  audit: readonly AuditEntry[],
+  definitionVersion = 2,
+): string[] {
   const violations: string[] = [];
   const rec = context.recommendation;
   if (!rec) return ['refund without a recommendation'];
@@ -35,6 +40,11 @@ export function refundViolations(context: SupportContext, effect: Effect, audit:
   if (approval && (approval.approverTenantId !== context.tenantId || rec.amount > approval.approverLimit)) {
     violations.push('refund approved outside the approver’s tenant or limit');
   }
+  const fraud = context.fraud;
+  const screened =
+    fraud?.status === 'notScreened' || (fraud?.status === 'cleared' && fraud.recommendationVersion === rec.version);
+  if (definitionVersion >= 2 && !screened)
+    violations.push('refund without a fraud screen of the current recommendation');
   if (effect.params.idempotencyKey !== `support-action:${context.workflowId}:v${rec.version}`) {
     violations.push('refund without the idempotency key of the current recommendation');
   }
@@ -49,7 +59,9 @@ export function stepViolations(observation: Observation): string[] {
   if (decision.outcome === 'refused') return violations;
   for (const effect of decision.effects) {
     if (requestedJobs.has(effect.jobId)) violations.push(`job ${effect.jobId} requested twice`);
-    if (effect.type === 'executeRefund') violations.push(...refundViolations(context, effect, audit));
+    if (effect.type === 'executeRefund') {
+      violations.push(...refundViolations(context, effect, audit, before.definitionVersion));
+    }
   }
   if (decision.record.version !== before.version + 1) violations.push('version did not advance by one');
   return violations;

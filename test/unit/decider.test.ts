@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { z } from 'zod';
-import { supportV1 } from '../../machines/index.ts';
+import { supportV2 } from '../../machines/index.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from '../../src/engine/errors.ts';
@@ -12,7 +12,7 @@ import { principals } from '../support/principals.ts';
 describe('the decider', () => {
   it('creates a workflow in requestReceived with its deadline armed and one audit entry', () => {
     const decision = decideCreate({
-      definition: supportV1,
+      definition: supportV2,
       workflowId: 'wf-new',
       body: { request: { customerId: 'c', subject: 's', message: 'm' } },
       principal: principals.agent,
@@ -41,14 +41,14 @@ describe('the decider', () => {
         to: ['beforeAction.requestReceived'],
         actor: { id: 'agent-1', kind: 'user', roles: ['support_agent'] },
         correlationId: 'case-88',
-        definition: 'support@1',
+        definition: 'support@2',
         version: 1,
       },
     });
   });
 
   it('refuses creation with invalid input or without the agent role', () => {
-    const base = { definition: supportV1, workflowId: 'wf-x', eventId: 'e', now: t0 };
+    const base = { definition: supportV2, workflowId: 'wf-x', eventId: 'e', now: t0 };
     expect(
       decideCreate({ ...base, body: { request: { customerId: 'c' } }, principal: principals.agent }),
     ).toMatchObject({
@@ -74,7 +74,7 @@ describe('the decider', () => {
   it('writes an audit entry with actor, guard outcome, causation and correlation ids', () => {
     const h = fixtures.awaitingApproval();
     const decision = decideEvent({
-      definition: supportV1,
+      definition: supportV2,
       record: h.record,
       event: {
         type: 'APPROVED',
@@ -98,7 +98,7 @@ describe('the decider', () => {
       guard: { outcome: 'passed', guards: ['approvalIsCurrentAndAuthorized'], failedChecks: [] },
       causationId: 'approval-task-91',
       correlationId: 'case-88',
-      definition: 'support@1',
+      definition: 'support@2',
       version: h.record.version + 1,
       at: t0 + 1000,
       effects: ['wf-1/execute/1'],
@@ -203,8 +203,8 @@ describe('the decider', () => {
     const event = { type: 'START', eventId: 'x' };
     expect(() =>
       decideEvent({
-        definition: supportV1,
-        record: { ...h.record, definitionVersion: 2 },
+        definition: supportV2,
+        record: { ...h.record, definitionVersion: 1 },
         event,
         principal: principals.agent,
         now: t0,
@@ -212,12 +212,12 @@ describe('the decider', () => {
     ).toThrow(DefinitionMismatchError);
     const broken = { ...h.record, snapshot: { ...(h.record.snapshot as object), value: { nowhere: 'x' } } };
     expect(() =>
-      decideEvent({ definition: supportV1, record: broken, event, principal: principals.agent, now: t0 }),
+      decideEvent({ definition: supportV2, record: broken, event, principal: principals.agent, now: t0 }),
     ).toThrow(CorruptSnapshotError);
     for (const snapshot of [null, 'x', { value: 'x' }]) {
       expect(() =>
         decideEvent({
-          definition: supportV1,
+          definition: supportV2,
           record: { ...h.record, snapshot },
           event,
           principal: principals.agent,
@@ -247,7 +247,7 @@ describe('the decider', () => {
   it('decides the timer channel through decideTimer only', () => {
     const h = fixtures.awaitingApproval();
     const timer = h.timer('approvalTimeout')!;
-    const decision = decideTimer({ definition: supportV1, record: h.record, timer, eventId: 't', now: timer.dueAt });
+    const decision = decideTimer({ definition: supportV2, record: h.record, timer, eventId: 't', now: timer.dueAt });
     expect(decision).toMatchObject({
       outcome: 'accepted',
       audit: { channel: 'timer', actor: { id: 'timer', kind: 'timer' }, eventType: timer.id },

@@ -19,6 +19,7 @@ describe('the happy path', () => {
       'wf-1/account/1',
       'wf-1/recommend/1',
       'wf-1/validate/1',
+      'wf-1/fraud/1',
       'wf-1/execute/1',
       'wf-1/notify/1',
     ]);

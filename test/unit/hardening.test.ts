@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { z } from 'zod';
-import { supportV1 } from '../../machines/index.ts';
+import { supportV2 } from '../../machines/index.ts';
 import { decideCreate, decideEvent } from '../../src/engine/decider.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import type { Principal } from '../../src/engine/principal.ts';
@@ -27,7 +27,7 @@ describe('hostile input to the decider', () => {
     const h = fixtures.awaitingApproval();
     const decide = (type: unknown, principal: unknown) =>
       decideEvent({
-        definition: supportV1,
+        definition: supportV2,
         record: h.record,
         event: { type: type as string, eventId: 'x', payload: {} },
         principal: principal as Principal,

@@ -35,7 +35,12 @@ function checked(h: Harness) {
     if (decision.outcome === 'accepted') decision.effects.forEach((e) => requested.add(e.jobId));
     return decision;
   };
-  return { h, send, fire, violations, refunds: () => h.effects.filter((e) => e.type === 'executeRefund') };
+  /** Policy validation, then the fraud screen where the definition has one. */
+  const validate = () => {
+    send('POLICY_VALID');
+    if (h.paths[0]?.startsWith('beforeAction.screeningFraud')) send('FRAUD_CLEARED');
+  };
+  return { h, send, fire, validate, violations, refunds: () => h.effects.filter((e) => e.type === 'executeRefund') };
 }
 
 function toApproval() {
@@ -49,7 +54,7 @@ function toApproval() {
 describe('the refund invariant on hand-written paths', () => {
   it('holds on the happy path', () => {
     const c = toApproval();
-    c.send('POLICY_VALID');
+    c.validate();
     c.send('APPROVED');
     c.send('ACTION_EXECUTED');
     c.send('CUSTOMER_NOTIFIED');
@@ -63,7 +68,7 @@ describe('the refund invariant on hand-written paths', () => {
     // Approve before validation, refund results before approval, forged approvals.
     expect(c.send('APPROVED').outcome).toBe('refused');
     expect(c.send('ACTION_EXECUTED', { jobId: 'wf-1/execute/1' }).outcome).toBe('refused');
-    c.send('POLICY_VALID');
+    c.validate();
     expect(c.send('APPROVED', {}, principals.reviewer).outcome).toBe('refused');
     expect(c.send('APPROVED', {}, principals.smallApprover).outcome).toBe('refused');
     expect(c.send('APPROVED', {}, principals.otherTenantApprover).outcome).toBe('refused');
@@ -79,12 +84,12 @@ describe('the refund invariant on hand-written paths', () => {
     const c = toApproval();
     c.send('POLICY_INVALID');
     c.send('RECOMMENDATION_GENERATED');
-    c.send('POLICY_VALID');
+    c.validate();
     const staleHash = c.h.context.recommendation!.contentHash;
     c.send('CHANGES_REQUESTED');
     c.send('RECOMMENDATION_GENERATED');
     expect(c.send('APPROVED', { recommendationVersion: 3 }).outcome).toBe('refused'); // not validated yet
-    c.send('POLICY_VALID');
+    c.validate();
     expect(c.send('APPROVED', { recommendationVersion: 2, contentHash: staleHash }).outcome).toBe('refused');
     c.send('APPROVED');
     expect(c.refunds()).toEqual([
@@ -95,7 +100,7 @@ describe('the refund invariant on hand-written paths', () => {
 
   it('holds when reconciliation re-executes and when a reviewer restarts after a failed action', () => {
     const c = toApproval();
-    c.send('POLICY_VALID');
+    c.validate();
     c.send('APPROVED');
     c.send('ACTION_OUTCOME_UNKNOWN');
     c.send('ACTION_NOT_FOUND');
@@ -105,7 +110,7 @@ describe('the refund invariant on hand-written paths', () => {
     c.send('RECOMMENDATION_GENERATED');
     // The old approval does not carry over to the new version.
     expect(c.send('APPROVED', { recommendationVersion: 1 }).outcome).toBe('refused');
-    c.send('POLICY_VALID');
+    c.validate();
     c.send('APPROVED');
     expect(c.refunds().map((e) => e.params.idempotencyKey)).toEqual([
       'support-action:wf-1:v1',
@@ -117,7 +122,7 @@ describe('the refund invariant on hand-written paths', () => {
 
   it('detects a refund without approval (the checker can fail)', () => {
     const c = toApproval();
-    c.send('POLICY_VALID');
+    c.validate();
     c.send('APPROVED');
     const context = { ...c.h.context, approval: null };
     const effect = c.refunds()[0]!;
@@ -152,6 +157,7 @@ describe('the refund invariant on random walks', () => {
     'accountBackoff',
     'recommendBackoff',
     'validateBackoff',
+    'fraudBackoff',
     'reconcileBackoff',
     'notifyBackoff',
     'approvalTimeout',

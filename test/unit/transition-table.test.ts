@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { supportEventTypes, type SupportEventType } from '../../machines/support.events.ts';
 import type { RefusalCode } from '../../src/engine/decision.ts';
-import { fixtures, type FixtureName } from '../support/fixtures.ts';
+import { supportV1, supportV2 } from '../../machines/index.ts';
+import { makeFixtures, type FixtureName } from '../support/fixtures.ts';
 
 type Expected = string[] | RefusalCode;
 
@@ -25,6 +26,8 @@ const workerResults = new Set<SupportEventType>([
   'ACTION_VOIDED',
   'POST_ACTION_INVARIANT_FAILED',
   'CUSTOMER_NOTIFIED',
+  'FRAUD_CLEARED',
+  'FRAUD_SUSPECTED',
   'RETRYABLE_ERROR',
   'PERMANENT_ERROR',
   'COMPENSATION_SUCCEEDED',
@@ -41,6 +44,13 @@ const beforeActionExits = {
 } satisfies Partial<Record<SupportEventType, Expected>>;
 
 const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = {
+  screeningFraud: {
+    ...beforeActionExits,
+    FRAUD_CLEARED: ['beforeAction.awaitingApproval'],
+    FRAUD_SUSPECTED: ['manualReview'],
+    RETRYABLE_ERROR: ['beforeAction.screeningFraud.retryWait'],
+    PERMANENT_ERROR: ['manualReview'],
+  },
   requestReceived: { ...beforeActionExits, START: ['beforeAction.classifying.attempting'] },
   classifying: {
     ...beforeActionExits,
@@ -104,7 +114,7 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
   generatingRecommendationRetryWait: { ...beforeActionExits },
   validatingPolicy: {
     ...beforeActionExits,
-    POLICY_VALID: ['beforeAction.awaitingApproval'],
+    POLICY_VALID: ['beforeAction.screeningFraud.attempting'],
     POLICY_INVALID: ['beforeAction.generatingRecommendation.attempting'],
     POLICY_UNCLEAR: ['manualReview'],
     RETRYABLE_ERROR: ['beforeAction.validatingPolicy.retryWait'],
@@ -226,16 +236,23 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
 
 const terminal = new Set<FixtureName>(['completed', 'rejected', 'cancelled', 'failed', 'failedCompensated']);
 
-function expectedFor(fixture: FixtureName, type: SupportEventType): Expected {
-  if (terminal.has(fixture)) return 'WORKFLOW_FINISHED';
-  return table[fixture][type] ?? (workerResults.has(type) ? 'STALE_JOB' : 'NO_TRANSITION');
-}
+/** What support@1 does differently: no fraud screen between validation and approval. */
+const v1Overrides: Partial<Record<FixtureName, Partial<Record<SupportEventType, Expected>>>> = {
+  validatingPolicy: { ...table.validatingPolicy, POLICY_VALID: ['beforeAction.awaitingApproval'] },
+};
 
-describe('the transition table', () => {
-  for (const fixture of Object.keys(table) as FixtureName[]) {
+describe.each([
+  { definition: supportV2, skip: [] as FixtureName[], overrides: {} },
+  { definition: supportV1, skip: ['screeningFraud'] as FixtureName[], overrides: v1Overrides },
+])('the transition table of $definition.id@$definition.version', ({ definition, skip, overrides }) => {
+  const fixtures = makeFixtures(definition);
+  const expectations: typeof table = { ...table, ...overrides };
+  for (const fixture of (Object.keys(table) as FixtureName[]).filter((f) => !skip.includes(f))) {
     describe(fixture, () => {
       for (const type of supportEventTypes) {
-        const expected = expectedFor(fixture, type);
+        const expected = terminal.has(fixture)
+          ? 'WORKFLOW_FINISHED'
+          : (expectations[fixture][type] ?? (workerResults.has(type) ? 'STALE_JOB' : 'NO_TRANSITION'));
         const label = Array.isArray(expected) ? `→ ${expected.join(' + ')}` : `refused ${expected}`;
         it(`${type} ${label}`, () => {
           const h = fixtures[fixture]();

@@ -6,11 +6,21 @@ import { principals } from '../support/principals.ts';
 import { hashOf } from '../support/catalogue.ts';
 
 describe('3. policy validation', () => {
-  it('moves a valid recommendation to awaiting approval', () => {
+  it('moves a valid recommendation through the fraud screen to awaiting approval', () => {
     const h = fixtures.validatingPolicy();
     h.ok('POLICY_VALID');
-    expect(h.paths).toEqual(['beforeAction.awaitingApproval']);
+    expect(h.paths).toEqual(['beforeAction.screeningFraud.attempting']);
     expect(h.context.validation).toMatchObject({ outcome: 'valid', recommendationVersion: 1 });
+    h.ok('FRAUD_CLEARED');
+    expect(h.paths).toEqual(['beforeAction.awaitingApproval']);
+    expect(h.context.fraud).toMatchObject({ status: 'cleared', recommendationVersion: 1 });
+  });
+
+  it('sends a refund the fraud screen flags to manual review', () => {
+    const h = fixtures.screeningFraud();
+    h.ok('FRAUD_SUSPECTED');
+    expect(h.paths).toEqual(['manualReview']);
+    expect(h.context.manualReview).toMatchObject({ reason: 'FRAUD_SUSPECTED', step: 'fraud' });
   });
 
   it('regenerates an invalid, revisable recommendation and counts the revision', () => {

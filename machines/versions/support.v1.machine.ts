@@ -1,0 +1,797 @@
+/**
+ * FROZEN: support@1, the customer-support statechart as it was released. Workflows started on
+ * version 1 run on this config until they finish (or are migrated, see `../migrations.ts`). Never
+ * edit it: change `../support.machine.ts` and register a new version instead.
+ *
+ * The customer-support workflow as an XState v5 statechart.
+ *
+ * The config below is a static literal the Stately editor can open: every guard, action and delay
+ * is referenced by name; the implementations live in `setup()` and in the sibling modules. Effect
+ * actions (`requestClassification`, `executeRefund`, ...) do nothing here: the engine turns them
+ * into durable jobs. Nothing in this file does I/O.
+ */
+import { setup } from 'xstate';
+import type { SupportContext, SupportInput } from '../support.context.ts';
+import { createInitialContext } from '../support.context.ts';
+import type { SupportEvent } from '../support.events.ts';
+import { supportActions, supportDelays, supportGuards } from '../support.implementations.ts';
+
+export const supportMachineV1 = setup({
+  types: {
+    context: {} as SupportContext,
+    events: {} as SupportEvent,
+    input: {} as SupportInput,
+  },
+  guards: supportGuards,
+  actions: supportActions,
+  delays: supportDelays,
+}).createMachine({
+  id: 'support',
+  description:
+    'A customer-support request: classify, gather policy and account evidence in parallel, recommend, validate, wait for a human approval, execute the refund exactly once in effect, notify the customer.',
+  context: ({ input }) => createInitialContext(input),
+  initial: 'beforeAction',
+  states: {
+    beforeAction: {
+      description:
+        'Everything before the refund. Cancellation here is immediate and cancels every timer; the whole-workflow deadline runs here.',
+      initial: 'requestReceived',
+      after: {
+        workflowDeadline: {
+          target: '#support.manualReview',
+          actions: { type: 'escalate', params: { reason: 'WORKFLOW_DEADLINE', step: 'beforeAction' } },
+        },
+      },
+      on: {
+        CANCEL_REQUESTED: {
+          target: '#support.cancelled',
+          actions: 'honourCancellation',
+          description: 'Nothing customer-affecting has happened yet: cancel at once; leaving cancels every timer.',
+        },
+        ESCALATE: {
+          guard: 'escalationIsAuthorised',
+          target: '#support.manualReview',
+          actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'beforeAction' } },
+          description: 'A person, or a worker about its own job in flight, hands the request to a reviewer.',
+        },
+      },
+      states: {
+        requestReceived: {
+          description: 'The request was accepted into the workflow boundary: validated, identified and deduplicated.',
+          on: { START: { target: 'classifying' } },
+        },
+        classifying: {
+          description: 'A model classifies the request; code validates the category and the confidence.',
+          initial: 'attempting',
+          entry: { type: 'resetStep', params: { operation: 'classify' } },
+          states: {
+            attempting: {
+              description: 'A classification job is in flight.',
+              entry: [{ type: 'startAttempt', params: { operation: 'classify' } }, 'requestClassification'],
+              exit: { type: 'finishJob', params: { operation: 'classify' } },
+              on: {
+                CLASSIFIED: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'classify' } },
+                  target: 'checkingConfidence',
+                  actions: 'recordClassification',
+                },
+                RETRYABLE_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'classify' } },
+                  target: 'checkingRetry',
+                  actions: { type: 'recordError', params: { operation: 'classify' } },
+                },
+                PERMANENT_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'classify' } },
+                  target: '#support.failed',
+                  actions: { type: 'recordError', params: { operation: 'classify' } },
+                },
+              },
+            },
+            checkingConfidence: {
+              description: 'Transient: a confident classification proceeds; an uncertain one goes to a person.',
+              always: [
+                { guard: 'classificationIsConfident', target: '#support.beforeAction.gatheringEvidence' },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'LOW_CONFIDENCE', step: 'classify' } },
+                },
+              ],
+            },
+            checkingRetry: {
+              description: 'Transient: retry after a backoff while attempts are left, otherwise manual review.',
+              always: [
+                {
+                  guard: { type: 'canRetry', params: { operation: 'classify' } },
+                  target: 'retryWait',
+                  description: 'A retryable error class with attempts left: wait out the backoff.',
+                },
+                {
+                  guard: { type: 'errorIsRetryable', params: { operation: 'classify' } },
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'classify' } },
+                  description: 'Attempts exhausted.',
+                },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'classify' } },
+                  description: 'An error class that another attempt would not fix.',
+                },
+              ],
+            },
+            retryWait: {
+              description: 'Waiting out the backoff before the next classification attempt.',
+              after: { classifyBackoff: { target: 'attempting' } },
+            },
+          },
+        },
+        gatheringEvidence: {
+          description:
+            'Policy and account evidence, gathered in parallel. Both are mandatory: the join fires when both regions are done.',
+          type: 'parallel',
+          onDone: { target: 'generatingRecommendation' },
+          states: {
+            policy: {
+              description: 'Retrieve the policy that governs the classified request.',
+              initial: 'attempting',
+              entry: { type: 'resetStep', params: { operation: 'policy' } },
+              states: {
+                attempting: {
+                  description: 'A policy retrieval job is in flight.',
+                  entry: [{ type: 'startAttempt', params: { operation: 'policy' } }, 'requestPolicy'],
+                  exit: { type: 'finishJob', params: { operation: 'policy' } },
+                  on: {
+                    POLICY_RETRIEVED: {
+                      guard: { type: 'isCurrentJob', params: { operation: 'policy' } },
+                      target: 'done',
+                      actions: 'recordPolicy',
+                    },
+                    RETRYABLE_ERROR: {
+                      guard: { type: 'isCurrentJob', params: { operation: 'policy' } },
+                      target: 'checkingRetry',
+                      actions: { type: 'recordError', params: { operation: 'policy' } },
+                    },
+                    PERMANENT_ERROR: {
+                      guard: { type: 'isCurrentJob', params: { operation: 'policy' } },
+                      target: '#support.manualReview',
+                      actions: [
+                        { type: 'recordError', params: { operation: 'policy' } },
+                        { type: 'escalate', params: { reason: 'PERMANENT_ERROR', step: 'policy' } },
+                      ],
+                    },
+                  },
+                },
+                checkingRetry: {
+                  description: 'Transient: retry the policy retrieval while attempts are left.',
+                  always: [
+                    {
+                      guard: { type: 'canRetry', params: { operation: 'policy' } },
+                      target: 'retryWait',
+                      description: 'A retryable error class with attempts left: wait out the backoff.',
+                    },
+                    {
+                      guard: { type: 'errorIsRetryable', params: { operation: 'policy' } },
+                      target: '#support.manualReview',
+                      actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'policy' } },
+                      description: 'Attempts exhausted.',
+                    },
+                    {
+                      target: '#support.manualReview',
+                      actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'policy' } },
+                      description: 'An error class that another attempt would not fix.',
+                    },
+                  ],
+                },
+                retryWait: {
+                  description: 'Waiting out the backoff before the next policy retrieval.',
+                  after: { policyBackoff: { target: 'attempting' } },
+                },
+                done: { description: 'Policy evidence recorded.', type: 'final' },
+              },
+            },
+            account: {
+              description: "Inspect the customer's account.",
+              initial: 'attempting',
+              entry: { type: 'resetStep', params: { operation: 'account' } },
+              states: {
+                attempting: {
+                  description: 'An account inspection job is in flight.',
+                  entry: [{ type: 'startAttempt', params: { operation: 'account' } }, 'requestAccount'],
+                  exit: { type: 'finishJob', params: { operation: 'account' } },
+                  on: {
+                    ACCOUNT_INSPECTED: {
+                      guard: { type: 'isCurrentJob', params: { operation: 'account' } },
+                      target: 'done',
+                      actions: 'recordAccount',
+                    },
+                    RETRYABLE_ERROR: {
+                      guard: { type: 'isCurrentJob', params: { operation: 'account' } },
+                      target: 'checkingRetry',
+                      actions: { type: 'recordError', params: { operation: 'account' } },
+                    },
+                    PERMANENT_ERROR: {
+                      guard: { type: 'isCurrentJob', params: { operation: 'account' } },
+                      target: '#support.manualReview',
+                      actions: [
+                        { type: 'recordError', params: { operation: 'account' } },
+                        { type: 'escalate', params: { reason: 'PERMANENT_ERROR', step: 'account' } },
+                      ],
+                    },
+                  },
+                },
+                checkingRetry: {
+                  description: 'Transient: retry the account inspection while attempts are left.',
+                  always: [
+                    {
+                      guard: { type: 'canRetry', params: { operation: 'account' } },
+                      target: 'retryWait',
+                      description: 'A retryable error class with attempts left: wait out the backoff.',
+                    },
+                    {
+                      guard: { type: 'errorIsRetryable', params: { operation: 'account' } },
+                      target: '#support.manualReview',
+                      actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'account' } },
+                      description: 'Attempts exhausted.',
+                    },
+                    {
+                      target: '#support.manualReview',
+                      actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'account' } },
+                      description: 'An error class that another attempt would not fix.',
+                    },
+                  ],
+                },
+                retryWait: {
+                  description: 'Waiting out the backoff before the next account inspection.',
+                  after: { accountBackoff: { target: 'attempting' } },
+                },
+                done: { description: 'Account evidence recorded.', type: 'final' },
+              },
+            },
+          },
+        },
+        generatingRecommendation: {
+          description: 'A model proposes a typed action from the evidence; it has no authority to execute it.',
+          initial: 'attempting',
+          entry: { type: 'resetStep', params: { operation: 'recommend' } },
+          states: {
+            attempting: {
+              description: 'A recommendation job is in flight.',
+              entry: [{ type: 'startAttempt', params: { operation: 'recommend' } }, 'requestRecommendation'],
+              exit: { type: 'finishJob', params: { operation: 'recommend' } },
+              on: {
+                RECOMMENDATION_GENERATED: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'recommend' } },
+                  target: '#support.beforeAction.validatingPolicy',
+                  actions: 'recordRecommendation',
+                },
+                RETRYABLE_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'recommend' } },
+                  target: 'checkingRetry',
+                  actions: { type: 'recordError', params: { operation: 'recommend' } },
+                },
+                PERMANENT_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'recommend' } },
+                  target: '#support.manualReview',
+                  actions: [
+                    { type: 'recordError', params: { operation: 'recommend' } },
+                    { type: 'escalate', params: { reason: 'PERMANENT_ERROR', step: 'recommend' } },
+                  ],
+                },
+              },
+            },
+            checkingRetry: {
+              description: 'Transient: retry the recommendation while attempts are left.',
+              always: [
+                {
+                  guard: { type: 'canRetry', params: { operation: 'recommend' } },
+                  target: 'retryWait',
+                  description: 'A retryable error class with attempts left: wait out the backoff.',
+                },
+                {
+                  guard: { type: 'errorIsRetryable', params: { operation: 'recommend' } },
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'recommend' } },
+                  description: 'Attempts exhausted.',
+                },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'recommend' } },
+                  description: 'An error class that another attempt would not fix.',
+                },
+              ],
+            },
+            retryWait: {
+              description: 'Waiting out the backoff before the next recommendation attempt.',
+              after: { recommendBackoff: { target: 'attempting' } },
+            },
+          },
+        },
+        validatingPolicy: {
+          description: 'Deterministic policy validation of the current recommendation version.',
+          initial: 'attempting',
+          entry: { type: 'resetStep', params: { operation: 'validate' } },
+          states: {
+            attempting: {
+              description: 'A validation job is in flight.',
+              entry: [{ type: 'startAttempt', params: { operation: 'validate' } }, 'requestValidation'],
+              exit: { type: 'finishJob', params: { operation: 'validate' } },
+              on: {
+                POLICY_VALID: {
+                  guard: 'isCurrentValidation',
+                  target: '#support.beforeAction.awaitingApproval',
+                  actions: 'recordValidation',
+                },
+                POLICY_INVALID: {
+                  guard: 'isCurrentValidation',
+                  target: 'checkingRevisable',
+                  actions: 'recordValidation',
+                },
+                POLICY_UNCLEAR: {
+                  guard: 'isCurrentValidation',
+                  target: '#support.manualReview',
+                  actions: [
+                    'recordValidation',
+                    { type: 'escalate', params: { reason: 'POLICY_UNCLEAR', step: 'validate' } },
+                  ],
+                },
+                RETRYABLE_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'validate' } },
+                  target: 'checkingRetry',
+                  actions: { type: 'recordError', params: { operation: 'validate' } },
+                },
+                PERMANENT_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'validate' } },
+                  target: '#support.manualReview',
+                  actions: [
+                    { type: 'recordError', params: { operation: 'validate' } },
+                    { type: 'escalate', params: { reason: 'PERMANENT_ERROR', step: 'validate' } },
+                  ],
+                },
+              },
+            },
+            checkingRevisable: {
+              description:
+                'Transient: an invalid but revisable recommendation is revised; otherwise the request is rejected.',
+              always: [
+                { guard: 'validationIsRevisable', target: '#support.beforeAction.revising' },
+                {
+                  target: '#support.rejected',
+                  actions: { type: 'recordResolution', params: { kind: 'policyInvalid' } },
+                },
+              ],
+            },
+            checkingRetry: {
+              description: 'Transient: retry the validation while attempts are left.',
+              always: [
+                {
+                  guard: { type: 'canRetry', params: { operation: 'validate' } },
+                  target: 'retryWait',
+                  description: 'A retryable error class with attempts left: wait out the backoff.',
+                },
+                {
+                  guard: { type: 'errorIsRetryable', params: { operation: 'validate' } },
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'validate' } },
+                  description: 'Attempts exhausted.',
+                },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'validate' } },
+                  description: 'An error class that another attempt would not fix.',
+                },
+              ],
+            },
+            retryWait: {
+              description: 'Waiting out the backoff before the next validation attempt.',
+              after: { validateBackoff: { target: 'attempting' } },
+            },
+          },
+        },
+        revising: {
+          description:
+            'Transient: one revision budget, shared by policy-invalid regenerations and approvers’ change requests.',
+          always: [
+            { guard: 'hasRevisionBudget', target: 'generatingRecommendation', actions: 'consumeRevision' },
+            {
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'REVISION_BUDGET_EXHAUSTED', step: 'recommend' } },
+            },
+          ],
+        },
+        awaitingApproval: {
+          description:
+            'A person with the approver role and a sufficient limit must approve the exact recommendation version they saw.',
+          after: {
+            approvalTimeout: {
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'APPROVAL_TIMEOUT', step: 'approve' } },
+            },
+          },
+          on: {
+            APPROVED: {
+              guard: 'approvalIsCurrentAndAuthorized',
+              description:
+                'Role, tenant, not the requester, the current version and hash, amount within the principal’s limit, validation passed, no cancellation pending.',
+              target: '#support.executingAction',
+              actions: 'recordApproval',
+            },
+            REJECTED_BY_REVIEWER: {
+              guard: 'approverMayDecide',
+              description: 'An approver of this tenant, not the requester, rejects the recommendation they saw.',
+              target: '#support.rejected',
+              actions: { type: 'recordResolution', params: { kind: 'rejectedByApprover' } },
+            },
+            CHANGES_REQUESTED: {
+              guard: 'approverMayDecide',
+              description: 'An approver asks for a revision; it spends the shared revision budget.',
+              target: 'revising',
+              actions: 'recordChangeRequest',
+            },
+          },
+        },
+      },
+    },
+    executingAction: {
+      description:
+        'The refund runs under idempotency key support-action:<workflowId>:v<recommendationVersion>. An ambiguous outcome is reconciled, never blindly retried. A cancellation here is recorded and decided after reconciliation.',
+      initial: 'executing',
+      entry: [
+        { type: 'resetStep', params: { operation: 'execute' } },
+        { type: 'resetStep', params: { operation: 'reconcile' } },
+      ],
+      on: {
+        CANCEL_REQUESTED: {
+          actions: 'recordCancellationRequest',
+          description: 'Recorded, not applied: the action in flight is settled first.',
+        },
+      },
+      states: {
+        executing: {
+          description: 'The refund job is in flight.',
+          entry: [{ type: 'startAttempt', params: { operation: 'execute' } }, 'executeRefund'],
+          exit: { type: 'finishJob', params: { operation: 'execute' } },
+          on: {
+            ACTION_EXECUTED: {
+              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
+              target: 'verifying',
+              actions: 'recordActionReceipt',
+            },
+            ACTION_OUTCOME_UNKNOWN: {
+              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
+              target: 'reconciliation',
+              actions: 'recordActionUnknown',
+            },
+            ACTION_FAILED: {
+              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
+              target: 'afterFailure',
+              actions: 'recordActionFailed',
+            },
+            POST_ACTION_INVARIANT_FAILED: {
+              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
+              target: '#support.compensating',
+              actions: ['recordActionReceipt', 'recordInvariantViolation'],
+            },
+          },
+        },
+        reconciliation: {
+          description: 'Ask the provider what happened under the same idempotency key.',
+          initial: 'attempting',
+          entry: { type: 'resetStep', params: { operation: 'reconcile' } },
+          states: {
+            attempting: {
+              description: 'A reconciliation job is in flight.',
+              entry: [{ type: 'startAttempt', params: { operation: 'reconcile' } }, 'reconcileAction'],
+              exit: { type: 'finishJob', params: { operation: 'reconcile' } },
+              on: {
+                ACTION_EXECUTED: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
+                  target: '#support.executingAction.verifying',
+                  actions: 'recordActionReceipt',
+                },
+                ACTION_NOT_FOUND: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
+                  target: '#support.executingAction.afterNotFound',
+                  actions: 'recordActionNotFound',
+                },
+                ACTION_FAILED: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
+                  target: '#support.executingAction.afterFailure',
+                  actions: 'recordActionFailed',
+                },
+                ACTION_OUTCOME_UNKNOWN: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
+                  target: 'checkingRetry',
+                  actions: { type: 'recordError', params: { operation: 'reconcile' } },
+                },
+                RETRYABLE_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
+                  target: 'checkingRetry',
+                  actions: { type: 'recordError', params: { operation: 'reconcile' } },
+                },
+                PERMANENT_ERROR: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
+                  target: '#support.manualReview',
+                  actions: [
+                    { type: 'recordError', params: { operation: 'reconcile' } },
+                    { type: 'escalate', params: { reason: 'RECONCILIATION_FAILED', step: 'reconcile' } },
+                  ],
+                },
+              },
+            },
+            checkingRetry: {
+              description: 'Transient: reconciliation is a read, so it may be retried while attempts are left.',
+              always: [
+                {
+                  guard: { type: 'canRetry', params: { operation: 'reconcile' } },
+                  target: 'retryWait',
+                  description: 'A retryable error class with attempts left: wait out the backoff.',
+                },
+                {
+                  guard: { type: 'errorIsRetryable', params: { operation: 'reconcile' } },
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'RECONCILIATION_FAILED', step: 'reconcile' } },
+                  description: 'Attempts exhausted.',
+                },
+                {
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'reconcile' } },
+                  description: 'An error class that another attempt would not fix.',
+                },
+              ],
+            },
+            retryWait: {
+              description: 'Waiting out the backoff before asking the provider again.',
+              after: { reconcileBackoff: { target: 'attempting' } },
+            },
+          },
+        },
+        afterNotFound: {
+          description:
+            'Transient: the provider has no action under the key. A pending cancellation is honoured; otherwise execute again with the same key, a bounded number of times.',
+          always: [
+            {
+              guard: 'cancellationPending',
+              target: 'voiding',
+              description: 'A request may still be in flight: fence the key before cancelling.',
+            },
+            {
+              guard: { type: 'hasAttemptsLeft', params: { operation: 'execute' } },
+              target: 'executing',
+              description: 'Execute again under the same idempotency key.',
+            },
+            {
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'ACTION_NOT_CONFIRMED', step: 'execute' } },
+            },
+          ],
+        },
+        voiding: {
+          description:
+            'The provider fences the idempotency key so that no request under it can land later; then the pending cancellation is honoured.',
+          entry: [{ type: 'startAttempt', params: { operation: 'void' } }, 'voidAction'],
+          exit: { type: 'finishJob', params: { operation: 'void' } },
+          on: {
+            ACTION_VOIDED: {
+              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              target: '#support.cancelled',
+              actions: ['recordActionVoided', 'honourCancellation'],
+            },
+            ACTION_EXECUTED: {
+              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              target: 'verifying',
+              actions: 'recordActionReceipt',
+              description: 'The request landed after all: the action stands.',
+            },
+            RETRYABLE_ERROR: {
+              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              target: '#support.manualReview',
+              actions: [
+                { type: 'recordError', params: { operation: 'void' } },
+                { type: 'escalate', params: { reason: 'VOID_FAILED', step: 'void' } },
+              ],
+            },
+            PERMANENT_ERROR: {
+              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              target: '#support.manualReview',
+              actions: [
+                { type: 'recordError', params: { operation: 'void' } },
+                { type: 'escalate', params: { reason: 'VOID_FAILED', step: 'void' } },
+              ],
+            },
+          },
+        },
+        afterFailure: {
+          description:
+            'Transient: the provider refused the action, so it did not take effect. A pending cancellation is honoured; otherwise a person decides.',
+          always: [
+            {
+              guard: 'cancellationPending',
+              target: '#support.cancelled',
+              actions: 'honourCancellation',
+              description: 'The provider refused the action under this key: cancelling is safe.',
+            },
+            {
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'ACTION_FAILED', step: 'execute' } },
+            },
+          ],
+        },
+        verifying: {
+          description:
+            'Transient: the post-action invariant. A receipt that matches the approval proceeds (a pending cancellation is declined: the action stands); a mismatch compensates.',
+          always: [
+            {
+              guard: 'receiptMatchesApproval',
+              target: '#support.notifyingCustomer',
+              actions: 'declinePendingCancellation',
+            },
+            { guard: 'hasActionReceipt', target: '#support.compensating', actions: 'recordInvariantViolation' },
+            {
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'ACTION_NOT_CONFIRMED', step: 'execute' } },
+            },
+          ],
+        },
+      },
+    },
+    notifyingCustomer: {
+      description:
+        'Tell the customer, with its own retries. The refund stands whatever happens here: a notification failure never compensates.',
+      initial: 'attempting',
+      entry: { type: 'resetStep', params: { operation: 'notify' } },
+      on: {
+        ESCALATE: {
+          guard: 'escalationIsAuthorised',
+          target: '#support.manualReview',
+          actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'notify' } },
+        },
+      },
+      states: {
+        attempting: {
+          description: 'A notification job is in flight, with a stable delivery key.',
+          entry: [{ type: 'startAttempt', params: { operation: 'notify' } }, 'notifyCustomer'],
+          exit: { type: 'finishJob', params: { operation: 'notify' } },
+          on: {
+            CUSTOMER_NOTIFIED: {
+              guard: { type: 'isCurrentJob', params: { operation: 'notify' } },
+              target: '#support.completed',
+              actions: 'recordNotification',
+            },
+            RETRYABLE_ERROR: {
+              guard: { type: 'isCurrentJob', params: { operation: 'notify' } },
+              target: 'checkingRetry',
+              actions: { type: 'recordError', params: { operation: 'notify' } },
+            },
+            PERMANENT_ERROR: {
+              guard: { type: 'isCurrentJob', params: { operation: 'notify' } },
+              target: '#support.manualReview',
+              actions: [
+                { type: 'recordError', params: { operation: 'notify' } },
+                { type: 'escalate', params: { reason: 'NOTIFICATION_FAILED', step: 'notify' } },
+              ],
+            },
+          },
+        },
+        checkingRetry: {
+          description: 'Transient: retry the notification while attempts are left, then manual review.',
+          always: [
+            {
+              guard: { type: 'canRetry', params: { operation: 'notify' } },
+              target: 'retryWait',
+              description: 'A retryable error class with attempts left: wait out the backoff.',
+            },
+            {
+              guard: { type: 'errorIsRetryable', params: { operation: 'notify' } },
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'NOTIFICATION_FAILED', step: 'notify' } },
+              description: 'Attempts exhausted.',
+            },
+            {
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'notify' } },
+              description: 'An error class that another attempt would not fix.',
+            },
+          ],
+        },
+        retryWait: {
+          description: 'Waiting out the backoff before the next notification attempt.',
+          after: { notifyBackoff: { target: 'attempting' } },
+        },
+      },
+    },
+    compensating: {
+      description: 'A compensating action counters the executed refund. Only reachable with an action receipt.',
+      entry: [{ type: 'startAttempt', params: { operation: 'compensate' } }, 'requestCompensation'],
+      exit: { type: 'finishJob', params: { operation: 'compensate' } },
+      on: {
+        COMPENSATION_SUCCEEDED: {
+          guard: { type: 'isCurrentJob', params: { operation: 'compensate' } },
+          target: 'failedCompensated',
+          actions: 'recordCompensation',
+        },
+        COMPENSATION_FAILED: {
+          guard: { type: 'isCurrentJob', params: { operation: 'compensate' } },
+          target: 'manualReview',
+          actions: [
+            { type: 'recordError', params: { operation: 'compensate' } },
+            { type: 'escalate', params: { reason: 'COMPENSATION_FAILED', step: 'compensate' } },
+          ],
+        },
+      },
+    },
+    manualReview: {
+      description:
+        'A person resolves what automation could not. Keeps the reason, evidence, open questions, allowed commands, deadline and owner.',
+      exit: 'closeManualReview',
+      after: { reviewDeadline: { actions: 'markReviewOverdue' } },
+      on: {
+        REVIEW_RETRY_STEP: [
+          {
+            guard: { type: 'reviewRetryAllowed', params: { step: 'classify' } },
+            target: '#support.beforeAction.classifying',
+            actions: 'recordReviewRetry',
+          },
+          {
+            guard: { type: 'reviewRetryAllowed', params: { step: 'gatherEvidence' } },
+            target: '#support.beforeAction.gatheringEvidence',
+            actions: 'recordReviewRetry',
+          },
+          {
+            guard: { type: 'reviewRetryAllowed', params: { step: 'recommend' } },
+            target: '#support.beforeAction.generatingRecommendation',
+            actions: 'recordReviewRetry',
+          },
+          {
+            guard: { type: 'reviewRetryAllowed', params: { step: 'validate' } },
+            target: '#support.beforeAction.validatingPolicy',
+            actions: 'recordReviewRetry',
+          },
+          {
+            guard: { type: 'reviewRetryAllowed', params: { step: 'reconcileAction' } },
+            target: '#support.executingAction.reconciliation',
+            actions: 'recordReviewRetry',
+          },
+          {
+            guard: { type: 'reviewRetryAllowed', params: { step: 'notify' } },
+            target: '#support.notifyingCustomer',
+            actions: 'recordReviewRetry',
+          },
+        ],
+        REVIEW_REJECT: {
+          guard: 'actionCannotHaveTakenEffect',
+          target: 'rejected',
+          actions: { type: 'recordResolution', params: { kind: 'rejectedByReviewer' } },
+        },
+        REVIEW_COMPLETE: {
+          guard: 'reviewCompletionAllowed',
+          target: 'completed',
+          actions: { type: 'recordResolution', params: { kind: 'completedByReviewer' } },
+        },
+        CANCEL_REQUESTED: [
+          {
+            guard: 'actionCannotHaveTakenEffect',
+            target: 'cancelled',
+            actions: 'honourCancellation',
+            description: 'No action took effect or can: cancel.',
+          },
+          {
+            guard: 'actionOutcomeUncertain',
+            target: '#support.executingAction.reconciliation',
+            actions: 'recordCancellationRequest',
+            description: 'An action may have happened: reconcile first, then void and cancel, or let it stand.',
+          },
+        ],
+        COMPENSATE: { guard: 'hasActionReceipt', target: 'compensating', actions: 'recordCompensationRequest' },
+        REVIEW_ASSIGN: { actions: 'assignReviewOwner' },
+      },
+    },
+    completed: {
+      description:
+        'The approved refund has a provider receipt and the customer was notified (or a reviewer completed it with evidence).',
+      type: 'final',
+    },
+    rejected: { description: 'The request was validly refused by policy, an approver or a reviewer.', type: 'final' },
+    cancelled: { description: 'Cancellation was accepted before any action took effect.', type: 'final' },
+    failed: { description: 'The request could not be processed and no compensation was needed.', type: 'final' },
+    failedCompensated: { description: 'The action was executed, found wrong, and compensated.', type: 'final' },
+  },
+});

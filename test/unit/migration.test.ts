@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { supportV1, supportV2 } from '../../machines/index.ts';
+import { supportV1toV2 } from '../../machines/migrations.ts';
+import type { SupportContext } from '../../machines/support.context.ts';
+import { decideMigration } from '../../src/engine/migrate.ts';
+import { restoreSnapshot } from '../../src/engine/snapshot.ts';
+import { makeFixtures, type FixtureName } from '../support/fixtures.ts';
+import { t0 } from '../support/harness.ts';
+
+const operator = { id: 'ops-1', tenantId: 'acme', kind: 'user' as const, roles: ['operator'], approvalLimit: 0 };
+const v1 = makeFixtures(supportV1);
+
+describe('the support@1 → support@2 migration', () => {
+  const active = (Object.keys(v1) as FixtureName[]).filter((name) => {
+    if (name === 'screeningFraud') return false;
+    return v1[name]().record.status === 'active';
+  });
+
+  for (const name of active) {
+    it(`keeps the state and timers of a workflow in ${name}, and support@2 runs it`, () => {
+      const h = v1[name]();
+      const decision = decideMigration({
+        from: supportV1,
+        to: supportV2,
+        migration: supportV1toV2,
+        record: h.record,
+        principal: operator,
+        eventId: 'm',
+        now: t0,
+      });
+      if (decision.outcome !== 'accepted') throw new Error(decision.message);
+      expect(decision.record).toMatchObject({
+        definitionVersion: 2,
+        version: h.record.version + 1,
+        statePaths: h.record.statePaths,
+        timers: h.record.timers,
+      });
+      expect(decision.audit).toMatchObject({
+        eventType: 'warden.migrate',
+        definition: 'support@2',
+        outcome: 'accepted',
+      });
+      const context = restoreSnapshot(supportV2.machine, h.record.workflowId, decision.record.snapshot)
+        .context as SupportContext;
+      expect(context.attempts.fraud).toBe(0);
+      const pastValidation =
+        h.context.validation?.outcome === 'valid' && !h.paths[0]!.startsWith('beforeAction.validating');
+      expect(context.fraud?.status ?? null).toBe(pastValidation ? 'notScreened' : null);
+    });
+  }
+
+  it('refuses to migrate a finished workflow', () => {
+    const h = v1.completed();
+    expect(
+      decideMigration({
+        from: supportV1,
+        to: supportV2,
+        migration: supportV1toV2,
+        record: h.record,
+        principal: operator,
+        eventId: 'm',
+        now: t0,
+      }),
+    ).toMatchObject({ outcome: 'refused' });
+  });
+
+  it('refuses a migration the target cannot restore, and changes nothing', () => {
+    const h = v1.awaitingApproval();
+    const broken = { ...supportV1toV2, migrate: (s: never) => ({ ...(s as object), value: { gone: 'x' } }) };
+    const before = structuredClone(h.record);
+    expect(
+      decideMigration({
+        from: supportV1,
+        to: supportV2,
+        migration: broken,
+        record: h.record,
+        principal: operator,
+        eventId: 'm',
+        now: t0,
+      }),
+    ).toMatchObject({ outcome: 'refused', message: expect.stringContaining('cannot restore') });
+    expect(h.record).toEqual(before);
+  });
+});
