@@ -49,11 +49,14 @@ export const supportV1toV2: Migration = {
           artifact: null,
         }
       : null;
+    // Version 1 snapshots have no fraud counters (the type says they do: it is version 2's).
+    const attempts: Partial<SupportContext['attempts']> = context.attempts;
+    const stepAttempts: Partial<SupportContext['stepAttempts']> = context.stepAttempts;
     const migrated: SupportContext = {
       ...context,
       fraud,
-      attempts: { ...context.attempts, fraud: context.attempts.fraud ?? 0 },
-      stepAttempts: { ...context.stepAttempts, fraud: context.stepAttempts.fraud ?? 0 },
+      attempts: { ...context.attempts, fraud: attempts.fraud ?? 0 },
+      stepAttempts: { ...context.stepAttempts, fraud: stepAttempts.fraud ?? 0 },
     };
     return { ...snapshot, context: migrated as unknown as Record<string, unknown> };
   },

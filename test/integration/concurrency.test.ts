@@ -75,6 +75,7 @@ describe('concurrent appliers', () => {
       'ACCOUNT_INSPECTED',
       'RECOMMENDATION_GENERATED',
       'POLICY_VALID',
+      'FRAUD_CLEARED',
     ] as const) {
       await send(world, record.workflowId, type);
     }
