@@ -6,7 +6,6 @@ import { definitions } from '../../machines/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { runDemo } from './demo.ts';
 import { parseRoles, serve } from './serve.ts';
-import { simulate } from './simulate.ts';
 
 const usage = `warden <command> [options]
 
@@ -14,7 +13,6 @@ Commands:
   serve [--role worker|timers]   run workers and the timer service (both unless --role) until SIGTERM
   demo                   drive one support request to completion with the local adapters
   definitions [--json]   the registered workflow definitions, their states and events
-  simulate [--json]      run one refund request through the statechart offline and print its audit trail
   help                   this text
 `;
 
@@ -40,23 +38,6 @@ function listDefinitions(json: boolean, print: Print): number {
   return 0;
 }
 
-function runSimulation(json: boolean, print: Print): number {
-  const { record, audit, effects } = simulate();
-  if (json) {
-    print(JSON.stringify({ record, audit, effects }, null, 2));
-    return 0;
-  }
-  for (const entry of audit) {
-    const guard = entry.guard.guards.length > 0 ? ` [${entry.guard.outcome}: ${entry.guard.guards.join(', ')}]` : '';
-    const jobs = entry.effects.length > 0 ? ` → jobs ${entry.effects.join(', ')}` : '';
-    print(
-      `v${entry.version} ${entry.eventType} by ${entry.actor.id}: ${entry.from.join(' + ') || '∅'} ⇒ ${entry.to.join(' + ')}${guard}${jobs}`,
-    );
-  }
-  print(`final: ${record.statePaths.join(', ')} after ${effects.length} effects`);
-  return 0;
-}
-
 export async function main(
   argv: string[],
   print: Print = (line) => {
@@ -78,8 +59,6 @@ export async function main(
         return await runDemo(loadConfig(), print);
       case 'definitions':
         return listDefinitions(json, print);
-      case 'simulate':
-        return runSimulation(json, print);
       case 'help':
       case '--help':
       case '-h':

@@ -2,7 +2,7 @@
  * A store plus an engine with an injected clock and predictable ids, on memory, on the real Redis
  * (fresh key prefix) or on a Redis Cluster, for tests that run against every store.
  */
-import { definitionRegistry, supportV1 } from '../../machines/index.ts';
+import { definitionRegistry } from '../../machines/index.ts';
 import type { SupportContext } from '../../machines/support.context.ts';
 import type { SupportEventType } from '../../machines/support.events.ts';
 import type { Principal } from '../../src/engine/principal.ts';
@@ -54,7 +54,8 @@ let eventSeq = 0;
 export async function contextOf(world: World, workflowId: string): Promise<SupportContext> {
   const record = await world.store.load(workflowId);
   if (!record) throw new Error(`no workflow ${workflowId}`);
-  return restoreSnapshot(supportV1.machine, workflowId, record.snapshot).context as SupportContext;
+  return restoreSnapshot(world.engine.definitionOf(record).machine, workflowId, record.snapshot)
+    .context as SupportContext;
 }
 
 /** Applies an event with the catalogue's payload for the workflow's current context. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { runDemo } from '../../src/cli/demo.ts';
 import { main } from '../../src/cli/main.ts';
+import { loadConfig } from '../../src/config.ts';
 
 async function run(...argv: string[]) {
   const lines: string[] = [];
@@ -16,11 +18,28 @@ describe('the warden command', () => {
     expect(rows[0]!.states).toContain('manualReview');
   });
 
-  it('simulates a refund request to completion offline', async () => {
-    const { code, out } = await run('simulate');
+  it('drives a demo request to completion with the local adapters and prints its audit trail', async () => {
+    const lines: string[] = [];
+    const code = await runDemo(loadConfig({ LOG_LEVEL: 'silent', WARDEN_POLL_MS: '5' }), (line) => lines.push(line));
     expect(code).toBe(0);
-    expect(out).toContain('APPROVED by sim-approver');
-    expect(out).toMatch(/final: completed after 7 effects$/);
+    const out = lines.join('\n');
+    expect(out).toContain('store: memory (nothing survives a restart)');
+    expect(out).toMatch(/APPROVED by demo-approver: beforeAction\.awaitingApproval ⇒ executingAction\.executing/);
+    expect(out).toMatch(/CUSTOMER_NOTIFIED by worker:.* ⇒ completed/);
+    expect(out).toMatch(/final state: completed$/);
+  });
+
+  it('refuses a bad configuration with exit code 2 and names the variable', async () => {
+    const previous = process.env.WARDEN_SHARDS;
+    process.env.WARDEN_SHARDS = 'many';
+    try {
+      const { code, out } = await run('demo');
+      expect(code).toBe(2);
+      expect(out).toContain('WARDEN_SHARDS');
+    } finally {
+      if (previous === undefined) delete process.env.WARDEN_SHARDS;
+      else process.env.WARDEN_SHARDS = previous;
+    }
   });
 
   it('exits 2 with the usage on an unknown command', async () => {
