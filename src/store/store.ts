@@ -29,7 +29,7 @@ export interface OutboxEntry {
   /** The stream entry id, used to acknowledge. */
   entryId: string;
   message: OutboxMessage;
-  /** How many times it was delivered (1 on first delivery). */
+  /** 1 on first delivery; 2 or more when redelivered (the Redis store reports 2 for any redelivery). */
   deliveries: number;
 }
 

@@ -180,3 +180,25 @@ describe.each(['memory', 'redis'] as const)('outcomes on the %s store', (kind) =
     });
   });
 });
+
+describe('stale timers end to end', () => {
+  it('refuses and records the old firing of a timer that was re-armed, without changing the workflow', async () => {
+    const w = await runtimeWorld();
+    const record = await createSupport(w);
+    const id = record.workflowId;
+    // classify fails: a retry timer is armed; then an escalation and a reviewer retry re-arm it later.
+    await send(w, id, 'RETRYABLE_ERROR');
+    const first = Object.entries((await w.state(id)).timers).find(([t]) => t.includes('classifyBackoff'))!;
+    await send(w, id, 'ESCALATE', {}, principals.agent);
+    await send(w, id, 'REVIEW_RETRY_STEP', { step: 'classify' });
+    await send(w, id, 'RETRYABLE_ERROR');
+    const before = await w.state(id);
+    expect(before.timers[first[0]]?.generation).not.toBe(first[1].generation);
+    const outcome = await w.engine.applyTimer({ workflowId: id, timerId: first[0], generation: first[1].generation });
+    expect(outcome).toMatchObject({ outcome: 'refused', code: 'STALE_TIMER' });
+    expect(await w.state(id)).toEqual(before);
+    const audit = await w.store.auditPage(id, { limit: 100 });
+    expect(audit.items.at(-1)).toMatchObject({ eventType: first[0], outcome: 'STALE_TIMER' });
+    await w.cleanup();
+  });
+});

@@ -305,27 +305,22 @@ export class RedisStore implements WorkflowStore {
 
   async reclaimOutbox(consumer: string, shard: number, minIdleMs: number, count: number): Promise<OutboxEntry[]> {
     await this.ensureGroup(shard);
-    const key = this.keys.outbox(shard);
-    const pending = (await this.client.xpending(key, OUTBOX_GROUP, 'IDLE', minIdleMs, '-', '+', count)) as [
-      string,
-      string,
-      number,
-      number,
-    ][];
-    if (pending.length === 0) return [];
-    const counts = new Map(pending.map(([id, , , times]) => [id, times + 1]));
-    const claimed = (await this.client.call(
-      'XCLAIM',
-      key,
+    // XAUTOCLAIM moves entries idle longer than the job lease to this consumer (and forgets trimmed ones).
+    const [, claimed] = (await this.client.xautoclaim(
+      this.keys.outbox(shard),
       OUTBOX_GROUP,
       consumer,
       minIdleMs,
-      ...pending.map(([id]) => id),
-    )) as StreamEntries;
-    // Entries trimmed away come back empty; acknowledge them so they leave the pending list.
-    const gone = claimed.filter(([, fields]) => !Array.isArray(fields) || fields.length === 0).map(([id]) => id);
-    if (gone.length > 0) await this.ackOutbox(shard, gone);
-    return this.entries(shard, claimed, (id) => counts.get(id) ?? 2);
+      '0-0',
+      'COUNT',
+      count,
+    )) as [string, StreamEntries, string[]];
+    // A reclaimed entry was delivered before: its worker may have done the work and died.
+    return this.entries(
+      shard,
+      claimed.filter(([, fields]) => Array.isArray(fields) && fields.length > 0),
+      () => 2,
+    );
   }
 
   async ackOutbox(shard: number, entryIds: readonly string[]): Promise<void> {
