@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
-import { z } from 'zod';
 import { supportV2 } from '../../machines/index.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
-import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from '../../src/engine/errors.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { principals } from '../support/principals.ts';
+import { tinyDefinition } from '../support/tiny-definition.ts';
 
 describe('the decider', () => {
   it('creates a workflow in requestReceived with its deadline armed and one audit entry', () => {
@@ -156,19 +155,7 @@ describe('the decider', () => {
       on: { PING: { target: '.open' } },
       states: { open: { on: { FINISH: 'closed' } }, closed: { type: 'final' } },
     });
-    const tiny: WorkflowDefinition = {
-      id: 'tiny',
-      version: 1,
-      machine,
-      inputSchema: z.object({}).loose(),
-      createRoles: ['support_agent'],
-      eventSchemas: { PING: z.strictObject({}), FINISH: z.strictObject({}) },
-      eventRoles: { PING: ['support_agent'], FINISH: ['support_agent'] },
-      effects: {},
-      jobGuards: [],
-      currentJobs: () => ({}),
-      explainGuard: (guard) => [guard],
-    };
+    const tiny = tinyDefinition(machine, ['PING', 'FINISH']);
     const created = decideCreate({
       definition: tiny,
       workflowId: 't',

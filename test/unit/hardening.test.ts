@@ -5,14 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
-import { z } from 'zod';
 import { supportV2 } from '../../machines/index.ts';
 import { decideCreate, decideEvent } from '../../src/engine/decider.ts';
-import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { fixtures, type FixtureName } from '../support/fixtures.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { principals } from '../support/principals.ts';
+import { tinyDefinition } from '../support/tiny-definition.ts';
 import { hashOf } from '../support/catalogue.ts';
 
 describe('hostile input to the decider', () => {
@@ -206,19 +205,7 @@ describe('timers of a finished workflow', () => {
       after: { reminder: { target: '.open', reenter: true } },
       states: { open: { on: { FINISH: 'closed' } }, closed: { type: 'final' } },
     });
-    const definition: WorkflowDefinition = {
-      id: 'reminding',
-      version: 1,
-      machine,
-      inputSchema: z.object({}).loose(),
-      createRoles: ['support_agent'],
-      eventSchemas: { FINISH: z.strictObject({}) },
-      eventRoles: { FINISH: ['support_agent'] },
-      effects: {},
-      jobGuards: [],
-      currentJobs: () => ({}),
-      explainGuard: (guard) => [guard],
-    };
+    const definition = tinyDefinition(machine, ['FINISH']);
     const created = decideCreate({
       definition,
       workflowId: 'r',
