@@ -36,6 +36,20 @@ export const configSchema = z.object({
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   OPENAI_API_KEY: z.string().optional(),
+  /** HTTP port of the API role. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** HS256 secret for Bearer tokens; unset (and no JWKS) = one is generated at start-up and tokens printed. */
+  WARDEN_JWT_SECRET: z.string().min(16).optional(),
+  /** Verify tokens against this JWKS (RS256/ES256) instead of a shared secret. */
+  WARDEN_JWKS_URL: z.url().optional(),
+  /** Requests per principal per minute (0 = unlimited). */
+  WARDEN_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Largest request body, bytes. */
+  WARDEN_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -6,11 +6,13 @@ import { definitions } from '../../machines/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { runDemo } from './demo.ts';
 import { parseRoles, serve } from './serve.ts';
+import { token } from './token.ts';
 
 const usage = `warden <command> [options]
 
 Commands:
-  serve [--role worker|timers]   run workers and the timer service (both unless --role) until SIGTERM
+  serve [--role api|worker|timers]   the API, workers and timer service (all unless --role) until SIGTERM
+  token --sub ID --tenant T --roles a,b [--limit N]   mint a Bearer token (needs WARDEN_JWT_SECRET)
   demo                   drive one support request to completion with the local adapters
   definitions [--json]   the registered workflow definitions, their states and events
   help                   this text
@@ -47,14 +49,23 @@ export async function main(
   const [command = 'help', ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { json: { type: 'boolean', default: false }, role: { type: 'string' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      role: { type: 'string' },
+      sub: { type: 'string' },
+      tenant: { type: 'string' },
+      roles: { type: 'string' },
+      limit: { type: 'string' },
+    },
     strict: false,
   });
   const json = values.json === true;
   try {
     switch (command) {
       case 'serve':
-        return await serve(loadConfig(), parseRoles(typeof values.role === 'string' ? values.role : undefined));
+        return await serve(loadConfig(), parseRoles(typeof values.role === 'string' ? values.role : undefined), print);
+      case 'token':
+        return await token(loadConfig(), values, print);
       case 'demo':
         return await runDemo(loadConfig(), print);
       case 'definitions':

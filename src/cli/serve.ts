@@ -1,23 +1,50 @@
 /**
- * `warden serve`: runs the workers and the timer service (or one of them with `--role`) until
- * SIGTERM or SIGINT, then stops gracefully: no new reads, jobs in flight finish, leases released.
+ * `warden serve` (what `npm start` runs): the HTTP API, the workers and the timer service in one
+ * process, or one of them with `--role api|worker|timers`. Stops gracefully on SIGTERM or SIGINT:
+ * the API stops accepting, no new jobs are read, jobs in flight finish, leases are released.
  */
+import type { ServerType } from '@hono/node-server';
+import { generateSecret, mintToken } from '../api/auth.ts';
+import { apiDeps, authenticatorFor, serveApi } from '../api/server.ts';
 import type { Config } from '../config.ts';
 import type { Role } from '../runtime/runner.ts';
 import { createSystem } from '../system.ts';
 
-export const roleNames = ['worker', 'timers'] as const;
+export const roleNames = ['api', 'worker', 'timers'] as const;
+export type ProcessRole = (typeof roleNames)[number];
 
-export function parseRoles(role: string | undefined): Set<Role> {
+export function parseRoles(role: string | undefined): Set<ProcessRole> {
   if (role === undefined || role === 'all') return new Set(roleNames);
-  if ((roleNames as readonly string[]).includes(role)) return new Set([role as Role]);
-  throw new Error(`unknown role ${role}: use ${roleNames.join(' or ')}`);
+  const roles = role.split(',');
+  if (roles.every((r) => (roleNames as readonly string[]).includes(r))) return new Set(roles as ProcessRole[]);
+  throw new Error(`unknown role ${role}: use ${roleNames.join(', ')} (comma-separated) or all`);
 }
 
-export async function serve(config: Config, roles: Set<Role>): Promise<number> {
+/** Tokens for a first try, printed when no secret is configured. */
+async function printStarterTokens(secret: string, print: (line: string) => void): Promise<void> {
+  const tenant = 'demo';
+  const tokens = {
+    agent: await mintToken(secret, { sub: 'agent-1', tenant, roles: ['support_agent'] }),
+    approver: await mintToken(secret, { sub: 'alice', tenant, roles: ['support_approver'], approvalLimit: 500 }),
+    reviewer: await mintToken(secret, { sub: 'rita', tenant, roles: ['support_reviewer'] }),
+  };
+  print('WARDEN_JWT_SECRET is not set: generated one for this process. Tokens for tenant "demo" (12 h):');
+  for (const [name, token] of Object.entries(tokens)) print(`  ${name.padEnd(8)} ${token}`);
+}
+
+export async function serve(config: Config, roles: Set<ProcessRole>, print: (line: string) => void): Promise<number> {
   const system = createSystem(config);
-  const runtime = system.runtime(roles);
-  await runtime.start();
+  const runtimeRoles = new Set([...roles].filter((r): r is Role => r !== 'api'));
+  const runtime = runtimeRoles.size > 0 ? system.runtime(runtimeRoles) : null;
+  await runtime?.start();
+  let server: ServerType | null = null;
+  if (roles.has('api')) {
+    const secret = config.WARDEN_JWT_SECRET ?? (config.WARDEN_JWKS_URL ? '' : generateSecret());
+    if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) await printStarterTokens(secret, print);
+    const workersAlive = runtime ? () => Promise.resolve(runtime.leases.owned().length > 0) : undefined;
+    server = await serveApi(apiDeps(system, authenticatorFor(system, secret), workersAlive), config.PORT);
+    print(`warden API listening on http://localhost:${config.PORT} (store: ${system.store.kind})`);
+  }
   system.logger.info({ roles: [...roles], store: system.store.kind }, 'warden is running');
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -28,8 +55,12 @@ export async function serve(config: Config, roles: Set<Role>): Promise<number> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
-  system.logger.info('stopping: finishing jobs in flight');
-  await runtime.stop();
+  system.logger.info('stopping: finishing requests and jobs in flight');
+  if (server) {
+    const closing = server;
+    await new Promise<void>((resolve) => closing.close(() => { resolve(); }));
+  }
+  await runtime?.stop();
   await system.close();
   return 0;
 }

@@ -42,7 +42,9 @@ export type ApplyOutcome =
   | { outcome: 'notFound' }
   | { outcome: 'conflict'; attempts: number }
   /** A timer delivered before it was due (clock skew): not recorded, deliver it again later. */
-  | { outcome: 'early'; dueAt: number };
+  | { outcome: 'early'; dueAt: number }
+  /** The caller required another version (If-Match): nothing decided. */
+  | { outcome: 'preconditionFailed'; version: number };
 
 export type CreateOutcome =
   | { outcome: 'created'; record: WorkflowRecord; started: ApplyOutcome | null }
@@ -108,12 +110,16 @@ export function createEngine(options: EngineOptions) {
     workflowId: string,
     eventId: string,
     decide: (definition: WorkflowDefinition, record: WorkflowRecord, now: number) => ReturnType<typeof decideEvent>,
+    expectedVersion?: number,
   ): Promise<ApplyOutcome> {
     for (let attempt = 1; attempt <= maxRetries; attempt++) {
       const record = await store.load(workflowId);
       if (!record) return { outcome: 'notFound' };
       const seen = await store.outcomeOf(workflowId, eventId);
       if (seen) return { outcome: 'duplicate', stored: seen };
+      if (expectedVersion !== undefined && record.version !== expectedVersion) {
+        return { outcome: 'preconditionFailed', version: record.version };
+      }
       const decision = decide(definitionOf(record), record, clock());
       if (decision.outcome === 'refused') {
         if (decision.details.early === true) return { outcome: 'early', dueAt: Number(decision.details.dueAt) };
@@ -212,10 +218,18 @@ export function createEngine(options: EngineOptions) {
       return { outcome: 'created', record, started };
     },
 
-    /** Applies an event from a caller or a worker. */
-    applyEvent(workflowId: string, event: IncomingEvent, principal: Principal): Promise<ApplyOutcome> {
-      return apply(workflowId, event.eventId, (definition, record, now) =>
-        decideEvent({ definition, record, event, principal, now }),
+    /** Applies an event from a caller or a worker; with `expectedVersion`, only on that version. */
+    applyEvent(
+      workflowId: string,
+      event: IncomingEvent,
+      principal: Principal,
+      options: { expectedVersion?: number } = {},
+    ): Promise<ApplyOutcome> {
+      return apply(
+        workflowId,
+        event.eventId,
+        (definition, record, now) => decideEvent({ definition, record, event, principal, now }),
+        options.expectedVersion,
       );
     },
 

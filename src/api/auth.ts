@@ -1,0 +1,74 @@
+/**
+ * Bearer JWT authentication: HS256 with a shared secret, or a JWKS URL. Claims `sub`, `tenant`,
+ * `roles`, `approvalLimit` become the principal; nothing else in a request carries authority.
+ */
+import { randomBytes } from 'node:crypto';
+import { sign, verify, verifyWithJwks } from 'hono/jwt';
+import { z } from 'zod';
+import type { Principal } from '../engine/principal.ts';
+import { ApiError } from './errors.ts';
+
+const claimsSchema = z.object({
+  sub: z.string().min(1).max(200),
+  tenant: z.string().min(1).max(200),
+  roles: z.array(z.string().min(1).max(100)).max(50).default([]),
+  approvalLimit: z.number().min(0).default(0),
+  /** `service` tokens (workers) act across tenants. */
+  kind: z.enum(['user', 'service']).default('user'),
+});
+
+export interface Authenticator {
+  authenticate(header: string | undefined): Promise<Principal>;
+}
+
+export function createAuthenticator(options: { secret?: string; jwksUrl?: string }): Authenticator {
+  return {
+    async authenticate(header) {
+      const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+      if (!match?.[1]) throw new ApiError('UNAUTHORIZED', 'a Bearer token is required');
+      let payload: unknown;
+      try {
+        payload = options.jwksUrl
+          ? await verifyWithJwks(match[1], { jwks_uri: options.jwksUrl, allowedAlgorithms: ['RS256', 'ES256'] })
+          : await verify(match[1], options.secret ?? '', 'HS256');
+      } catch {
+        throw new ApiError('UNAUTHORIZED', 'the token is invalid or expired');
+      }
+      const claims = claimsSchema.safeParse(payload);
+      if (!claims.success) throw new ApiError('UNAUTHORIZED', 'the token lacks sub, tenant or roles');
+      const { sub, tenant, roles, approvalLimit, kind } = claims.data;
+      return { id: sub, tenantId: tenant, roles, approvalLimit, kind };
+    },
+  };
+}
+
+export interface TokenClaims {
+  sub: string;
+  tenant: string;
+  roles: string[];
+  approvalLimit?: number;
+  kind?: 'user' | 'service';
+  /** Lifetime in seconds; default 12 hours. */
+  ttlSeconds?: number;
+}
+
+export function mintToken(secret: string, claims: TokenClaims, now = Date.now()): Promise<string> {
+  const iat = Math.floor(now / 1000);
+  return sign(
+    {
+      sub: claims.sub,
+      tenant: claims.tenant,
+      roles: claims.roles,
+      approvalLimit: claims.approvalLimit ?? 0,
+      kind: claims.kind ?? 'user',
+      iat,
+      exp: iat + (claims.ttlSeconds ?? 12 * 3600),
+    },
+    secret,
+    'HS256',
+  );
+}
+
+export function generateSecret(): string {
+  return randomBytes(32).toString('base64url');
+}

@@ -1,0 +1,39 @@
+/**
+ * What the HTTP layer is given (dependencies, passed in, never module singletons) and what each
+ * request carries through its middleware.
+ */
+import type { Engine } from '../engine/engine.ts';
+import type { WorkflowDefinition } from '../engine/definition.ts';
+import type { Principal } from '../engine/principal.ts';
+import type { WorkflowStore } from '../store/store.ts';
+import type { Authenticator } from './auth.ts';
+
+export interface ApiDeps {
+  engine: Engine;
+  store: WorkflowStore;
+  definitions: readonly WorkflowDefinition[];
+  auth: Authenticator;
+  clock: () => number;
+  /** Maps `awaitingApproval` or `beforeAction.awaitingApproval` to the indexed state path. */
+  resolveState: (name: string) => string | null;
+  queueStates: () => string[];
+  /** Largest accepted request body, bytes. */
+  bodyLimitBytes: number;
+  /** Requests per principal per minute; 0 disables the limit. */
+  ratePerMinute: number;
+  streamPollMs: number;
+  /** Is the runtime (workers) of this deployment alive? Consulted by /readyz. */
+  workersAlive?: () => Promise<boolean>;
+  logger?: {
+    info(fields: Record<string, unknown>, message: string): void;
+    error(fields: Record<string, unknown>, message: string): void;
+  };
+}
+
+export interface ApiEnv {
+  Variables: {
+    principal: Principal;
+    requestId: string;
+    workflowId: string;
+  };
+}

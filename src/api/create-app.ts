@@ -1,0 +1,83 @@
+/**
+ * The HTTP API. `createApp(deps)` builds a Hono app with no open port, so tests call
+ * `app.request()`; `serveApi` binds it. Every error becomes `{ error: { code, message, details } }`
+ * in one handler, with no stack trace.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import type { ApiDeps, ApiEnv } from './context.ts';
+import { ApiError, errorBody, sendError } from './errors.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { definitionRoutes } from './routes/definitions.ts';
+import { workflowRoutes } from './routes/workflows.ts';
+
+export function createApp(deps: ApiDeps) {
+  const app = new Hono<ApiEnv>();
+  const limiter = createRateLimiter({ perMinute: deps.ratePerMinute, clock: deps.clock });
+
+  app.use('*', requestId({ limitLength: 100 }));
+  app.use('*', async (c, next) => {
+    const started = deps.clock();
+    await next();
+    deps.logger?.info(
+      {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        workflowId: c.get('workflowId'),
+        ms: deps.clock() - started,
+      },
+      'request',
+    );
+  });
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: deps.bodyLimitBytes,
+      onError: () => {
+        throw new ApiError('PAYLOAD_TOO_LARGE', `the body exceeds ${deps.bodyLimitBytes} bytes`);
+      },
+    }),
+  );
+  app.use('/v1/*', async (c, next) => {
+    const principal = await deps.auth.authenticate(c.req.header('Authorization'));
+    c.set('principal', principal);
+    const wait = limiter.take(`${principal.tenantId}/${principal.id}`);
+    if (wait > 0) {
+      throw new ApiError(
+        'RATE_LIMITED',
+        'too many requests',
+        { retryAfterMs: wait },
+        { 'Retry-After': String(Math.ceil(wait / 1000)) },
+      );
+    }
+    await next();
+  });
+
+  app.route('/v1/workflows', workflowRoutes(deps));
+  app.route('/v1/definitions', definitionRoutes(deps));
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    const store = await deps.store.ping();
+    const workers = deps.workersAlive ? await deps.workersAlive() : true;
+    const ready = store && workers;
+    return c.json({ status: ready ? 'ready' : 'unavailable', store, workers }, ready ? 200 : 503);
+  });
+
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`), 404));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return sendError(c, error);
+    if (error instanceof HTTPException && error.status === 413) {
+      return sendError(c, new ApiError('PAYLOAD_TOO_LARGE', 'the body is too large'));
+    }
+    deps.logger?.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
+    return sendError(c, new ApiError('INTERNAL', 'internal error', { requestId: c.get('requestId') }));
+  });
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,55 @@
+/**
+ * One error type for the HTTP layer and the one place codes become statuses. Every error response
+ * is `{ error: { code, message, details } }`; no stack trace ever leaves the process.
+ */
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export const statusOf: Record<string, ContentfulStatusCode> = {
+  MALFORMED_JSON: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  GUARD_REJECTED: 403,
+  TOOL_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  NO_TRANSITION: 409,
+  WORKFLOW_FINISHED: 409,
+  STALE_JOB: 409,
+  STALE_TIMER: 409,
+  CONFLICT: 409,
+  NO_MIGRATION: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INVALID_EVENT: 422,
+  INVALID_INPUT: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get status(): ContentfulStatusCode {
+    return statusOf[this.code] ?? 500;
+  }
+}
+
+export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
+  return { error: { code, message, details } };
+}
+
+export function sendError(c: Context, error: ApiError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json(errorBody(error.code, error.message, error.details), error.status);
+}

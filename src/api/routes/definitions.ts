@@ -1,0 +1,37 @@
+/**
+ * `/v1/definitions`: the registered workflow definitions — config JSON, directed graph and a
+ * Mermaid state diagram.
+ */
+import { Hono } from 'hono';
+import { definitionKey } from '../../engine/definition.ts';
+import { definitionGraph, mermaidDiagram, serialisableConfig } from '../../definitions/describe.ts';
+import type { ApiDeps, ApiEnv } from '../context.ts';
+import { ApiError } from '../errors.ts';
+
+export function definitionRoutes(deps: ApiDeps) {
+  const app = new Hono<ApiEnv>();
+  app.get('/', (c) =>
+    c.json({
+      definitions: deps.definitions.map((d) => ({
+        id: d.id,
+        version: d.version,
+        key: definitionKey(d),
+        events: Object.keys(d.eventSchemas),
+        href: `/v1/definitions/${d.id}/${d.version}`,
+      })),
+    }),
+  );
+  app.get('/:id/:version', (c) => {
+    const definition = deps.definitions.find(
+      (d) => d.id === c.req.param('id') && String(d.version) === c.req.param('version'),
+    );
+    if (!definition) throw new ApiError('NOT_FOUND', `no definition ${c.req.param('id')}@${c.req.param('version')}`);
+    return c.json({
+      key: definitionKey(definition),
+      config: serialisableConfig(definition.machine),
+      graph: definitionGraph(definition.machine),
+      mermaid: mermaidDiagram(definition.machine),
+    });
+  });
+  return app;
+}

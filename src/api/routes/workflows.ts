@@ -1,0 +1,252 @@
+/**
+ * `/v1/workflows`: create, read, send events, audit trail, queues, live stream, and the tool view
+ * for agents (the events a caller may send, as LLM tools, and proposals validated against them).
+ */
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { z } from 'zod';
+import type { ApplyOutcome } from '../../engine/engine.ts';
+import type { WorkflowRecord } from '../../engine/decision.ts';
+import type { Principal } from '../../engine/principal.ts';
+import type { StoredOutcome } from '../../store/store.ts';
+import { isWorkflowId } from '../../store/shards.ts';
+import type { ApiEnv, ApiDeps } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery } from '../schemas.ts';
+import { toolsFor } from '../tools.ts';
+import { workflowView } from '../views.ts';
+
+async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('application/json')) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
+  }
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new ApiError('MALFORMED_JSON', 'the body is not valid JSON');
+  }
+  return parse(schema, raw, 'INVALID_INPUT');
+}
+
+function parse<S extends z.ZodType>(schema: S, raw: unknown, code: string): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ApiError(code, 'the request does not match its schema', {
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
+    });
+  }
+  return parsed.data;
+}
+
+const etag = (record: { version: number }) => `"${record.version}"`;
+
+export function workflowRoutes(deps: ApiDeps) {
+  const { engine, store, clock } = deps;
+  const app = new Hono<ApiEnv>();
+
+  /** The workflow, if it exists and belongs to the caller's tenant; otherwise 404 (never a hint). */
+  async function loadOwned(id: string, principal: Principal): Promise<WorkflowRecord> {
+    const record = isWorkflowId(id) && id.length <= 80 ? await store.load(id) : null;
+    const visible = record && (record.tenantId === principal.tenantId || principal.kind === 'service');
+    if (!record || !visible) throw new ApiError('NOT_FOUND', `no workflow ${id}`);
+    return record;
+  }
+
+  function refusal(code: string, message: string, details: Record<string, unknown>): ApiError {
+    // A tenant mismatch is reported as absence, like any other workflow of another tenant.
+    if (code === 'FORBIDDEN' && details.reason === 'TENANT_MISMATCH')
+      return new ApiError('NOT_FOUND', 'no such workflow');
+    return new ApiError(code, message, details);
+  }
+
+  function outcomeResponse(c: Context<ApiEnv>, workflowId: string, eventId: string, outcome: ApplyOutcome) {
+    const accepted = (stored: { version: number; statePaths: string[]; status?: string }) => {
+      c.header('ETag', etag(stored));
+      return c.json({ workflowId, eventId, outcome: 'accepted', state: stored.statePaths, version: stored.version });
+    };
+    switch (outcome.outcome) {
+      case 'accepted':
+        return accepted(outcome.record);
+      case 'duplicate':
+        return replay(outcome.stored);
+      case 'refused':
+        throw refusal(outcome.code, outcome.message, outcome.details);
+      case 'preconditionFailed':
+        throw new ApiError('PRECONDITION_FAILED', `the workflow is at version ${outcome.version}`, {
+          version: outcome.version,
+        });
+      case 'notFound':
+        throw new ApiError('NOT_FOUND', `no workflow ${workflowId}`);
+      default:
+        throw new ApiError('CONFLICT', 'the workflow kept changing; try again');
+    }
+    function replay(stored: StoredOutcome) {
+      if (stored.outcome === 'accepted') return accepted(stored);
+      throw refusal(stored.code, stored.message, stored.details);
+    }
+  }
+
+  async function sendEvent(
+    c: Context<ApiEnv>,
+    id: string,
+    event: { type: string; eventId?: string | undefined; payload: unknown; causationId?: string | undefined },
+  ) {
+    const principal = c.get('principal');
+    const record = await loadOwned(id, principal);
+    const ifMatch = c.req.header('If-Match');
+    let expectedVersion: number | undefined;
+    if (ifMatch !== undefined) {
+      const match = /^(?:W\/)?"?(\d+)"?$/.exec(ifMatch.trim());
+      if (!match) throw new ApiError('BAD_REQUEST', 'If-Match must be an ETag like "12"');
+      expectedVersion = Number(match[1]);
+    }
+    const eventId = event.eventId ?? randomUUID();
+    const outcome = await engine.applyEvent(
+      id,
+      {
+        type: event.type,
+        eventId,
+        payload: event.payload,
+        causationId: event.causationId ?? null,
+        correlationId: c.get('requestId'),
+      },
+      principal,
+      expectedVersion === undefined ? {} : { expectedVersion },
+    );
+    c.set('workflowId', record.workflowId);
+    return outcomeResponse(c, id, eventId, outcome);
+  }
+
+  app.post('/', async (c) => {
+    const principal = c.get('principal');
+    const body = await readJson(c, createWorkflowBody);
+    const key = c.req.header('Idempotency-Key');
+    if (key !== undefined && !/^[\x21-\x7e]{1,200}$/.test(key)) {
+      throw new ApiError('BAD_REQUEST', 'Idempotency-Key must be 1–200 visible ASCII characters');
+    }
+    const created = await engine.createWorkflow({
+      body: { request: body.request, config: body.config ?? {} },
+      principal,
+      dedupKey: key,
+      correlationId: body.correlationId,
+    });
+    if (created.outcome === 'refused') {
+      throw new ApiError(
+        created.code === 'INVALID_EVENT' ? 'INVALID_INPUT' : created.code,
+        created.message,
+        created.details,
+      );
+    }
+    const record = created.record;
+    c.set('workflowId', record.workflowId);
+    c.header('ETag', etag(record));
+    c.header('Location', `/v1/workflows/${record.workflowId}`);
+    const view = workflowView(engine.definitionOf(record), record, principal, clock());
+    return c.json(view, created.outcome === 'created' ? 201 : 200);
+  });
+
+  app.get('/', async (c) => {
+    const principal = c.get('principal');
+    const query = parse(queueQuery, c.req.query(), 'BAD_REQUEST');
+    const statePath = deps.resolveState(query.state);
+    if (!statePath) throw new ApiError('BAD_REQUEST', `unknown state ${query.state}`, { known: deps.queueStates() });
+    const page = await store.listByState({
+      tenantId: principal.tenantId,
+      statePath,
+      cursor: query.cursor ?? null,
+      limit: query.limit,
+    });
+    const now = clock();
+    return c.json({
+      state: statePath,
+      items: page.items.map((item) => ({
+        ...item,
+        since: new Date(item.since).toISOString(),
+        timeInStateMs: now - item.since,
+      })),
+      next: page.next,
+    });
+  });
+
+  app.get('/:id', async (c) => {
+    const principal = c.get('principal');
+    const record = await loadOwned(c.req.param('id'), principal);
+    c.set('workflowId', record.workflowId);
+    c.header('ETag', etag(record));
+    return c.json(workflowView(engine.definitionOf(record), record, principal, clock()));
+  });
+
+  app.post('/:id/events', async (c) => {
+    const body = await readJson(c, eventBody);
+    return sendEvent(c, c.req.param('id'), body);
+  });
+
+  app.get('/:id/audit', async (c) => {
+    const record = await loadOwned(c.req.param('id'), c.get('principal'));
+    const query = parse(auditQuery, c.req.query(), 'BAD_REQUEST');
+    const page = await store.auditPage(record.workflowId, { cursor: query.cursor ?? null, limit: query.limit });
+    return c.json({ workflowId: record.workflowId, entries: page.items, next: page.next });
+  });
+
+  app.get('/:id/tools', async (c) => {
+    const principal = c.get('principal');
+    const record = await loadOwned(c.req.param('id'), principal);
+    return c.json({
+      workflowId: record.workflowId,
+      version: record.version,
+      tools: toolsFor(engine.definitionOf(record), record, principal),
+    });
+  });
+
+  app.post('/:id/proposals', async (c) => {
+    const principal = c.get('principal');
+    const id = c.req.param('id');
+    const record = await loadOwned(id, principal);
+    const proposal = await readJson(c, proposalBody);
+    const offered = toolsFor(engine.definitionOf(record), record, principal).map((t) => t.function.name);
+    if (!offered.includes(proposal.name)) {
+      throw new ApiError('TOOL_NOT_ALLOWED', `${proposal.name} is not a tool this caller may use now`, { offered });
+    }
+    let payload: unknown = proposal.arguments;
+    if (typeof payload === 'string') {
+      try {
+        payload = JSON.parse(payload);
+      } catch {
+        throw new ApiError('INVALID_EVENT', 'the tool arguments are not valid JSON');
+      }
+    }
+    return sendEvent(c, id, { type: proposal.name, eventId: proposal.eventId, payload });
+  });
+
+  app.get('/:id/stream', async (c) => {
+    const principal = c.get('principal');
+    const first = await loadOwned(c.req.param('id'), principal);
+    return streamSSE(c, async (stream) => {
+      let version = -1;
+      while (!stream.aborted && !stream.closed) {
+        const record = await store.load(first.workflowId);
+        if (!record) break;
+        if (record.version !== version) {
+          version = record.version;
+          await stream.writeSSE({
+            event: 'state',
+            id: String(record.version),
+            data: JSON.stringify({
+              workflowId: record.workflowId,
+              version,
+              status: record.status,
+              state: record.statePaths,
+            }),
+          });
+        }
+        if (record.status !== 'active') break;
+        await stream.sleep(deps.streamPollMs);
+      }
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,44 @@
+/**
+ * Request and response schemas of the HTTP API, in zod: validation and the OpenAPI document come
+ * from the same definitions.
+ */
+import { z } from 'zod';
+import { supportConfigSchema, supportRequestSchema } from '../../machines/support.context.ts';
+
+export const createWorkflowBody = z.strictObject({
+  request: supportRequestSchema,
+  config: supportConfigSchema.partial().optional(),
+  /** Ties the workflow to a case in another system; defaults to the workflow id. */
+  correlationId: z.string().min(1).max(200).optional(),
+});
+
+export const eventBody = z.strictObject({
+  type: z.string().min(1).max(100),
+  eventId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:/-]{1,200}$/)
+    .optional(),
+  payload: z.record(z.string(), z.unknown()).default({}),
+  causationId: z.string().min(1).max(200).optional(),
+});
+
+export const proposalBody = z.strictObject({
+  /** An OpenAI-style tool call: the tool name and its arguments as a JSON string (or object). */
+  name: z.string().min(1).max(100),
+  arguments: z.union([z.string().max(100_000), z.record(z.string(), z.unknown())]),
+  eventId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:/-]{1,200}$/)
+    .optional(),
+});
+
+export const queueQuery = z.strictObject({
+  state: z.string().min(1).max(200),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const auditQuery = z.strictObject({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});

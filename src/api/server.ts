@@ -1,0 +1,66 @@
+/**
+ * Builds the API's dependencies from a running system and binds it to a port.
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { definitions } from '../../machines/index.ts';
+import type { WorkflowDefinition } from '../engine/definition.ts';
+import type { System } from '../system.ts';
+import { createAuthenticator, type Authenticator } from './auth.ts';
+import type { ApiDeps } from './context.ts';
+import { createApp } from './create-app.ts';
+
+/** Every state path of the registered definitions, keyed also by its last segment when that is unambiguous. */
+export function stateResolver(all: readonly WorkflowDefinition[]) {
+  const paths = new Set<string>();
+  for (const definition of all) {
+    const walk = (node: { path: string[]; states: Record<string, unknown> }) => {
+      if (node.path.length > 0) paths.add(node.path.join('.'));
+      for (const child of Object.values(node.states)) walk(child as typeof node);
+    };
+    walk(definition.machine.root as never);
+  }
+  const byKey = new Map<string, string[]>();
+  for (const path of paths) {
+    const key = path.split('.').at(-1) ?? path;
+    byKey.set(key, [...(byKey.get(key) ?? []), path]);
+  }
+  return {
+    resolve: (name: string): string | null => {
+      if (paths.has(name)) return name;
+      const candidates = byKey.get(name);
+      return candidates?.length === 1 ? (candidates[0] ?? null) : null;
+    },
+    known: () => [...paths].sort(),
+  };
+}
+
+export function apiDeps(system: System, auth: Authenticator, workersAlive?: () => Promise<boolean>): ApiDeps {
+  const all = [...definitions.values()];
+  const states = stateResolver(all);
+  return {
+    engine: system.engine,
+    store: system.store,
+    definitions: all,
+    auth,
+    clock: () => Date.now(),
+    resolveState: states.resolve,
+    queueStates: states.known,
+    bodyLimitBytes: system.config.WARDEN_BODY_LIMIT,
+    ratePerMinute: system.config.WARDEN_RATE_PER_MINUTE,
+    streamPollMs: 250,
+    ...(workersAlive ? { workersAlive } : {}),
+    logger: system.logger,
+  };
+}
+
+export function authenticatorFor(system: System, secret: string): Authenticator {
+  const jwksUrl = system.config.WARDEN_JWKS_URL;
+  return createAuthenticator(jwksUrl ? { jwksUrl } : { secret });
+}
+
+export function serveApi(deps: ApiDeps, port: number): Promise<ServerType> {
+  const app = createApp(deps);
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, () => { resolve(server); });
+  });
+}

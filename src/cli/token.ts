@@ -1,0 +1,32 @@
+/**
+ * `warden token --sub alice --tenant acme --roles support_approver --limit 500`: mints a Bearer
+ * token signed with WARDEN_JWT_SECRET.
+ */
+import { mintToken } from '../api/auth.ts';
+import type { Config } from '../config.ts';
+
+export async function token(
+  config: Config,
+  values: Record<string, string | boolean | undefined>,
+  print: (line: string) => void,
+): Promise<number> {
+  const text = (name: string) => (typeof values[name] === 'string' ? values[name] : undefined);
+  const sub = text('sub');
+  const tenant = text('tenant');
+  const roles = text('roles');
+  if (!config.WARDEN_JWT_SECRET) {
+    print('set WARDEN_JWT_SECRET (the same secret the server uses) to mint tokens');
+    return 2;
+  }
+  if (!sub || !tenant || !roles) {
+    print('usage: warden token --sub ID --tenant TENANT --roles role1,role2 [--limit AMOUNT]');
+    return 2;
+  }
+  const limit = Number(text('limit') ?? 0);
+  if (!Number.isFinite(limit) || limit < 0) {
+    print('--limit must be a non-negative number');
+    return 2;
+  }
+  print(await mintToken(config.WARDEN_JWT_SECRET, { sub, tenant, roles: roles.split(','), approvalLimit: limit }));
+  return 0;
+}

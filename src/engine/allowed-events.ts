@@ -1,0 +1,46 @@
+/**
+ * The events a given principal may send to a workflow now: event types their roles allow, that the
+ * current state has a transition for. Guards are not evaluated (an approval over the limit is still
+ * listed, and refused with a reason); internal and worker-only events are never listed for people.
+ */
+import { getNextTransitions } from 'xstate';
+import { z } from 'zod';
+import type { WorkflowRecord } from './decision.ts';
+import type { WorkflowDefinition } from './definition.ts';
+import type { Principal } from './principal.ts';
+import { restoreSnapshot } from './snapshot.ts';
+
+export interface AllowedEvent {
+  type: string;
+  /** JSON Schema of the payload. */
+  schema: Record<string, unknown>;
+}
+
+const schemaCache = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+export function payloadJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  let json = schemaCache.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+    schemaCache.set(schema, json);
+  }
+  return json;
+}
+
+export function allowedEvents(
+  definition: WorkflowDefinition,
+  record: WorkflowRecord,
+  principal: Principal,
+): AllowedEvent[] {
+  if (record.status !== 'active') return [];
+  const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
+  const candidates = new Set(getNextTransitions(snapshot).map((t) => t.eventType as string));
+  const allowed: AllowedEvent[] = [];
+  for (const [type, schema] of Object.entries(definition.eventSchemas)) {
+    if (!candidates.has(type)) continue;
+    const roles = definition.eventRoles[type] ?? [];
+    if (!principal.roles.some((role) => roles.includes(role))) continue;
+    allowed.push({ type, schema: payloadJsonSchema(schema) });
+  }
+  return allowed;
+}
