@@ -75,7 +75,7 @@ export function mermaidDiagram(machine: AnyStateMachine): string {
     }
     const inner = node === machine.root ? '  ' : `${indent}  `;
     // `initial` is typed as always present; atomic and parallel states have none at run time.
-    const initial = (node.initial as { target: { id: string }[] } | undefined)?.target[0];
+    const initial = (node.initial as { target: readonly { id: string }[] } | undefined)?.target[0];
     if (node.type !== 'parallel' && initial) lines.push(`${inner}[*] --> ${label(initial.id)}`);
     children.forEach((child, i) => {
       write(child, inner);
