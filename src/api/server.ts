@@ -61,6 +61,8 @@ export function authenticatorFor(system: System, secret: string): Authenticator 
 export function serveApi(deps: ApiDeps, port: number): Promise<ServerType> {
   const app = createApp(deps);
   return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, () => { resolve(server); });
+    const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, () => {
+      resolve(server);
+    });
   });
 }

@@ -36,7 +36,11 @@ export function formatAudit(entry: AuditEntry): string {
 }
 
 export async function runDemo(config: Config, print: (line: string) => void, timeoutMs = 30_000): Promise<number> {
-  const system = createSystem(config, { logger: pino({ level: 'warn' }) });
+  // Its own key space: a demo never joins (or takes shard leases from) a deployment sharing the Redis.
+  const system = createSystem(
+    { ...config, WARDEN_PREFIX: `${config.WARDEN_PREFIX}-demo` },
+    { logger: pino({ level: 'warn' }) },
+  );
   const runtime = system.runtime(new Set(['worker', 'timers']));
   print(`store: ${system.store.kind}${system.store.kind === 'memory' ? ' (nothing survives a restart)' : ''}`);
   await runtime.start();

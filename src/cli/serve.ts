@@ -58,7 +58,11 @@ export async function serve(config: Config, roles: Set<ProcessRole>, print: (lin
   system.logger.info('stopping: finishing requests and jobs in flight');
   if (server) {
     const closing = server;
-    await new Promise<void>((resolve) => closing.close(() => { resolve(); }));
+    await new Promise<void>((resolve) =>
+      closing.close(() => {
+        resolve();
+      }),
+    );
   }
   await runtime?.stop();
   await system.close();

@@ -208,7 +208,14 @@ export function createEngine(options: EngineOptions) {
       if (result.status === 'exists') {
         const existing = await store.load(result.workflowId);
         if (!existing) throw new Error(`de-duplication key names missing workflow ${result.workflowId}`);
-        return { outcome: 'existing', record: existing };
+        // A creation whose START was lost (a crash, a retried request) is started now; START's
+        // event id makes this idempotent.
+        if (existing.version === 1 && request.start !== false) {
+          const id = existing.workflowId;
+          const started = await this.applyEvent(id, { type: 'START', eventId: `${id}/start` }, principal);
+          if (started.outcome === 'accepted') return { outcome: 'existing', record: started.record };
+        }
+        return { outcome: 'existing', record: (await store.load(result.workflowId)) ?? existing };
       }
       let started: ApplyOutcome | null = null;
       if (request.start !== false) {

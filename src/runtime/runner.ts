@@ -13,6 +13,39 @@ import { createWorker, type WorkerLogger } from './worker.ts';
 
 export type Role = 'worker' | 'timers';
 
+interface Sleeper {
+  sleep(ms: number): Promise<void>;
+  wake(): void;
+}
+
+/** An interruptible sleep; a wake-up that comes while nobody sleeps makes the next sleep return at once. */
+function createSleeper(): Sleeper {
+  let controller = new AbortController();
+  let sleeping = false;
+  let pending = false;
+  return {
+    async sleep(ms) {
+      if (pending) {
+        pending = false;
+        return;
+      }
+      sleeping = true;
+      try {
+        await sleep(Math.max(0, ms), undefined, { signal: controller.signal });
+      } catch {
+        // woken early
+      } finally {
+        sleeping = false;
+        controller = new AbortController();
+      }
+    },
+    wake() {
+      if (sleeping) controller.abort();
+      else pending = true;
+    },
+  };
+}
+
 export interface RuntimeOptions {
   store: WorkflowStore;
   engine: Engine;
@@ -51,32 +84,20 @@ export function createRuntime(options: RuntimeOptions) {
   const janitor = createJanitor({ store, leases });
   let running = false;
   const isRunning = () => running;
-  let stopSleeping = new AbortController();
   const loops: Promise<void>[] = [];
+  const sleepers: Sleeper[] = [];
   let unsubscribe: (() => Promise<void>) | null = null;
 
-  async function nap(ms: number): Promise<void> {
-    try {
-      await sleep(Math.max(0, ms), undefined, { signal: stopSleeping.signal });
-    } catch {
-      // woken early: a notification or a stop
-    }
-  }
-
-  function wake(): void {
-    stopSleeping.abort();
-    stopSleeping = new AbortController();
-  }
-
-  async function loop(name: string, body: () => Promise<number>): Promise<void> {
+  async function loop(name: string, sleeper: Sleeper, body: () => Promise<number>): Promise<void> {
+    sleepers.push(sleeper);
     while (running) {
       try {
         const wait = await body();
         // `running` may have been cleared by stop() while the body awaited.
-        if (isRunning() && wait > 0) await nap(wait);
+        if (isRunning() && wait > 0) await sleeper.sleep(wait);
       } catch (error) {
         options.logger?.error({ loop: name, err: error }, 'runtime loop failed; retrying');
-        await nap(options.pollMs * 10);
+        await sleeper.sleep(options.pollMs * 10);
       }
     }
   }
@@ -91,7 +112,7 @@ export function createRuntime(options: RuntimeOptions) {
       running = true;
       await leases.tick();
       loops.push(
-        loop('leases', async () => {
+        loop('leases', createSleeper(), async () => {
           await leases.tick();
           return options.leaseMs / 3;
         }),
@@ -100,7 +121,7 @@ export function createRuntime(options: RuntimeOptions) {
         let lastReclaim = 0;
         let lastTrim = 0;
         loops.push(
-          loop('worker', async () => {
+          loop('worker', createSleeper(), async () => {
             const done = await worker.tick();
             if (clock() - lastReclaim >= options.jobLeaseMs / 2) {
               lastReclaim = clock();
@@ -115,9 +136,11 @@ export function createRuntime(options: RuntimeOptions) {
         );
       }
       if (roles.has('timers')) {
-        if (options.subscribeWakeUps) unsubscribe = await options.subscribeWakeUps(wake);
+        // Only the timer loop wakes on a notification; one that arrives while it works is kept.
+        const timerSleeper = createSleeper();
+        if (options.subscribeWakeUps) unsubscribe = await options.subscribeWakeUps(() => { timerSleeper.wake(); });
         loops.push(
-          loop('timers', async () => {
+          loop('timers', timerSleeper, async () => {
             const moved = await timers.tick();
             if (moved > 0) return 0;
             const next = await timers.nextDue();
@@ -132,7 +155,7 @@ export function createRuntime(options: RuntimeOptions) {
     async stop(): Promise<void> {
       if (!running) return;
       running = false;
-      wake();
+      for (const sleeper of sleepers) sleeper.wake();
       await worker.stop();
       await Promise.allSettled(loops);
       if (unsubscribe) await unsubscribe();

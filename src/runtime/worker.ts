@@ -31,10 +31,14 @@ export interface WorkerOptions {
   jobLeaseMs: number;
   /** Entries read per shard per tick. */
   batch?: number;
+  /** After this many deliveries an entry is dead-lettered instead of tried again (default 5). */
+  maxDeliveries?: number;
+  /** How long `stop()` lets jobs in flight finish before aborting them, ms (default 15 000). */
+  shutdownGraceMs?: number;
   logger?: WorkerLogger;
 }
 
-export type JobOutcome = 'applied' | 'duplicate' | 'refused' | 'dropped' | 'retry' | 'failed';
+export type JobOutcome = 'applied' | 'duplicate' | 'refused' | 'dropped' | 'retry' | 'failed' | 'deadLettered';
 
 const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -51,9 +55,13 @@ export function createWorker(options: WorkerOptions) {
   };
   const inFlight = new Set<Promise<unknown>>();
   const shutdown = new AbortController();
+  const maxDeliveries = options.maxDeliveries ?? 5;
+  const shutdownGraceMs = options.shutdownGraceMs ?? 15_000;
+  let stopping = false;
 
   async function runJob(entry: OutboxEntry): Promise<JobOutcome> {
     const message = entry.message;
+    if (message.kind === 'invalid') return deadLetter(entry, 'the outbox entry could not be read');
     if (message.kind === 'timer') {
       const outcome = await engine.applyTimer(message);
       if (outcome.outcome === 'conflict' || outcome.outcome === 'early') return 'retry';
@@ -82,6 +90,9 @@ export function createWorker(options: WorkerOptions) {
       },
       loadArtifact: (id) => store.getArtifact(message.workflowId, id),
     });
+    // Aborted by a forced shutdown: the result may be an artefact of the abort. Neither apply nor
+    // acknowledge; the job is redelivered (and a refund reconciles first).
+    if (shutdown.signal.aborted) return 'retry';
     const outcome = await engine.applyEvent(
       message.workflowId,
       {
@@ -101,22 +112,50 @@ export function createWorker(options: WorkerOptions) {
     return outcome.outcome === 'accepted' ? 'applied' : outcome.outcome === 'duplicate' ? 'duplicate' : 'dropped';
   }
 
+  /** Gives up on an entry: dead-letter it for operators and send its workflow to a person if it can. */
+  async function deadLetter(entry: OutboxEntry, reason: string): Promise<JobOutcome> {
+    logger.error({ shard: entry.shard, entryId: entry.entryId, reason }, 'dead-lettering an outbox entry');
+    await store.deadLetter(entry, reason);
+    const message = entry.message;
+    if (message.kind === 'job') {
+      const escalation = await engine
+        .applyEvent(
+          message.workflowId,
+          { type: 'ESCALATE', eventId: `${message.jobId}/dead-letter`, payload: { reason, jobId: message.jobId } },
+          principal,
+        )
+        .catch((error: unknown) => ({ outcome: 'error', error }));
+      logger.warn({ jobId: message.jobId, outcome: escalation.outcome }, 'escalated the workflow of a dead job');
+    }
+    return 'deadLettered';
+  }
+
   async function process(entry: OutboxEntry): Promise<JobOutcome> {
     let outcome: JobOutcome;
     try {
-      outcome = await runJob(entry);
+      outcome =
+        entry.deliveries > maxDeliveries
+          ? await deadLetter(entry, `not processed after ${maxDeliveries} deliveries`)
+          : await runJob(entry);
     } catch (error) {
-      // Left pending: another delivery (after the job lease) tries again.
+      // Left pending: another delivery (after the job lease) tries again, up to maxDeliveries.
       logger.error({ entryId: entry.entryId, shard: entry.shard, err: error }, 'job failed');
       return 'failed';
     }
-    if (outcome !== 'retry' && outcome !== 'failed') await store.ackOutbox(entry.shard, [entry.entryId]);
+    if (outcome === 'retry' || outcome === 'failed' || outcome === 'deadLettered') return outcome;
+    try {
+      await store.ackOutbox(entry.shard, [entry.entryId]);
+    } catch (error) {
+      // Harmless: the entry is redelivered after the job lease and its result is de-duplicated.
+      logger.warn({ entryId: entry.entryId, shard: entry.shard, err: error }, 'acknowledgement failed');
+    }
     return outcome;
   }
 
   function track<T>(promise: Promise<T>): Promise<T> {
     inFlight.add(promise);
-    void promise.finally(() => inFlight.delete(promise));
+    const forget = () => inFlight.delete(promise);
+    promise.then(forget, forget);
     return promise;
   }
 
@@ -126,7 +165,7 @@ export function createWorker(options: WorkerOptions) {
     /** Reads new entries of the leased shards and processes them; returns what happened to each. */
     async tick(): Promise<JobOutcome[]> {
       const shards = leases.owned();
-      if (shards.length === 0 || shutdown.signal.aborted) return [];
+      if (shards.length === 0 || stopping) return [];
       const entries = await store.readOutbox(consumer, shards, batch);
       return track(Promise.all(entries.map((entry) => process(entry))));
     },
@@ -135,17 +174,27 @@ export function createWorker(options: WorkerOptions) {
     async reclaim(): Promise<JobOutcome[]> {
       const outcomes: JobOutcome[] = [];
       for (const shard of leases.owned()) {
-        if (shutdown.signal.aborted) break;
+        if (stopping) break;
         const entries = await store.reclaimOutbox(consumer, shard, options.jobLeaseMs, batch);
         outcomes.push(...(await track(Promise.all(entries.map((entry) => process(entry))))));
       }
       return outcomes;
     },
 
-    /** Stops reading and waits for the jobs in flight. */
+    /**
+     * Stops reading and lets the jobs in flight finish; after the grace period they are aborted,
+     * and an aborted job is left pending for redelivery rather than reported as failed.
+     */
     async stop(): Promise<void> {
-      shutdown.abort();
-      await Promise.allSettled([...inFlight]);
+      stopping = true;
+      const settled = Promise.allSettled([...inFlight]);
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => { resolve('timeout'); }, shutdownGraceMs);
+      });
+      if ((await Promise.race([settled, grace])) === 'timeout') shutdown.abort();
+      clearTimeout(timer);
+      await settled;
     },
   };
 }

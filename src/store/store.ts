@@ -22,7 +22,9 @@ export type OutboxMessage =
       /** The record version that requested the job. */
       version: number;
     }
-  | { kind: 'timer'; workflowId: string; timerId: string; generation: number; dueAt: number };
+  | { kind: 'timer'; workflowId: string; timerId: string; generation: number; dueAt: number }
+  /** An entry that could not be read: dead-lettered by the worker, never retried. */
+  | { kind: 'invalid'; raw: string };
 
 export interface OutboxEntry {
   shard: number;
@@ -111,7 +113,7 @@ export interface WorkflowStore {
   /** The recorded outcome of an event id, if it was seen. */
   outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null>;
   auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>>;
-  /** Workflows of a tenant whose state paths include `statePath` (or start with it + '.'), oldest first. */
+  /** Workflows of a tenant whose state paths include the leaf path `statePath`, oldest first. */
   listByState(options: {
     tenantId: string;
     statePath: string;
@@ -127,6 +129,10 @@ export interface WorkflowStore {
   /** Entries delivered to some consumer and not acknowledged for `minIdleMs`, now delivered to `consumer`. */
   reclaimOutbox(consumer: string, shard: number, minIdleMs: number, count: number): Promise<OutboxEntry[]>;
   ackOutbox(shard: number, entryIds: readonly string[]): Promise<void>;
+  /** Moves an entry that cannot be processed to the shard's dead-letter stream and acknowledges it. */
+  deadLetter(entry: OutboxEntry, reason: string): Promise<void>;
+  /** The dead-lettered entries of a shard, oldest first (for operators). */
+  deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]>;
   /** Trims acknowledged entries below the oldest pending (or undelivered) one; returns how many went. */
   trimOutbox(shard: number): Promise<number>;
   putArtifact(artifact: Artifact): Promise<void>;

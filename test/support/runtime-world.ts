@@ -9,7 +9,9 @@ import type { TestableActionProvider, TestableNotifier } from '../../src/effects
 import { RedisActionProvider, RedisNotifier } from '../../src/effects/index.ts';
 import { createShardLeases } from '../../src/runtime/shard-leases.ts';
 import { createTimerService } from '../../src/runtime/timer-service.ts';
-import { createWorker, type JobOutcome } from '../../src/runtime/worker.ts';
+import { createWorker, type JobOutcome, type Worker, type WorkerOptions } from '../../src/runtime/worker.ts';
+import type { EffectHandler } from '../../src/effects/index.ts';
+import type { WorkflowStore } from '../../src/store/store.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
@@ -18,6 +20,7 @@ import { deletePrefix, freshPrefix } from './redis.ts';
 import { makeWorld, type World } from './world.ts';
 
 export interface RuntimeWorld extends World {
+  worker: Worker;
   actions: TestableActionProvider;
   notifier: TestableNotifier;
   settle(): Promise<JobOutcome[]>;
@@ -30,6 +33,11 @@ export interface RuntimeWorldOptions {
   redis?: Redis;
   shards?: number;
   deps?: Partial<EffectDeps>;
+  /** Replaces some effect handlers. */
+  handlers?: Record<string, EffectHandler>;
+  worker?: Partial<Pick<WorkerOptions, 'maxDeliveries' | 'shutdownGraceMs' | 'jobLeaseMs'>>;
+  /** Wraps the store the worker uses (fault injection). */
+  wrapStore?: (store: WorkflowStore) => WorkflowStore;
 }
 
 export async function runtimeWorld(options: RuntimeWorldOptions = {}): Promise<RuntimeWorld> {
@@ -46,17 +54,18 @@ export async function runtimeWorld(options: RuntimeWorldOptions = {}): Promise<R
     : new MemoryStore({ shards, clock: () => clock.now });
   const redis = options.redis;
   const world = makeWorld(store, clock, redis ? () => deletePrefix(redis, prefix) : undefined);
-  const handlers = createEffectHandlers({ ...offline, actions, notifier, ...options.deps });
+  const handlers = { ...createEffectHandlers({ ...offline, actions, notifier, ...options.deps }), ...options.handlers };
   const leases = createShardLeases({ store, owner: 'test-process', leaseMs: 3_600_000, clock: () => clock.now });
   await leases.tick();
   const worker = createWorker({
-    store,
+    store: options.wrapStore ? options.wrapStore(store) : store,
     engine: world.engine,
     handlers,
     leases,
     consumer: 'test-process',
     clock: () => clock.now,
     jobLeaseMs: 60_000,
+    ...options.worker,
   });
   const timers = createTimerService({ store, leases, clock: () => clock.now });
 
@@ -73,6 +82,7 @@ export async function runtimeWorld(options: RuntimeWorldOptions = {}): Promise<R
 
   return {
     ...world,
+    worker,
     actions,
     notifier,
     settle,

@@ -266,6 +266,19 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve();
   }
 
+  private readonly dead = new Map<number, { entry: OutboxEntry; reason: string; at: number }[]>();
+
+  async deadLetter(entry: OutboxEntry, reason: string): Promise<void> {
+    const list = this.dead.get(entry.shard) ?? [];
+    list.push({ entry: clone(entry), reason, at: this.clock() });
+    this.dead.set(entry.shard, list);
+    await this.ackOutbox(entry.shard, [entry.entryId]);
+  }
+
+  deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]> {
+    return Promise.resolve(clone((this.dead.get(shard) ?? []).slice(0, count)));
+  }
+
   trimOutbox(n: number): Promise<number> {
     const shard = this.shard(n);
     const oldestPending = Math.min(...shard.pending.keys());

@@ -37,6 +37,8 @@ export function createKeys(space: KeySpace) {
       `${forWorkflow(workflowId)}:art:${workflowId}:${part(artifactId)}`,
     /** Stream with one consumer group: jobs and timer firings of the shard. */
     outbox: (shard: number) => `${tag(shard)}:outbox`,
+    /** Stream: entries no worker could process, with the reason, for operators. */
+    deadLetters: (shard: number) => `${tag(shard)}:deadletter`,
     /** Sorted set: `<workflowId> <timerId>` scored by due time. */
     timers: (shard: number) => `${tag(shard)}:timers`,
     /** Hash: `<workflowId> <timerId>` → generation. */

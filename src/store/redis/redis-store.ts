@@ -57,11 +57,15 @@ function defineScripts(client: Client): Client & ScriptCommands {
 
 type StreamEntries = [string, string[]][];
 
-function parseMessage(fields: string[]): OutboxMessage | null {
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    if (fields[i] === 'm') return JSON.parse(fields[i + 1] ?? 'null') as OutboxMessage | null;
+function parseMessage(fields: string[]): OutboxMessage {
+  const raw = fields[fields.indexOf('m') + 1] ?? '';
+  try {
+    const message = JSON.parse(raw) as OutboxMessage | null;
+    if (message && typeof message === 'object' && (message.kind === 'job' || message.kind === 'timer')) return message;
+  } catch {
+    // falls through: an unreadable entry is dead-lettered, never retried forever
   }
-  return null;
+  return { kind: 'invalid', raw: raw.slice(0, 2000) };
 }
 
 function decodeCursor(cursor: string | null | undefined): string {
@@ -83,8 +87,14 @@ export class RedisStore implements WorkflowStore {
 
   private shard(workflowId: string): number {
     const shard = shardOf(workflowId);
-    if (shard === null) throw new Error(`not a workflow id: ${workflowId}`);
+    if (shard === null || shard >= this.shards) throw new Error(`not a workflow id of this store: ${workflowId}`);
     return shard;
+  }
+
+  /** Reads of ids that are not ours (malformed, or a shard beyond ours) find nothing. */
+  private owns(workflowId: string): boolean {
+    const shard = shardOf(workflowId);
+    return shard !== null && shard < this.shards;
   }
 
   private async transition(
@@ -190,19 +200,19 @@ export class RedisStore implements WorkflowStore {
   }
 
   async load(workflowId: string): Promise<WorkflowRecord | null> {
-    if (shardOf(workflowId) === null) return null;
+    if (!this.owns(workflowId)) return null;
     const json = await this.client.hget(this.keys.workflow(workflowId), 'r');
     return json === null ? null : (JSON.parse(json) as WorkflowRecord);
   }
 
   async outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null> {
-    if (shardOf(workflowId) === null) return null;
+    if (!this.owns(workflowId)) return null;
     const json = await this.client.hget(this.keys.events(workflowId), eventId);
     return json === null ? null : (JSON.parse(json) as StoredOutcome);
   }
 
   async auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>> {
-    if (shardOf(workflowId) === null) return { items: [], next: null };
+    if (!this.owns(workflowId)) return { items: [], next: null };
     const entries = (await this.client.xrange(
       this.keys.audit(workflowId),
       decodeCursor(options.cursor),
@@ -262,6 +272,19 @@ export class RedisStore implements WorkflowStore {
     return first.length >= 2 ? Number(first[1]) : null;
   }
 
+  /** Runs a group command, re-creating the group once if Redis lost it (a restart without persistence). */
+  private async withGroup<T>(shard: number, run: () => Promise<T>): Promise<T> {
+    await this.ensureGroup(shard);
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.includes('NOGROUP')) throw error;
+      this.groups.delete(shard);
+      await this.ensureGroup(shard);
+      return run();
+    }
+  }
+
   private async ensureGroup(shard: number): Promise<void> {
     if (this.groups.has(shard)) return;
     try {
@@ -276,56 +299,87 @@ export class RedisStore implements WorkflowStore {
   private entries(shard: number, raw: StreamEntries, deliveries: (id: string) => number): OutboxEntry[] {
     const out: OutboxEntry[] = [];
     for (const [entryId, fields] of raw) {
-      const message = parseMessage(fields);
-      if (message) out.push({ shard, entryId, message, deliveries: deliveries(entryId) });
+      out.push({ shard, entryId, message: parseMessage(fields), deliveries: deliveries(entryId) });
     }
     return out;
   }
 
   async readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
-    await Promise.all(shards.map((shard) => this.ensureGroup(shard)));
     // Issued together; ioredis pipelines them (per node on a cluster).
     const replies = await Promise.all(
-      shards.map(
-        (shard) =>
-          this.client.xreadgroup(
-            'GROUP',
-            OUTBOX_GROUP,
-            consumer,
-            'COUNT',
-            count,
-            'STREAMS',
-            this.keys.outbox(shard),
-            '>',
-          ) as Promise<[string, StreamEntries][] | null>,
+      shards.map((shard) =>
+        this.withGroup(
+          shard,
+          () =>
+            this.client.xreadgroup(
+              'GROUP',
+              OUTBOX_GROUP,
+              consumer,
+              'COUNT',
+              count,
+              'STREAMS',
+              this.keys.outbox(shard),
+              '>',
+            ) as Promise<[string, StreamEntries][] | null>,
+        ),
       ),
     );
     return replies.flatMap((reply, i) => (reply?.[0] ? this.entries(shards[i] ?? 0, reply[0][1], () => 1) : []));
   }
 
   async reclaimOutbox(consumer: string, shard: number, minIdleMs: number, count: number): Promise<OutboxEntry[]> {
-    await this.ensureGroup(shard);
-    // XAUTOCLAIM moves entries idle longer than the job lease to this consumer (and forgets trimmed ones).
-    const [, claimed] = (await this.client.xautoclaim(
-      this.keys.outbox(shard),
-      OUTBOX_GROUP,
-      consumer,
-      minIdleMs,
-      '0-0',
-      'COUNT',
-      count,
-    )) as [string, StreamEntries, string[]];
-    // A reclaimed entry was delivered before: its worker may have done the work and died.
-    return this.entries(
-      shard,
-      claimed.filter(([, fields]) => Array.isArray(fields) && fields.length > 0),
-      () => 2,
-    );
+    const key = this.keys.outbox(shard);
+    // XAUTOCLAIM moves entries idle longer than the job lease to this consumer (and forgets trimmed
+    // ones); follow its cursor, since each call scans a bounded part of the pending list.
+    const claimed: StreamEntries = [];
+    let cursor = '0-0';
+    for (let round = 0; round < 10 && claimed.length < count; round++) {
+      const [next, entries] = (await this.withGroup(shard, () =>
+        this.client.xautoclaim(key, OUTBOX_GROUP, consumer, minIdleMs, cursor, 'COUNT', count - claimed.length),
+      )) as [string, StreamEntries, string[]];
+      claimed.push(...entries.filter(([, fields]) => Array.isArray(fields) && fields.length > 0));
+      cursor = next;
+      if (cursor === '0-0') break;
+    }
+    if (claimed.length === 0) return [];
+    // The delivery counts, so that poison entries can be dead-lettered after a few attempts.
+    const first = claimed[0]?.[0] ?? '-';
+    const last = claimed.at(-1)?.[0] ?? '+';
+    const pending = (await this.client.xpending(key, OUTBOX_GROUP, first, last, claimed.length, consumer)) as [
+      string,
+      string,
+      number,
+      number,
+    ][];
+    const counts = new Map(pending.map(([id, , , times]) => [id, times]));
+    return this.entries(shard, claimed, (id) => counts.get(id) ?? 2);
   }
 
   async ackOutbox(shard: number, entryIds: readonly string[]): Promise<void> {
     if (entryIds.length === 0) return;
     await this.client.xack(this.keys.outbox(shard), OUTBOX_GROUP, ...entryIds);
+  }
+
+  async deadLetter(entry: OutboxEntry, reason: string): Promise<void> {
+    // Recorded first, then acknowledged: a crash in between leaves it pending, never lost.
+    await this.client.xadd(
+      this.keys.deadLetters(entry.shard),
+      '*',
+      'entry',
+      JSON.stringify(entry),
+      'reason',
+      reason.slice(0, 2000),
+    );
+    await this.ackOutbox(entry.shard, [entry.entryId]);
+  }
+
+  async deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]> {
+    const entries = (await this.client.xrange(this.keys.deadLetters(shard), '-', '+', 'COUNT', count)) as StreamEntries;
+    return entries.map(([id, fields]) => ({
+      entry: JSON.parse(fields[fields.indexOf('entry') + 1] ?? 'null') as OutboxEntry,
+      reason: fields[fields.indexOf('reason') + 1] ?? '',
+      at: Number(id.split('-')[0]),
+    }));
   }
 
   async trimOutbox(shard: number): Promise<number> {
@@ -337,7 +391,7 @@ export class RedisStore implements WorkflowStore {
   }
 
   async getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null> {
-    if (shardOf(workflowId) === null) return null;
+    if (!this.owns(workflowId)) return null;
     const json = await this.client.get(this.keys.artifact(workflowId, artifactId));
     return json === null ? null : (JSON.parse(json) as Artifact);
   }

@@ -41,14 +41,22 @@
 ]]
 local rcall = redis.call
 
+-- A finite number, or nil: tonumber('nan') and tonumber('inf') must not pass validation, or a
+-- ZADD after the first write would fail and leave a half-written transition.
+local function num(text)
+  local n = tonumber(text)
+  if n == nil or n ~= n or n == math.huge or n == -math.huge then return nil end
+  return n
+end
+
 local mode = ARGV[1]
 local workflowId = ARGV[2]
 local eventId = ARGV[3]
-local expected = tonumber(ARGV[4])
-local version = tonumber(ARGV[5])
-local now = tonumber(ARGV[9])
-local leaving = tonumber(ARGV[12])
-local entering = tonumber(ARGV[13])
+local expected = num(ARGV[4])
+local version = num(ARGV[5])
+local now = num(ARGV[9])
+local leaving = num(ARGV[12])
+local entering = num(ARGV[13])
 local hasDedup = ARGV[14] == '1'
 
 if (mode ~= 'create' and mode ~= 'commit') or workflowId == '' or eventId == '' then
@@ -64,20 +72,20 @@ end
 if hasDedup and mode ~= 'create' then return {-1, 'de-duplication key outside create'} end
 
 local i = 17
-local jobCount = tonumber(ARGV[i])
+local jobCount = num(ARGV[i])
 if not jobCount then return {-1, 'bad job count'} end
 local jobsFrom = i + 1
 i = i + 1 + jobCount
-local armCount = tonumber(ARGV[i])
+local armCount = num(ARGV[i])
 if not armCount then return {-1, 'bad arm count'} end
 local armFrom = i + 1
 for a = 0, armCount - 1 do
-  if not tonumber(ARGV[armFrom + a * 3 + 1]) or not tonumber(ARGV[armFrom + a * 3 + 2]) then
+  if not num(ARGV[armFrom + a * 3 + 1]) or not num(ARGV[armFrom + a * 3 + 2]) then
     return {-1, 'bad timer'}
   end
 end
 i = armFrom + armCount * 3
-local cancelCount = tonumber(ARGV[i])
+local cancelCount = num(ARGV[i])
 if not cancelCount then return {-1, 'bad cancel count'} end
 local cancelFrom = i + 1
 if #ARGV ~= cancelFrom + cancelCount - 1 then return {-1, 'argument count does not match'} end
