@@ -22,6 +22,8 @@ export interface ApiDeps {
   /** Requests per principal per minute; 0 disables the limit. */
   ratePerMinute: number;
   streamPollMs: number;
+  /** Prometheus exposition of this process's metrics, if enabled. */
+  metrics?: { contentType: string; render(): Promise<string> };
   /** Is the runtime (workers) of this deployment alive? Consulted by /readyz. */
   workersAlive?: () => Promise<boolean>;
   logger?: {

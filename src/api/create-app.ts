@@ -11,6 +11,8 @@ import type { ApiDeps, ApiEnv } from './context.ts';
 import { ApiError, errorBody, sendError } from './errors.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { definitionRoutes } from './routes/definitions.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
 
 export function createApp(deps: ApiDeps) {
@@ -59,6 +61,8 @@ export function createApp(deps: ApiDeps) {
 
   app.route('/v1/workflows', workflowRoutes(deps));
   app.route('/v1/definitions', definitionRoutes(deps));
+  app.route('/', docsRoutes(deps));
+  app.route('/', metricsRoutes(deps));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {

@@ -138,7 +138,10 @@ export function createRuntime(options: RuntimeOptions) {
       if (roles.has('timers')) {
         // Only the timer loop wakes on a notification; one that arrives while it works is kept.
         const timerSleeper = createSleeper();
-        if (options.subscribeWakeUps) unsubscribe = await options.subscribeWakeUps(() => { timerSleeper.wake(); });
+        if (options.subscribeWakeUps)
+          unsubscribe = await options.subscribeWakeUps(() => {
+            timerSleeper.wake();
+          });
         loops.push(
           loop('timers', timerSleeper, async () => {
             const moved = await timers.tick();

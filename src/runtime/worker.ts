@@ -190,7 +190,9 @@ export function createWorker(options: WorkerOptions) {
       const settled = Promise.allSettled([...inFlight]);
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => { resolve('timeout'); }, shutdownGraceMs);
+        timer = setTimeout(() => {
+          resolve('timeout');
+        }, shutdownGraceMs);
       });
       if ((await Promise.race([settled, grace])) === 'timeout') shutdown.abort();
       clearTimeout(timer);
