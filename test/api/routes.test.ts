@@ -1,0 +1,382 @@
+/**
+ * Every route and every error code, through `app.request()` (no port), with the runtime running
+ * so workflows really move.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiWorld, refundRequest, type ApiWorld } from './support.ts';
+
+let w: ApiWorld;
+beforeAll(async () => {
+  w = await apiWorld();
+});
+afterAll(async () => {
+  await w.stop();
+});
+
+type View = Record<string, unknown> & {
+  workflowId: string;
+  version: number;
+  evidence: { recommendation: { version: number; contentHash: string; amount: number } };
+  allowedEvents: { type: string }[];
+};
+
+async function created(token = w.tokens.agent, key?: string): Promise<View> {
+  const response = await w.call('POST', '/v1/workflows', {
+    token,
+    body: refundRequest,
+    ...(key ? { headers: { 'Idempotency-Key': key } } : {}),
+  });
+  expect(response.status).toBe(201);
+  return w.json<View>(response);
+}
+
+async function awaitingApproval(): Promise<View> {
+  const view = await created();
+  return (await w.waitFor(view.workflowId, 'awaitingApproval', w.tokens.approver)) as View;
+}
+
+const approval = (view: View, patch: Record<string, unknown> = {}) => ({
+  type: 'APPROVED',
+  payload: {
+    recommendationVersion: view.evidence.recommendation.version,
+    contentHash: view.evidence.recommendation.contentHash,
+    amount: view.evidence.recommendation.amount,
+    ...patch,
+  },
+});
+
+const errorOf = async (response: Response) =>
+  (await w.json<{ error: { code: string; details: Record<string, unknown> } }>(response)).error;
+
+describe('POST /v1/workflows', () => {
+  it('creates a workflow and answers 201 with its view, ETag and Location', async () => {
+    const response = await w.call('POST', '/v1/workflows', { token: w.tokens.agent, body: refundRequest });
+    expect(response.status).toBe(201);
+    const view = await w.json<View>(response);
+    expect(response.headers.get('ETag')).toBe(`"${view.version}"`);
+    expect(response.headers.get('Location')).toBe(`/v1/workflows/${view.workflowId}`);
+    expect(view).toMatchObject({ tenantId: 'acme', status: 'active', definition: 'support@2' });
+  });
+
+  it('returns the same workflow for the same Idempotency-Key and tenant (200), another for another tenant', async () => {
+    const first = await created(w.tokens.agent, 'ticket-1');
+    const again = await w.call('POST', '/v1/workflows', {
+      token: w.tokens.agent,
+      body: refundRequest,
+      headers: { 'Idempotency-Key': 'ticket-1' },
+    });
+    expect(again.status).toBe(200);
+    expect((await w.json<View>(again)).workflowId).toBe(first.workflowId);
+    const other = await created(w.tokens.otherAgent, 'ticket-1');
+    expect(other.workflowId).not.toBe(first.workflowId);
+  });
+
+  it('refuses bad input with the right status and nothing stored', async () => {
+    const cases: [Parameters<ApiWorld['call']>[2], number, string][] = [
+      [{ token: w.tokens.agent, body: { request: { customerId: 'c' } } }, 422, 'INVALID_INPUT'],
+      [{ token: w.tokens.agent, body: { ...refundRequest, workflowId: 'mine' } }, 422, 'INVALID_INPUT'],
+      [{ token: w.tokens.agent, body: '{"request":' }, 400, 'MALFORMED_JSON'],
+      [{ token: w.tokens.agent, body: 'x', headers: { 'Content-Type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      [{ token: w.tokens.agent, body: { ...refundRequest, pad: 'x'.repeat(70_000) } }, 413, 'PAYLOAD_TOO_LARGE'],
+      [{ body: refundRequest }, 401, 'UNAUTHORIZED'],
+      [{ token: 'not-a-jwt', body: refundRequest }, 401, 'UNAUTHORIZED'],
+      [{ token: w.tokens.approver, body: refundRequest }, 403, 'FORBIDDEN'],
+      [{ token: w.tokens.agent, body: refundRequest, headers: { 'Idempotency-Key': 'bad key' } }, 400, 'BAD_REQUEST'],
+    ];
+    for (const [options, status, code] of cases) {
+      const response = await w.call('POST', '/v1/workflows', options);
+      expect(response.status, code).toBe(status);
+      const error = await errorOf(response);
+      expect(error.code).toBe(code);
+      expect(JSON.stringify(error)).not.toMatch(/at .*\.ts:\d+/);
+    }
+  });
+});
+
+describe('GET /v1/workflows/:id', () => {
+  it('shows the events this caller may send now, with their schemas', async () => {
+    const view = await awaitingApproval();
+    expect(view.allowedEvents.map((e) => e.type)).toEqual([
+      'APPROVED',
+      'REJECTED_BY_REVIEWER',
+      'CHANGES_REQUESTED',
+      'ESCALATE',
+    ]);
+    const asAgent = await w.json<View>(
+      await w.call('GET', `/v1/workflows/${view.workflowId}`, { token: w.tokens.agent }),
+    );
+    expect(asAgent.allowedEvents.map((e) => e.type)).toEqual(['CANCEL_REQUESTED', 'ESCALATE']);
+    expect(asAgent).toMatchObject({
+      timers: expect.arrayContaining([expect.objectContaining({ id: expect.stringContaining('approvalTimeout') })]),
+    });
+  });
+
+  it('answers 404 to another tenant and to ids that do not exist', async () => {
+    const view = await created();
+    for (const [path, token] of [
+      [`/v1/workflows/${view.workflowId}`, w.tokens.otherAgent],
+      ['/v1/workflows/s001-doesnotexist', w.tokens.agent],
+      ['/v1/workflows/..%2F..%2Fetc', w.tokens.agent],
+    ] as const) {
+      const response = await w.call('GET', path, { token });
+      expect(response.status).toBe(404);
+      expect((await errorOf(response)).code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('shows the terminal result of a finished workflow', async () => {
+    const view = await awaitingApproval();
+    await w.call('POST', `/v1/workflows/${view.workflowId}/events`, { token: w.tokens.approver, body: approval(view) });
+    const done = await w.waitFor(view.workflowId, 'completed');
+    expect(done).toMatchObject({
+      status: 'finished',
+      result: {
+        outcome: 'completed',
+        receipts: { action: { idempotencyKey: `support-action:${view.workflowId}:v1` } },
+        versions: {
+          definition: 'support@2',
+          policy: expect.stringContaining('refunds-billing@'),
+          validator: expect.any(String),
+        },
+      },
+    });
+  });
+});
+
+describe('POST /v1/workflows/:id/events', () => {
+  it('applies an event, returns the new state and version, and replays a repeated eventId', async () => {
+    const view = await awaitingApproval();
+    const body = { ...approval(view), eventId: 'approve-once' };
+    const first = await w.call('POST', `/v1/workflows/${view.workflowId}/events`, { token: w.tokens.approver, body });
+    expect(first.status).toBe(200);
+    const outcome = await w.json(first);
+    expect(outcome).toMatchObject({
+      outcome: 'accepted',
+      state: ['executingAction.executing'],
+      version: view.version + 1,
+    });
+    const again = await w.call('POST', `/v1/workflows/${view.workflowId}/events`, { token: w.tokens.approver, body });
+    expect(await w.json(again)).toEqual(outcome);
+  });
+
+  it('maps every refusal to its status and code', async () => {
+    const view = await awaitingApproval();
+    const id = view.workflowId;
+    const send = (token: string, body: unknown, headers: Record<string, string> = {}) =>
+      w.call('POST', `/v1/workflows/${id}/events`, { token, body, headers });
+    const expectError = async (response: Response, status: number, code: string) => {
+      expect(response.status, code).toBe(status);
+      const error = await errorOf(response);
+      expect(error.code).toBe(code);
+      return error;
+    };
+    await expectError(await send(w.tokens.approver, { type: 'START', payload: {} }), 403, 'FORBIDDEN');
+    await expectError(await send(w.tokens.agent, { type: 'START', payload: {} }), 409, 'NO_TRANSITION');
+    const guard = await expectError(await send(w.tokens.smallApprover, approval(view)), 403, 'GUARD_REJECTED');
+    expect(guard.details).toMatchObject({
+      guard: 'approvalIsCurrentAndAuthorized',
+      failedChecks: ['amountWithinApproverLimit'],
+    });
+    // The limit comes from the token: a body claiming a bigger one is refused by the schema.
+    await expectError(await send(w.tokens.smallApprover, approval(view, { approvalLimit: 1e6 })), 422, 'INVALID_EVENT');
+    const invalid = await expectError(
+      await send(w.tokens.approver, approval(view, { contentHash: 'x' })),
+      422,
+      'INVALID_EVENT',
+    );
+    expect(invalid.details.issues).toEqual([expect.objectContaining({ path: 'contentHash' })]);
+    await expectError(await send(w.tokens.approver, { type: 'NOPE', payload: {} }), 422, 'INVALID_EVENT');
+    await expectError(await send(w.tokens.approver, approval(view), { 'If-Match': '"1"' }), 412, 'PRECONDITION_FAILED');
+    await expectError(await send(w.tokens.approver, approval(view), { 'If-Match': 'nonsense' }), 400, 'BAD_REQUEST');
+    await expectError(await send(w.tokens.otherApprover, approval(view)), 404, 'NOT_FOUND');
+    await expectError(
+      await send(w.tokens.worker, {
+        type: 'xstate.after.approvalTimeout.support.beforeAction.awaitingApproval',
+        payload: {},
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    await expectError(await send(w.tokens.worker, { type: 'CLASSIFIED', payload: {} }), 422, 'INVALID_EVENT');
+    expect((await w.json<View>(await w.call('GET', `/v1/workflows/${id}`, { token: w.tokens.agent }))).version).toBe(
+      view.version,
+    );
+
+    const ok = await send(w.tokens.approver, approval(view), { 'If-Match': `"${view.version}"` });
+    expect(ok.status).toBe(200);
+    await w.waitFor(id, 'completed');
+    await expectError(
+      await send(w.tokens.agent, { type: 'CANCEL_REQUESTED', payload: { reason: 'late' } }),
+      409,
+      'WORKFLOW_FINISHED',
+    );
+    const unknown = await w.call('POST', '/v1/workflows/s001-doesnotexist/events', {
+      token: w.tokens.agent,
+      body: { type: 'START', payload: {} },
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('refuses a stale job result with 409 STALE_JOB', async () => {
+    const view = await awaitingApproval();
+    const response = await w.call('POST', `/v1/workflows/${view.workflowId}/events`, {
+      token: w.tokens.worker,
+      body: {
+        type: 'ACTION_EXECUTED',
+        payload: {
+          jobId: `${view.workflowId}/execute/1`,
+          receipt: { providerOperationId: 'x', idempotencyKey: 'k', amount: 1, currency: 'EUR', status: 'succeeded' },
+        },
+      },
+    });
+    expect(response.status).toBe(409);
+    expect((await errorOf(response)).code).toBe('STALE_JOB');
+  });
+});
+
+describe('audit, queues, stream', () => {
+  it('pages through the audit trail', async () => {
+    const view = await awaitingApproval();
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `?limit=3&cursor=${encodeURIComponent(cursor)}` : '?limit=3';
+      const page = await w.json<{ entries: { eventType: string }[]; next: string | null }>(
+        await w.call('GET', `/v1/workflows/${view.workflowId}/audit${query}`, { token: w.tokens.agent }),
+      );
+      seen.push(...page.entries.map((e) => e.eventType));
+      cursor = page.next;
+    } while (cursor);
+    expect(seen.slice(0, 3)).toEqual(['xstate.init', 'START', 'CLASSIFIED']);
+    expect(seen.at(-1)).toBe('FRAUD_CLEARED');
+  });
+
+  it('lists a queue of the caller’s tenant with time in state, and refuses an unknown state', async () => {
+    const view = await awaitingApproval();
+    const queue = await w.json<{ items: { workflowId: string; timeInStateMs: number }[] }>(
+      await w.call('GET', '/v1/workflows?state=awaitingApproval', { token: w.tokens.approver }),
+    );
+    expect(queue.items.map((i) => i.workflowId)).toContain(view.workflowId);
+    expect(queue.items.every((i) => i.timeInStateMs >= 0)).toBe(true);
+    const other = await w.json<{ items: unknown[] }>(
+      await w.call('GET', '/v1/workflows?state=awaitingApproval', { token: w.tokens.otherApprover }),
+    );
+    expect(other.items).toEqual([]);
+    const bad = await w.call('GET', '/v1/workflows?state=nowhere', { token: w.tokens.approver });
+    expect(bad.status).toBe(400);
+    expect((await w.call('GET', '/v1/workflows', { token: w.tokens.approver })).status).toBe(400);
+  });
+
+  it('streams state changes as server-sent events until the workflow finishes', async () => {
+    const view = await awaitingApproval();
+    const stream = await w.call('GET', `/v1/workflows/${view.workflowId}/stream`, { token: w.tokens.agent });
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    await w.call('POST', `/v1/workflows/${view.workflowId}/events`, { token: w.tokens.approver, body: approval(view) });
+    const text = await stream.text();
+    expect(text).toContain('event: state');
+    expect(text).toContain('"state":["completed"]');
+  });
+});
+
+describe('tools and proposals', () => {
+  it('offers the caller’s events as tools, applies an allowed proposal, refuses any other', async () => {
+    const view = await awaitingApproval();
+    const tools = await w.json<{ tools: { type: string; function: { name: string; parameters: object } }[] }>(
+      await w.call('GET', `/v1/workflows/${view.workflowId}/tools`, { token: w.tokens.approver }),
+    );
+    expect(tools.tools.map((t) => t.function.name)).toEqual([
+      'APPROVED',
+      'REJECTED_BY_REVIEWER',
+      'CHANGES_REQUESTED',
+      'ESCALATE',
+    ]);
+    expect(tools.tools[0]).toMatchObject({ type: 'function', function: { parameters: { type: 'object' } } });
+
+    const notAllowed = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
+      token: w.tokens.agent,
+      body: { name: 'APPROVED', arguments: JSON.stringify(approval(view).payload) },
+    });
+    expect(notAllowed.status).toBe(403);
+    expect((await errorOf(notAllowed)).code).toBe('TOOL_NOT_ALLOWED');
+    const badJson = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
+      token: w.tokens.approver,
+      body: { name: 'APPROVED', arguments: '{not json' },
+    });
+    expect(badJson.status).toBe(422);
+    const overLimit = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
+      token: w.tokens.smallApprover,
+      body: { name: 'APPROVED', arguments: JSON.stringify(approval(view).payload) },
+    });
+    expect(overLimit.status).toBe(403);
+    expect((await errorOf(overLimit)).code).toBe('GUARD_REJECTED');
+    const applied = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
+      token: w.tokens.approver,
+      body: { name: 'APPROVED', arguments: JSON.stringify(approval(view).payload) },
+    });
+    expect(applied.status).toBe(200);
+    expect(await w.json(applied)).toMatchObject({ outcome: 'accepted', state: ['executingAction.executing'] });
+  });
+});
+
+describe('definitions, health, unknown routes, internal errors', () => {
+  it('lists definitions and describes one with config, graph and Mermaid', async () => {
+    const list = await w.json<{ definitions: { key: string }[] }>(
+      await w.call('GET', '/v1/definitions', { token: w.tokens.agent }),
+    );
+    expect(list.definitions.map((d) => d.key)).toEqual(['support@1', 'support@2']);
+    const detail = await w.json<{
+      config: { id: string };
+      graph: { nodes: unknown[]; edges: unknown[] };
+      mermaid: string;
+    }>(await w.call('GET', '/v1/definitions/support/2', { token: w.tokens.agent }));
+    expect(detail.config.id).toBe('support');
+    expect(detail.graph.nodes.length).toBeGreaterThan(40);
+    expect(detail.mermaid).toMatch(/^stateDiagram-v2\n/);
+    expect(detail.mermaid).toContain('screeningFraud');
+    expect((await w.call('GET', '/v1/definitions/support/9', { token: w.tokens.agent })).status).toBe(404);
+  });
+
+  it('answers health and readiness', async () => {
+    expect(await w.json(await w.call('GET', '/healthz'))).toEqual({ status: 'ok' });
+    expect(await w.json(await w.call('GET', '/readyz'))).toMatchObject({ status: 'ready', store: true });
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const response = await w.call('GET', '/v2/everything', { token: w.tokens.agent });
+    expect(response.status).toBe(404);
+    expect((await errorOf(response)).code).toBe('NOT_FOUND');
+  });
+
+  it('hides internal errors behind a 500 without a stack trace', async () => {
+    const broken = await apiWorld({
+      store: {
+        ...w.system.store,
+        load: () => Promise.reject(new Error('disk on fire at /secret/path.ts:12')),
+      },
+    });
+    try {
+      const response = await broken.call('GET', '/v1/workflows/s001-abcdefghij', { token: broken.tokens.agent });
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(text).toContain('INTERNAL');
+      expect(text).not.toContain('disk on fire');
+    } finally {
+      await broken.stop();
+    }
+  });
+
+  it('limits requests per principal with 429 and Retry-After', async () => {
+    const limited = await apiWorld({ ratePerMinute: 3 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await limited.call('GET', '/v1/definitions', { token: limited.tokens.agent })).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const response = await limited.call('GET', '/v1/definitions', { token: limited.tokens.agent });
+      expect(response.headers.get('Retry-After')).toMatch(/^\d+$/);
+      expect((await limited.call('GET', '/v1/definitions', { token: limited.tokens.approver })).status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
