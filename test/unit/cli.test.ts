@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runDemo } from '../../src/cli/demo.ts';
 import { main } from '../../src/cli/main.ts';
 import { loadConfig } from '../../src/config.ts';
+import { createAuthenticator } from '../../src/api/auth.ts';
 
 async function run(...argv: string[]) {
   const lines: string[] = [];
@@ -46,5 +47,37 @@ describe('the warden command', () => {
     const { code, out } = await run('frobnicate');
     expect(code).toBe(2);
     expect(out).toContain('unknown command: frobnicate');
+  });
+
+  it('mints a token that the API accepts, with the claims asked for', async () => {
+    process.env.WARDEN_JWT_SECRET = 'cli-secret-0123456789abcdef';
+    try {
+      const { code, out } = await run(
+        'token',
+        '--sub',
+        'alice',
+        '--tenant',
+        'acme',
+        '--roles',
+        'support_approver',
+        '--limit',
+        '500',
+      );
+      expect(code).toBe(0);
+      const principal = await createAuthenticator({ secret: 'cli-secret-0123456789abcdef' }).authenticate(
+        `Bearer ${out}`,
+      );
+      expect(principal).toEqual({
+        id: 'alice',
+        tenantId: 'acme',
+        roles: ['support_approver'],
+        approvalLimit: 500,
+        kind: 'user',
+      });
+      expect((await run('token', '--sub', 'alice')).code).toBe(2);
+    } finally {
+      delete process.env.WARDEN_JWT_SECRET;
+    }
+    expect((await run('token', '--sub', 'a', '--tenant', 't', '--roles', 'r')).code).toBe(2);
   });
 });
