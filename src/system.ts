@@ -95,9 +95,9 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
   const subscribeWakeUps = async (onWake: () => void): Promise<() => Promise<void>> => {
     if (memory) {
       const local = memory;
-      local.onTimerArmed = onWake;
+      local.onWake = onWake;
       return () => {
-        local.onTimerArmed = null;
+        local.onWake = null;
         return Promise.resolve();
       };
     }

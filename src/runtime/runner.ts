@@ -58,11 +58,13 @@ export interface RuntimeOptions {
   leaseMs: number;
   /** Job lease: an unacknowledged job idle this long is reclaimed, ms. */
   jobLeaseMs: number;
-  /** Idle wait between outbox reads, ms. */
+  /** Idle wait between outbox reads, ms; doubles while idle up to `idlePollMs`. */
   pollMs: number;
+  /** Longest idle wait between outbox reads when no notification arrives, ms (default 1000). */
+  idlePollMs?: number;
   /** Longest sleep of the timer service when no notification arrives, ms. */
   timerSafetyPollMs: number;
-  /** Subscribes to "a timer was armed" notifications; returns an unsubscribe function. */
+  /** Subscribes to "jobs queued or timer armed" notifications; returns an unsubscribe function. */
   subscribeWakeUps?: (onWake: () => void) => Promise<() => Promise<void>>;
   logger?: WorkerLogger;
 }
@@ -117,11 +119,22 @@ export function createRuntime(options: RuntimeOptions) {
           return options.leaseMs / 3;
         }),
       );
+      const workerSleeper = createSleeper();
+      const timerSleeper = createSleeper();
+      if (options.subscribeWakeUps) {
+        // A notification wakes the idle worker and timer loops; one that arrives while they work is kept.
+        unsubscribe = await options.subscribeWakeUps(() => {
+          workerSleeper.wake();
+          timerSleeper.wake();
+        });
+      }
       if (roles.has('worker')) {
         let lastReclaim = 0;
         let lastTrim = 0;
+        let idle = options.pollMs;
+        const idleMax = Math.max(options.pollMs, options.idlePollMs ?? 1_000);
         loops.push(
-          loop('worker', createSleeper(), async () => {
+          loop('worker', workerSleeper, async () => {
             const done = await worker.tick();
             if (clock() - lastReclaim >= options.jobLeaseMs / 2) {
               lastReclaim = clock();
@@ -131,7 +144,9 @@ export function createRuntime(options: RuntimeOptions) {
               lastTrim = clock();
               await janitor.tick();
             }
-            return done.length > 0 ? 0 : options.pollMs;
+            // Busy: read again at once. Idle: back off (a notification cuts the wait short).
+            idle = done.length > 0 ? options.pollMs : Math.min(idleMax, idle * 2);
+            return done.length > 0 ? 0 : idle;
           }),
         );
       }

@@ -4,12 +4,14 @@
  * dropped. Jobs of a dead worker are reclaimed after the job lease. Effects are therefore
  * at-least-once; every external write carries an idempotency key.
  */
+import { SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import type { SupportContext } from '../../machines/support.context.ts';
-import type { Engine } from '../engine/engine.ts';
+import { spanAttributes, type Engine } from '../engine/engine.ts';
 import type { Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 import { contentHashOf } from '../effects/canonical-json.ts';
 import type { EffectHandler } from '../effects/effect.ts';
+import { withSpanIds } from '../observability/span-context.ts';
 import type { OutboxEntry, WorkflowStore } from '../store/store.ts';
 import type { ShardLeases } from './shard-leases.ts';
 
@@ -36,6 +38,17 @@ export interface WorkerOptions {
   /** How long `stop()` lets jobs in flight finish before aborting them, ms (default 15 000). */
   shutdownGraceMs?: number;
   logger?: WorkerLogger;
+  /** Told about every delivered entry and every effect run (metrics); must be quick and must not throw. */
+  observer?: WorkerObserver;
+  /** Traces each entry (`warden.effect` or `warden.timer`); the global OpenTelemetry tracer by default. */
+  tracer?: Tracer;
+}
+
+export interface WorkerObserver {
+  /** An outbox entry was delivered to this worker; `now` in ms since the epoch. */
+  delivered(entry: OutboxEntry, now: number): void;
+  /** An effect handler returned `resultType` after `durationMs`. */
+  effectRan(job: { type: string; operation: string }, resultType: string, durationMs: number): void;
 }
 
 export type JobOutcome = 'applied' | 'duplicate' | 'refused' | 'dropped' | 'retry' | 'failed' | 'deadLettered';
@@ -58,6 +71,42 @@ export function createWorker(options: WorkerOptions) {
   const maxDeliveries = options.maxDeliveries ?? 5;
   const shutdownGraceMs = options.shutdownGraceMs ?? 15_000;
   let stopping = false;
+  const tracer = options.tracer ?? trace.getTracer('warden');
+
+  function observe(tell: (observer: WorkerObserver) => void): void {
+    try {
+      if (options.observer) tell(options.observer);
+    } catch {
+      // Observation is best effort: a failing metric never fails a job.
+    }
+  }
+
+  /** Processes an entry in a span carrying its workflow, result event and correlation ids. */
+  function traced(entry: OutboxEntry): Promise<JobOutcome> {
+    const message = entry.message;
+    const attributes: Attributes = { 'warden.delivery': entry.deliveries };
+    if (message.kind === 'job') {
+      attributes[spanAttributes.workflowId] = message.workflowId;
+      attributes[spanAttributes.eventId] = `${message.jobId}/result`;
+      attributes[spanAttributes.correlationId] = message.workflowId;
+      attributes['warden.job_id'] = message.jobId;
+      attributes['warden.effect'] = message.type;
+    } else if (message.kind === 'timer') {
+      attributes[spanAttributes.workflowId] = message.workflowId;
+      attributes[spanAttributes.eventId] = `${message.workflowId}/timer/${message.timerId}/${message.generation}`;
+      attributes['warden.timer_id'] = message.timerId;
+    }
+    const name = message.kind === 'timer' ? 'warden.timer' : 'warden.effect';
+    return tracer.startActiveSpan(name, { attributes }, (span) =>
+      withSpanIds(attributes, async () => {
+        const outcome = await process(entry);
+        span.setAttribute(spanAttributes.outcome, outcome);
+        if (outcome === 'failed' || outcome === 'deadLettered') span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+        return outcome;
+      }),
+    );
+  }
 
   async function runJob(entry: OutboxEntry): Promise<JobOutcome> {
     const message = entry.message;
@@ -77,6 +126,7 @@ export function createWorker(options: WorkerOptions) {
       logger.error({ jobId: message.jobId, type: message.type }, 'no handler for effect');
       return 'failed';
     }
+    const started = clock();
     const result = await handler({
       job: { ...message, deliveries: entry.deliveries },
       context,
@@ -89,6 +139,9 @@ export function createWorker(options: WorkerOptions) {
         return { id, hash };
       },
       loadArtifact: (id) => store.getArtifact(message.workflowId, id),
+    });
+    observe((o) => {
+      o.effectRan(message, result.type, clock() - started);
     });
     // Aborted by a forced shutdown: the result may be an artefact of the abort. Neither apply nor
     // acknowledge; the job is redelivered (and a refund reconciles first).
@@ -131,6 +184,9 @@ export function createWorker(options: WorkerOptions) {
   }
 
   async function process(entry: OutboxEntry): Promise<JobOutcome> {
+    observe((o) => {
+      o.delivered(entry, clock());
+    });
     let outcome: JobOutcome;
     try {
       outcome =
@@ -167,7 +223,7 @@ export function createWorker(options: WorkerOptions) {
       const shards = leases.owned();
       if (shards.length === 0 || stopping) return [];
       const entries = await store.readOutbox(consumer, shards, batch);
-      return track(Promise.all(entries.map((entry) => process(entry))));
+      return track(Promise.all(entries.map((entry) => traced(entry))));
     },
 
     /** Takes over entries idle longer than the job lease (their worker died) and processes them. */
@@ -176,7 +232,7 @@ export function createWorker(options: WorkerOptions) {
       for (const shard of leases.owned()) {
         if (stopping) break;
         const entries = await store.reclaimOutbox(consumer, shard, options.jobLeaseMs, batch);
-        outcomes.push(...(await track(Promise.all(entries.map((entry) => process(entry))))));
+        outcomes.push(...(await track(Promise.all(entries.map((entry) => traced(entry))))));
       }
       return outcomes;
     },

@@ -64,8 +64,8 @@ export class MemoryStore implements WorkflowStore {
   private readonly artifacts = new Map<string, Artifact>();
   private readonly clock: () => number;
   private seq = 0;
-  /** Called with the shard number whenever a timer is armed (the Redis store publishes instead). */
-  onTimerArmed: ((shard: number) => void) | null = null;
+  /** Called with the shard number whenever jobs are queued or a timer is armed (the Redis store publishes). */
+  onWake: ((shard: number) => void) | null = null;
 
   constructor(options: MemoryStoreOptions) {
     this.shards = options.shards;
@@ -101,7 +101,7 @@ export class MemoryStore implements WorkflowStore {
     const paths = record.status === 'active' ? record.statePaths : [];
     for (const path of [...stored.since.keys()]) if (!paths.includes(path)) stored.since.delete(path);
     for (const path of paths) if (!stored.since.has(path)) stored.since.set(path, record.updatedAt);
-    if (request.timersToArm.length > 0) this.onTimerArmed?.(shardOf(record.workflowId) ?? 0);
+    if (request.timersToArm.length > 0 || request.jobs.length > 0) this.onWake?.(shardOf(record.workflowId) ?? 0);
   }
 
   create(request: CreateRequest): Promise<CreateResult> {

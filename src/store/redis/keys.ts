@@ -51,7 +51,7 @@ export function createKeys(space: KeySpace) {
       `${tag(shardForDedupKey(tenantId, key, space.shards))}:dedup:${part(tenantId)}:${part(key)}`,
     /** String: which process holds the shard's lease. */
     lease: (shard: number) => `${tag(shard)}:lease`,
-    /** Pub/sub channel: a timer was armed in this shard. */
+    /** Pub/sub channel: jobs were queued or a timer was armed (the message is the shard). */
     wakeChannel: `${space.prefix}:timers:wake`,
     /** Sorted set of live worker processes scored by last heartbeat. */
     processes: `${space.prefix}:processes`,

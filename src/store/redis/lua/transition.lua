@@ -23,7 +23,7 @@
   ARGV[10] outcome JSON, returned to a later delivery of the same event id
   ARGV[11] audit entry JSON
   ARGV[12] O, ARGV[13] N, ARGV[14] has de-duplication key (0 | 1)
-  ARGV[15] wake-up channel, ARGV[16] shard number
+  ARGV[15] wake-up channel (published to when jobs are queued or timers armed), ARGV[16] shard number
   ARGV[17] J = number of outbox jobs, then J job JSONs
   then A = number of timers to arm, then A triples (member, due time, generation)
   then C = number of timers to cancel, then C members
@@ -137,5 +137,6 @@ for n = 1, entering do
 end
 
 if hasDedup then rcall('SET', KEYS[7 + leaving + entering], workflowId) end
-if armCount > 0 then rcall('PUBLISH', ARGV[15], ARGV[16]) end
+-- Wake the shard's idle workers and timer service; the message is the shard number.
+if armCount > 0 or jobCount > 0 then rcall('PUBLISH', ARGV[15], ARGV[16]) end
 return {1}
