@@ -8,6 +8,9 @@ import { categories, currency, errorClasses, money, reviewSteps } from './suppor
 import type { Operation } from './support.retry-policy.ts';
 import { operations } from './support.retry-policy.ts';
 
+/** No timeout or deadline is longer than a year: beyond that a date cannot be shown or reasoned about. */
+const maxDurationMs = 366 * 24 * 60 * 60 * 1000;
+
 export const supportConfigSchema = z.strictObject({
   /** Classifications below this confidence go to manual review. */
   confidenceThreshold: z.number().min(0).max(1).default(0.75),
@@ -16,18 +19,21 @@ export const supportConfigSchema = z.strictObject({
     .number()
     .int()
     .positive()
+    .max(maxDurationMs)
     .default(24 * 60 * 60 * 1000),
   /** Whole-workflow deadline before the action, from creation (or from a reviewer's retry), in milliseconds. */
   workflowDeadlineMs: z
     .number()
     .int()
     .positive()
+    .max(maxDurationMs)
     .default(7 * 24 * 60 * 60 * 1000),
   /** When a manual review becomes overdue, in milliseconds after it was opened. */
   reviewDeadlineMs: z
     .number()
     .int()
     .positive()
+    .max(maxDurationMs)
     .default(48 * 60 * 60 * 1000),
   /** Revisions of a recommendation, shared by policy-invalid regenerations and approvers' change requests. */
   maxRevisions: z.number().int().min(0).max(10).default(2),
@@ -52,7 +58,7 @@ export const supportInputSchema = z.strictObject({
   requesterId: z.string().min(1).max(200),
   correlationId: z.string().min(1).max(200),
   /** Creation time in milliseconds since the epoch; the deadline counts from here. */
-  createdAt: z.number().int().nonnegative(),
+  createdAt: z.number().int().nonnegative().max(8_640_000_000_000),
   request: supportRequestSchema,
   config: supportConfigSchema.partial().default({}),
 });

@@ -50,6 +50,9 @@ export const configSchema = z.object({
     .int()
     .min(1024)
     .default(64 * 1024),
+  /** OTLP/HTTP endpoint for traces, e.g. `http://collector:4318`; unset = no export. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('warden'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -16,6 +16,13 @@ import {
   RedisActionProvider,
   RedisNotifier,
 } from './effects/index.ts';
+import {
+  createMetrics,
+  engineMetricsObserver,
+  observedModelClient,
+  workerMetricsObserver,
+  type Metrics,
+} from './observability/index.ts';
 import { createRuntime, type Role, type Runtime } from './runtime/runner.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
 import { connectRedis, type RedisClient } from './store/redis/connect.ts';
@@ -30,6 +37,8 @@ export interface System {
   actions: ActionProvider;
   notifier: Notifier;
   logger: Logger;
+  /** This system's Prometheus metrics (its own registry). */
+  metrics: Metrics;
   /** Builds the runtime for these roles (not started). */
   runtime(roles: ReadonlySet<Role>): Runtime;
   close(): Promise<void>;
@@ -51,6 +60,7 @@ export const newId = (): string => randomBytes(12).toString('base64url').replace
 export function createSystem(config: Config, options: SystemOptions = {}): System {
   const clock = options.clock ?? (() => Date.now());
   const logger = options.logger ?? pino({ level: config.LOG_LEVEL });
+  const metrics = createMetrics();
   const owner = options.owner ?? `${hostname()}-${process.pid}-${newId().slice(0, 6)}`;
   const offline = createOfflineEffectDeps();
   let client: RedisClient | null = null;
@@ -85,12 +95,18 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
       : offline.model;
   const handlers = createEffectHandlers({
     ...offline,
-    model,
+    model: observedModelClient(model, { metrics, clock }),
     actions,
     notifier,
     defaultTimeoutMs: config.WARDEN_EFFECT_TIMEOUT_MS,
   });
-  const engine = createEngine({ store, definitions: definitionRegistry, clock, newId });
+  const engine = createEngine({
+    store,
+    definitions: definitionRegistry,
+    clock,
+    newId,
+    observer: engineMetricsObserver(metrics),
+  });
 
   const subscribeWakeUps = async (onWake: () => void): Promise<() => Promise<void>> => {
     if (memory) {
@@ -119,6 +135,7 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
     actions,
     notifier,
     logger,
+    metrics,
     runtime: (roles) =>
       createRuntime({
         store,
@@ -132,6 +149,7 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
         pollMs: config.WARDEN_POLL_MS,
         timerSafetyPollMs: config.WARDEN_TIMER_POLL_MS,
         subscribeWakeUps,
+        observer: workerMetricsObserver(metrics),
         logger,
       }),
     close: async () => {

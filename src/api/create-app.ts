@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
+import { traceRequest } from '../observability/request-span.ts';
 import type { ApiDeps, ApiEnv } from './context.ts';
 import { ApiError, errorBody, sendError } from './errors.ts';
 import { createRateLimiter } from './rate-limit.ts';
@@ -22,7 +23,7 @@ export function createApp(deps: ApiDeps) {
   app.use('*', requestId({ limitLength: 100 }));
   app.use('*', async (c, next) => {
     const started = deps.clock();
-    await next();
+    await traceRequest(c, next);
     deps.logger?.info(
       {
         requestId: c.get('requestId'),

@@ -48,6 +48,7 @@ export function apiDeps(system: System, auth: Authenticator, workersAlive?: () =
     bodyLimitBytes: system.config.WARDEN_BODY_LIMIT,
     ratePerMinute: system.config.WARDEN_RATE_PER_MINUTE,
     streamPollMs: 250,
+    metrics: system.metrics,
     ...(workersAlive ? { workersAlive } : {}),
     logger: system.logger,
   };

@@ -8,6 +8,7 @@ import { generateSecret, mintToken } from '../api/auth.ts';
 import { apiDeps, authenticatorFor, serveApi } from '../api/server.ts';
 import type { Config } from '../config.ts';
 import type { Role } from '../runtime/runner.ts';
+import { setupTracing } from '../observability/index.ts';
 import { createSystem } from '../system.ts';
 
 export const roleNames = ['api', 'worker', 'timers'] as const;
@@ -33,6 +34,7 @@ async function printStarterTokens(secret: string, print: (line: string) => void)
 }
 
 export async function serve(config: Config, roles: Set<ProcessRole>, print: (line: string) => void): Promise<number> {
+  const tracing = setupTracing(config);
   const system = createSystem(config);
   const runtimeRoles = new Set([...roles].filter((r): r is Role => r !== 'api'));
   const runtime = runtimeRoles.size > 0 ? system.runtime(runtimeRoles) : null;
@@ -66,5 +68,6 @@ export async function serve(config: Config, roles: Set<ProcessRole>, print: (lin
   }
   await runtime?.stop();
   await system.close();
+  await tracing.shutdown();
   return 0;
 }

@@ -8,7 +8,7 @@
  */
 import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
 import { getNextTransitions, initialTransition, transition } from 'xstate';
-import { principalSchema, type Principal } from './principal.ts';
+import { actsAcrossTenants, principalSchema, type Principal } from './principal.ts';
 import { planCommands } from './commands.ts';
 import type { Accepted, AuditActor, AuditEntry, Decision, RefusalCode, WorkflowRecord } from './decision.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
@@ -132,8 +132,6 @@ function matchesEventType(descriptor: string, type: string): boolean {
   if (descriptor === '*' || descriptor === type) return true;
   return descriptor.endsWith('.*') && type.startsWith(descriptor.slice(0, -1));
 }
-
-const workerRole = 'worker';
 
 /** Restores the snapshot and checks it agrees with the record it came from. */
 function restoreChecked(definition: WorkflowDefinition, record: WorkflowRecord): AnyMachineSnapshot {
@@ -340,9 +338,7 @@ export function decideEvent(args: DecideEventArgs): Decision {
       requiredRoles: allowedRoles,
     });
   }
-  // Workers act for every tenant; anybody else, service or user, only within their own.
-  const crossTenant = principal.kind === 'service' && principal.roles.every((role) => role === workerRole);
-  if (!crossTenant && principal.tenantId !== record.tenantId) {
+  if (!actsAcrossTenants(principal) && principal.tenantId !== record.tenantId) {
     return refuse(step, 'FORBIDDEN', 'the workflow belongs to another tenant', { reason: 'TENANT_MISMATCH' });
   }
   const parsed = schema.safeParse(event.payload ?? {});

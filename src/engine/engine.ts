@@ -3,14 +3,25 @@
  * The only component that writes workflow state; everything it writes for one event is one
  * atomic store operation.
  */
+import { trace, type Tracer } from '@opentelemetry/api';
 import type { Accepted, Effect, WorkflowRecord } from './decision.ts';
 import { decideCreate, decideEvent, decideTimer, type IncomingEvent } from './decider.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
 import { WardenError } from './errors.ts';
 import { decideMigration, type SnapshotMigration } from './migrate.ts';
+import {
+  createInstrumentation,
+  type EngineObservation,
+  type EngineObserver,
+  type SpanIds,
+  type Trail,
+} from './observer.ts';
 import type { Principal } from './principal.ts';
 import { shardForDedupKey, shardForKey, workflowIdFor } from '../store/shards.ts';
 import type { OutboxMessage, StoredOutcome, WorkflowStore } from '../store/store.ts';
+
+export type { EngineObservation, EngineObserver } from './observer.ts';
+export { spanAttributes } from './observer.ts';
 
 export interface DefinitionRegistry {
   get(id: string, version: number): WorkflowDefinition | undefined;
@@ -33,6 +44,10 @@ export interface EngineOptions {
   pickShard?: (shards: number) => number;
   /** How many times an event is decided again after losing a version race. */
   maxConflictRetries?: number;
+  /** Told every decided outcome (metrics); must be quick and must not throw. */
+  observer?: EngineObserver;
+  /** Traces decide and commit; the global OpenTelemetry tracer (a no-op until one is registered) by default. */
+  tracer?: Tracer;
 }
 
 export type ApplyOutcome =
@@ -96,6 +111,32 @@ const acceptedOutcome = (record: WorkflowRecord): StoredOutcome => ({
 export function createEngine(options: EngineOptions) {
   const { store, definitions, clock } = options;
   const maxRetries = options.maxConflictRetries ?? 8;
+  const tracer = options.tracer ?? trace.getTracer('warden');
+
+  const { observe, inSpan, traceDecision, commitIds } = createInstrumentation(options.observer, tracer);
+
+  function observeApply(
+    kind: EngineObservation['kind'],
+    ids: SpanIds,
+    trail: Trail,
+    outcome: ApplyOutcome,
+    event: { type: string; payload?: unknown },
+  ): void {
+    const audit = trail.decision?.audit;
+    observe({
+      kind,
+      workflowId: ids.workflowId,
+      eventId: ids.eventId,
+      eventType: event.type,
+      outcome: outcome.outcome === 'refused' ? outcome.code : outcome.outcome,
+      guards: audit?.guard.guards ?? [],
+      ...(trail.previous ? { previous: trail.previous } : {}),
+      ...(outcome.outcome === 'accepted' ? { record: outcome.record } : {}),
+      ...(event.payload === undefined ? {} : { payload: event.payload }),
+      correlationId: audit?.correlationId ?? null,
+      now: trail.now ?? clock(),
+    });
+  }
 
   function definitionOf(record: WorkflowRecord): WorkflowDefinition {
     const definition = definitions.get(record.definitionId, record.definitionVersion);
@@ -105,12 +146,28 @@ export function createEngine(options: EngineOptions) {
     return definition;
   }
 
-  /** Decides with `decide` against the current record and commits, retrying lost version races. */
+  /** Decides with `decide` against the current record and commits, then tells the observer. */
   async function apply(
+    kind: 'event' | 'timer',
     workflowId: string,
     eventId: string,
     decide: (definition: WorkflowDefinition, record: WorkflowRecord, now: number) => ReturnType<typeof decideEvent>,
-    expectedVersion?: number,
+    expectedVersion: number | undefined,
+    event: { type: string; payload?: unknown },
+  ): Promise<ApplyOutcome> {
+    const trail: Trail = {};
+    const outcome = await decideAndCommit(workflowId, eventId, decide, expectedVersion, trail);
+    observeApply(kind, { workflowId, eventId }, trail, outcome, event);
+    return outcome;
+  }
+
+  /** Decides with `decide` against the current record and commits, retrying lost version races. */
+  async function decideAndCommit(
+    workflowId: string,
+    eventId: string,
+    decide: (definition: WorkflowDefinition, record: WorkflowRecord, now: number) => ReturnType<typeof decideEvent>,
+    expectedVersion: number | undefined,
+    trail: Trail,
   ): Promise<ApplyOutcome> {
     for (let attempt = 1; attempt <= maxRetries; attempt++) {
       const record = await store.load(workflowId);
@@ -120,32 +177,38 @@ export function createEngine(options: EngineOptions) {
       if (expectedVersion !== undefined && record.version !== expectedVersion) {
         return { outcome: 'preconditionFailed', version: record.version };
       }
-      const decision = decide(definitionOf(record), record, clock());
+      const now = clock();
+      const decision = traceDecision({ workflowId, eventId }, () => decide(definitionOf(record), record, now));
+      Object.assign(trail, { previous: record, decision, now });
       if (decision.outcome === 'refused') {
         if (decision.details.early === true) return { outcome: 'early', dueAt: Number(decision.details.dueAt) };
-        const result = await store.recordRefusal({
-          workflowId,
-          eventId,
-          expectedVersion: record.version,
-          audit: decision.audit,
-          outcome: { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details },
-        });
+        const result = await inSpan('warden.commit', commitIds(decision), () =>
+          store.recordRefusal({
+            workflowId,
+            eventId,
+            expectedVersion: record.version,
+            audit: decision.audit,
+            outcome: { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details },
+          }),
+        );
         if (result.status === 'conflict') continue;
         if (result.status === 'missing') return { outcome: 'notFound' };
         if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
         return { ...decision, outcome: 'refused', version: record.version };
       }
-      const result = await store.commit({
-        record: decision.record,
-        eventId,
-        audit: decision.audit,
-        jobs: jobMessages(decision.record, decision.effects),
-        timersToArm: decision.timersToArm,
-        timersToCancel: decision.timersToCancel,
-        outcome: acceptedOutcome(decision.record),
-        expectedVersion: record.version,
-        previousStatePaths: record.status === 'active' ? record.statePaths : [],
-      });
+      const result = await inSpan('warden.commit', commitIds(decision), () =>
+        store.commit({
+          record: decision.record,
+          eventId,
+          audit: decision.audit,
+          jobs: jobMessages(decision.record, decision.effects),
+          timersToArm: decision.timersToArm,
+          timersToCancel: decision.timersToCancel,
+          outcome: acceptedOutcome(decision.record),
+          expectedVersion: record.version,
+          previousStatePaths: record.status === 'active' ? record.statePaths : [],
+        }),
+      );
       if (result.status === 'committed') {
         return { outcome: 'accepted', record: decision.record, effects: decision.effects, decision };
       }
@@ -184,27 +247,47 @@ export function createEngine(options: EngineOptions) {
       const workflowId = workflowIdFor(shard, unique);
       const now = clock();
       const eventId = `${workflowId}/create`;
-      const decision = decideCreate({
-        definition,
-        workflowId,
-        body: request.body,
-        principal,
-        eventId,
-        correlationId: request.correlationId ?? null,
-        now,
-      });
+      const ids = { workflowId, eventId, correlationId: request.correlationId ?? null };
+      const decision = traceDecision(ids, () =>
+        decideCreate({
+          definition,
+          workflowId,
+          body: request.body,
+          principal,
+          eventId,
+          correlationId: request.correlationId ?? null,
+          now,
+        }),
+      );
+      const observeCreate = (outcome: string, record?: WorkflowRecord) => {
+        const { eventType, guard } = decision.audit;
+        observe({
+          kind: 'create',
+          ...ids,
+          eventType,
+          outcome,
+          guards: guard.guards,
+          ...(record ? { record } : {}),
+          now,
+        });
+      };
       if (decision.outcome === 'refused') {
+        observeCreate(decision.code);
         return { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details };
       }
-      const result = await store.create({
-        record: decision.record,
-        eventId,
-        audit: decision.audit,
-        jobs: jobMessages(decision.record, decision.effects),
-        timersToArm: decision.timersToArm,
-        outcome: acceptedOutcome(decision.record),
-        dedupKey,
-      });
+      const result = await inSpan('warden.commit', commitIds(decision), () =>
+        store.create({
+          record: decision.record,
+          eventId,
+          audit: decision.audit,
+          jobs: jobMessages(decision.record, decision.effects),
+          timersToArm: decision.timersToArm,
+          outcome: acceptedOutcome(decision.record),
+          dedupKey,
+        }),
+      );
+      if (result.status === 'created') observeCreate('accepted', decision.record);
+      else observeCreate('existing');
       if (result.status === 'exists') {
         const existing = await store.load(result.workflowId);
         if (!existing) throw new Error(`de-duplication key names missing workflow ${result.workflowId}`);
@@ -233,19 +316,21 @@ export function createEngine(options: EngineOptions) {
       options: { expectedVersion?: number } = {},
     ): Promise<ApplyOutcome> {
       return apply(
+        'event',
         workflowId,
         event.eventId,
         (definition, record, now) => decideEvent({ definition, record, event, principal, now }),
         options.expectedVersion,
+        event,
       );
     },
 
     /** Applies a timer firing from the outbox; its event id derives from the timer and generation. */
     applyTimer(timer: { workflowId: string; timerId: string; generation: number }): Promise<ApplyOutcome> {
       const eventId = `${timer.workflowId}/timer/${timer.timerId}/${timer.generation}`;
-      return apply(timer.workflowId, eventId, (definition, record, now) =>
-        decideTimer({ definition, record, timer: { id: timer.timerId, generation: timer.generation }, eventId, now }),
-      );
+      const decide = (definition: WorkflowDefinition, record: WorkflowRecord, now: number) =>
+        decideTimer({ definition, record, timer: { id: timer.timerId, generation: timer.generation }, eventId, now });
+      return apply('timer', timer.workflowId, eventId, decide, undefined, { type: timer.timerId });
     },
 
     load(workflowId: string): Promise<WorkflowRecord | null> {
@@ -277,29 +362,39 @@ export function createEngine(options: EngineOptions) {
           const message = `no migration from ${definitionKey(from)} to ${record.definitionId}@${toVersion} is registered`;
           return { outcome: 'refused', code: 'NO_MIGRATION', message, details: {}, version: record.version };
         }
-        const decision = decideMigration({ from, to, migration, record, principal, eventId, now: clock() });
+        const now = clock();
+        const decision = traceDecision({ workflowId, eventId }, () =>
+          decideMigration({ from, to, migration, record, principal, eventId, now }),
+        );
+        const observed = (outcome: ApplyOutcome): ApplyOutcome => {
+          const trail = { previous: record, decision, now };
+          observeApply('migrate', { workflowId, eventId }, trail, outcome, { type: decision.audit.eventType });
+          return outcome;
+        };
         if (decision.outcome === 'refused') {
-          return {
+          return observed({
             outcome: 'refused',
             code: decision.code,
             message: decision.message,
             details: decision.details,
             version: record.version,
-          };
+          });
         }
-        const result = await store.commit({
-          record: decision.record,
-          eventId,
-          audit: decision.audit,
-          jobs: [],
-          timersToArm: [],
-          timersToCancel: [],
-          outcome: acceptedOutcome(decision.record),
-          expectedVersion: record.version,
-          previousStatePaths: record.status === 'active' ? record.statePaths : [],
-        });
+        const result = await inSpan('warden.commit', commitIds(decision), () =>
+          store.commit({
+            record: decision.record,
+            eventId,
+            audit: decision.audit,
+            jobs: [],
+            timersToArm: [],
+            timersToCancel: [],
+            outcome: acceptedOutcome(decision.record),
+            expectedVersion: record.version,
+            previousStatePaths: record.status === 'active' ? record.statePaths : [],
+          }),
+        );
         if (result.status === 'committed')
-          return { outcome: 'accepted', record: decision.record, effects: [], decision };
+          return observed({ outcome: 'accepted', record: decision.record, effects: [], decision });
         if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
         if (result.status === 'missing') return { outcome: 'notFound' };
       }

@@ -15,3 +15,10 @@ export const principalSchema = z.strictObject({
 });
 
 export type Principal = z.infer<typeof principalSchema>;
+
+/** Workers act for every tenant; anybody else — user or service — only within their own. */
+export function actsAcrossTenants(principal: Principal): boolean {
+  return (
+    principal.kind === 'service' && principal.roles.length > 0 && principal.roles.every((role) => role === 'worker')
+  );
+}

@@ -9,7 +9,7 @@ import type { WorkflowStore } from '../store/store.ts';
 import { createJanitor } from './janitor.ts';
 import { createShardLeases } from './shard-leases.ts';
 import { createTimerService } from './timer-service.ts';
-import { createWorker, type WorkerLogger } from './worker.ts';
+import { createWorker, type WorkerLogger, type WorkerObserver } from './worker.ts';
 
 export type Role = 'worker' | 'timers';
 
@@ -67,6 +67,8 @@ export interface RuntimeOptions {
   /** Subscribes to "jobs queued or timer armed" notifications; returns an unsubscribe function. */
   subscribeWakeUps?: (onWake: () => void) => Promise<() => Promise<void>>;
   logger?: WorkerLogger;
+  /** Told about deliveries and effects (metrics: outbox lag, timer lateness, effect duration). */
+  observer?: WorkerObserver;
 }
 
 export function createRuntime(options: RuntimeOptions) {
@@ -81,6 +83,7 @@ export function createRuntime(options: RuntimeOptions) {
     clock,
     jobLeaseMs: options.jobLeaseMs,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.observer ? { observer: options.observer } : {}),
   });
   const timers = createTimerService({ store, leases, clock });
   const janitor = createJanitor({ store, leases });

@@ -8,7 +8,7 @@ import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
 import type { ApplyOutcome } from '../../engine/engine.ts';
 import type { WorkflowRecord } from '../../engine/decision.ts';
-import type { Principal } from '../../engine/principal.ts';
+import { actsAcrossTenants, type Principal } from '../../engine/principal.ts';
 import type { StoredOutcome } from '../../store/store.ts';
 import { isWorkflowId } from '../../store/shards.ts';
 import type { ApiEnv, ApiDeps } from '../context.ts';
@@ -50,7 +50,7 @@ export function workflowRoutes(deps: ApiDeps) {
   /** The workflow, if it exists and belongs to the caller's tenant; otherwise 404 (never a hint). */
   async function loadOwned(id: string, principal: Principal): Promise<WorkflowRecord> {
     const record = isWorkflowId(id) && id.length <= 80 ? await store.load(id) : null;
-    const visible = record && (record.tenantId === principal.tenantId || principal.kind === 'service');
+    const visible = record && (record.tenantId === principal.tenantId || actsAcrossTenants(principal));
     if (!record || !visible) throw new ApiError('NOT_FOUND', `no workflow ${id}`);
     return record;
   }
@@ -224,6 +224,8 @@ export function workflowRoutes(deps: ApiDeps) {
   app.get('/:id/stream', async (c) => {
     const principal = c.get('principal');
     const first = await loadOwned(c.req.param('id'), principal);
+    // Hono answers HEAD with the GET handler: never start a poller nobody will read.
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream' });
     return streamSSE(c, async (stream) => {
       let version = -1;
       while (!stream.aborted && !stream.closed) {

@@ -1,0 +1,666 @@
+/**
+ * The OpenAPI 3.1 document of the HTTP API. Request bodies, query strings and event payloads come
+ * from the same zod schemas the routes validate with (`z.toJSONSchema`, input side); responses are
+ * described by documentation-only schemas of the views. Error responses name their codes and carry
+ * the statuses of `statusOf`. Built once per set of definitions.
+ */
+import { z } from 'zod';
+import { definitions as registered } from '../../machines/index.ts';
+import { refusalCodes } from '../engine/decision.ts';
+import type { WorkflowDefinition } from '../engine/definition.ts';
+import { statusOf } from './errors.ts';
+import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery } from './schemas.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security?: Record<string, string[]>[];
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+}
+
+export type HttpMethod = 'get' | 'post';
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  jsonSchemaDialect: string;
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
+  tags: { name: string; description: string }[];
+  security: Record<string, string[]>[];
+  paths: Record<string, Partial<Record<HttpMethod, Operation>>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    parameters: Record<string, unknown>;
+    headers: Record<string, unknown>;
+    responses: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+  };
+}
+
+/** Every error code the API answers with. */
+export const errorCodes = Object.keys(statusOf);
+
+/** `{ error: { code, message, details } }`: the body of every error response. */
+export const errorResponseSchema = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(errorCodes as [string, ...string[]]),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()),
+  }),
+});
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return rest;
+}
+
+const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
+});
+
+/** `REVIEW_RETRY_STEP` → `ReviewRetryStep`. */
+const pascal = (type: string) =>
+  type
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+// ---------------------------------------------------------------------------------------------
+// Response schemas (documentation only: the views are plain functions).
+
+const isoTime = z.iso.datetime();
+const artifact = z.object({ kind: z.string(), id: z.string(), hash: z.string() });
+const headerPattern = /^[\x21-\x7e]{1,200}$/;
+
+const viewBase = {
+  workflowId: z.string(),
+  tenantId: z.string(),
+  definition: z.string().describe('`<id>@<version>` of the definition the workflow runs on'),
+  version: z.number().int().describe('State version; also the `ETag`'),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+};
+
+const activeView = z
+  .object({
+    ...viewBase,
+    status: z.literal('active'),
+    state: z.array(z.string()).describe('Leaf state paths'),
+    allowedEvents: z
+      .array(z.object({ type: z.string(), schema: z.record(z.string(), z.unknown()) }))
+      .describe('The events this caller may send now, with the JSON Schema of their payloads'),
+    timers: z.array(z.object({ id: z.string(), dueAt: isoTime, inMs: z.number() })),
+    artifacts: z.array(artifact),
+    evidence: z.record(z.string(), z.unknown()),
+    manualReview: z.unknown(),
+    cancellation: z.unknown(),
+    action: z.object({ status: z.string(), idempotencyKey: z.string().nullable() }),
+  })
+  .meta({ title: 'Active workflow' });
+
+const finishedView = z
+  .object({
+    ...viewBase,
+    status: z.literal('finished'),
+    result: z.object({
+      outcome: z.string().describe('The final state'),
+      receipts: z.object({ action: z.unknown(), notification: z.unknown(), compensation: z.unknown() }),
+      cancellation: z.unknown(),
+      resolution: z.unknown(),
+      evidence: z.array(artifact),
+      versions: z.object({
+        definition: z.string(),
+        classificationModel: z.string().nullable(),
+        classificationPrompt: z.string().nullable(),
+        recommendationModel: z.string().nullable(),
+        recommendationPrompt: z.string().nullable(),
+        policy: z.string().nullable(),
+        validator: z.string().nullable(),
+      }),
+    }),
+  })
+  .meta({ title: 'Finished workflow' });
+
+const auditEntry = z.object({
+  workflowId: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  channel: z.enum(['create', 'event', 'timer']),
+  outcome: z.enum(['accepted', ...refusalCodes]),
+  from: z.array(z.string()),
+  to: z.array(z.string()),
+  actor: z.object({ id: z.string(), kind: z.enum(['user', 'service', 'timer']), roles: z.array(z.string()) }),
+  guard: z.object({
+    outcome: z.enum(['passed', 'none', 'refused']),
+    guards: z.array(z.string()),
+    failedChecks: z.array(z.string()),
+  }),
+  causationId: z.string().nullable(),
+  correlationId: z.string().nullable(),
+  definition: z.string(),
+  version: z.number().int().describe('The record version after this entry (unchanged for a refusal)'),
+  at: z.number().int().describe('Milliseconds since the epoch'),
+  effects: z.array(z.string()),
+  timersArmed: z.array(z.string()),
+  timersCancelled: z.array(z.string()),
+});
+
+const responseSchemas = {
+  WorkflowView: z.discriminatedUnion('status', [activeView, finishedView]),
+  EventAccepted: z.object({
+    workflowId: z.string(),
+    eventId: z.string(),
+    outcome: z.literal('accepted'),
+    state: z.array(z.string()),
+    version: z.number().int(),
+  }),
+  QueuePage: z.object({
+    state: z.string().describe('The resolved state path'),
+    items: z.array(
+      z.object({ workflowId: z.string(), statePath: z.string(), since: isoTime, timeInStateMs: z.number() }),
+    ),
+    next: z.string().nullable().describe('Pass as `cursor` for the next page; null at the end'),
+  }),
+  AuditPage: z.object({
+    workflowId: z.string(),
+    entries: z.array(auditEntry),
+    next: z.string().nullable().describe('Pass as `cursor` for the next page; null at the end'),
+  }),
+  StreamState: z
+    .object({ workflowId: z.string(), version: z.number().int(), status: z.string(), state: z.array(z.string()) })
+    .describe('The `data` of each `state` server-sent event'),
+  Tools: z.object({
+    workflowId: z.string(),
+    version: z.number().int(),
+    tools: z.array(
+      z.object({
+        type: z.literal('function'),
+        function: z.object({
+          name: z.string(),
+          description: z.string(),
+          parameters: z.record(z.string(), z.unknown()),
+        }),
+      }),
+    ),
+  }),
+  DefinitionList: z.object({
+    definitions: z.array(
+      z.object({
+        id: z.string(),
+        version: z.number().int(),
+        key: z.string(),
+        events: z.array(z.string()),
+        href: z.string(),
+      }),
+    ),
+  }),
+  Definition: z.object({
+    key: z.string(),
+    config: z.unknown().describe('The machine config as JSON; functions as `{ "$expr": "<source>" }`'),
+    graph: z.object({
+      nodes: z.array(z.object({ id: z.string(), type: z.string(), description: z.string().nullable() })),
+      edges: z.array(
+        z.object({ source: z.string(), target: z.string(), event: z.string(), guard: z.string().nullable() }),
+      ),
+    }),
+    mermaid: z.string().describe('A Mermaid `stateDiagram-v2`'),
+  }),
+  Health: z.object({ status: z.literal('ok') }),
+  Readiness: z.object({ status: z.enum(['ready', 'unavailable']), store: z.boolean(), workers: z.boolean() }),
+} satisfies Record<string, z.ZodType>;
+
+// ---------------------------------------------------------------------------------------------
+// Errors.
+
+const bodyCodes = ['MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'INVALID_INPUT'];
+/** What the engine may refuse a caller's event with (`STALE_TIMER` belongs to the timer channel). */
+const eventRefusals = refusalCodes.filter((code) => code !== 'STALE_TIMER');
+
+/** Error responses of the given codes, one per status, each naming its codes. */
+function errorResponses(codes: readonly string[]): Record<string, unknown> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set(['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL', ...codes])) {
+    const status = statusOf[code];
+    if (status === undefined) throw new Error(`error code ${code} has no status`);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        String(status),
+        {
+          description: list.map((code) => `\`${code}\``).join(', '),
+          headers: {
+            'X-Request-Id': ref('headers', 'X-Request-Id'),
+            ...(list.includes('RATE_LIMITED') ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
+          },
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [ref('schemas', 'Error'), { properties: { error: { properties: { code: { enum: list } } } } }],
+              },
+            },
+          },
+        },
+      ]),
+  );
+}
+
+function ok(description: string, schema: string | null, extra: Record<string, unknown> = {}) {
+  const { headers, ...rest } = extra as { headers?: Record<string, unknown> };
+  return {
+    description,
+    headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), ...headers },
+    ...(schema ? { content: { 'application/json': { schema: ref('schemas', schema) } } } : {}),
+    ...rest,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events: one envelope per event type, discriminated by `type`.
+
+function eventComponents(all: readonly WorkflowDefinition[]) {
+  const schemas: Record<string, JsonSchema> = {};
+  const mapping: Record<string, string> = {};
+  const envelope = jsonSchema(eventBody) as { properties: Record<string, JsonSchema> };
+  // The newest definition describes an event type; older ones share the same schemas today.
+  const newestFirst = [...all].sort((a, b) => b.version - a.version);
+  for (const definition of newestFirst) {
+    for (const [type, payload] of Object.entries(definition.eventSchemas)) {
+      if (mapping[type]) continue;
+      const name = pascal(type);
+      const optionalPayload = payload.safeParse({}).success;
+      schemas[`${name}Payload`] = jsonSchema(payload);
+      schemas[`${name}Event`] = {
+        type: 'object',
+        title: type,
+        properties: {
+          type: { type: 'string', const: type },
+          eventId: {
+            ...envelope.properties.eventId,
+            description: 'Makes the event idempotent: a repeated id returns the first outcome',
+          },
+          payload: ref('schemas', `${name}Payload`),
+          causationId: envelope.properties.causationId,
+        },
+        required: optionalPayload ? ['type'] : ['type', 'payload'],
+        additionalProperties: false,
+      };
+      mapping[type] = `#/components/schemas/${name}Event`;
+    }
+  }
+  schemas.Event = {
+    description: 'An event for the workflow: `type` picks the payload schema; unknown types are refused (422).',
+    oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
+    discriminator: { propertyName: 'type', mapping },
+  };
+  return { schemas, types: Object.keys(mapping) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The document.
+
+function queryParameters(schema: z.ZodType): unknown[] {
+  const json = jsonSchema(schema) as { properties: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
+
+function build(all: readonly WorkflowDefinition[]): OpenApiDocument {
+  const events = eventComponents(all);
+  const bearer = [{ bearerAuth: [] }];
+  const open: Record<string, string[]>[] = [];
+  const idParameter = ref('parameters', 'WorkflowId');
+  const jsonBody = (schema: string, description: string) => ({
+    required: true,
+    description,
+    content: { 'application/json': { schema: ref('schemas', schema) } },
+  });
+  const idCodes = ['NOT_FOUND'];
+  const eventCodes = [...bodyCodes, ...idCodes, 'BAD_REQUEST', 'PRECONDITION_FAILED', 'CONFLICT', ...eventRefusals];
+  const accepted = ok('Accepted: the new state and version', 'EventAccepted', {
+    headers: { ETag: ref('headers', 'ETag') },
+  });
+
+  const paths: OpenApiDocument['paths'] = {
+    '/v1/workflows': {
+      post: {
+        operationId: 'createWorkflow',
+        summary: 'Create a workflow',
+        description:
+          'Creates a support workflow and starts it. With an `Idempotency-Key`, the same tenant and key give the same workflow (201 new, 200 existing).',
+        tags: ['workflows'],
+        parameters: [ref('parameters', 'Idempotency-Key')],
+        requestBody: jsonBody('CreateWorkflowBody', 'The customer request and optional configuration'),
+        responses: {
+          '200': ok('The existing workflow of this Idempotency-Key', 'WorkflowView', {
+            headers: { ETag: ref('headers', 'ETag'), Location: ref('headers', 'Location') },
+          }),
+          '201': ok('Created', 'WorkflowView', {
+            headers: { ETag: ref('headers', 'ETag'), Location: ref('headers', 'Location') },
+          }),
+          ...errorResponses([...bodyCodes, 'BAD_REQUEST', 'FORBIDDEN']),
+        },
+      },
+      get: {
+        operationId: 'listQueue',
+        summary: 'A queue: workflows of the caller’s tenant in a state',
+        description: 'E.g. `state=awaitingApproval` or `state=manualReview`, oldest first, with time in state.',
+        tags: ['workflows'],
+        parameters: queryParameters(queueQuery),
+        responses: { '200': ok('One page of the queue', 'QueuePage'), ...errorResponses(['BAD_REQUEST']) },
+      },
+    },
+    '/v1/workflows/{id}': {
+      get: {
+        operationId: 'getWorkflow',
+        summary: 'A workflow',
+        description:
+          'While it runs: state, version (also the `ETag`), the events this caller may send now with their schemas, timers, artifacts and evidence. Once finished: its terminal result and the versions that produced it.',
+        tags: ['workflows'],
+        parameters: [idParameter],
+        responses: {
+          '200': ok('The workflow', 'WorkflowView', { headers: { ETag: ref('headers', 'ETag') } }),
+          ...errorResponses(idCodes),
+        },
+      },
+    },
+    '/v1/workflows/{id}/events': {
+      post: {
+        operationId: 'sendEvent',
+        summary: 'Send an event',
+        description:
+          'Applied through every role check and guard. `If-Match` makes it conditional on the version (412 otherwise). A repeated `eventId` returns the first outcome.',
+        tags: ['workflows'],
+        parameters: [idParameter, ref('parameters', 'If-Match')],
+        requestBody: jsonBody('Event', 'The event: `type`, `payload` of that type’s schema, optional `eventId`'),
+        responses: { '200': accepted, ...errorResponses(eventCodes) },
+      },
+    },
+    '/v1/workflows/{id}/audit': {
+      get: {
+        operationId: 'getAudit',
+        summary: 'The audit trail',
+        description: 'Every accepted and refused event, oldest first, paginated.',
+        tags: ['workflows'],
+        parameters: [idParameter, ...queryParameters(auditQuery)],
+        responses: { '200': ok('One page of the trail', 'AuditPage'), ...errorResponses([...idCodes, 'BAD_REQUEST']) },
+      },
+    },
+    '/v1/workflows/{id}/stream': {
+      get: {
+        operationId: 'streamWorkflow',
+        summary: 'Server-sent events of state changes',
+        description:
+          'One `state` event (id: the version, data: `StreamState` JSON) per new version; the stream ends when the workflow finishes.',
+        tags: ['workflows'],
+        parameters: [idParameter],
+        responses: {
+          '200': {
+            description: 'An event stream',
+            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
+            content: {
+              'text/event-stream': {
+                schema: { type: 'string', description: 'event: state\\nid: <version>\\ndata: <StreamState JSON>' },
+                example:
+                  'event: state\nid: 3\ndata: {"workflowId":"s017-abc","version":3,"status":"active","state":[]}\n\n',
+              },
+            },
+          },
+          ...errorResponses(idCodes),
+        },
+      },
+    },
+    '/v1/workflows/{id}/tools': {
+      get: {
+        operationId: 'getTools',
+        summary: 'The events this caller may send now, as LLM tools',
+        description: 'OpenAI tools JSON: give these to a model; post its tool call to `/proposals`.',
+        tags: ['agents'],
+        parameters: [idParameter],
+        responses: { '200': ok('The tools', 'Tools'), ...errorResponses(idCodes) },
+      },
+    },
+    '/v1/workflows/{id}/proposals': {
+      post: {
+        operationId: 'propose',
+        summary: 'A model’s proposed tool call',
+        description:
+          'Validated against the tools offered now and applied as the caller’s own event, through every guard; or refused with the reason (`TOOL_NOT_ALLOWED` names the offered tools).',
+        tags: ['agents'],
+        parameters: [idParameter],
+        requestBody: jsonBody('Proposal', 'An OpenAI-style tool call'),
+        responses: { '200': accepted, ...errorResponses([...eventCodes, 'TOOL_NOT_ALLOWED']) },
+      },
+    },
+    '/v1/definitions': {
+      get: {
+        operationId: 'listDefinitions',
+        summary: 'The registered workflow definitions',
+        tags: ['definitions'],
+        responses: { '200': ok('The definitions', 'DefinitionList'), ...errorResponses([]) },
+      },
+    },
+    '/v1/definitions/{id}/{version}': {
+      get: {
+        operationId: 'getDefinition',
+        summary: 'A definition: config JSON, directed graph, Mermaid diagram',
+        tags: ['definitions'],
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'support' },
+          {
+            name: 'version',
+            in: 'path',
+            required: true,
+            schema: { type: 'string', pattern: '^[0-9]+$' },
+            example: '2',
+          },
+        ],
+        responses: { '200': ok('The definition', 'Definition'), ...errorResponses(idCodes) },
+      },
+    },
+    '/healthz': {
+      get: {
+        operationId: 'health',
+        summary: 'Liveness',
+        tags: ['operations'],
+        security: open,
+        responses: { '200': ok('The process is up', 'Health') },
+      },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'ready',
+        summary: 'Readiness: store reachable, workers alive',
+        tags: ['operations'],
+        security: open,
+        responses: { '200': ok('Ready', 'Readiness'), '503': ok('Not ready', 'Readiness') },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        summary: 'Prometheus metrics of this process',
+        tags: ['operations'],
+        security: open,
+        responses: {
+          '200': {
+            description: 'The Prometheus text exposition format',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'openapi',
+        summary: 'This document',
+        tags: ['docs'],
+        security: open,
+        responses: {
+          '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } },
+        },
+      },
+    },
+    '/docs': {
+      get: {
+        operationId: 'docs',
+        summary: 'The interactive reference (Swagger UI, served from local packages)',
+        tags: ['docs'],
+        security: open,
+        responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+    '/docs/assets/{file}': {
+      get: {
+        operationId: 'docsAsset',
+        summary: 'A script, style sheet or image of the interactive reference',
+        tags: ['docs'],
+        security: open,
+        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'The file' },
+          '404': {
+            description: '`NOT_FOUND`',
+            content: { 'application/json': { schema: ref('schemas', 'Error') } },
+          },
+        },
+      },
+    },
+  };
+
+  const codeTable = errorCodes.map((code) => `| \`${code}\` | ${statusOf[code]} |`).join('\n');
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Warden',
+      version: '0.1.0',
+      description: [
+        'Durable, governed AI workflows as statecharts, driven over HTTP.',
+        '',
+        'Every `/v1` request needs a Bearer JWT (claims `sub`, `tenant`, `roles`, `approvalLimit`); authority comes only from the token. A workflow of another tenant is reported as absent (404).',
+        '',
+        'Every error is `{ "error": { "code", "message", "details" } }`, never a stack trace:',
+        '',
+        '| code | status |',
+        '| --- | --- |',
+        codeTable,
+      ].join('\n'),
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    tags: [
+      { name: 'workflows', description: 'Create, read and drive workflows' },
+      { name: 'agents', description: 'Choices without authority: tools and proposals for LLM agents' },
+      { name: 'definitions', description: 'The registered statecharts' },
+      { name: 'operations', description: 'Health, readiness and metrics' },
+      { name: 'docs', description: 'This reference' },
+    ],
+    security: bearer,
+    paths,
+    components: {
+      schemas: {
+        CreateWorkflowBody: {
+          ...jsonSchema(createWorkflowBody),
+          example: {
+            request: {
+              customerId: 'cust-42',
+              subject: 'Charged twice',
+              message: 'I was charged twice for order 1001.',
+              orderId: '1001',
+              requestedAmount: 49.99,
+              currency: 'EUR',
+            },
+          },
+        },
+        ...events.schemas,
+        Proposal: jsonSchema(proposalBody),
+        ...Object.fromEntries(Object.entries(responseSchemas).map(([name, s]) => [name, jsonSchema(s, 'output')])),
+        ErrorCode: { type: 'string', enum: errorCodes },
+        Error: jsonSchema(errorResponseSchema),
+      },
+      parameters: {
+        WorkflowId: {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: 'A workflow id: `s<shard>-<unique>`',
+          schema: { type: 'string', pattern: '^s[0-9]{3}-[A-Za-z0-9_]{8,64}$' },
+        },
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'The same tenant and key create one workflow; a repeat returns it with 200.',
+          schema: { type: 'string', pattern: headerPattern.source },
+        },
+        'If-Match': {
+          name: 'If-Match',
+          in: 'header',
+          required: false,
+          description: 'Apply only at this version (an `ETag` like `"12"`); 412 otherwise.',
+          schema: { type: 'string', pattern: '^(W/)?"?[0-9]+"?$' },
+        },
+      },
+      headers: {
+        ETag: { description: 'The workflow version, quoted: `"12"`', schema: { type: 'string' } },
+        Location: { description: 'The workflow’s URL', schema: { type: 'string' } },
+        'Retry-After': { description: 'Seconds until a request is allowed', schema: { type: 'string' } },
+        'X-Request-Id': { description: 'The request id (also accepted on the request)', schema: { type: 'string' } },
+      },
+      responses: Object.fromEntries(
+        errorCodes.map((code) => [
+          code,
+          {
+            description: `${statusOf[code]} \`${code}\``,
+            content: { 'application/json': { schema: ref('schemas', 'Error') } },
+          },
+        ]),
+      ),
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'HS256 (or a JWKS) with claims `sub`, `tenant`, `roles`, `approvalLimit`; `npx warden token` mints one.',
+        },
+      },
+    },
+  };
+  // A private copy: nothing in it is shared with zod's schemas, so freezing it freezes only the document.
+  return deepFreeze(JSON.parse(JSON.stringify(document)) as OpenApiDocument);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+const built = new WeakMap<readonly WorkflowDefinition[], OpenApiDocument>();
+const defaultDefinitions = [...registered.values()];
+
+/** The document for these definitions (by default every registered one), built once and frozen. */
+export function openApiDocument(definitions: readonly WorkflowDefinition[] = defaultDefinitions): OpenApiDocument {
+  let document = built.get(definitions);
+  if (!document) {
+    document = build(definitions);
+    built.set(definitions, document);
+  }
+  return document;
+}

@@ -1,0 +1,102 @@
+/**
+ * The Prometheus metrics of one system, in a registry of their own (never prom-client's global
+ * default), so tests and several systems in one process never share counts. Durations are in
+ * seconds, as Prometheus expects.
+ */
+import { Counter, Histogram, Registry } from 'prom-client';
+
+/** Waits measured in minutes to days: time in a state, time to an approval. */
+const humanBuckets = [1, 10, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400];
+/** Machine delays: outbox lag, timer lateness. */
+const queueBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+/** Calls to other systems: effects, model calls. */
+const callBuckets = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60];
+
+export function createMetrics() {
+  const registry = new Registry();
+  const registers = [registry];
+  return {
+    registry,
+    contentType: registry.contentType,
+    /** The exposition text of every metric, for `/metrics`. */
+    render: (): Promise<string> => registry.metrics(),
+
+    workflowsFinished: new Counter({
+      name: 'warden_workflows_finished_total',
+      help: 'Workflows that reached a final state, by that state.',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    timeInState: new Histogram({
+      name: 'warden_time_in_state_seconds',
+      help: 'Time between a transition into a leaf state and the next accepted transition, by that state.',
+      labelNames: ['state'] as const,
+      buckets: humanBuckets,
+      registers,
+    }),
+    retries: new Counter({
+      name: 'warden_retries_total',
+      help: 'Accepted RETRYABLE_ERROR results, by operation and error class.',
+      labelNames: ['operation', 'error_class'] as const,
+      registers,
+    }),
+    approvalWait: new Histogram({
+      name: 'warden_approval_wait_seconds',
+      help: 'Time from the last transition before an approval to the accepted approval.',
+      buckets: humanBuckets,
+      registers,
+    }),
+    modelLatency: new Histogram({
+      name: 'warden_model_call_duration_seconds',
+      help: 'Answered model calls, by purpose and the model that answered.',
+      labelNames: ['purpose', 'model'] as const,
+      buckets: callBuckets,
+      registers,
+    }),
+    modelTokens: new Counter({
+      name: 'warden_model_tokens_total',
+      help: 'Tokens of answered model calls, by purpose, model and kind (prompt or completion).',
+      labelNames: ['purpose', 'model', 'kind'] as const,
+      registers,
+    }),
+    refusals: new Counter({
+      name: 'warden_refusals_total',
+      help: 'Refused events, by refusal code and the guards named (`none` when no guard was involved).',
+      labelNames: ['code', 'guard'] as const,
+      registers,
+    }),
+    compensations: new Counter({
+      name: 'warden_compensations_total',
+      help: 'Workflows that entered compensation.',
+      registers,
+    }),
+    manualReviews: new Counter({
+      name: 'warden_manual_reviews_total',
+      help: 'Workflows handed to manual review, by the reason recorded in the workflow context.',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
+    outboxLag: new Histogram({
+      name: 'warden_outbox_lag_seconds',
+      help: 'Time from an outbox entry being written (Redis stream id) to its first delivery, by kind.',
+      labelNames: ['kind'] as const,
+      buckets: queueBuckets,
+      registers,
+    }),
+    timerLateness: new Histogram({
+      name: 'warden_timer_lateness_seconds',
+      help: 'Time from a timer being due to its first delivery to a worker.',
+      buckets: queueBuckets,
+      registers,
+    }),
+    effectDuration: new Histogram({
+      name: 'warden_effect_duration_seconds',
+      help: 'Effect handler run time, by effect and the result event it produced.',
+      labelNames: ['effect', 'result'] as const,
+      buckets: callBuckets,
+      registers,
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,38 @@
+/**
+ * The API's request span: one server span per request, named after the matched route, carrying
+ * the request id and, once a route has resolved it, the workflow id. Engine spans opened while the
+ * request runs (decide, commit) are its children and carry the event and correlation ids.
+ */
+import { SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import type { Context, Input, Next } from 'hono';
+import { routePath } from 'hono/route';
+import type { ApiEnv } from '../api/context.ts';
+import { spanAttributes } from '../engine/engine.ts';
+
+/** Runs the rest of the middleware chain inside the request's span. */
+export function traceRequest<P extends string, I extends Input>(
+  c: Context<ApiEnv, P, I>,
+  next: Next,
+  tracer: Tracer = trace.getTracer('warden'),
+): Promise<void> {
+  const attributes = {
+    'http.request.method': c.req.method,
+    'url.path': c.req.path,
+    'warden.request_id': c.get('requestId'),
+  };
+  return tracer.startActiveSpan(c.req.method, { kind: SpanKind.SERVER, attributes }, async (span) => {
+    try {
+      await next();
+    } finally {
+      // The last matched route is the handler's (`/v1/workflows/:id`), not this middleware's `*`.
+      const route = routePath(c, -1);
+      span.updateName(`${c.req.method} ${route}`);
+      span.setAttribute('http.route', route);
+      span.setAttribute('http.response.status_code', c.res.status);
+      const workflowId = c.get('workflowId') as string | undefined;
+      if (workflowId) span.setAttribute(spanAttributes.workflowId, workflowId);
+      if (c.res.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+  });
+}

@@ -1,0 +1,277 @@
+/**
+ * The OpenAPI document describes every route the app serves, every event type and every error
+ * code; `/docs` is an HTML page whose scripts and styles all come from this server.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { eventSchemas, supportEventTypes } from '../../machines/support.events.ts';
+import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
+import { createApp } from '../../src/api/create-app.ts';
+import { statusOf } from '../../src/api/errors.ts';
+import { errorCodes, errorResponseSchema, openApiDocument } from '../../src/api/openapi.ts';
+import { createWorkflowBody, eventBody, proposalBody } from '../../src/api/schemas.ts';
+import { apiDeps } from '../../src/api/server.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createSystem } from '../../src/system.ts';
+
+const secret = 'openapi-test-secret-0123456789';
+const system = createSystem(loadConfig({ LOG_LEVEL: 'silent' }));
+const deps = apiDeps(system, createAuthenticator({ secret }));
+const app = createApp(deps);
+const doc = openApiDocument(deps.definitions);
+
+const jsonSchemaOf = (schema: z.ZodType) => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return rest;
+};
+
+/** Every operation of the document with its path and method. */
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ path, method, operation: operation })),
+);
+
+/** Follows a local `$ref` (`#/components/...`). */
+function resolve(pointer: string): unknown {
+  let node: unknown = doc;
+  for (const part of pointer.replace(/^#\//, '').split('/')) {
+    node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node;
+}
+
+function refsIn(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) refsIn(item, found);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else refsIn(value, found);
+    }
+  }
+  return found;
+}
+
+describe('the OpenAPI document', () => {
+  it('is served at /openapi.json as OpenAPI 3.1, built once', async () => {
+    const response = await app.request('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const served = (await response.json()) as typeof doc;
+    expect(served).toEqual(JSON.parse(JSON.stringify(doc)));
+    expect(served.openapi).toBe('3.1.0');
+    expect(served.info).toMatchObject({ title: 'Warden', version: expect.any(String) });
+    expect(openApiDocument(deps.definitions)).toBe(doc);
+    expect(Object.isFrozen(doc.paths)).toBe(true);
+  });
+
+  it('describes every route the app serves, with its method', () => {
+    const routes = app.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => ({ method: r.method.toLowerCase(), path: r.path.replace(/:(\w+)/g, '{$1}') }));
+    expect(routes.length).toBeGreaterThanOrEqual(16);
+    for (const route of routes) {
+      expect(doc.paths[route.path], `${route.method} ${route.path}`).toBeDefined();
+      expect(doc.paths[route.path]?.[route.method as 'get' | 'post'], `${route.method} ${route.path}`).toBeDefined();
+    }
+    for (const path of [
+      '/v1/workflows',
+      '/v1/workflows/{id}',
+      '/v1/workflows/{id}/events',
+      '/v1/workflows/{id}/audit',
+      '/v1/workflows/{id}/stream',
+      '/v1/workflows/{id}/tools',
+      '/v1/workflows/{id}/proposals',
+      '/v1/definitions',
+      '/v1/definitions/{id}/{version}',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+    ]) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+  });
+
+  it('documents only routes the app serves', async () => {
+    const token = await mintToken(secret, { sub: 'docs', tenant: 'acme', roles: ['support_agent'] });
+    for (const { path, method } of operations) {
+      const url = path
+        .replace('{id}/{version}', 'support/2')
+        .replace('{id}', 's000-doesnotexist')
+        .replace('{file}', 'swagger-ui.css');
+      const response = await app.request(url, {
+        method: method.toUpperCase(),
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      const text = await response.text();
+      expect(text, `${method} ${path}`).not.toContain('no route');
+      expect(response.status, `${method} ${path}`).toBeLessThan(500);
+    }
+  });
+
+  it('has unique operation ids, and every $ref resolves', () => {
+    const ids = operations.map((o) => o.operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const refs = refsIn(doc);
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of refs) {
+      expect(ref, ref).toMatch(/^#\/components\//);
+      expect(resolve(ref), ref).toBeDefined();
+    }
+  });
+
+  it('takes request bodies and event payloads from the zod schemas the routes validate with', () => {
+    const schemas = doc.components.schemas;
+    expect(schemas.CreateWorkflowBody).toMatchObject(jsonSchemaOf(createWorkflowBody));
+    expect(schemas.Proposal).toEqual(jsonSchemaOf(proposalBody));
+    expect(createWorkflowBody.safeParse(schemas.CreateWorkflowBody?.example).success).toBe(true);
+
+    const event = schemas.Event as {
+      oneOf: { $ref: string }[];
+      discriminator: { propertyName: string; mapping: Record<string, string> };
+    };
+    const mapping = event.discriminator.mapping;
+    expect(event.discriminator.propertyName).toBe('type');
+    expect(Object.keys(mapping).sort()).toEqual([...supportEventTypes].sort());
+    expect(event.oneOf).toHaveLength(supportEventTypes.length);
+    const eventIdSchema = (jsonSchemaOf(eventBody) as unknown as { properties: { eventId: { pattern: string } } })
+      .properties.eventId;
+    for (const type of supportEventTypes) {
+      const envelope = resolve(mapping[type]!) as {
+        properties: { type: { const: string }; payload: { $ref: string }; eventId: { pattern: string } };
+        required: string[];
+      };
+      expect(event.oneOf).toContainEqual({ $ref: mapping[type] });
+      expect(envelope.properties.type.const).toBe(type);
+      expect(envelope.properties.eventId.pattern).toBe(eventIdSchema.pattern);
+      expect(resolve(envelope.properties.payload.$ref), type).toEqual(jsonSchemaOf(eventSchemas[type]));
+      expect(envelope.required.includes('payload')).toBe(!eventSchemas[type].safeParse({}).success);
+    }
+  });
+
+  it('names every error code with its status, and every error response has the error schema', () => {
+    expect([...errorCodes].sort()).toEqual(Object.keys(statusOf).sort());
+    for (const code of errorCodes) {
+      expect(doc.components.responses[code], code).toMatchObject({ description: `${statusOf[code]} \`${code}\`` });
+      expect(doc.info.description).toContain(`| \`${code}\` | ${statusOf[code]} |`);
+    }
+    const documented = new Set<string>();
+    for (const { path, method, operation } of operations) {
+      const where = `${method} ${path}`;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400 || path === '/readyz' || path.startsWith('/docs/')) continue;
+        const schema = (response as { content: Record<string, { schema: { allOf: unknown[] } }> }).content[
+          'application/json'
+        ]?.schema;
+        expect(schema?.allOf[0], where).toEqual({ $ref: '#/components/schemas/Error' });
+        const codes = (schema?.allOf[1] as { properties: { error: { properties: { code: { enum: string[] } } } } })
+          .properties.error.properties.code.enum;
+        for (const code of codes) {
+          expect(statusOf[code], `${where} ${code}`).toBe(Number(status));
+          documented.add(code);
+        }
+      }
+      if (path.startsWith('/v1/')) {
+        expect(operation.security, where).toBeUndefined();
+        expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(['401', '429', '500']));
+      } else {
+        expect(operation.security, where).toEqual([]);
+      }
+    }
+    // Migrations, timers and readiness answer these outside the routes above.
+    const elsewhere = ['NO_MIGRATION', 'STALE_TIMER', 'UNAVAILABLE'];
+    expect([...documented, ...elsewhere].sort()).toEqual([...errorCodes].sort());
+
+    const error = resolve('#/components/schemas/Error');
+    expect(error).toEqual(jsonSchemaOf(errorResponseSchema));
+    expect(errorResponseSchema.safeParse({ error: { code: 'NOT_FOUND', message: 'x', details: {} } }).success).toBe(
+      true,
+    );
+  });
+
+  it('has a bearer JWT scheme and the Idempotency-Key, If-Match and ETag headers', () => {
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
+    const create = doc.paths['/v1/workflows']?.post;
+    expect(create?.parameters).toContainEqual({ $ref: '#/components/parameters/Idempotency-Key' });
+    expect(create?.responses['201']).toMatchObject({
+      headers: { ETag: { $ref: '#/components/headers/ETag' }, Location: expect.anything() },
+    });
+    expect(doc.paths['/v1/workflows/{id}/events']?.post?.parameters).toContainEqual({
+      $ref: '#/components/parameters/If-Match',
+    });
+    expect(doc.paths['/v1/workflows/{id}']?.get?.responses['200']).toMatchObject({
+      headers: { ETag: { $ref: '#/components/headers/ETag' } },
+    });
+    expect(doc.paths['/v1/workflows/{id}/stream']?.get?.responses['200']).toMatchObject({
+      content: { 'text/event-stream': expect.anything() },
+    });
+    expect(doc.components.parameters['Idempotency-Key']).toMatchObject({ in: 'header', required: false });
+    expect(doc.components.parameters['If-Match']).toMatchObject({ in: 'header', required: false });
+  });
+});
+
+describe('/docs', () => {
+  const packageDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+  it('is an HTML page whose scripts and styles are all local and load', async () => {
+    const response = await app.request('/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await response.text();
+    expect(html).not.toMatch(/https?:|\/\/[a-z]/i);
+
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    const links = [...html.matchAll(/<link\b[^>]*\bhref="([^"]+)"[^>]*>/g)];
+    expect(scripts.length).toBeGreaterThanOrEqual(2);
+    expect(links.some((l) => l[0].includes('stylesheet'))).toBe(true);
+    const urls: string[] = [];
+    for (const [, attributes, inline] of scripts) {
+      const src = /\bsrc="([^"]+)"/.exec(attributes ?? '')?.[1];
+      expect(src, 'no inline script').toBeDefined();
+      expect(inline?.trim()).toBe('');
+      urls.push(src!);
+    }
+    urls.push(...links.map((l) => l[1]!));
+    for (const url of urls) {
+      expect(url).toMatch(/^\/docs\/assets\/[\w.-]+$/);
+      const asset = await app.request(url);
+      expect(asset.status, url).toBe(200);
+      const type = asset.headers.get('content-type') ?? '';
+      if (url.endsWith('.js')) expect(type, url).toMatch(/^text\/javascript/);
+      if (url.endsWith('.css')) expect(type, url).toMatch(/^text\/css/);
+      if (url.endsWith('.png')) expect(type, url).toBe('image/png');
+      expect((await asset.arrayBuffer()).byteLength, url).toBeGreaterThan(0);
+    }
+  });
+
+  it('serves the package files from disk, and its own start-up script on this document', async () => {
+    const bundle = await app.request('/docs/assets/swagger-ui-bundle.js');
+    const onDisk = await readFile(join(packageDir, 'swagger-ui-bundle.js'));
+    expect(Buffer.from(await bundle.arrayBuffer()).equals(onDisk)).toBe(true);
+    const init = await (await app.request('/docs/assets/init.js')).text();
+    expect(init).toContain("url: '/openapi.json'");
+    expect(init).toContain('validatorUrl: null');
+  });
+
+  it('serves nothing else from the package directory', async () => {
+    for (const path of [
+      '/docs/assets/package.json',
+      '/docs/assets/index.html',
+      '/docs/assets/..%2Fpackage.json',
+      '/docs/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/docs/assets/__proto__',
+      '/docs/assets/constructor',
+    ]) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(404);
+      expect(errorResponseSchema.safeParse(await response.json()).success, path).toBe(true);
+    }
+  });
+});

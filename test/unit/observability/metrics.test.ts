@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { EffectError, LocalModelClient, type ModelClient } from '../../../src/effects/index.ts';
+import type { EngineObservation } from '../../../src/engine/engine.ts';
+import type { WorkflowRecord } from '../../../src/engine/decision.ts';
+import {
+  createMetrics,
+  engineMetricsObserver,
+  entryWrittenAt,
+  workerMetricsObserver,
+} from '../../../src/observability/index.ts';
+import { people, testRuntime } from './runtime.ts';
+
+const hour = 3_600_000;
+
+/** A model whose first classification fails with a retryable error. */
+function flakyModel(): ModelClient {
+  const local = new LocalModelClient();
+  let calls = 0;
+  return {
+    classify: (input, options) =>
+      ++calls === 1
+        ? Promise.reject(new EffectError('UNAVAILABLE', 'the model is overloaded', true))
+        : local.classify(input, options),
+    recommend: (input, options) => local.recommend(input, options),
+  };
+}
+
+describe('workflow metrics', () => {
+  it('counts a workflow driven to completion: outcome, states, approval wait, refusals, retries, model, effects', async () => {
+    const rt = await testRuntime({ model: flakyModel() });
+    const id = await rt.create({ requestedAmount: 40, currency: 'EUR' });
+    await rt.settle();
+    // The failed classification waits for its retry timer.
+    expect(await rt.advance()).toBe(true);
+    expect((await rt.store.load(id))?.statePaths).toEqual(['beforeAction.awaitingApproval']);
+
+    rt.clock.now += hour;
+    const refused = await rt.approve(id, people.smallApprover);
+    expect(refused).toMatchObject({ outcome: 'refused', code: 'GUARD_REJECTED' });
+    expect(await rt.approve(id)).toMatchObject({ outcome: 'accepted' });
+    await rt.settle();
+    expect((await rt.store.load(id))?.statePaths).toEqual(['completed']);
+
+    expect(await rt.value('warden_workflows_finished_total', { outcome: 'completed' })).toBe(1);
+    expect(await rt.value('warden_approval_wait_seconds_count')).toBe(1);
+    expect(await rt.value('warden_approval_wait_seconds_sum')).toBe(3600);
+    expect(await rt.value('warden_time_in_state_seconds_sum', { state: 'beforeAction.awaitingApproval' })).toBe(3600);
+    expect(await rt.value('warden_retries_total', { operation: 'classify', error_class: 'UNAVAILABLE' })).toBe(1);
+    const refusals = await rt.metrics.refusals.get();
+    expect(refusals.values).toEqual([
+      expect.objectContaining({ value: 1, labels: { code: 'GUARD_REJECTED', guard: expect.stringMatching(/\w/) } }),
+    ]);
+    expect(refusals.values[0]?.labels.guard).not.toBe('none');
+    expect(await rt.value('warden_model_call_duration_seconds_count', { purpose: 'classify' })).toBe(1);
+    expect(await rt.value('warden_model_call_duration_seconds_count', { purpose: 'recommend' })).toBe(1);
+    expect(await rt.value('warden_model_tokens_total', { purpose: 'recommend', kind: 'completion' })).toBeGreaterThan(
+      0,
+    );
+    const refund = { effect: 'executeRefund', result: 'ACTION_EXECUTED' };
+    expect(await rt.value('warden_effect_duration_seconds_count', refund)).toBe(1);
+    // The retry was a timer, delivered on time; memory outbox ids carry no write time.
+    expect(await rt.value('warden_timer_lateness_seconds_count')).toBe(1);
+    expect(await rt.value('warden_outbox_lag_seconds_count', { kind: 'job' })).toBeUndefined();
+    expect(await rt.value('warden_compensations_total')).toBe(0);
+  });
+
+  it('counts a manual review with its reason and the lateness of the timer that sent it there', async () => {
+    const rt = await testRuntime();
+    const id = await rt.create();
+    await rt.settle();
+    expect(await rt.advance(5_000)).toBe(true);
+    expect((await rt.store.load(id))?.statePaths).toEqual(['manualReview']);
+    expect(await rt.value('warden_manual_reviews_total', { reason: 'APPROVAL_TIMEOUT' })).toBe(1);
+    expect(await rt.value('warden_timer_lateness_seconds_sum')).toBe(5);
+    expect(await rt.value('warden_workflows_finished_total')).toBeUndefined();
+  });
+
+  it('exposes every metric in the Prometheus text format from its own registry', async () => {
+    const a = createMetrics();
+    const b = createMetrics();
+    a.compensations.inc();
+    expect(a.contentType).toMatch(/^text\/plain/);
+    expect(await a.render()).toContain('warden_compensations_total 1');
+    expect(await b.render()).toContain('warden_compensations_total 0');
+  });
+});
+
+describe('the engine metrics observer', () => {
+  const record = (statePaths: string[], updatedAt: number, snapshot: unknown = {}): WorkflowRecord => ({
+    workflowId: 'wf-1',
+    tenantId: 'acme',
+    definitionId: 'support',
+    definitionVersion: 2,
+    version: 1,
+    status: 'active',
+    statePaths,
+    snapshot,
+    timers: {},
+    createdAt: 0,
+    updatedAt,
+  });
+  const accepted = (previous: WorkflowRecord, next: WorkflowRecord): EngineObservation => ({
+    kind: 'event',
+    workflowId: 'wf-1',
+    eventId: 'e-1',
+    eventType: 'COMPENSATE',
+    outcome: 'accepted',
+    guards: [],
+    previous,
+    record: next,
+    correlationId: null,
+    now: next.updatedAt,
+  });
+
+  it('counts entering compensation once, not each transition inside it', async () => {
+    const metrics = createMetrics();
+    const observer = engineMetricsObserver(metrics);
+    const executing = record(['executingAction.executing'], 1_000);
+    const compensating = record(['compensating.attempting'], 4_000);
+    observer.decided(accepted(executing, compensating));
+    observer.decided(accepted(compensating, record(['compensating.waiting'], 5_000)));
+    expect((await metrics.compensations.get()).values[0]?.value).toBe(1);
+    const inState = await metrics.timeInState.get();
+    expect(inState.values).toContainEqual(
+      expect.objectContaining({
+        metricName: 'warden_time_in_state_seconds_sum',
+        value: 3,
+        labels: { state: 'executingAction.executing' },
+      }),
+    );
+  });
+
+  it('labels a manual review with an unknown reason when the context has none', async () => {
+    const metrics = createMetrics();
+    engineMetricsObserver(metrics).decided(accepted(record(['a'], 0), record(['manualReview'], 1, { context: {} })));
+    expect((await metrics.manualReviews.get()).values).toEqual([
+      expect.objectContaining({ value: 1, labels: { reason: 'unknown' } }),
+    ]);
+  });
+
+  it('ignores duplicates and never counts a refusal as a transition', async () => {
+    const metrics = createMetrics();
+    const observer = engineMetricsObserver(metrics);
+    observer.decided({ ...accepted(record(['a'], 0), record(['b'], 1)), outcome: 'duplicate' });
+    observer.decided({ ...accepted(record(['a'], 0), record(['b'], 1)), outcome: 'NO_TRANSITION', record: undefined });
+    expect((await metrics.timeInState.get()).values.filter((v) => v.value > 0)).toEqual([]);
+    expect((await metrics.refusals.get()).values).toEqual([
+      expect.objectContaining({ value: 1, labels: { code: 'NO_TRANSITION', guard: 'none' } }),
+    ]);
+  });
+});
+
+describe('the worker metrics observer', () => {
+  it('measures outbox lag from a Redis stream id and timer lateness from the due time, on first delivery only', async () => {
+    const metrics = createMetrics();
+    const observer = workerMetricsObserver(metrics);
+    const timer = { kind: 'timer', workflowId: 'wf-1', timerId: 't', generation: 3, dueAt: 10_000 } as const;
+    observer.delivered({ shard: 0, entryId: '9000-0', message: timer, deliveries: 1 }, 12_500);
+    observer.delivered({ shard: 0, entryId: '9000-0', message: timer, deliveries: 2 }, 99_000);
+    const lag = await metrics.outboxLag.get();
+    expect(lag.values).toContainEqual(
+      expect.objectContaining({ metricName: 'warden_outbox_lag_seconds_sum', value: 3.5, labels: { kind: 'timer' } }),
+    );
+    const lateness = await metrics.timerLateness.get();
+    expect(lateness.values).toContainEqual(
+      expect.objectContaining({ metricName: 'warden_timer_lateness_seconds_sum', value: 2.5 }),
+    );
+    expect(lateness.values).toContainEqual(
+      expect.objectContaining({ metricName: 'warden_timer_lateness_seconds_count', value: 1 }),
+    );
+  });
+
+  it('reads a write time only from Redis stream ids', () => {
+    expect(entryWrittenAt('1767000000000-12')).toBe(1_767_000_000_000);
+    expect(entryWrittenAt('42')).toBeNull();
+  });
+});
