@@ -60,7 +60,18 @@ export const newId = (): string => randomBytes(12).toString('base64url').replace
 export function createSystem(config: Config, options: SystemOptions = {}): System {
   const clock = options.clock ?? (() => Date.now());
   const logger = options.logger ?? pino({ level: config.LOG_LEVEL });
-  const metrics = createMetrics();
+  // Assigned below, before any scrape can happen.
+  let stalledIn: WorkflowStore | null = null;
+  const metrics = createMetrics({
+    countStuck: async () => {
+      const store = stalledIn;
+      if (!store) return 0;
+      const counts = await Promise.all(
+        Array.from({ length: store.shards }, (_, shard) => store.countStalled(shard, 2 * config.WARDEN_JOB_LEASE_MS)),
+      );
+      return counts.reduce((a, b) => a + b, 0);
+    },
+  });
   const owner = options.owner ?? `${hostname()}-${process.pid}-${newId().slice(0, 6)}`;
   const offline = createOfflineEffectDeps();
   let client: RedisClient | null = null;
@@ -83,6 +94,7 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
   }
 
   if (options.decorateStore) store = options.decorateStore(store);
+  stalledIn = store;
   if (options.decorateActions) actions = options.decorateActions(actions);
   const model =
     config.WARDEN_MODEL === 'openai'

@@ -3,7 +3,7 @@
  * default), so tests and several systems in one process never share counts. Durations are in
  * seconds, as Prometheus expects.
  */
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Waits measured in minutes to days: time in a state, time to an approval. */
 const humanBuckets = [1, 10, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400];
@@ -12,9 +12,25 @@ const queueBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 /** Calls to other systems: effects, model calls. */
 const callBuckets = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60];
 
-export function createMetrics() {
+export interface MetricsOptions {
+  /** Counts workflows whose job has waited unacknowledged longer than it should (read on each scrape). */
+  countStuck?: () => Promise<number>;
+}
+
+export function createMetrics(options: MetricsOptions = {}) {
   const registry = new Registry();
   const registers = [registry];
+  const { countStuck } = options;
+  if (countStuck) {
+    new Gauge({
+      name: 'warden_stuck_workflows',
+      help: 'Workflows whose job has been delivered and not acknowledged for longer than twice the job lease.',
+      registers,
+      async collect() {
+        this.set(await countStuck());
+      },
+    });
+  }
   return {
     registry,
     contentType: registry.contentType,

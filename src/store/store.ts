@@ -129,6 +129,8 @@ export interface WorkflowStore {
   /** Entries delivered to some consumer and not acknowledged for `minIdleMs`, now delivered to `consumer`. */
   reclaimOutbox(consumer: string, shard: number, minIdleMs: number, count: number): Promise<OutboxEntry[]>;
   ackOutbox(shard: number, entryIds: readonly string[]): Promise<void>;
+  /** How many entries of the shard were delivered and not acknowledged for at least `minIdleMs`. */
+  countStalled(shard: number, minIdleMs: number): Promise<number>;
   /** Moves an entry that cannot be processed to the shard's dead-letter stream and acknowledges it. */
   deadLetter(entry: OutboxEntry, reason: string): Promise<void>;
   /** The dead-lettered entries of a shard, oldest first (for operators). */

@@ -336,6 +336,15 @@ describe('definitions, health, unknown routes, internal errors', () => {
     expect((await w.call('GET', '/v1/definitions/support/9', { token: w.tokens.agent })).status).toBe(404);
   });
 
+  it('exposes Prometheus metrics, stuck workflows included', async () => {
+    const response = await w.call('GET', '/metrics');
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('warden_workflows_finished_total');
+    expect(text).toMatch(/warden_stuck_workflows \d+/);
+    expect(text).toContain('warden_refusals_total');
+  });
+
   it('answers health and readiness', async () => {
     expect(await w.json(await w.call('GET', '/healthz'))).toEqual({ status: 'ok' });
     expect(await w.json(await w.call('GET', '/readyz'))).toMatchObject({ status: 'ready', store: true });

@@ -182,3 +182,23 @@ describe('the commit script', () => {
     expect(await store.getArtifact('s300-abcdefgh', 'a')).toBeNull();
   });
 });
+
+describe('stuck workflows', () => {
+  it.each(['memory', 'redis'] as const)('are counted on the %s store when a job stays unacknowledged', async (kind) => {
+    const broken: EffectHandler = () => Promise.reject(new Error('hangs forever in real life'));
+    const w = await runtimeWorld({
+      ...(kind === 'redis' ? { redis } : {}),
+      handlers: { requestClassification: broken },
+    });
+    try {
+      const record = await createSupport(w);
+      const shard = shardOf(record.workflowId)!;
+      expect(await w.store.countStalled(shard, 0)).toBe(0);
+      expect(await w.worker.tick()).toEqual(['failed']);
+      expect(await w.store.countStalled(shard, 0)).toBe(1);
+      expect(await w.store.countStalled(shard, 3_600_000)).toBe(0);
+    } finally {
+      await w.cleanup();
+    }
+  });
+});

@@ -266,6 +266,13 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve();
   }
 
+  countStalled(n: number, minIdleMs: number): Promise<number> {
+    const now = this.clock();
+    let stalled = 0;
+    for (const pending of this.shard(n).pending.values()) if (now - pending.deliveredAt >= minIdleMs) stalled++;
+    return Promise.resolve(stalled);
+  }
+
   private readonly dead = new Map<number, { entry: OutboxEntry; reason: string; at: number }[]>();
 
   async deadLetter(entry: OutboxEntry, reason: string): Promise<void> {

@@ -360,6 +360,13 @@ export class RedisStore implements WorkflowStore {
     await this.client.xack(this.keys.outbox(shard), OUTBOX_GROUP, ...entryIds);
   }
 
+  async countStalled(shard: number, minIdleMs: number): Promise<number> {
+    const stalled = await this.withGroup<unknown[]>(shard, () =>
+      this.client.xpending(this.keys.outbox(shard), OUTBOX_GROUP, 'IDLE', minIdleMs, '-', '+', 1000),
+    );
+    return stalled.length;
+  }
+
   async deadLetter(entry: OutboxEntry, reason: string): Promise<void> {
     // Recorded first, then acknowledged: a crash in between leaves it pending, never lost.
     await this.client.xadd(
