@@ -258,3 +258,29 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(await world.store.heartbeat('p3', 7000, 5000)).toBe(1);
   });
 });
+
+describe.each(kinds)('queues on the %s store', (kind) => {
+  it('page correctly when many workflows entered a state in the same millisecond', async () => {
+    // One shard, so that every workflow competes for the same per-shard page.
+    const world = kind === 'memory' ? memoryWorld(1) : redisWorld(kind === 'redis' ? redis : clusterClient, 1);
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++) ids.push((await createSupport(world)).workflowId);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await world.store.listByState({
+          tenantId: 'acme',
+          statePath: 'beforeAction.classifying.attempting',
+          limit: 2,
+          cursor,
+        });
+        seen.push(...page.items.map((i) => i.workflowId));
+        cursor = page.next;
+      } while (cursor);
+      expect(seen).toEqual([...ids].sort());
+    } finally {
+      await world.cleanup();
+    }
+  });
+});

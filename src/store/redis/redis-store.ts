@@ -235,10 +235,11 @@ export class RedisStore implements WorkflowStore {
     // Cursor: "<since>:<workflowId>" of the last item returned.
     const [sinceText, afterId] = options.cursor ? options.cursor.split(':') : [];
     const after = sinceText ? Number(sinceText) : -Infinity;
+    const key = (shard: number) => this.keys.stateIndex(shard, options.tenantId, options.statePath);
     const reads = Array.from({ length: this.shards }, (_, shard) =>
       this.client.zrangebyscore(
-        this.keys.stateIndex(shard, options.tenantId, options.statePath),
-        Number.isFinite(after) ? after : '-inf',
+        key(shard),
+        Number.isFinite(after) ? `(${after}` : '-inf',
         '+inf',
         'WITHSCORES',
         'LIMIT',
@@ -246,6 +247,15 @@ export class RedisStore implements WorkflowStore {
         options.limit + 1,
       ),
     );
+    // Everything entered in the cursor's very millisecond, read whole (rarely more than a few), so a
+    // page boundary inside one millisecond loses nothing.
+    if (Number.isFinite(after)) {
+      reads.push(
+        ...Array.from({ length: this.shards }, (_, shard) =>
+          this.client.zrangebyscore(key(shard), after, after, 'WITHSCORES'),
+        ),
+      );
+    }
     const items: QueueItem[] = [];
     for (const reply of await Promise.all(reads)) {
       for (let i = 0; i + 1 < reply.length; i += 2) {
