@@ -9,6 +9,8 @@ import type { Principal } from '../engine/principal.ts';
 import { ApiError } from './errors.ts';
 
 const claimsSchema = z.object({
+  /** Tokens must expire. */
+  exp: z.number(),
   sub: z.string().min(1).max(200),
   tenant: z.string().min(1).max(200),
   roles: z.array(z.string().min(1).max(100)).max(50).default([]),
@@ -21,21 +23,50 @@ export interface Authenticator {
   authenticate(header: string | undefined): Promise<Principal>;
 }
 
+type Jwk = NonNullable<Parameters<typeof verifyWithJwks>[1]['keys']>[number];
+
+/** The key set at `url`, fetched at most every `ttlMs`; an unreachable JWKS is a 503, not a 401 for everyone. */
+function cachedJwks(url: string, ttlMs = 5 * 60_000) {
+  let cached: { keys: Jwk[]; at: number } | null = null;
+  let inFlight: Promise<Jwk[]> | null = null;
+  return async (): Promise<Jwk[]> => {
+    if (cached && Date.now() - cached.at < ttlMs) return cached.keys;
+    inFlight ??= (async () => {
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+        if (!response.ok) throw new Error(`JWKS answered ${response.status}`);
+        const body = (await response.json()) as { keys?: Jwk[] };
+        cached = { keys: body.keys ?? [], at: Date.now() };
+        return cached.keys;
+      } catch (error) {
+        if (cached) return cached.keys; // keep the last good keys through a blip
+        throw new ApiError('UNAVAILABLE', 'the token keys cannot be fetched', { cause: String(error) });
+      } finally {
+        inFlight = null;
+      }
+    })();
+    return inFlight;
+  };
+}
+
 export function createAuthenticator(options: { secret?: string; jwksUrl?: string }): Authenticator {
+  const jwks = options.jwksUrl ? cachedJwks(options.jwksUrl) : null;
   return {
     async authenticate(header) {
       const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-      if (!match?.[1]) throw new ApiError('UNAUTHORIZED', 'a Bearer token is required');
+      if (!match?.[1])
+        throw new ApiError('UNAUTHORIZED', 'a Bearer token is required', {}, { 'WWW-Authenticate': 'Bearer' });
       let payload: unknown;
+      const keys = jwks ? await jwks() : null;
       try {
-        payload = options.jwksUrl
-          ? await verifyWithJwks(match[1], { jwks_uri: options.jwksUrl, allowedAlgorithms: ['RS256', 'ES256'] })
+        payload = keys
+          ? await verifyWithJwks(match[1], { keys, allowedAlgorithms: ['RS256', 'ES256'] })
           : await verify(match[1], options.secret ?? '', 'HS256');
       } catch {
-        throw new ApiError('UNAUTHORIZED', 'the token is invalid or expired');
+        throw new ApiError('UNAUTHORIZED', 'the token is invalid or expired', {}, { 'WWW-Authenticate': 'Bearer' });
       }
       const claims = claimsSchema.safeParse(payload);
-      if (!claims.success) throw new ApiError('UNAUTHORIZED', 'the token lacks sub, tenant or roles');
+      if (!claims.success) throw new ApiError('UNAUTHORIZED', 'the token lacks sub, tenant, roles or exp');
       const { sub, tenant, roles, approvalLimit, kind } = claims.data;
       return { id: sub, tenantId: tenant, roles, approvalLimit, kind };
     },

@@ -22,6 +22,12 @@ export interface ApiDeps {
   /** Requests per principal per minute; 0 disables the limit. */
   ratePerMinute: number;
   streamPollMs: number;
+  /** Open event streams allowed per principal (default 5). */
+  maxStreamsPerPrincipal: number;
+  /** A stream is closed after this long; clients reconnect (default 15 min). */
+  streamMaxMs: number;
+  /** True once the server is stopping: open streams end. */
+  isShuttingDown?: () => boolean;
   /** Prometheus exposition of this process's metrics, if enabled. */
   metrics?: { contentType: string; render(): Promise<string> };
   /** Is the runtime (workers) of this deployment alive? Consulted by /readyz. */

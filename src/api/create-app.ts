@@ -79,6 +79,9 @@ export function createApp(deps: ApiDeps) {
     if (error instanceof HTTPException && error.status === 413) {
       return sendError(c, new ApiError('PAYLOAD_TOO_LARGE', 'the body is too large'));
     }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json(errorBody('BAD_REQUEST', error.message || 'bad request'), error.status);
+    }
     deps.logger?.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
     return sendError(c, new ApiError('INTERNAL', 'internal error', { requestId: c.get('requestId') }));
   });

@@ -48,6 +48,8 @@ export function apiDeps(system: System, auth: Authenticator, workersAlive?: () =
     bodyLimitBytes: system.config.WARDEN_BODY_LIMIT,
     ratePerMinute: system.config.WARDEN_RATE_PER_MINUTE,
     streamPollMs: 250,
+    maxStreamsPerPrincipal: 5,
+    streamMaxMs: 15 * 60_000,
     metrics: system.metrics,
     ...(workersAlive ? { workersAlive } : {}),
     logger: system.logger,

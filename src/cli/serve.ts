@@ -40,11 +40,13 @@ export async function serve(config: Config, roles: Set<ProcessRole>, print: (lin
   const runtime = runtimeRoles.size > 0 ? system.runtime(runtimeRoles) : null;
   await runtime?.start();
   let server: ServerType | null = null;
+  let stopping = false;
   if (roles.has('api')) {
     const secret = config.WARDEN_JWT_SECRET ?? (config.WARDEN_JWKS_URL ? '' : generateSecret());
     if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) await printStarterTokens(secret, print);
     const workersAlive = runtime ? () => Promise.resolve(runtime.leases.owned().length > 0) : undefined;
-    server = await serveApi(apiDeps(system, authenticatorFor(system, secret), workersAlive), config.PORT);
+    const deps = { ...apiDeps(system, authenticatorFor(system, secret), workersAlive), isShuttingDown: () => stopping };
+    server = await serveApi(deps, config.PORT);
     print(`warden API listening on http://localhost:${config.PORT} (store: ${system.store.kind})`);
   }
   system.logger.info({ roles: [...roles], store: system.store.kind }, 'warden is running');
@@ -58,13 +60,19 @@ export async function serve(config: Config, roles: Set<ProcessRole>, print: (lin
     process.on('SIGINT', stop);
   });
   system.logger.info('stopping: finishing requests and jobs in flight');
+  stopping = true;
   if (server) {
     const closing = server;
-    await new Promise<void>((resolve) =>
+    const done = new Promise<void>((resolve) => {
       closing.close(() => {
         resolve();
-      }),
-    );
+      });
+    });
+    // Open event streams end at their next poll; anything still open after a moment is cut.
+    setTimeout(() => {
+      if ('closeAllConnections' in closing) closing.closeAllConnections();
+    }, 1_000).unref();
+    await done;
   }
   await runtime?.stop();
   await system.close();

@@ -240,6 +240,7 @@ export function decideCreate(args: DecideCreateArgs): Decision {
     timers: {},
     createdAt: now,
     updatedAt: now,
+    correlationId,
   };
   const step: Step = {
     definition,
@@ -308,7 +309,7 @@ export function decideEvent(args: DecideEventArgs): Decision {
     eventType: event.type,
     actor: actorOf(principal),
     causationId: event.causationId ?? null,
-    correlationId: event.correlationId ?? null,
+    correlationId: event.correlationId ?? record.correlationId ?? null,
     now,
   };
   const rawType: unknown = event.type;
@@ -341,14 +342,14 @@ export function decideEvent(args: DecideEventArgs): Decision {
   if (!actsAcrossTenants(principal) && principal.tenantId !== record.tenantId) {
     return refuse(step, 'FORBIDDEN', 'the workflow belongs to another tenant', { reason: 'TENANT_MISMATCH' });
   }
-  const parsed = schema.safeParse(event.payload ?? {});
-  if (!parsed.success) {
-    return refuse(step, 'INVALID_EVENT', `invalid ${event.type} payload`, { issues: issuesOf(parsed.error) });
-  }
   if (record.status !== 'active') {
     return refuse(step, 'WORKFLOW_FINISHED', `the workflow is finished (${record.statePaths.join(', ')})`, {
       state: record.statePaths,
     });
+  }
+  const parsed = schema.safeParse(event.payload ?? {});
+  if (!parsed.success) {
+    return refuse(step, 'INVALID_EVENT', `invalid ${event.type} payload`, { issues: issuesOf(parsed.error) });
   }
   const snapshot = restoreChecked(definition, record);
   const payload = parsed.data as Record<string, unknown>;
@@ -377,7 +378,7 @@ export function decideTimer(args: DecideTimerArgs): Decision {
     eventType: timer.id,
     actor: timerActor,
     causationId: null,
-    correlationId: null,
+    correlationId: record.correlationId ?? null,
     now,
   };
   if (record.status !== 'active') {

@@ -38,6 +38,8 @@ export interface WorkflowRecord {
   timers: Record<string, ArmedTimer>;
   createdAt: number;
   updatedAt: number;
+  /** Ties every event of the workflow to the case it serves; events without one of their own carry this. */
+  correlationId?: string | null;
 }
 
 export interface Effect {

@@ -153,7 +153,6 @@ export function createWorker(options: WorkerOptions) {
         eventId: `${message.jobId}/result`,
         payload: result.payload,
         causationId: message.jobId,
-        correlationId: message.workflowId,
       },
       principal,
     );

@@ -389,3 +389,110 @@ describe('definitions, health, unknown routes, internal errors', () => {
     }
   });
 });
+
+describe('event ids, replays and limits', () => {
+  it('keeps each caller’s event ids in a space of its own, so no one can take a system or another caller’s id', async () => {
+    const view = await awaitingApproval();
+    const id = view.workflowId;
+    // Try to squat the id the worker will use for the refund's result, then approve.
+    const squat = await w.call('POST', `/v1/workflows/${id}/events`, {
+      token: w.tokens.approver,
+      body: { type: 'START', eventId: `${id}/execute/1/result`, payload: {} },
+    });
+    expect(squat.status).toBe(403);
+    // Another caller refused under an id first...
+    const agent = await w.call('POST', `/v1/workflows/${id}/events`, {
+      token: w.tokens.agent,
+      body: { ...approval(view), eventId: 'shared-id' },
+    });
+    expect(agent.status).toBe(403);
+    // ...does not decide the approver's event under the same id.
+    const approver = await w.call('POST', `/v1/workflows/${id}/events`, {
+      token: w.tokens.approver,
+      body: { ...approval(view), eventId: 'shared-id' },
+    });
+    expect(approver.status).toBe(200);
+    expect(await w.json(approver)).toMatchObject({ eventId: 'shared-id', outcome: 'accepted' });
+    await w.waitFor(id, 'completed');
+  });
+
+  it('replays the first outcome of a repeated proposal, and of a repeated refused event', async () => {
+    const view = await awaitingApproval();
+    const proposal = { name: 'APPROVED', arguments: JSON.stringify(approval(view).payload), eventId: 'p-1' };
+    const first = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
+      token: w.tokens.approver,
+      body: proposal,
+    });
+    expect(first.status).toBe(200);
+    const again = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
+      token: w.tokens.approver,
+      body: proposal,
+    });
+    expect(again.status).toBe(200);
+    expect(await w.json(again)).toEqual(await w.json(first));
+
+    const refused = { type: 'START', eventId: 'r-1', payload: {} };
+    const r1 = await w.call('POST', `/v1/workflows/${view.workflowId}/events`, {
+      token: w.tokens.agent,
+      body: refused,
+    });
+    const r2 = await w.call('POST', `/v1/workflows/${view.workflowId}/events`, {
+      token: w.tokens.agent,
+      body: refused,
+    });
+    expect([r1.status, r2.status]).toEqual([409, 409]);
+  });
+
+  it('answers WORKFLOW_FINISHED before judging the payload of a late event', async () => {
+    const view = await created();
+    await w.call('POST', `/v1/workflows/${view.workflowId}/events`, {
+      token: w.tokens.agent,
+      body: { type: 'CANCEL_REQUESTED', payload: { reason: 'done' } },
+    });
+    const late = await w.call('POST', `/v1/workflows/${view.workflowId}/events`, {
+      token: w.tokens.agent,
+      body: { type: 'CANCEL_REQUESTED', payload: { nonsense: true } },
+    });
+    expect(late.status).toBe(409);
+    expect((await errorOf(late)).code).toBe('WORKFLOW_FINISHED');
+  });
+
+  it('correlates every event of a workflow with the case it was created for', async () => {
+    const response = await w.call('POST', '/v1/workflows', {
+      token: w.tokens.agent,
+      body: { ...refundRequest, correlationId: 'CASE-42' },
+    });
+    const view = await w.json<View>(response);
+    await w.waitFor(view.workflowId, 'awaitingApproval');
+    const audit = await w.json<{ entries: { correlationId: string | null }[] }>(
+      await w.call('GET', `/v1/workflows/${view.workflowId}/audit`, { token: w.tokens.agent }),
+    );
+    expect(new Set(audit.entries.map((e) => e.correlationId))).toEqual(new Set(['CASE-42']));
+  });
+
+  it('limits open event streams per caller', async () => {
+    const limited = await apiWorld({ maxStreamsPerPrincipal: 1, streamPollMs: 20 });
+    try {
+      const view = await limited.json<View>(
+        await limited.call('POST', '/v1/workflows', { token: limited.tokens.agent, body: refundRequest }),
+      );
+      const first = await limited.call('GET', `/v1/workflows/${view.workflowId}/stream`, {
+        token: limited.tokens.agent,
+      });
+      expect(first.status).toBe(200);
+      const second = await limited.call('GET', `/v1/workflows/${view.workflowId}/stream`, {
+        token: limited.tokens.agent,
+      });
+      expect(second.status).toBe(429);
+      await first.body?.cancel();
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('has a status for every refusal code the engine can return', async () => {
+    const { refusalCodes } = await import('../../src/engine/decision.ts');
+    const { statusOf } = await import('../../src/api/errors.ts');
+    expect(refusalCodes.filter((code) => !(code in statusOf))).toEqual([]);
+  });
+});

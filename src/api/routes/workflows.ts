@@ -43,6 +43,14 @@ function parse<S extends z.ZodType>(schema: S, raw: unknown, code: string): z.in
 
 const etag = (record: { version: number }) => `"${record.version}"`;
 
+/**
+ * Callers name their events in a space of their own: the stored id is prefixed with their tenant
+ * and subject, so no caller can take an id the system uses (job results, timers, START) or one
+ * another caller will use. Responses give back the caller's own id.
+ */
+const storedEventId = (principal: Principal, clientId: string) =>
+  `api:${principal.tenantId}:${principal.id}:${clientId}`;
+
 export function workflowRoutes(deps: ApiDeps) {
   const { engine, store, clock } = deps;
   const app = new Hono<ApiEnv>();
@@ -104,14 +112,15 @@ export function workflowRoutes(deps: ApiDeps) {
       expectedVersion = Number(match[1]);
     }
     const eventId = event.eventId ?? randomUUID();
+    const correlationId = c.req.header('X-Correlation-Id');
     const outcome = await engine.applyEvent(
       id,
       {
         type: event.type,
-        eventId,
+        eventId: storedEventId(principal, eventId),
         payload: event.payload,
         causationId: event.causationId ?? null,
-        correlationId: c.get('requestId'),
+        ...(correlationId && correlationId.length <= 200 ? { correlationId } : {}),
       },
       principal,
       expectedVersion === undefined ? {} : { expectedVersion },
@@ -206,6 +215,11 @@ export function workflowRoutes(deps: ApiDeps) {
     const id = c.req.param('id');
     const record = await loadOwned(id, principal);
     const proposal = await readJson(c, proposalBody);
+    // A repeated proposal gets its first outcome, whatever the state is now.
+    if (proposal.eventId) {
+      const seen = await store.outcomeOf(id, storedEventId(principal, proposal.eventId));
+      if (seen) return outcomeResponse(c, id, proposal.eventId, { outcome: 'duplicate', stored: seen });
+    }
     const offered = toolsFor(engine.definitionOf(record), record, principal).map((t) => t.function.name);
     if (!offered.includes(proposal.name)) {
       throw new ApiError('TOOL_NOT_ALLOWED', `${proposal.name} is not a tool this caller may use now`, { offered });
@@ -221,18 +235,43 @@ export function workflowRoutes(deps: ApiDeps) {
     return sendEvent(c, id, { type: proposal.name, eventId: proposal.eventId, payload });
   });
 
+  const openStreams = new Map<string, number>();
   app.get('/:id/stream', async (c) => {
     const principal = c.get('principal');
     const first = await loadOwned(c.req.param('id'), principal);
     // Hono answers HEAD with the GET handler: never start a poller nobody will read.
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream' });
+    const who = `${principal.tenantId}/${principal.id}`;
+    const open = openStreams.get(who) ?? 0;
+    if (open >= deps.maxStreamsPerPrincipal) {
+      throw new ApiError('RATE_LIMITED', `at most ${deps.maxStreamsPerPrincipal} open streams per caller`);
+    }
+    openStreams.set(who, open + 1);
+    const closeAt = clock() + deps.streamMaxMs;
     return streamSSE(c, async (stream) => {
+      try {
+        await follow(stream);
+      } finally {
+        const left = (openStreams.get(who) ?? 1) - 1;
+        if (left > 0) openStreams.set(who, left);
+        else openStreams.delete(who);
+      }
+    });
+
+    async function follow(stream: Parameters<Parameters<typeof streamSSE>[1]>[0]): Promise<void> {
       let version = -1;
+      let lastWrite = clock();
       while (!stream.aborted && !stream.closed) {
+        if (clock() - lastWrite >= 15_000) {
+          // A comment line keeps proxies from closing a quiet stream.
+          await stream.write(': keep-alive\n\n');
+          lastWrite = clock();
+        }
         const record = await store.load(first.workflowId);
         if (!record) break;
         if (record.version !== version) {
           version = record.version;
+          lastWrite = clock();
           await stream.writeSSE({
             event: 'state',
             id: String(record.version),
@@ -244,10 +283,10 @@ export function workflowRoutes(deps: ApiDeps) {
             }),
           });
         }
-        if (record.status !== 'active') break;
+        if (record.status !== 'active' || clock() >= closeAt || deps.isShuttingDown?.()) break;
         await stream.sleep(deps.streamPollMs);
       }
-    });
+    }
   });
 
   return app;

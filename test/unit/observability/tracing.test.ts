@@ -35,10 +35,10 @@ describe('tracing', () => {
       'warden.workflow_id': workflowId,
       'warden.request_id': 'req-1',
     });
-    // A creation without a correlation id is correlated by its workflow id; START carries none.
+    // A creation without a correlation id is correlated by its workflow id, and so is every later event.
     const creation = [
       { workflowId, eventId: `${workflowId}/create`, correlationId: workflowId },
-      { workflowId, eventId: `${workflowId}/start`, correlationId: undefined },
+      { workflowId, eventId: `${workflowId}/start`, correlationId: workflowId },
     ];
     expect(childrenOf(created!, 'warden.decide').map(ids)).toEqual(creation);
     expect(childrenOf(created!, 'warden.commit').map(ids)).toEqual(creation);
@@ -47,7 +47,8 @@ describe('tracing', () => {
     expect(cancelled.status).toBe(200);
     const [request] = spans('POST /v1/workflows/:id/events');
     expect(request?.attributes).toMatchObject({ 'warden.workflow_id': workflowId, 'warden.request_id': 'req-2' });
-    const event = { workflowId, eventId: 'cancel-1', correlationId: 'req-2' };
+    // The caller's event id is stored in the caller's own namespace.
+    const event = { workflowId, eventId: expect.stringMatching(/^api:.+:cancel-1$/), correlationId: workflowId };
     expect(childrenOf(request!, 'warden.decide').map(ids)).toEqual([event]);
     expect(childrenOf(request!, 'warden.commit').map(ids)).toEqual([event]);
     expect(childrenOf(request!, 'warden.decide')[0]?.attributes['warden.outcome']).toBe('accepted');
