@@ -13,9 +13,11 @@ import { createApp } from './create-app.ts';
 export function stateResolver(all: readonly WorkflowDefinition[]) {
   const paths = new Set<string>();
   for (const definition of all) {
+    // Only leaf states are indexed (a compound name would always list nothing).
     const walk = (node: { path: string[]; states: Record<string, unknown> }) => {
-      if (node.path.length > 0) paths.add(node.path.join('.'));
-      for (const child of Object.values(node.states)) walk(child as typeof node);
+      const children = Object.values(node.states);
+      if (node.path.length > 0 && children.length === 0) paths.add(node.path.join('.'));
+      for (const child of children) walk(child as typeof node);
     };
     walk(definition.machine.root as never);
   }

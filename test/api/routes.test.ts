@@ -496,3 +496,23 @@ describe('event ids, replays and limits', () => {
     expect(refusalCodes.filter((code) => !(code in statusOf))).toEqual([]);
   });
 });
+
+describe('queue names and preconditions', () => {
+  it('refuses a compound state as a queue name and lists the leaf states it knows', async () => {
+    const response = await w.call('GET', '/v1/workflows?state=beforeAction', { token: w.tokens.approver });
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.details.known).toContain('beforeAction.awaitingApproval');
+    expect(error.details.known).not.toContain('beforeAction');
+  });
+
+  it('accepts If-Match: * as any version', async () => {
+    const view = await created();
+    const response = await w.call('POST', `/v1/workflows/${view.workflowId}/events`, {
+      token: w.tokens.agent,
+      body: { type: 'CANCEL_REQUESTED', payload: { reason: 'any version' } },
+      headers: { 'If-Match': '*' },
+    });
+    expect(response.status).toBe(200);
+  });
+});

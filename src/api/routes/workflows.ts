@@ -106,7 +106,7 @@ export function workflowRoutes(deps: ApiDeps) {
     const record = await loadOwned(id, principal);
     const ifMatch = c.req.header('If-Match');
     let expectedVersion: number | undefined;
-    if (ifMatch !== undefined) {
+    if (ifMatch !== undefined && ifMatch.trim() !== '*') {
       const match = /^(?:W\/)?"?(\d+)"?$/.exec(ifMatch.trim());
       if (!match) throw new ApiError('BAD_REQUEST', 'If-Match must be an ETag like "12"');
       expectedVersion = Number(match[1]);
