@@ -42,6 +42,10 @@ export const configSchema = z.object({
   WARDEN_JWT_SECRET: z.string().min(16).optional(),
   /** Verify tokens against this JWKS (RS256/ES256) instead of a shared secret. */
   WARDEN_JWKS_URL: z.url().optional(),
+  /** When set, Bearer tokens must carry this issuer (`iss`). */
+  WARDEN_JWT_ISSUER: z.string().min(1).optional(),
+  /** When set, Bearer tokens must carry this audience (`aud`). */
+  WARDEN_JWT_AUDIENCE: z.string().min(1).optional(),
   /** Requests per principal per minute (0 = unlimited). */
   WARDEN_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Largest request body, bytes. */

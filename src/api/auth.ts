@@ -49,8 +49,21 @@ function cachedJwks(url: string, ttlMs = 5 * 60_000) {
   };
 }
 
-export function createAuthenticator(options: { secret?: string; jwksUrl?: string }): Authenticator {
+export interface AuthenticatorOptions {
+  secret?: string;
+  jwksUrl?: string;
+  /** When set, tokens must carry this `iss`. */
+  issuer?: string;
+  /** When set, tokens must carry this `aud`. */
+  audience?: string;
+}
+
+export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
   const jwks = options.jwksUrl ? cachedJwks(options.jwksUrl) : null;
+  const verification = {
+    ...(options.issuer ? { iss: options.issuer } : {}),
+    ...(options.audience ? { aud: options.audience } : {}),
+  };
   return {
     async authenticate(header) {
       const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
@@ -60,8 +73,8 @@ export function createAuthenticator(options: { secret?: string; jwksUrl?: string
       const keys = jwks ? await jwks() : null;
       try {
         payload = keys
-          ? await verifyWithJwks(match[1], { keys, allowedAlgorithms: ['RS256', 'ES256'] })
-          : await verify(match[1], options.secret ?? '', 'HS256');
+          ? await verifyWithJwks(match[1], { keys, allowedAlgorithms: ['RS256', 'ES256'], verification })
+          : await verify(match[1], options.secret ?? '', { alg: 'HS256', ...verification });
       } catch {
         throw new ApiError('UNAUTHORIZED', 'the token is invalid or expired', {}, { 'WWW-Authenticate': 'Bearer' });
       }

@@ -59,8 +59,12 @@ export function apiDeps(system: System, auth: Authenticator, workersAlive?: () =
 }
 
 export function authenticatorFor(system: System, secret: string): Authenticator {
-  const jwksUrl = system.config.WARDEN_JWKS_URL;
-  return createAuthenticator(jwksUrl ? { jwksUrl } : { secret });
+  const { WARDEN_JWKS_URL: jwksUrl, WARDEN_JWT_ISSUER: issuer, WARDEN_JWT_AUDIENCE: audience } = system.config;
+  return createAuthenticator({
+    ...(jwksUrl ? { jwksUrl } : { secret }),
+    ...(issuer ? { issuer } : {}),
+    ...(audience ? { audience } : {}),
+  });
 }
 
 export function serveApi(deps: ApiDeps, port: number): Promise<ServerType> {

@@ -45,3 +45,27 @@ describe('JWKS authentication', () => {
     await expect(auth.authenticate(`Bearer ${forged}`)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
+
+describe('issuer and audience', () => {
+  it('refuses tokens of another issuer or audience when both are configured', async () => {
+    const secret = 'iss-aud-secret-0123456789';
+    const auth = createAuthenticator({ secret, issuer: 'https://idp.example', audience: 'warden' });
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: 'a', tenant: 't', roles: ['support_agent'], exp: now + 60 };
+    const good = await sign({ ...claims, iss: 'https://idp.example', aud: 'warden' }, secret, 'HS256');
+    expect(await auth.authenticate(`Bearer ${good}`)).toMatchObject({ id: 'a' });
+    for (const bad of [
+      { ...claims, iss: 'https://evil.example', aud: 'warden' },
+      { ...claims, iss: 'https://idp.example', aud: 'other' },
+      { ...claims },
+    ]) {
+      await expect(auth.authenticate(`Bearer ${await sign(bad, secret, 'HS256')}`)).rejects.toMatchObject({
+        code: 'UNAUTHORIZED',
+      });
+    }
+    const noExp = await sign({ sub: 'a', tenant: 't', roles: [] }, secret, 'HS256');
+    await expect(createAuthenticator({ secret }).authenticate(`Bearer ${noExp}`)).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+  });
+});
