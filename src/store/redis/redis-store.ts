@@ -315,7 +315,9 @@ export class RedisStore implements WorkflowStore {
   }
 
   async readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
-    // Issued together; ioredis pipelines them (per node on a cluster).
+    if (shards.length === 0) return [];
+    if (!('nodes' in this.client)) return this.readOutboxAtOnce(consumer, shards, count);
+    // A cluster refuses multi-slot commands: one read per shard, issued together (ioredis pipelines them per node).
     const replies = await Promise.all(
       shards.map((shard) =>
         this.withGroup(
@@ -335,6 +337,34 @@ export class RedisStore implements WorkflowStore {
       ),
     );
     return replies.flatMap((reply, i) => (reply?.[0] ? this.entries(shards[i] ?? 0, reply[0][1], () => 1) : []));
+  }
+
+  /** On a standalone server: one XREADGROUP over every leased shard's stream (an idle tick is one command). */
+  private async readOutboxAtOnce(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
+    await Promise.all(shards.map((shard) => this.ensureGroup(shard)));
+    const keys = shards.map((shard) => this.keys.outbox(shard));
+    const read = () =>
+      this.client.xreadgroup(
+        'GROUP',
+        OUTBOX_GROUP,
+        consumer,
+        'COUNT',
+        count,
+        'STREAMS',
+        ...keys,
+        ...keys.map(() => '>'),
+      ) as Promise<[string, StreamEntries][] | null>;
+    let reply: [string, StreamEntries][] | null;
+    try {
+      reply = await read();
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.includes('NOGROUP')) throw error;
+      this.groups.clear();
+      await Promise.all(shards.map((shard) => this.ensureGroup(shard)));
+      reply = await read();
+    }
+    const shardOfKey = new Map(keys.map((key, i) => [key, shards[i] ?? 0]));
+    return (reply ?? []).flatMap(([key, entries]) => this.entries(shardOfKey.get(key) ?? 0, entries, () => 1));
   }
 
   async reclaimOutbox(consumer: string, shard: number, minIdleMs: number, count: number): Promise<OutboxEntry[]> {
