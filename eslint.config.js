@@ -65,7 +65,7 @@ export default defineConfig(
   },
   {
     files: ['bin/**/*.mjs', '*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly' } },
   },
   {
     files: ['test/**/*.ts'],
