@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { supportV1, supportV2 } from '../../machines/index.ts';
 import { supportV1toV2 } from '../../machines/migrations.ts';
 import type { SupportContext } from '../../machines/support.context.ts';
-import { decideMigration } from '../../src/engine/migrate.ts';
+import type { WorkflowRecord } from '../../src/engine/decision.ts';
+import { decideMigration, type SnapshotMigration } from '../../src/engine/migrate.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import { makeFixtures, type FixtureName } from '../support/fixtures.ts';
 import { t0 } from '../support/harness.ts';
 
 const operator = { id: 'ops-1', tenantId: 'acme', kind: 'user' as const, roles: ['operator'], approvalLimit: 0 };
 const v1 = makeFixtures(supportV1);
+
+/** support@1 → support@2 by an operator, with the registered migration or another one. */
+const migrate = (record: WorkflowRecord, migration: SnapshotMigration = supportV1toV2) =>
+  decideMigration({ from: supportV1, to: supportV2, migration, record, principal: operator, eventId: 'm', now: t0 });
 
 describe('the support@1 → support@2 migration', () => {
   const active = (Object.keys(v1) as FixtureName[]).filter((name) => {
@@ -19,15 +24,7 @@ describe('the support@1 → support@2 migration', () => {
   for (const name of active) {
     it(`keeps the state and timers of a workflow in ${name}, and support@2 runs it`, () => {
       const h = v1[name]();
-      const decision = decideMigration({
-        from: supportV1,
-        to: supportV2,
-        migration: supportV1toV2,
-        record: h.record,
-        principal: operator,
-        eventId: 'm',
-        now: t0,
-      });
+      const decision = migrate(h.record);
       if (decision.outcome !== 'accepted') throw new Error(decision.message);
       expect(decision.record).toMatchObject({
         definitionVersion: 2,
@@ -51,34 +48,17 @@ describe('the support@1 → support@2 migration', () => {
 
   it('refuses to migrate a finished workflow', () => {
     const h = v1.completed();
-    expect(
-      decideMigration({
-        from: supportV1,
-        to: supportV2,
-        migration: supportV1toV2,
-        record: h.record,
-        principal: operator,
-        eventId: 'm',
-        now: t0,
-      }),
-    ).toMatchObject({ outcome: 'refused' });
+    expect(migrate(h.record)).toMatchObject({ outcome: 'refused' });
   });
 
   it('refuses a migration the target cannot restore, and changes nothing', () => {
     const h = v1.awaitingApproval();
     const broken = { ...supportV1toV2, migrate: (s: never) => ({ ...(s as object), value: { gone: 'x' } }) };
     const before = structuredClone(h.record);
-    expect(
-      decideMigration({
-        from: supportV1,
-        to: supportV2,
-        migration: broken,
-        record: h.record,
-        principal: operator,
-        eventId: 'm',
-        now: t0,
-      }),
-    ).toMatchObject({ outcome: 'refused', message: expect.stringContaining('cannot restore') });
+    expect(migrate(h.record, broken)).toMatchObject({
+      outcome: 'refused',
+      message: expect.stringContaining('cannot restore'),
+    });
     expect(h.record).toEqual(before);
   });
 });

@@ -316,31 +316,15 @@ export class RedisStore implements WorkflowStore {
 
   async readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
     if (shards.length === 0) return [];
-    if (!('nodes' in this.client)) return this.readOutboxAtOnce(consumer, shards, count);
-    // A cluster refuses multi-slot commands: one read per shard, issued together (ioredis pipelines them per node).
-    const replies = await Promise.all(
-      shards.map((shard) =>
-        this.withGroup(
-          shard,
-          () =>
-            this.client.xreadgroup(
-              'GROUP',
-              OUTBOX_GROUP,
-              consumer,
-              'COUNT',
-              count,
-              'STREAMS',
-              this.keys.outbox(shard),
-              '>',
-            ) as Promise<[string, StreamEntries][] | null>,
-        ),
-      ),
-    );
-    return replies.flatMap((reply, i) => (reply?.[0] ? this.entries(shards[i] ?? 0, reply[0][1], () => 1) : []));
+    // A standalone server reads every leased stream in one command (an idle tick is one command); a
+    // cluster refuses multi-slot commands, so one read per shard, issued together (pipelined per node).
+    if (!('nodes' in this.client)) return this.readStreams(consumer, shards, count);
+    const reads = await Promise.all(shards.map((shard) => this.readStreams(consumer, [shard], count)));
+    return reads.flat();
   }
 
-  /** On a standalone server: one XREADGROUP over every leased shard's stream (an idle tick is one command). */
-  private async readOutboxAtOnce(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
+  /** One XREADGROUP over the shards' outbox streams, re-creating groups Redis lost (NOGROUP). */
+  private async readStreams(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
     await Promise.all(shards.map((shard) => this.ensureGroup(shard)));
     const keys = shards.map((shard) => this.keys.outbox(shard));
     const read = () =>
@@ -359,7 +343,7 @@ export class RedisStore implements WorkflowStore {
       reply = await read();
     } catch (error) {
       if (!(error instanceof Error) || !error.message.includes('NOGROUP')) throw error;
-      this.groups.clear();
+      for (const shard of shards) this.groups.delete(shard);
       await Promise.all(shards.map((shard) => this.ensureGroup(shard)));
       reply = await read();
     }
