@@ -21,8 +21,8 @@ import { refusalCodes } from '../../src/engine/decision.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import type { WorkflowStore } from '../../src/store/store.ts';
 import { createSystem } from '../../src/system.ts';
-import { payloadFor as validPayloadFor } from '../support/catalogue.ts';
-import { principalFor } from '../support/principals.ts';
+import { payloadFor as validPayloadFor } from '../../src/paths/catalogue.ts';
+import { principalFor } from '../../src/paths/principals.ts';
 
 const secret = 'fuzz-secret-0123456789abcdef';
 

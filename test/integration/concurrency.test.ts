@@ -8,10 +8,10 @@ import { definitionRegistry } from '../../machines/index.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { t0 } from '../support/harness.ts';
-import { principals } from '../support/principals.ts';
+import { principals } from '../../src/paths/principals.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 import { contextOf, createSupport, makeWorld, send, type World } from '../support/world.ts';
-import { payloadFor } from '../support/catalogue.ts';
+import { payloadFor } from '../../src/paths/catalogue.ts';
 
 let admin: Redis;
 const clients: Redis[] = [];

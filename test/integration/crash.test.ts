@@ -15,8 +15,8 @@ import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { shardOf } from '../../src/store/shards.ts';
-import { payloadFor } from '../support/catalogue.ts';
-import { principals } from '../support/principals.ts';
+import { payloadFor } from '../../src/paths/catalogue.ts';
+import { principals } from '../../src/paths/principals.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 let redis: Redis;

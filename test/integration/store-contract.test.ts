@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxMessage } from '../../src/store/store.ts';
 import { shardOf } from '../../src/store/shards.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
-import { principals } from '../support/principals.ts';
+import { principals } from '../../src/paths/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import {
   contextOf,

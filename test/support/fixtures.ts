@@ -5,7 +5,7 @@
 import { supportV2 } from '../../machines/index.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { Harness, type CreateOptions } from './harness.ts';
-import { principals } from './principals.ts';
+import { principals } from '../../src/paths/principals.ts';
 
 const retry = (h: Harness) => h.ok('RETRYABLE_ERROR');
 

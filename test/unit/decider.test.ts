@@ -5,7 +5,7 @@ import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider
 import { CorruptSnapshotError, DefinitionMismatchError } from '../../src/engine/errors.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { principals } from '../support/principals.ts';
+import { principals } from '../../src/paths/principals.ts';
 import { tinyDefinition } from '../support/tiny-definition.ts';
 
 describe('the decider', () => {

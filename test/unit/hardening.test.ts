@@ -10,9 +10,9 @@ import { decideCreate, decideEvent } from '../../src/engine/decider.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { fixtures, type FixtureName } from '../support/fixtures.ts';
 import { Harness, t0 } from '../support/harness.ts';
-import { principals } from '../support/principals.ts';
+import { principals } from '../../src/paths/principals.ts';
 import { tinyDefinition } from '../support/tiny-definition.ts';
-import { hashOf } from '../support/catalogue.ts';
+import { hashOf } from '../../src/paths/catalogue.ts';
 
 describe('hostile input to the decider', () => {
   it('refuses event types that name Object.prototype members', () => {

@@ -9,9 +9,9 @@ import { supportEventTypes } from '../../machines/support.events.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { Harness } from '../support/harness.ts';
 import { fixtures, type FixtureName } from '../support/fixtures.ts';
-import { hashOf } from '../support/catalogue.ts';
-import { stepViolations } from '../support/invariants.ts';
-import { principals, principalFor } from '../support/principals.ts';
+import { hashOf } from '../../src/paths/catalogue.ts';
+import { stepViolations } from '../../src/paths/invariants.ts';
+import { principals, principalFor } from '../../src/paths/principals.ts';
 
 /** Wraps a harness so that every step is checked. */
 function checked(h: Harness) {

@@ -4,7 +4,7 @@
  * current human approval, an idempotency key and a legal transition are all present.
  */
 import type { SupportContext } from '../../machines/support.context.ts';
-import type { AuditEntry, Decision, Effect, WorkflowRecord } from '../../src/engine/decision.ts';
+import type { AuditEntry, Decision, Effect, WorkflowRecord } from '../engine/decision.ts';
 
 export interface Observation {
   before: WorkflowRecord;

@@ -1,4 +1,5 @@
-import type { Principal } from '../../src/engine/principal.ts';
+/** The principals of the path catalogue and of the tests: one per kind of caller that matters to a guard. */
+import type { Principal } from '../engine/principal.ts';
 
 export const tenant = 'acme';
 
@@ -8,6 +9,14 @@ export const principals = {
   smallApprover: { id: 'approver-2', tenantId: tenant, kind: 'user', roles: ['support_approver'], approvalLimit: 50 },
   reviewer: { id: 'reviewer-1', tenantId: tenant, kind: 'user', roles: ['support_reviewer'], approvalLimit: 0 },
   worker: { id: 'worker-1', tenantId: 'system', kind: 'service', roles: ['worker'], approvalLimit: 0 },
+  /** The requester themselves, who also holds the approver role: may not approve their own request. */
+  requesterApprover: {
+    id: 'agent-1',
+    tenantId: tenant,
+    kind: 'user',
+    roles: ['support_agent', 'support_approver'],
+    approvalLimit: 1000,
+  },
   otherTenantApprover: {
     id: 'approver-9',
     tenantId: 'globex',
