@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { definitions } from '../../machines/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { runDemo } from './demo.ts';
+import { paths } from './paths.ts';
 import { parseRoles, serve } from './serve.ts';
 import { token } from './token.ts';
 
@@ -15,6 +16,8 @@ Commands:
   token --sub ID --tenant T --roles a,b [--limit N]   mint a Bearer token (needs WARDEN_JWT_SECRET)
   demo                   drive one support request to completion with the local adapters
   definitions [--json]   the registered workflow definitions, their states and events
+  paths [--json] [--definition support@2] [--no-simple]
+                         traverse a definition: reachable states, paths, transition coverage, invariants
   help                   this text
 `;
 
@@ -56,6 +59,8 @@ export async function main(
       tenant: { type: 'string' },
       roles: { type: 'string' },
       limit: { type: 'string' },
+      definition: { type: 'string' },
+      'no-simple': { type: 'boolean', default: false },
     },
     strict: false,
   });
@@ -70,6 +75,15 @@ export async function main(
         return await runDemo(loadConfig(), print);
       case 'definitions':
         return listDefinitions(json, print);
+      case 'paths':
+        return paths(
+          {
+            json,
+            definition: typeof values.definition === 'string' ? values.definition : undefined,
+            simple: values['no-simple'] !== true,
+          },
+          print,
+        );
       case 'help':
       case '--help':
       case '-h':

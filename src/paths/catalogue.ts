@@ -269,7 +269,9 @@ function wrongRoleFor(type: string): Principal {
 export function variantsOf(type: SupportEventType, c: SupportContext): string[] {
   const ops = perJob.has(type) ? Object.keys(c.jobs) : [];
   // A worker may call an error retryable that the operation's policy does not retry.
-  const jobs = ops.flatMap((op) => (type === 'RETRYABLE_ERROR' ? [`job:${op}`, `job:${op}:nonRetryable`] : [`job:${op}`]));
+  const jobs = ops.flatMap((op) =>
+    type === 'RETRYABLE_ERROR' ? [`job:${op}`, `job:${op}:nonRetryable`] : [`job:${op}`],
+  );
   return ['valid', ...jobs, ...Object.keys(variants[type]), 'badPayload', 'wrongRole'];
 }
 
@@ -298,11 +300,15 @@ export function resolveEvent(event: WalkEvent, c: SupportContext): ResolvedEvent
   return { kind: 'event', type, payload, principal };
 }
 
-/** Resolves a timer event against the armed timers of the record. */
+/**
+ * Resolves a timer event against the armed timers of the record. A timer that is not armed (a path
+ * of the reduced graph may name one) fires as generation 0, which no timer ever has: refused as stale.
+ */
 export function resolveTimer(event: WalkEvent, record: WorkflowRecord): ResolvedEvent & { kind: 'timer' } {
   const armed = Object.hasOwn(record.timers, event.type) ? record.timers[event.type] : undefined;
-  if (!armed) throw new Error(`timer ${event.type} is not armed`);
-  const generation = event.variant === 'staleGeneration' ? armed.generation + 1 : armed.generation;
+  if (!armed) return { kind: 'timer', id: event.type, generation: 0, dueAt: 0 };
+  // A stale firing names an earlier generation: a timer that came due after it was re-armed.
+  const generation = event.variant === 'staleGeneration' ? armed.generation - 1 : armed.generation;
   return { kind: 'timer', id: event.type, generation, dueAt: armed.dueAt };
 }
 

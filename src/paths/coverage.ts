@@ -62,7 +62,12 @@ function idOf(t: AnyTransitionDefinition): string {
 
 type GuardImpl = (args: { context: unknown; event: unknown }, params: unknown) => boolean;
 
-function guardPasses(machine: AnyStateMachine, t: AnyTransitionDefinition, snapshot: AnyMachineSnapshot, event: unknown) {
+function guardPasses(
+  machine: AnyStateMachine,
+  t: AnyTransitionDefinition,
+  snapshot: AnyMachineSnapshot,
+  event: unknown,
+) {
   const guard: unknown = t.guard;
   if (guard === undefined) return true;
   const name = typeof guard === 'string' ? guard : (guard as { type?: unknown }).type;
@@ -109,7 +114,11 @@ export interface StepCoverage {
 }
 
 /** The transitions a machine event takes from `before`, and the nodes it passes through. */
-export function stepCoverage(machine: AnyStateMachine, before: AnyMachineSnapshot, event: { type: string }): StepCoverage {
+export function stepCoverage(
+  machine: AnyStateMachine,
+  before: AnyMachineSnapshot,
+  event: { type: string },
+): StepCoverage {
   const microsteps = getMicrosteps(machine, before, event as never);
   const transitions = machine.getTransitionData(before, event).map(idOf);
   const passed = new Set<string>();

@@ -27,6 +27,11 @@ import { principals } from './principals.ts';
 /** Creation time of every generated workflow: 2026-11-30T09:00:00Z. */
 export const walkStart = Date.UTC(2026, 10, 30, 9, 0, 0);
 
+/** The creation body of every generated workflow. */
+export const walkBody = {
+  request: { customerId: 'cust-1', subject: 'Charged twice', message: 'I was charged twice for March.' },
+};
+
 export interface WalkSnapshot {
   status: 'active';
   output: undefined;
@@ -76,9 +81,7 @@ export function initialWalk(definition: WorkflowDefinition, workflowId = 'path')
   const decision = decideCreate({
     definition,
     workflowId,
-    body: {
-      request: { customerId: 'cust-1', subject: 'Charged twice', message: 'I was charged twice for March.' },
-    },
+    body: walkBody,
     principal: principals.agent,
     eventId: 'create',
     now: walkStart,
@@ -104,7 +107,9 @@ export function walkEvents(definition: WorkflowDefinition, walk: WalkSnapshot): 
 
 /** Resolves the event against the walk's record: its payload and principal, or the armed timer. */
 export function resolveWalkEvent(definition: WorkflowDefinition, walk: WalkSnapshot, event: WalkEvent): ResolvedEvent {
-  return isTimerEvent(event) ? resolveTimer(event, walk.record) : resolveEvent(event, contextOf(definition, walk.record));
+  return isTimerEvent(event)
+    ? resolveTimer(event, walk.record)
+    : resolveEvent(event, contextOf(definition, walk.record));
 }
 
 /** Applies one catalogue event through the pure decider and checks the step's invariants. */
@@ -134,13 +139,18 @@ export function applyWalkEvent(definition: WorkflowDefinition, walk: WalkSnapsho
     });
     const schema = definition.eventSchemas[resolved.type];
     if (decision.outcome === 'accepted' && schema) {
-      machineEvent = { type: resolved.type, payload: schema.parse(resolved.payload), eventId, at: now, actor: resolved.principal };
+      machineEvent = {
+        type: resolved.type,
+        payload: schema.parse(resolved.payload),
+        eventId,
+        at: now,
+        actor: resolved.principal,
+      };
     }
   }
   const accepted = decision.outcome === 'accepted' ? decision : null;
   const record = accepted ? accepted.record : walk.record;
-  const approvals =
-    accepted?.audit.eventType === 'APPROVED' ? [...walk.approvals, accepted.audit] : walk.approvals;
+  const approvals = accepted?.audit.eventType === 'APPROVED' ? [...walk.approvals, accepted.audit] : walk.approvals;
   const violations = stepViolations({
     before: walk.record,
     decision,
