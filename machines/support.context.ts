@@ -197,8 +197,16 @@ export interface SupportContext {
 const zeroes = (): Record<Operation, number> =>
   Object.fromEntries(operations.map((operation) => [operation, 0])) as Record<Operation, number>;
 
+/**
+ * XState's pure `transition()` builds a throw-away actor on every call, which evaluates the initial
+ * context without input; failing fast here (instead of a zod parse that builds a full error) takes
+ * that cost out of every decision.
+ */
+const noInput = new TypeError('a support workflow needs its creation input');
+
 /** The context of a new workflow. Invalid input throws: the engine validates input before it gets here. */
 export function createInitialContext(rawInput: SupportInput): SupportContext {
+  if ((rawInput as SupportInput | undefined) === undefined) throw noInput;
   const input = supportInputSchema.parse(rawInput);
   const config = supportConfigSchema.parse(input.config);
   return {

@@ -1,0 +1,41 @@
+/**
+ * Copies of the support machine with one deliberate fault, to prove that the path generator's
+ * detectors fire: an unreachable state, and a chart that lets a refund skip the approval.
+ */
+import { createMachine } from 'xstate';
+import { supportV2 } from '../../machines/index.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
+
+type Config = Record<string, unknown>;
+
+/** The config with the object at `path` replaced by `patch(it)`, copying only along the path. */
+function patchAt(config: Config, path: readonly string[], patch: (at: Config) => Config): Config {
+  const [head, ...rest] = path;
+  if (head === undefined) return patch(config);
+  const child = config[head];
+  if (typeof child !== 'object' || child === null) throw new Error(`no ${head} in the config`);
+  return { ...config, [head]: patchAt(child as Config, rest, patch) };
+}
+
+function mutant(patch: (config: Config) => Config): WorkflowDefinition {
+  const machine = supportV2.machine;
+  const config = patch(machine.config);
+  return { ...supportV2, machine: createMachine(config as never, machine.implementations as never) };
+}
+
+/** A state nothing leads to. */
+export const withOrphanState = mutant((config) =>
+  patchAt(config, ['states'], (states) => ({
+    ...states,
+    orphan: { description: 'Nothing leads here.', type: 'final' },
+  })),
+);
+
+/** A cleared fraud screen goes straight to the refund: approval is skipped. */
+export const withApprovalSkipped = mutant((config) =>
+  patchAt(
+    config,
+    ['states', 'beforeAction', 'states', 'screeningFraud', 'states', 'attempting', 'on', 'FRAUD_CLEARED'],
+    (transition) => ({ ...transition, target: '#support.executingAction' }),
+  ),
+);
