@@ -6,6 +6,7 @@ import { definitions } from '../../machines/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { runDemo } from './demo.ts';
 import { paths } from './paths.ts';
+import { stately } from './stately.ts';
 import { parseRoles, serve } from './serve.ts';
 import { token } from './token.ts';
 
@@ -18,6 +19,7 @@ Commands:
   definitions [--json]   the registered workflow definitions, their states and events
   paths [--json] [--definition support@2] [--no-simple]
                          traverse a definition: reachable states, paths, transition coverage, invariants
+  stately gen|check      write stately/ from machines/, or check it is current and the round trip safe
   help                   this text
 `;
 
@@ -84,6 +86,8 @@ export async function main(
           },
           print,
         );
+      case 'stately':
+        return stately(rest[0], print);
       case 'help':
       case '--help':
       case '-h':

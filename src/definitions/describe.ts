@@ -4,11 +4,25 @@
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 
+/**
+ * A function's source as written, whoever loaded the module: without the spacing a transpiler
+ * chooses, and without the import bindings vite's SSR transform (the test runner) rewrites
+ * `createInitialContext(input)` into, so generated files do not depend on who generated them.
+ */
+function expressionOf(fn: (...args: unknown[]) => unknown): string {
+  return fn
+    .toString()
+    .replace(/\(0,\s*__vite_ssr_import_\d+__\.(\w+)\)/g, '$1')
+    .replace(/__vite_ssr_import_\d+__\.(\w+)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([(){}[\]=>,;:])\s*/g, '$1');
+}
+
 /** The machine config as JSON; functions (the context factory) become `{ "$expr": "<source>" }`. */
 export function serialisableConfig(machine: AnyStateMachine): unknown {
   return JSON.parse(
     JSON.stringify(machine.config, (_key, value: unknown) =>
-      typeof value === 'function' ? { $expr: (value as (...args: unknown[]) => unknown).toString() } : value,
+      typeof value === 'function' ? { $expr: expressionOf(value as (...args: unknown[]) => unknown) } : value,
     ),
   ) as unknown;
 }

@@ -9,7 +9,7 @@ import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 type Config = Record<string, unknown>;
 
 /** The config with the object at `path` replaced by `patch(it)`, copying only along the path. */
-function patchAt(config: Config, path: readonly string[], patch: (at: Config) => Config): Config {
+export function patchAt(config: Config, path: readonly string[], patch: (at: Config) => Config): Config {
   const [head, ...rest] = path;
   if (head === undefined) return patch(config);
   const child = config[head];
@@ -17,7 +17,7 @@ function patchAt(config: Config, path: readonly string[], patch: (at: Config) =>
   return { ...config, [head]: patchAt(child as Config, rest, patch) };
 }
 
-function mutant(patch: (config: Config) => Config): WorkflowDefinition {
+export function mutant(patch: (config: Config) => Config): WorkflowDefinition {
   const machine = supportV2.machine;
   const config = patch(machine.config);
   return { ...supportV2, machine: createMachine(config as never, machine.implementations as never) };

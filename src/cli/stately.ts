@@ -1,0 +1,43 @@
+/**
+ * `warden stately gen` writes the files in `stately/` from `machines/`; `warden stately check`
+ * fails (exit 1) with one line per problem when they are stale or the round trip is unsafe.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { definitions, findMigration } from '../../machines/index.ts';
+import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
+
+type Print = (line: string) => void;
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(`${root}${path}`, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The generated files as they are on disk. */
+export function statelyFilesOnDisk(): Record<string, string | null> {
+  return Object.fromEntries(statelyFiles({ definitions }).map((f) => [f.path, readOrNull(f.path)]));
+}
+
+export function stately(action: string | undefined, print: Print): number {
+  if (action === 'gen') {
+    for (const file of statelyFiles({ definitions })) {
+      writeFileSync(`${root}${file.path}`, file.content);
+      print(`wrote ${file.path}`);
+    }
+    return 0;
+  }
+  if (action === 'check') {
+    const problems = statelyCheck({ definitions, findMigration }, statelyFilesOnDisk());
+    for (const problem of problems) print(`${problem.code}: ${problem.message}`);
+    if (problems.length === 0) print('stately: the generated files are current and the round trip is safe');
+    return problems.length === 0 ? 0 : 1;
+  }
+  print('usage: warden stately gen|check');
+  return 2;
+}

@@ -1,0 +1,243 @@
+/**
+ * The Stately round trip made safe: the files the Stately editor and other tools read, generated
+ * from `machines/`, and a check that fails precisely when a generated file is stale, the config
+ * holds an inline implementation, names a guard, action, actor or delay `setup()` lacks, or when a
+ * state path of a registered definition version disappeared without a registered migration.
+ */
+import type { AnyStateMachine } from 'xstate';
+import { getStateNodes } from 'xstate/graph';
+import type { WorkflowDefinition } from '../engine/definition.ts';
+import { definitionKey } from '../engine/definition.ts';
+import { mermaidDiagram, serialisableConfig } from './describe.ts';
+
+export interface GeneratedFile {
+  /** Relative to the project root. */
+  path: string;
+  content: string;
+}
+
+export type ProblemCode =
+  'STALE_FILE' | 'INLINE_IMPLEMENTATION' | 'MISSING_IMPLEMENTATION' | 'UNDECLARED_DELAY' | 'STATE_REMOVED';
+
+export interface Problem {
+  code: ProblemCode;
+  message: string;
+}
+
+export interface StatelyInput {
+  definitions: ReadonlyMap<string, WorkflowDefinition>;
+  /** The registered migration between two versions (`support@1`, `support@2`), if any. */
+  findMigration: (from: string, to: string) => unknown;
+}
+
+export const statelyDir = 'stately';
+export const stateLockPath = `${statelyDir}/support.states.json`;
+
+/** The state paths of a machine (history pseudo-states excluded), sorted. */
+export function statePathsOf(machine: AnyStateMachine): string[] {
+  return getStateNodes(machine.root)
+    .filter((node) => node.type !== 'history')
+    .map((node) => node.path.join('.'))
+    .sort();
+}
+
+function latestOf(definitions: ReadonlyMap<string, WorkflowDefinition>, id: string): WorkflowDefinition {
+  const versions = [...definitions.values()].filter((d) => d.id === id).sort((a, b) => b.version - a.version);
+  const latest = versions[0];
+  if (!latest) throw new Error(`no definition ${id} is registered`);
+  return latest;
+}
+
+/** The state paths of every registered version, by `id@version`. */
+export function stateLock(definitions: ReadonlyMap<string, WorkflowDefinition>): Record<string, string[]> {
+  const keys = [...definitions.keys()].sort();
+  return Object.fromEntries(
+    keys.map((key) => [key, statePathsOf((definitions.get(key) as WorkflowDefinition).machine)]),
+  );
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** What `npm run stately:gen` writes. */
+export function statelyFiles(input: Pick<StatelyInput, 'definitions'>): GeneratedFile[] {
+  const latest = latestOf(input.definitions, 'support');
+  return [
+    { path: `${statelyDir}/support.machine.json`, content: json(serialisableConfig(latest.machine)) },
+    { path: `${statelyDir}/support.mmd`, content: mermaidDiagram(latest.machine) },
+    { path: stateLockPath, content: json(stateLock(input.definitions)) },
+  ];
+}
+
+type Config = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Config => typeof value === 'object' && value !== null;
+
+/** Every object in the config with its location, depth first. */
+function eachObject(value: unknown, at: string, visit: (object: Config, at: string) => void): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      eachObject(item, `${at}[${i}]`, visit);
+    });
+  } else if (isObject(value)) {
+    visit(value, at);
+    for (const [key, child] of Object.entries(value)) eachObject(child, at ? `${at}.${key}` : key, visit);
+  }
+}
+
+/** Names referenced as `'name'` or `{ type: 'name' }`, one or a list. */
+function namesIn(value: unknown): string[] {
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.flatMap((item) => {
+    if (typeof item === 'string') return [item];
+    if (isObject(item) && typeof item.type === 'string') return [item.type];
+    return [];
+  });
+}
+
+/** Functions anywhere in the config but the root `context` factory are inline implementations. */
+function inlineImplementations(config: Config, key: string): Problem[] {
+  const problems: Problem[] = [];
+  eachObject(config, '', (object, at) => {
+    for (const [field, value] of Object.entries(object)) {
+      if (typeof value === 'function' && !(at === '' && field === 'context')) {
+        problems.push({
+          code: 'INLINE_IMPLEMENTATION',
+          message: `${key}: ${at ? `${at}.` : ''}${field} is an inline function; name it and implement it in setup()`,
+        });
+      }
+      if (Array.isArray(value)) {
+        value.forEach((item, i) => {
+          if (typeof item === 'function') {
+            problems.push({
+              code: 'INLINE_IMPLEMENTATION',
+              message: `${key}: ${at ? `${at}.` : ''}${field}[${i}] is an inline function; name it and implement it in setup()`,
+            });
+          }
+        });
+      }
+    }
+  });
+  return problems;
+}
+
+/** Every guard, action, actor and delay the config names must be implemented in setup(). */
+function missingImplementations(machine: AnyStateMachine, key: string): Problem[] {
+  const config = machine.config as unknown as Config;
+  const impl = machine.implementations as unknown as Record<string, Record<string, unknown> | undefined>;
+  const has = (kind: string, name: string) => Object.hasOwn(impl[kind] ?? {}, name);
+  const problems: Problem[] = [];
+  const missing = (kind: string, name: string, at: string) =>
+    problems.push({
+      code: 'MISSING_IMPLEMENTATION',
+      message: `${key}: ${at} names the ${kind} ${name}, which setup() does not implement`,
+    });
+  eachObject(config, '', (object, at) => {
+    for (const name of namesIn(object.guard)) if (!has('guards', name)) missing('guard', name, at);
+    for (const field of ['entry', 'exit', 'actions']) {
+      for (const name of namesIn(object[field])) {
+        if (!name.startsWith('xstate.') && !has('actions', name)) missing('action', name, `${at}.${field}`);
+      }
+    }
+    if (isObject(object.invoke) || Array.isArray(object.invoke)) {
+      for (const invoke of Array.isArray(object.invoke) ? object.invoke : [object.invoke]) {
+        const src: unknown = isObject(invoke) ? invoke.src : undefined;
+        if (typeof src === 'string' && !has('actors', src)) missing('actor', src, `${at}.invoke`);
+      }
+    }
+    if (isObject(object.after)) {
+      for (const delay of Object.keys(object.after)) {
+        if (!/^\d+$/.test(delay) && !has('delays', delay)) {
+          problems.push({
+            code: 'UNDECLARED_DELAY',
+            message: `${key}: ${at}.after names the delay ${delay}, which setup() does not declare`,
+          });
+        }
+      }
+    }
+  });
+  return problems;
+}
+
+/**
+ * A registered version is frozen: each of its locked state paths must still exist. Between two
+ * consecutive versions, a state of the older one missing from the newer needs a registered migration.
+ */
+function removedStates(input: StatelyInput, lock: Record<string, string[]> | null): Problem[] {
+  const problems: Problem[] = [];
+  const current = stateLock(input.definitions);
+  for (const [key, paths] of Object.entries(lock ?? {})) {
+    const now = current[key];
+    if (!now) {
+      problems.push({
+        code: 'STATE_REMOVED',
+        message: `${key} is locked in ${stateLockPath} but no longer registered: workflows running on it could not resume`,
+      });
+      continue;
+    }
+    for (const path of paths.filter((p) => !now.includes(p))) {
+      problems.push({
+        code: 'STATE_REMOVED',
+        message: `${key} lost its state ${path}: a registered version is frozen; register a new version with a migration instead`,
+      });
+    }
+  }
+  const byId = new Map<string, WorkflowDefinition[]>();
+  for (const d of input.definitions.values()) byId.set(d.id, [...(byId.get(d.id) ?? []), d]);
+  for (const versions of byId.values()) {
+    versions.sort((a, b) => a.version - b.version);
+    for (let i = 1; i < versions.length; i++) {
+      const from = versions[i - 1] as WorkflowDefinition;
+      const to = versions[i] as WorkflowDefinition;
+      const gone = statePathsOf(from.machine).filter((p) => !statePathsOf(to.machine).includes(p));
+      if (gone.length > 0 && !input.findMigration(definitionKey(from), definitionKey(to))) {
+        problems.push({
+          code: 'STATE_REMOVED',
+          message: `${definitionKey(to)} drops ${gone.join(', ')} of ${definitionKey(from)} and no migration ${definitionKey(from)} → ${definitionKey(to)} is registered`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+function parseLock(text: string | null): Record<string, string[]> | null {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as Record<string, string[]>;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Checks the round trip. `files` holds the generated files as they are on disk (null when missing).
+ * The lock on disk is the reference for removed states: regenerate it only after the check passes.
+ */
+export function statelyCheck(input: StatelyInput, files: Readonly<Record<string, string | null>>): Problem[] {
+  const problems: Problem[] = [];
+  for (const file of statelyFiles(input)) {
+    const onDisk = files[file.path] ?? null;
+    if (onDisk === null) {
+      problems.push({ code: 'STALE_FILE', message: `${file.path} is missing; run npm run stately:gen` });
+    } else if (onDisk !== file.content) {
+      const line = firstDifference(onDisk, file.content);
+      problems.push({
+        code: 'STALE_FILE',
+        message: `${file.path} is stale (first difference at line ${line}); run npm run stately:gen and commit it`,
+      });
+    }
+  }
+  for (const [key, definition] of input.definitions) {
+    problems.push(...inlineImplementations(definition.machine.config, key));
+    problems.push(...missingImplementations(definition.machine, key));
+  }
+  problems.push(...removedStates(input, parseLock(files[stateLockPath] ?? null)));
+  return problems;
+}
+
+function firstDifference(a: string, b: string): number {
+  const left = a.split('\n');
+  const right = b.split('\n');
+  for (let i = 0; i < Math.max(left.length, right.length); i++) if (left[i] !== right[i]) return i + 1;
+  return 0;
+}

@@ -1,0 +1,130 @@
+/**
+ * `npm run stately:check` passes on the committed files and fails, with a precise message, on each
+ * fault the Stately round trip can introduce.
+ */
+import { describe, expect, it } from 'vitest';
+import { definitions, findMigration, supportV1, supportV2 } from '../../machines/index.ts';
+import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
+import { stateLockPath, statelyCheck, statelyFiles, type Problem } from '../../src/definitions/stately.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
+import { mutant, patchAt } from '../model/mutants.ts';
+
+const onDisk = statelyFilesOnDisk();
+
+/** Checks a registry whose support@2 is `v2`, against files generated from it (so only the fault shows). */
+function checkWith(v2: WorkflowDefinition, extra: Partial<Record<string, WorkflowDefinition>> = {}): Problem[] {
+  const registry = new Map<string, WorkflowDefinition>([...definitions, ['support@2', v2]]);
+  for (const [key, definition] of Object.entries(extra)) if (definition) registry.set(key, definition);
+  const files = Object.fromEntries(statelyFiles({ definitions: registry }).map((f) => [f.path, f.content]));
+  return statelyCheck(
+    { definitions: registry, findMigration },
+    { ...files, [stateLockPath]: onDisk[stateLockPath] ?? null },
+  );
+}
+
+const completedWith = (entry: unknown) =>
+  mutant((config) => patchAt(config, ['states', 'completed'], (state) => ({ ...state, entry })));
+
+describe('npm run stately:check', () => {
+  it('passes on the committed files', () => {
+    expect(statelyCheck({ definitions, findMigration }, onDisk)).toEqual([]);
+  });
+
+  it('fails naming a stale or missing generated file and the first line that differs', () => {
+    const mmd = onDisk['stately/support.mmd'] ?? '';
+    const lines = mmd.split('\n');
+    lines[3] = `${lines[3] ?? ''} edited`;
+    const problems = statelyCheck(
+      { definitions, findMigration },
+      { ...onDisk, 'stately/support.mmd': lines.join('\n'), 'stately/support.machine.json': null },
+    );
+    expect(problems).toEqual([
+      {
+        code: 'STALE_FILE',
+        message: 'stately/support.machine.json is missing; run npm run stately:gen',
+      },
+      {
+        code: 'STALE_FILE',
+        message: 'stately/support.mmd is stale (first difference at line 4); run npm run stately:gen and commit it',
+      },
+    ]);
+  });
+
+  it('fails on an inline implementation in the config', () => {
+    expect(checkWith(completedWith([() => undefined]))).toEqual([
+      {
+        code: 'INLINE_IMPLEMENTATION',
+        message: 'support@2: states.completed.entry[0] is an inline function; name it and implement it in setup()',
+      },
+    ]);
+  });
+
+  it('fails on a guard or an action the config names and setup() lacks', () => {
+    const withGuard = mutant((config) =>
+      patchAt(config, ['states', 'beforeAction', 'states', 'requestReceived', 'on', 'START'], (t) => ({
+        ...t,
+        guard: { type: 'requestIsFresh' },
+      })),
+    );
+    expect(checkWith(withGuard)).toEqual([
+      {
+        code: 'MISSING_IMPLEMENTATION',
+        message:
+          'support@2: states.beforeAction.states.requestReceived.on.START names the guard requestIsFresh, which setup() does not implement',
+      },
+    ]);
+    expect(checkWith(completedWith('archiveTicket'))).toEqual([
+      {
+        code: 'MISSING_IMPLEMENTATION',
+        message: 'support@2: states.completed.entry names the action archiveTicket, which setup() does not implement',
+      },
+    ]);
+  });
+
+  it('fails on an after key that names no declared delay', () => {
+    const withDelay = mutant((config) =>
+      patchAt(config, ['states', 'manualReview'], (state) => ({
+        ...state,
+        after: { ...(state.after as object), reviewReminder: { actions: 'markReviewOverdue' } },
+      })),
+    );
+    expect(checkWith(withDelay)).toEqual([
+      {
+        code: 'UNDECLARED_DELAY',
+        message: 'support@2: states.manualReview.after names the delay reviewReminder, which setup() does not declare',
+      },
+    ]);
+  });
+
+  it('fails when a state of a registered version disappeared without a migration', () => {
+    // The lock says support@2 had a state the chart no longer has: it was edited in place.
+    const lock = JSON.parse(onDisk[stateLockPath] ?? '{}') as Record<string, string[]>;
+    lock['support@2'] = [...(lock['support@2'] ?? []), 'beforeAction.legacyHold'];
+    const files = { ...onDisk, [stateLockPath]: JSON.stringify(lock) };
+    expect(statelyCheck({ definitions, findMigration }, files).filter((p) => p.code === 'STATE_REMOVED')).toEqual([
+      {
+        code: 'STATE_REMOVED',
+        message:
+          'support@2 lost its state beforeAction.legacyHold: a registered version is frozen; register a new version with a migration instead',
+      },
+    ]);
+
+    // support@1 has a state support@2 lacks: fine with the registered migration, a fault without one.
+    const v1 = {
+      ...supportV1,
+      machine: mutant((config) =>
+        patchAt(config, ['states'], (states) => ({ ...states, legacyHold: { type: 'final', description: 'Old.' } })),
+      ).machine,
+    };
+    const registry = new Map<string, WorkflowDefinition>([...definitions, ['support@1', v1]]);
+    const fresh = Object.fromEntries(statelyFiles({ definitions: registry }).map((f) => [f.path, f.content]));
+    expect(statelyCheck({ definitions: registry, findMigration }, fresh)).toEqual([]);
+    expect(statelyCheck({ definitions: registry, findMigration: () => undefined }, fresh)).toEqual([
+      {
+        code: 'STATE_REMOVED',
+        message: 'support@2 drops legacyHold of support@1 and no migration support@1 → support@2 is registered',
+      },
+    ]);
+    expect(supportV2.version).toBe(2);
+  });
+});
