@@ -68,6 +68,31 @@ export default defineConfig(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly' } },
   },
   {
+    // The console's browser script: plain JavaScript, no types to check it with.
+    files: ['src/console/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      parserOptions: { projectService: false, program: null },
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'sessionStorage',
+          'fetch',
+          'atob',
+          'setTimeout',
+          'Node',
+          'AbortController',
+          'TextDecoderStream',
+          'mermaid',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -11,6 +11,7 @@ import { traceRequest } from '../observability/request-span.ts';
 import type { ApiDeps, ApiEnv } from './context.ts';
 import { ApiError, errorBody, sendError } from './errors.ts';
 import { createRateLimiter } from './rate-limit.ts';
+import { consoleRoutes } from './routes/console.ts';
 import { definitionRoutes } from './routes/definitions.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { metricsRoutes } from './routes/metrics.ts';
@@ -63,6 +64,7 @@ export function createApp(deps: ApiDeps) {
   app.route('/v1/workflows', workflowRoutes(deps));
   app.route('/v1/definitions', definitionRoutes(deps));
   app.route('/', docsRoutes(deps));
+  app.route('/', consoleRoutes());
   app.route('/', metricsRoutes(deps));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));

@@ -523,6 +523,31 @@ function build(all: readonly WorkflowDefinition[]): OpenApiDocument {
         responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
       },
     },
+    '/console': {
+      get: {
+        operationId: 'console',
+        summary: 'The operator console: queues, the live statechart, the audit timeline, the events you may send',
+        tags: ['docs'],
+        security: open,
+        responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+      },
+    },
+    '/console/assets/{file}': {
+      get: {
+        operationId: 'consoleAsset',
+        summary: 'The console script, its style sheet, or the Mermaid library (from the local package)',
+        tags: ['docs'],
+        security: open,
+        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'The file' },
+          '404': {
+            description: '`NOT_FOUND`',
+            content: { 'application/json': { schema: ref('schemas', 'Error') } },
+          },
+        },
+      },
+    },
     '/docs/assets/{file}': {
       get: {
         operationId: 'docsAsset',

@@ -1,0 +1,560 @@
+// The Warden operator console: queues, a workflow's live statechart, its audit timeline, and the
+// events this person may send now. Plain browser JavaScript, no build step, no network beyond
+// this origin. Every call carries the Bearer token the operator signed in with; the API decides.
+'use strict';
+
+(function () {
+  const tokenKey = 'warden.token';
+  const view = document.getElementById('view');
+  const messageBox = document.getElementById('message');
+  const dialog = document.getElementById('confirm');
+  let stopStream = null;
+  const diagrams = new Map();
+  let diagramSeq = 0;
+
+  mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'neutral' });
+
+  // ---------- small helpers ----------
+
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === 'onclick') node.addEventListener('click', value);
+      else node.setAttribute(key, value === true ? '' : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function show(text, kind) {
+    messageBox.textContent = text;
+    messageBox.className = kind === 'ok' ? 'ok' : '';
+    messageBox.hidden = false;
+  }
+
+  function clearMessage() {
+    messageBox.hidden = true;
+    messageBox.textContent = '';
+  }
+
+  function duration(ms) {
+    const s = Math.max(0, Math.round(ms / 1000));
+    if (s < 60) return `${s} s`;
+    const m = Math.floor(s / 60);
+    if (m < 60) return `${m} min`;
+    const h = Math.floor(m / 60);
+    return h < 48 ? `${h} h ${m % 60} min` : `${Math.floor(h / 24)} d ${h % 24} h`;
+  }
+
+  function time(value) {
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? String(value) : date.toISOString().replace('T', ' ').slice(0, 19);
+  }
+
+  function claimsOf(token) {
+    try {
+      const part = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+      return JSON.parse(atob(part));
+    } catch {
+      return null;
+    }
+  }
+
+  class ApiProblem extends Error {
+    constructor(status, body) {
+      const error = (body && body.error) || {};
+      const checks = error.details && error.details.failedChecks;
+      const suffix = Array.isArray(checks) && checks.length > 0 ? ` (failed checks: ${checks.join(', ')})` : '';
+      super(`${error.code || `HTTP ${status}`}: ${error.message || 'the request failed'}${suffix}`);
+      this.status = status;
+      this.code = error.code;
+    }
+  }
+
+  async function api(path, options) {
+    const token = sessionStorage.getItem(tokenKey);
+    const headers = Object.assign({ Accept: 'application/json' }, (options && options.headers) || {});
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let body;
+    if (options && options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    let response;
+    try {
+      response = await fetch(path, { method: (options && options.method) || 'GET', headers, body });
+    } catch (error) {
+      throw new Error(`The server cannot be reached (${error.message}).`, { cause: error });
+    }
+    const text = await response.text();
+    let parsed;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    if (!response.ok) {
+      if (response.status === 401) sessionStorage.removeItem(tokenKey);
+      throw new ApiProblem(response.status, parsed);
+    }
+    return parsed;
+  }
+
+  // ---------- routing ----------
+
+  function route() {
+    if (stopStream) stopStream();
+    stopStream = null;
+    const hash = location.hash || '#/queues';
+    const token = sessionStorage.getItem(tokenKey);
+    document.getElementById('nav').hidden = !token;
+    if (!token) return renderSignIn();
+    const claims = claimsOf(token) || {};
+    document.getElementById('who').textContent =
+      `${claims.sub || '?'} · ${claims.tenant || '?'} · ${(claims.roles || []).join(', ')}` +
+      (claims.approvalLimit ? ` · limit ${claims.approvalLimit}` : '');
+    const match = /^#\/workflows\/([^/]+)$/.exec(hash);
+    const page = match ? renderWorkflow(decodeURIComponent(match[1])) : renderQueues();
+    page.catch((error) => {
+      if (error instanceof ApiProblem && error.status === 401) {
+        renderSignIn();
+      }
+      show(error.message);
+    });
+  }
+
+  window.addEventListener('hashchange', () => {
+    clearMessage();
+    route();
+  });
+  window.addEventListener('error', (event) => show(`Something went wrong: ${event.message}`));
+  window.addEventListener('unhandledrejection', (event) => show(`Something went wrong: ${event.reason}`));
+  document.getElementById('sign-out').addEventListener('click', () => {
+    sessionStorage.removeItem(tokenKey);
+    location.hash = '#/queues';
+    route();
+  });
+
+  // ---------- sign in ----------
+
+  function renderSignIn() {
+    const input = el('textarea', { id: 'token', placeholder: 'eyJhbGciOi…', spellcheck: 'false' });
+    const submit = async (event) => {
+      event.preventDefault();
+      const token = input.value.trim();
+      if (!claimsOf(token)) return show('That is not a token: paste the JWT you were given.');
+      sessionStorage.setItem(tokenKey, token);
+      try {
+        await api('/v1/workflows?state=awaitingApproval&limit=1');
+        clearMessage();
+        if (location.hash === '#/queues' || !location.hash) route();
+        else location.hash = '#/queues';
+      } catch (error) {
+        sessionStorage.removeItem(tokenKey);
+        show(error.message);
+      }
+    };
+    view.replaceChildren(
+      el(
+        'form',
+        { class: 'card', id: 'sign-in-form' },
+        el('h1', {}, 'Sign in'),
+        el('p', { class: 'muted' }, 'Paste your Bearer token (mint one with npx warden token).'),
+        input,
+        el('p', {}, el('button', { type: 'submit', id: 'sign-in' }, 'Sign in')),
+      ),
+    );
+    view.querySelector('form').addEventListener('submit', submit);
+  }
+
+  // ---------- queues ----------
+
+  async function renderQueues() {
+    const queues = [
+      { state: 'awaitingApproval', title: 'Awaiting approval' },
+      { state: 'manualReview', title: 'Manual review' },
+    ];
+    const pages = await Promise.all(queues.map((q) => api(`/v1/workflows?state=${q.state}&limit=100`)));
+    view.replaceChildren(
+      el('h1', {}, 'Queues'),
+      ...queues.map((queue, i) => {
+        const items = pages[i].items;
+        return el(
+          'section',
+          { 'data-queue': queue.state },
+          el('h2', {}, `${queue.title} (${items.length})`),
+          items.length === 0
+            ? el('p', { class: 'muted' }, 'Nothing waiting.')
+            : el(
+                'table',
+                {},
+                el('thead', {}, el('tr', {}, el('th', {}, 'Workflow'), el('th', {}, 'Since'), el('th', {}, 'Waiting'))),
+                el(
+                  'tbody',
+                  {},
+                  items.map((item) =>
+                    el(
+                      'tr',
+                      {},
+                      el(
+                        'td',
+                        {},
+                        el(
+                          'a',
+                          {
+                            href: `#/workflows/${encodeURIComponent(item.workflowId)}`,
+                            'data-workflow-id': item.workflowId,
+                          },
+                          item.workflowId,
+                        ),
+                      ),
+                      el('td', {}, time(item.since)),
+                      el('td', { class: 'waiting' }, duration(item.timeInStateMs)),
+                    ),
+                  ),
+                ),
+              ),
+        );
+      }),
+    );
+  }
+
+  // ---------- the workflow page ----------
+
+  function mermaidLabel(id) {
+    return id.replace(/[^A-Za-z0-9_]/g, '_');
+  }
+
+  function activeStates(workflow) {
+    return workflow.status === 'active' ? workflow.state : [workflow.result.outcome];
+  }
+
+  async function diagramSource(definition) {
+    if (!diagrams.has(definition)) {
+      const [id, version] = definition.split('@');
+      const described = await api(`/v1/definitions/${encodeURIComponent(id)}/${encodeURIComponent(version)}`);
+      diagrams.set(definition, { text: described.mermaid, root: id });
+    }
+    return diagrams.get(definition);
+  }
+
+  async function drawDiagram(container, workflow) {
+    const source = await diagramSource(workflow.definition);
+    const active = activeStates(workflow);
+    const labels = active.map((path) => mermaidLabel(`${source.root}.${path}`));
+    const text = `${source.text}  classDef active fill:#fde68a,stroke:#b45309,stroke-width:3px\n${labels
+      .map((label) => `  class ${label} active\n`)
+      .join('')}`;
+    const { svg } = await mermaid.render(`diagram-${++diagramSeq}`, text);
+    container.innerHTML = svg;
+    container.setAttribute('data-active', active.join(' '));
+  }
+
+  function evidenceCard(workflow) {
+    const e = workflow.evidence || {};
+    const rows = [];
+    const add = (term, value) =>
+      value !== null && value !== undefined && rows.push(el('dt', {}, term), el('dd', {}, value));
+    if (e.classification) {
+      add(
+        'Classification',
+        `${e.classification.category} (confidence ${e.classification.confidence}) — ${e.classification.model}, prompt ${e.classification.promptVersion}`,
+      );
+    }
+    if (e.policy) add('Policy', `${e.policy.policyId} version ${e.policy.policyVersion}`);
+    if (e.account) add('Account', e.account.accountId);
+    if (e.recommendation) {
+      const r = e.recommendation;
+      add('Recommendation', `v${r.version}: ${r.actionType} of ${r.amount.toFixed(2)} ${r.currency}`);
+      add('Model', `${r.model}, prompt ${r.promptVersion}`);
+      add('Content hash', r.contentHash);
+    }
+    if (e.validation) {
+      const v = e.validation;
+      add(
+        'Validation',
+        `${v.outcome} for v${v.recommendationVersion} (policy ${v.policyVersion}, ${v.validatorVersion})${v.findings.length ? `: ${v.findings.join('; ')}` : ''}`,
+      );
+    }
+    if (e.fraud) add('Fraud screen', `${e.fraud.status}${e.fraud.score === null ? '' : ` (score ${e.fraud.score})`}`);
+    if (e.approval) add('Approval', `v${e.approval.recommendationVersion} by ${e.approval.approverId}`);
+    if (workflow.manualReview) {
+      const m = workflow.manualReview;
+      add('Manual review', `${m.reason} at ${m.step}${m.overdue ? ' (overdue)' : ''}, owner ${m.owner}`);
+      if (m.openQuestions.length) add('Open questions', m.openQuestions.join(' '));
+    }
+    if (workflow.status === 'finished') {
+      add('Outcome', workflow.result.outcome);
+      if (workflow.result.receipts.action) add('Refund receipt', workflow.result.receipts.action.providerOperationId);
+    }
+    return el(
+      'section',
+      { class: 'card', id: 'evidence' },
+      el('h2', {}, 'Evidence'),
+      rows.length ? el('dl', {}, rows) : el('p', { class: 'muted' }, 'No evidence yet.'),
+    );
+  }
+
+  function auditCard(entries) {
+    return el(
+      'section',
+      { class: 'card' },
+      el('h2', {}, 'Audit timeline'),
+      el(
+        'table',
+        { id: 'audit' },
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            ['When', 'Who', 'What', 'Outcome', 'Guard', 'From → to'].map((h) => el('th', {}, h)),
+          ),
+        ),
+        el(
+          'tbody',
+          {},
+          entries.map((entry) =>
+            el(
+              'tr',
+              { 'data-event': entry.eventType },
+              el('td', {}, time(entry.at)),
+              el('td', {}, `${entry.actor.id}${entry.actor.roles.length ? ` (${entry.actor.roles.join(', ')})` : ''}`),
+              el(
+                'td',
+                {},
+                entry.eventType.startsWith('xstate.after.')
+                  ? `timer ${entry.eventType.split('.')[2]}`
+                  : entry.eventType,
+              ),
+              el('td', { class: entry.outcome === 'accepted' ? '' : 'refused' }, entry.outcome),
+              el(
+                'td',
+                {},
+                entry.guard.outcome === 'none'
+                  ? ''
+                  : `${entry.guard.outcome}: ${entry.guard.guards.join(', ')}${entry.guard.failedChecks.length ? ` (${entry.guard.failedChecks.join(', ')})` : ''}`,
+              ),
+              el('td', {}, `${entry.from.join(', ') || '—'} → ${entry.to.join(', ')}`),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** Values the console fills in itself: what the approver decides on is the recommendation shown. */
+  function prefilled(workflow, type) {
+    const r = workflow.evidence && workflow.evidence.recommendation;
+    if (!r) return {};
+    if (type === 'APPROVED') return { recommendationVersion: r.version, contentHash: r.contentHash, amount: r.amount };
+    if (type === 'REJECTED_BY_REVIEWER' || type === 'CHANGES_REQUESTED') {
+      return { recommendationVersion: r.version, contentHash: r.contentHash };
+    }
+    return {};
+  }
+
+  function fieldFor(name, schema, required) {
+    const label = `${name}${required ? '' : ' (optional)'}`;
+    let input;
+    if (Array.isArray(schema.enum)) {
+      input = el(
+        'select',
+        { name },
+        schema.enum.map((option) => el('option', { value: option }, option)),
+      );
+    } else if (schema.type === 'number' || schema.type === 'integer') {
+      input = el('input', { name, type: 'number', step: 'any', required });
+    } else if (schema.type === 'string') {
+      input = (schema.maxLength || 0) > 300 ? el('textarea', { name, required }) : el('input', { name, required });
+    } else {
+      input = el('textarea', { name, 'data-json': 'true', placeholder: 'JSON', required });
+    }
+    input.setAttribute('data-field', name);
+    return el('label', {}, label, input);
+  }
+
+  function readFields(container) {
+    const payload = {};
+    for (const input of container.querySelectorAll('[data-field]')) {
+      const name = input.getAttribute('data-field');
+      const raw = input.value.trim();
+      if (raw === '') continue;
+      if (input.type === 'number') payload[name] = Number(raw);
+      else if (input.getAttribute('data-json')) payload[name] = JSON.parse(raw);
+      else payload[name] = raw;
+    }
+    return payload;
+  }
+
+  function summaryOf(workflow, type, fixed) {
+    const r = workflow.evidence && workflow.evidence.recommendation;
+    if (type === 'APPROVED' && r) {
+      return `Approve the ${r.actionType} of ${Number(fixed.amount).toFixed(2)} ${r.currency} — recommendation version ${fixed.recommendationVersion} (${String(fixed.contentHash).slice(0, 19)}…) of workflow ${workflow.workflowId}. It will be executed once.`;
+    }
+    if (type === 'REJECTED_BY_REVIEWER' && r)
+      return `Reject recommendation version ${r.version} (${r.amount.toFixed(2)} ${r.currency}).`;
+    if (type === 'CHANGES_REQUESTED' && r) return `Ask for a new recommendation instead of version ${r.version}.`;
+    return `Send ${type} to workflow ${workflow.workflowId}.`;
+  }
+
+  function confirmEvent(workflow, allowed) {
+    const fixed = prefilled(workflow, allowed.type);
+    const schema = allowed.schema || {};
+    const properties = schema.properties || {};
+    const required = schema.required || [];
+    document.getElementById('confirm-title').textContent = allowed.type;
+    document.getElementById('confirm-summary').textContent = summaryOf(workflow, allowed.type, fixed);
+    const fields = document.getElementById('confirm-fields');
+    fields.replaceChildren(
+      ...Object.entries(properties)
+        .filter(([name]) => !(name in fixed))
+        .map(([name, property]) => fieldFor(name, property, required.includes(name))),
+    );
+    return new Promise((resolve) => {
+      const ok = document.getElementById('confirm-ok');
+      const cancel = document.getElementById('confirm-cancel');
+      const done = (value) => {
+        ok.removeEventListener('click', onOk);
+        cancel.removeEventListener('click', onCancel);
+        dialog.close();
+        resolve(value);
+      };
+      const onOk = (event) => {
+        event.preventDefault();
+        if (!document.getElementById('confirm-form').reportValidity()) return;
+        try {
+          done(Object.assign(readFields(fields), fixed));
+        } catch (error) {
+          show(`A field is not valid JSON: ${error.message}`);
+        }
+      };
+      const onCancel = () => done(null);
+      ok.addEventListener('click', onOk);
+      cancel.addEventListener('click', onCancel);
+      dialog.showModal();
+    });
+  }
+
+  async function send(workflow, allowed, refresh) {
+    const payload = await confirmEvent(workflow, allowed);
+    if (!payload) return;
+    try {
+      await api(`/v1/workflows/${encodeURIComponent(workflow.workflowId)}/events`, {
+        method: 'POST',
+        headers: { 'If-Match': `"${workflow.version}"` },
+        body: { type: allowed.type, payload },
+      });
+      show(`${allowed.type} accepted.`, 'ok');
+    } catch (error) {
+      show(error.message);
+    }
+    await refresh();
+  }
+
+  async function renderWorkflow(id) {
+    const path = `/v1/workflows/${encodeURIComponent(id)}`;
+    const state = el('p', { id: 'state' });
+    const diagram = el('div', { id: 'diagram', class: 'card' });
+    const events = el('section', { class: 'card events', id: 'events' });
+    const side = el('div', {});
+    const audit = el('div', {});
+    view.replaceChildren(
+      el('h1', {}, `Workflow ${id}`),
+      state,
+      el('div', { class: 'grid' }, el('div', {}, diagram, audit), el('div', {}, events, side)),
+    );
+    let shown = -1;
+    let drawing = Promise.resolve();
+
+    const refresh = async () => {
+      const [workflow, trail] = await Promise.all([api(path), api(`${path}/audit?limit=500`)]);
+      if (workflow.version < shown) return;
+      shown = workflow.version;
+      state.textContent = `${workflow.definition} · version ${workflow.version} · ${
+        workflow.status === 'active' ? workflow.state.join(', ') : `finished: ${workflow.result.outcome}`
+      }`;
+      state.setAttribute('data-version', String(workflow.version));
+      const allowed = workflow.status === 'active' ? workflow.allowedEvents : [];
+      events.replaceChildren(
+        el('h2', {}, 'What you may do now'),
+        allowed.length === 0
+          ? el('p', { class: 'muted' }, 'Nothing: no event of yours is allowed in this state.')
+          : el(
+              'div',
+              {},
+              allowed.map((a) =>
+                el(
+                  'button',
+                  { type: 'button', 'data-event': a.type, onclick: () => void send(workflow, a, refresh) },
+                  a.type,
+                ),
+              ),
+            ),
+      );
+      side.replaceChildren(evidenceCard(workflow));
+      audit.replaceChildren(auditCard(trail.entries));
+      drawing = drawing
+        .then(() => drawDiagram(diagram, workflow))
+        .catch((error) => show(`The diagram cannot be drawn: ${error.message}`));
+      await drawing;
+      return workflow;
+    };
+
+    const first = await refresh();
+    if (first.status === 'active')
+      stopStream = follow(`${path}/stream`, (version) => {
+        if (version > shown) refresh().catch((error) => show(error.message));
+      });
+  }
+
+  /** Follows the server-sent events of a workflow (fetch, so the token goes in a header); reconnects while open. */
+  function follow(path, onVersion) {
+    const controller = new AbortController();
+    let stopped = false;
+    const run = async () => {
+      while (!stopped) {
+        try {
+          const response = await fetch(path, {
+            headers: { Authorization: `Bearer ${sessionStorage.getItem(tokenKey)}`, Accept: 'text/event-stream' },
+            signal: controller.signal,
+          });
+          if (!response.ok || !response.body) throw new Error(`the live stream answered ${response.status}`);
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buffer = '';
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buffer += value;
+            let end;
+            while ((end = buffer.indexOf('\n\n')) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              const data = block.split('\n').find((line) => line.startsWith('data:'));
+              if (!data) continue;
+              const change = JSON.parse(data.slice(5));
+              onVersion(change.version);
+              if (change.status !== 'active') stopped = true;
+            }
+          }
+        } catch (error) {
+          if (stopped || controller.signal.aborted) return;
+          show(`Live updates paused: ${error.message}`);
+        }
+        if (!stopped) await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    };
+    void run();
+    return () => {
+      stopped = true;
+      controller.abort();
+    };
+  }
+
+  route();
+})();

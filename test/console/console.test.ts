@@ -1,0 +1,233 @@
+/**
+ * The operator console in a real browser (Debian's headless Chromium driven by playwright-core)
+ * against a running server on the real Redis, with workers and timers running. No request may
+ * leave the machine. Screenshots are kept in reports/console/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import pino from 'pino';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
+import { createApp } from '../../src/api/create-app.ts';
+import { apiDeps } from '../../src/api/server.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Runtime } from '../../src/runtime/runner.ts';
+import { createSystem, type System } from '../../src/system.ts';
+import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const secret = 'console-test-secret-0123456789';
+const shots = 'reports/console';
+
+let system: System | undefined;
+let runtime: Runtime | undefined;
+let server: ServerType | undefined;
+let origin: string;
+let browser: Browser | undefined;
+let page: Page;
+const prefix = freshPrefix('console');
+const external: string[] = [];
+const tokens: Record<'agent' | 'approver' | 'smallApprover', string> = { agent: '', approver: '', smallApprover: '' };
+const workflows: string[] = [];
+
+async function call(method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${origin}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function awaitingApproval(id: string) {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const { body } = await call('GET', `/v1/workflows/${id}`, tokens.agent);
+    if ((body.state as string[] | undefined)?.includes('beforeAction.awaitingApproval')) return;
+    if (Date.now() > until) throw new Error(`${id} never reached awaitingApproval: ${JSON.stringify(body.state)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function signIn(token: string) {
+  await page.goto(`${origin}/console#/queues`);
+  if (await page.locator('#sign-out').isVisible()) await page.click('#sign-out');
+  await page.fill('#token', token);
+  await page.click('#sign-in');
+  await page.waitForSelector('section[data-queue="awaitingApproval"]');
+}
+
+async function openWorkflow(id: string) {
+  await page.goto(`${origin}/console#/queues`);
+  await page.click(`a[data-workflow-id="${id}"]`);
+  await page.waitForSelector('#diagram svg');
+}
+
+const active = () => page.getAttribute('#diagram', 'data-active');
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`Chromium is not installed at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  }
+  const client = await connectTestRedis(); // fails with the start hint when Redis is down
+  client.disconnect();
+  system = createSystem(
+    loadConfig({
+      REDIS_URL: redisUrl,
+      WARDEN_PREFIX: prefix,
+      WARDEN_POLL_MS: '5',
+      WARDEN_SHARDS: '8',
+      LOG_LEVEL: 'silent',
+    }),
+    { logger: pino({ level: 'silent' }) },
+  );
+  const started = system.runtime(new Set(['worker', 'timers']));
+  runtime = started;
+  await started.start();
+  const app = createApp(apiDeps(system, createAuthenticator({ secret })));
+  const listening = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => {
+      resolve(s);
+    });
+  });
+  server = listening;
+  origin = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+  tokens.agent = await mintToken(secret, { sub: 'agent-1', tenant: 'acme', roles: ['support_agent'] });
+  tokens.approver = await mintToken(secret, {
+    sub: 'alice',
+    tenant: 'acme',
+    roles: ['support_approver'],
+    approvalLimit: 1000,
+  });
+  tokens.smallApprover = await mintToken(secret, {
+    sub: 'bob',
+    tenant: 'acme',
+    roles: ['support_approver'],
+    approvalLimit: 10,
+  });
+  for (const order of ['A-100', 'A-101', 'A-102']) {
+    const { status, body } = await call('POST', '/v1/workflows', tokens.agent, {
+      request: {
+        customerId: 'cust-1',
+        subject: 'Charged twice',
+        message: `I was billed twice for order ${order}.`,
+        orderId: order,
+        requestedAmount: 25,
+        currency: 'EUR',
+      },
+    });
+    expect(status).toBe(201);
+    workflows.push(body.workflowId as string);
+  }
+  await Promise.all(workflows.map(awaitingApproval));
+
+  mkdirSync(shots, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  // Nothing may leave the machine: any request to another origin is recorded and refused.
+  await page.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:')) await route.continue();
+    else {
+      external.push(url);
+      await route.abort();
+    }
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  await runtime?.stop();
+  await system?.close();
+  const client = await connectTestRedis();
+  await deletePrefix(client, prefix);
+  client.disconnect();
+});
+
+describe('the operator console in Chromium', () => {
+  it('signs in with a token and shows the approval queue with the time waiting', async () => {
+    await signIn(tokens.approver);
+    expect(await page.textContent('#who')).toContain('alice');
+    const queue = page.locator('section[data-queue="awaitingApproval"]');
+    for (const id of workflows) await expect(queue.locator(`a[data-workflow-id="${id}"]`).count()).resolves.toBe(1);
+    expect(await queue.locator('td.waiting').first().textContent()).toMatch(/\d+ (s|min)/);
+    await page.screenshot({ path: `${shots}/1-queues.png`, fullPage: true });
+  });
+
+  it('opens a workflow with its state highlighted, its evidence and its audit timeline', async () => {
+    await openWorkflow(workflows[0] as string);
+    expect(await active()).toBe('beforeAction.awaitingApproval');
+    // Mermaid drew the active state with the highlight class.
+    expect(await page.locator('#diagram svg .active').count()).toBeGreaterThan(0);
+    const evidence = await page.textContent('#evidence');
+    expect(evidence).toContain('Recommendation');
+    expect(evidence).toMatch(/v1: refund of \d+\.\d\d EUR/);
+    expect(evidence).toContain('prompt recommend@');
+    expect(evidence).toMatch(/Policy.*version/);
+    expect(await page.locator('#audit tr[data-event="RECOMMENDATION_GENERATED"]').count()).toBe(1);
+    const buttons = await Promise.all(
+      (await page.locator('#events button').all()).map((button) => button.getAttribute('data-event')),
+    );
+    expect(buttons.sort()).toEqual(['APPROVED', 'CHANGES_REQUESTED', 'ESCALATE', 'REJECTED_BY_REVIEWER']);
+    await page.screenshot({ path: `${shots}/2-awaiting-approval.png`, fullPage: true });
+  });
+
+  it('approves after a confirmation that shows what is approved, and the diagram moves on live', async () => {
+    await page.click('#events button[data-event="APPROVED"]');
+    const summary = await page.textContent('#confirm-summary');
+    expect(summary).toMatch(/Approve the refund of \d+\.\d\d EUR — recommendation version 1/);
+    await page.screenshot({ path: `${shots}/3-confirm-approval.png` });
+    await page.click('#confirm-ok');
+    await page.waitForSelector('#diagram[data-active="completed"]', { timeout: 15_000 });
+    expect(await page.textContent('#message')).toContain('APPROVED accepted');
+    expect(await page.locator('#audit tr[data-event="CUSTOMER_NOTIFIED"]').count()).toBe(1);
+    await page.screenshot({ path: `${shots}/4-completed.png`, fullPage: true });
+  });
+
+  it('rejects with a reason', async () => {
+    await openWorkflow(workflows[1] as string);
+    await page.click('#events button[data-event="REJECTED_BY_REVIEWER"]');
+    await page.fill('#confirm-fields [data-field="reason"]', 'The order was refunded by the bank already.');
+    await page.click('#confirm-ok');
+    await page.waitForSelector('#diagram[data-active="rejected"]', { timeout: 10_000 });
+    const { body } = await call('GET', `/v1/workflows/${workflows[1] as string}`, tokens.agent);
+    expect((body.result as { resolution: { text: string } }).resolution.text).toContain('refunded by the bank');
+  });
+
+  it('shows an approver over their limit the refusal, and nothing moves', async () => {
+    await signIn(tokens.smallApprover);
+    await openWorkflow(workflows[2] as string);
+    await page.click('#events button[data-event="APPROVED"]');
+    await page.click('#confirm-ok');
+    await page.waitForSelector('#message:not([hidden])');
+    const message = await page.textContent('#message');
+    expect(message).toContain('GUARD_REJECTED');
+    expect(message).toContain('amountWithinApproverLimit');
+    expect(await active()).toBe('beforeAction.awaitingApproval');
+    await page.screenshot({ path: `${shots}/5-over-limit.png`, fullPage: true });
+  });
+
+  it('shows an error as a message, never a blank page', async () => {
+    await page.goto(`${origin}/console#/workflows/no-such-workflow`);
+    await page.waitForSelector('#message:not([hidden])');
+    expect(await page.textContent('#message')).toContain('NOT_FOUND');
+  });
+
+  it('loaded nothing from outside this server', () => {
+    expect(external).toEqual([]);
+  });
+});
