@@ -252,6 +252,12 @@
     const { svg } = await mermaid.render(`diagram-${++diagramSeq}`, text);
     container.innerHTML = svg;
     container.setAttribute('data-active', active.join(' '));
+    // Mermaid scales the chart to the box; draw it at its natural width instead, and scroll.
+    const drawn = container.querySelector('svg');
+    if (drawn && drawn.style.maxWidth) drawn.style.width = drawn.style.maxWidth;
+    // Drawn at its natural size: scroll the first active state into view.
+    const first = container.querySelector('svg .active');
+    if (first) first.scrollIntoView({ block: 'center', inline: 'center' });
   }
 
   function evidenceCard(workflow) {
@@ -467,7 +473,9 @@
     view.replaceChildren(
       el('h1', {}, `Workflow ${id}`),
       state,
-      el('div', { class: 'grid' }, el('div', {}, diagram, audit), el('div', {}, events, side)),
+      el('div', { class: 'grid' }, events, side),
+      diagram,
+      audit,
     );
     let shown = -1;
     let drawing = Promise.resolve();
