@@ -318,6 +318,33 @@ function queryParameters(schema: z.ZodType): unknown[] {
   }));
 }
 
+/** A page served without authentication. */
+function htmlPage(operationId: string, summary: string) {
+  return {
+    get: {
+      operationId,
+      summary,
+      tags: ['docs'],
+      security: [],
+      responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+    },
+  };
+}
+
+/** A file of a page, by name, from a fixed list. */
+function staticAsset(operationId: string, summary: string) {
+  return {
+    get: {
+      operationId,
+      summary,
+      tags: ['docs'],
+      security: [],
+      parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: { '200': { description: 'The file' }, ...errorResponses(['NOT_FOUND']) },
+    },
+  };
+}
+
 function build(all: readonly WorkflowDefinition[]): OpenApiDocument {
   const events = eventComponents(all);
   const bearer = [{ bearerAuth: [] }];
@@ -514,56 +541,16 @@ function build(all: readonly WorkflowDefinition[]): OpenApiDocument {
         },
       },
     },
-    '/docs': {
-      get: {
-        operationId: 'docs',
-        summary: 'The interactive reference (Swagger UI, served from local packages)',
-        tags: ['docs'],
-        security: open,
-        responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
-      },
-    },
-    '/console': {
-      get: {
-        operationId: 'console',
-        summary: 'The operator console: queues, the live statechart, the audit timeline, the events you may send',
-        tags: ['docs'],
-        security: open,
-        responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
-      },
-    },
-    '/console/assets/{file}': {
-      get: {
-        operationId: 'consoleAsset',
-        summary: 'The console script, its style sheet, or the Mermaid library (from the local package)',
-        tags: ['docs'],
-        security: open,
-        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: {
-          '200': { description: 'The file' },
-          '404': {
-            description: '`NOT_FOUND`',
-            content: { 'application/json': { schema: ref('schemas', 'Error') } },
-          },
-        },
-      },
-    },
-    '/docs/assets/{file}': {
-      get: {
-        operationId: 'docsAsset',
-        summary: 'A script, style sheet or image of the interactive reference',
-        tags: ['docs'],
-        security: open,
-        parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: {
-          '200': { description: 'The file' },
-          '404': {
-            description: '`NOT_FOUND`',
-            content: { 'application/json': { schema: ref('schemas', 'Error') } },
-          },
-        },
-      },
-    },
+    '/docs': htmlPage('docs', 'The interactive reference (Swagger UI, served from local packages)'),
+    '/docs/assets/{file}': staticAsset('docsAsset', 'A script, style sheet or image of the interactive reference'),
+    '/console': htmlPage(
+      'console',
+      'The operator console: queues, the live statechart, the audit timeline, the events you may send',
+    ),
+    '/console/assets/{file}': staticAsset(
+      'consoleAsset',
+      'The console script, its style sheet, or the Mermaid library (from the local package)',
+    ),
   };
 
   const codeTable = errorCodes.map((code) => `| \`${code}\` | ${statusOf[code]} |`).join('\n');
