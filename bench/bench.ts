@@ -1,0 +1,223 @@
+/**
+ * `npm run bench [-- --json] [-- --quick]`: how fast Warden is, against the limits of this machine
+ * measured in the same run, on the real Redis (REDIS_URL, default redis://127.0.0.1:6379; a fresh
+ * key prefix, deleted afterwards).
+ *
+ * The workload is one accepted event a step: `REVIEW_ASSIGN` on workflows in manual review, a
+ * transition that keeps the state, so every event is decided, committed and audited like any other
+ * and the workflow never runs out of events. Measured, each in the same run:
+ *   1. decide only: the pure decider (rehydrate, transition, map, persist), events/s;
+ *   2. commit only: the commit script alone with the same payloads, at 1, 16 and 64 in flight;
+ *   3. applyEvent (load, decide, commit) at 1, 16 and 64 in flight: events/s, p50/p99, ratio to (2).
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { definitionRegistry, supportV2 } from '../machines/index.ts';
+import { decideEvent } from '../src/engine/decider.ts';
+import type { Accepted, WorkflowRecord } from '../src/engine/decision.ts';
+import { createEngine, jobMessages, type Engine } from '../src/engine/engine.ts';
+import { principals } from '../src/paths/principals.ts';
+import { connectRedis, type RedisClient } from '../src/store/redis/connect.ts';
+import { RedisStore } from '../src/store/redis/redis-store.ts';
+import type { CommitRequest } from '../src/store/store.ts';
+
+const json = process.argv.includes('--json');
+const quick = process.argv.includes('--quick');
+const levels = [1, 16, 64] as const;
+/** Events per lane and level: enough for a stable rate, little enough for a few seconds a level. */
+const perLane = (inFlight: number) => Math.max(quick ? 20 : 60, Math.round((quick ? 1500 : 6000) / inFlight));
+
+const assign = (n: number) => ({
+  type: 'REVIEW_ASSIGN',
+  eventId: `assign-${n}`,
+  payload: { owner: `reviewer-${n % 7}` },
+});
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+
+async function deletePrefix(client: RedisClient, prefix: string) {
+  const nodes = 'nodes' in client ? client.nodes('master') : [client];
+  for (const node of nodes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await node.del(...keys);
+    } while (cursor !== '0');
+  }
+}
+
+/** Workflows in manual review, ready for REVIEW_ASSIGN events. */
+async function workflowsInReview(engine: Engine, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = await engine.createWorkflow({
+      body: { request: { customerId: `c-${i}`, subject: 'Charged twice', message: 'Billed twice.' } },
+      principal: principals.agent,
+      start: false,
+    });
+    if (created.outcome !== 'created') throw new Error(`could not create a workflow: ${created.outcome}`);
+    const id = created.record.workflowId;
+    const escalated = await engine.applyEvent(
+      id,
+      { type: 'ESCALATE', eventId: 'escalate', payload: { reason: 'bench' } },
+      principals.agent,
+    );
+    if (escalated.outcome !== 'accepted') throw new Error(`could not escalate ${id}: ${escalated.outcome}`);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Runs `lanes` lanes of `steps` sequential steps each; returns events/s and per-step latencies (ms). */
+async function lanesOf(lanes: number, steps: number, step: (lane: number, i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: lanes }, async (_, lane) => {
+      for (let i = 0; i < steps; i++) {
+        const t = performance.now();
+        await step(lane, i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    eventsPerSecond: round((lanes * steps) / seconds),
+    p50Ms: round(percentile(latencies, 50), 3),
+    p99Ms: round(percentile(latencies, 99), 3),
+    events: lanes * steps,
+  };
+}
+
+function decideOnly(record: WorkflowRecord, count: number) {
+  let current = record;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const decision = decideEvent({
+      definition: supportV2,
+      record: current,
+      event: assign(i),
+      principal: principals.reviewer,
+      now: current.updatedAt + 1,
+    });
+    if (decision.outcome !== 'accepted') throw new Error(`decide-only refused: ${decision.code}`);
+    current = decision.record;
+  }
+  return { eventsPerSecond: round(count / ((performance.now() - started) / 1000)), events: count };
+}
+
+/** The commit requests of `steps` REVIEW_ASSIGN events on a stored workflow, decided ahead of time. */
+function commitChain(record: WorkflowRecord, steps: number, salt: string): CommitRequest[] {
+  const chain: CommitRequest[] = [];
+  let current = record;
+  for (let i = 0; i < steps; i++) {
+    const event = { ...assign(i), eventId: `${salt}-${i}` };
+    const decision = decideEvent({
+      definition: supportV2,
+      record: current,
+      event,
+      principal: principals.reviewer,
+      now: current.updatedAt + 1,
+    });
+    if (decision.outcome !== 'accepted') throw new Error(`chain refused: ${decision.code}`);
+    const accepted: Accepted = decision;
+    chain.push({
+      record: accepted.record,
+      eventId: event.eventId,
+      audit: accepted.audit,
+      jobs: jobMessages(accepted.record, accepted.effects),
+      timersToArm: accepted.timersToArm,
+      timersToCancel: accepted.timersToCancel,
+      outcome: { outcome: 'accepted', version: accepted.record.version, statePaths: accepted.record.statePaths },
+      expectedVersion: current.version,
+      previousStatePaths: current.statePaths,
+    });
+    current = accepted.record;
+  }
+  return chain;
+}
+
+async function main() {
+  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const client = connectRedis({ url, name: 'warden-bench' });
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
+  const store = new RedisStore(client, { prefix, shards: 64 });
+  let seq = 0;
+  const engine = createEngine({
+    store,
+    definitions: definitionRegistry,
+    clock: () => Date.now(),
+    newId: () => `b${(++seq).toString(36).padStart(10, '0')}`,
+  });
+  try {
+    const [probe] = await workflowsInReview(engine, 1);
+    const probeRecord = await store.load(probe as string);
+    if (!probeRecord) throw new Error('the probe workflow is gone');
+    const decide = decideOnly(probeRecord, quick ? 2000 : 10_000);
+
+    const commit: Record<number, Awaited<ReturnType<typeof lanesOf>>> = {};
+    const apply: Record<number, Awaited<ReturnType<typeof lanesOf>> & { ratioToCommit: number }> = {};
+    for (const inFlight of levels) {
+      const steps = perLane(inFlight);
+      const forCommit = await workflowsInReview(engine, inFlight);
+      const chains = await Promise.all(
+        forCommit.map(async (id, lane) =>
+          commitChain((await store.load(id)) as WorkflowRecord, steps, `c${inFlight}-${lane}`),
+        ),
+      );
+      const committed = await lanesOf(inFlight, steps, async (lane, i) => {
+        const result = await store.commit(chains[lane]?.[i] as CommitRequest);
+        if (result.status !== 'committed') throw new Error(`commit-only: ${result.status}`);
+      });
+      commit[inFlight] = committed;
+      const forApply = await workflowsInReview(engine, inFlight);
+      const applied = await lanesOf(inFlight, steps, async (lane, i) => {
+        const outcome = await engine.applyEvent(
+          forApply[lane] as string,
+          { ...assign(i), eventId: `a-${i}` },
+          principals.reviewer,
+        );
+        if (outcome.outcome !== 'accepted') throw new Error(`applyEvent: ${outcome.outcome}`);
+      });
+      apply[inFlight] = {
+        ...applied,
+        ratioToCommit: round(applied.eventsPerSecond / committed.eventsPerSecond, 2),
+      };
+    }
+
+    const report = {
+      machine: { cpus: (await import('node:os')).cpus().length, node: process.version, redis: url },
+      decideOnly: decide,
+      commitOnly: commit,
+      applyEvent: apply,
+      /** applyEvent over commit-only at 64 in flight: how close the engine gets to the store's limit. */
+      applyToCommit: apply[64]?.ratioToCommit ?? null,
+    };
+    if (json) {
+      console.log(JSON.stringify(report, null, 2));
+    } else {
+      console.log(`decide only            ${decide.eventsPerSecond} events/s`);
+      for (const inFlight of levels) {
+        const c = commit[inFlight];
+        const a = apply[inFlight];
+        console.log(
+          `${String(inFlight).padStart(2)} in flight  commit only ${String(c?.eventsPerSecond).padStart(6)}/s   applyEvent ${String(a?.eventsPerSecond).padStart(6)}/s  p50 ${a?.p50Ms} ms  p99 ${a?.p99Ms} ms  ratio ${a?.ratioToCommit}`,
+        );
+      }
+      console.log(`applyToCommit (64)     ${report.applyToCommit}`);
+    }
+  } finally {
+    await deletePrefix(client, prefix);
+    client.disconnect();
+  }
+}
+
+await main();
