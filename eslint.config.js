@@ -72,7 +72,6 @@ export default defineConfig(
     files: ['src/console/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
-      ...tseslint.configs.disableTypeChecked.languageOptions,
       parserOptions: { projectService: false, program: null },
       sourceType: 'script',
       globals: Object.fromEntries(

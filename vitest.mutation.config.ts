@@ -7,6 +7,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/model/model-boundary.test.ts'],
-    exclude: ['test/unit/shard-leases.test.ts', 'test/unit/cli.test.ts', 'test/unit/observability/**', 'test/unit/effects/**'],
+    exclude: [
+      'test/unit/shard-leases.test.ts',
+      'test/unit/cli.test.ts',
+      'test/unit/observability/**',
+      'test/unit/effects/**',
+    ],
   },
 });
