@@ -69,6 +69,9 @@ export interface GenerateOptions {
   simple?: boolean;
 }
 
+/** Edges a traversal may try before it is judged unbounded (support@2 tries about 15,000). */
+const traversalLimit = 500_000;
+
 const eventKey = (event: WalkEvent) => `${event.type}|${event.variant}`;
 
 function toGenerated(
@@ -123,6 +126,8 @@ export function generatePaths(definition: WorkflowDefinition, options: GenerateO
   const traversal = {
     events: (w: WalkSnapshot) => walkEvents(definition, w),
     serializeState: serialise,
+    // A safety net: a serialisation that stopped bounding a counter fails here, loudly, instead of running forever.
+    limit: traversalLimit,
   };
   const adjacency = getAdjacencyMap(logic, traversal);
   const resting = new Set<string>();
@@ -178,6 +183,7 @@ export function generatePaths(definition: WorkflowDefinition, options: GenerateO
           events: (w: WalkSnapshot) =>
             walkEvents(definition, w).filter((e) => e.variant === 'valid' || e.variant === 'due'),
           serializeState: reducedState,
+          limit: traversalLimit,
         }).map((p) => toGenerated('simple', p, reducedState));
 
   const transitions = configTransitions(machine);

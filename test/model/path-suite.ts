@@ -9,6 +9,7 @@ import type { AuditEntry, WorkflowRecord } from '../../src/engine/decision.ts';
 import { createEngine, type ApplyOutcome, type Engine } from '../../src/engine/engine.ts';
 import { definitionRegistry } from '../../machines/index.ts';
 import { generatePaths, type GeneratedPath } from '../../src/paths/generate.ts';
+import { isTimerEvent } from '../../src/paths/catalogue.ts';
 import { principals } from '../../src/paths/principals.ts';
 import {
   applyWalkEvent,
@@ -16,6 +17,7 @@ import {
   initialWalk,
   reducedState,
   walkBody,
+  walkEvents,
   walkStart,
   type WalkSnapshot,
   type WalkStep,
@@ -151,8 +153,22 @@ const sameOutcome = (stored: StoredOutcome, want: StoredOutcome) =>
     ? want.outcome === 'accepted' && stored.version === want.version
     : want.outcome === 'refused' && stored.code === want.code;
 
+/** The first catalogue event (not a timer) the pure decider refuses in this walk state, if any. */
+function refusedProbe(definition: WorkflowDefinition, walk: WalkSnapshot) {
+  for (const event of walkEvents(definition, walk)) {
+    if (isTimerEvent(event)) continue;
+    const step = applyWalkEvent(definition, walk, event);
+    if (step.decision.outcome === 'refused' && step.resolved.kind === 'event') {
+      const { type, payload, principal } = step.resolved;
+      return { type, payload, principal, code: step.decision.code };
+    }
+  }
+  return null;
+}
+
 /**
- * Replays one path through the engine on the store. At every step the process crashes between
+ * Replays one path through the engine on the store. At every step a refused event is sent first
+ * (audited, nothing else changes); then the process crashes between
  * decide and commit (nothing may be stored), then after the commit (the write stands), then the
  * event is delivered again (the first outcome comes back, nothing more is written). The stored
  * record must follow the pure decider's uncrashed run step by step.
@@ -202,6 +218,22 @@ async function replayOnEngine(
         ? e.applyTimer({ workflowId, timerId: resolved.id, generation: resolved.generation })
         : e.applyEvent(workflowId, { type: resolved.type, eventId, payload: resolved.payload }, resolved.principal);
     clock.now = resolved.kind === 'timer' ? Math.max(mirror.now, resolved.dueAt) : mirror.now;
+    // A refused event first: it is audited and leaves the stored record as it was.
+    const probe = refusedProbe(definition, mirror);
+    if (probe) {
+      const probeId = `${workflowId}-${step + 1}-refused`;
+      const refused = await engine.applyEvent(
+        workflowId,
+        { type: probe.type, eventId: probeId, payload: probe.payload },
+        probe.principal,
+      );
+      if (refused.outcome !== 'refused' || refused.code !== probe.code) {
+        problems.push(`${where}: ${probe.type} was ${refused.outcome}, the decider refused it with ${probe.code}`);
+      }
+      eventIds.push(probeId);
+      if (!sameRecord(await store.load(workflowId), before))
+        problems.push(`${where}: a refused event changed the record`);
+    }
     const seen = eventIds.includes(eventId);
     if (!seen) {
       const first = await expectCrash(apply(crashBefore), 'beforeCommit');

@@ -4,7 +4,7 @@
  * never pass. Written against the survivors of a mutation run (npm run mutation).
  */
 import { describe, expect, it } from 'vitest';
-import type { SupportContext } from '../../machines/support.context.ts';
+import { createInitialContext, type SupportContext } from '../../machines/support.context.ts';
 import type { AnySupportEvent } from '../../machines/support.events.ts';
 import {
   actionCannotHaveTakenEffect,
@@ -18,9 +18,17 @@ import {
 } from '../../machines/support.guards.ts';
 import { principals } from '../../src/paths/principals.ts';
 import type { Principal } from '../../src/engine/principal.ts';
-import { Harness } from '../support/harness.ts';
 
-const base = Harness.create().context;
+// Built without the decider: module-level code that runs the decider makes every decider mutant
+// "static" for Stryker, which then re-runs the whole suite for each.
+const base = createInitialContext({
+  workflowId: 'wf-1',
+  tenantId: 'acme',
+  requesterId: 'agent-1',
+  correlationId: 'wf-1',
+  createdAt: 0,
+  request: { customerId: 'cust-1', subject: 'Charged twice', message: 'I was charged twice for March.' },
+});
 const rec = {
   version: 2,
   contentHash: `sha256:${'a'.repeat(64)}`,
