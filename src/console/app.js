@@ -305,7 +305,31 @@
     );
   }
 
-  function auditCard(entries) {
+  /** What an accepted event brought in, for the latest one of its type (earlier ones were superseded). */
+  function artifactOf(workflow, type) {
+    const e = workflow.evidence || {};
+    if (type === 'CLASSIFIED' && e.classification) {
+      const c = e.classification;
+      return `${c.category} ${c.confidence} · ${c.model} · prompt ${c.promptVersion}`;
+    }
+    if (type === 'POLICY_RETRIEVED' && e.policy) return `policy ${e.policy.policyId} version ${e.policy.policyVersion}`;
+    if (type === 'ACCOUNT_INSPECTED' && e.account) return `account ${e.account.accountId}`;
+    if (type === 'RECOMMENDATION_GENERATED' && e.recommendation) {
+      const r = e.recommendation;
+      return `v${r.version} ${r.amount.toFixed(2)} ${r.currency} · ${r.model} · prompt ${r.promptVersion}`;
+    }
+    if ((type === 'POLICY_VALID' || type === 'POLICY_INVALID' || type === 'POLICY_UNCLEAR') && e.validation) {
+      return `${e.validation.outcome} · policy ${e.validation.policyVersion} · ${e.validation.validatorVersion}`;
+    }
+    if ((type === 'FRAUD_CLEARED' || type === 'FRAUD_SUSPECTED') && e.fraud) return `fraud ${e.fraud.status}`;
+    return '';
+  }
+
+  function auditCard(entries, workflow) {
+    const latest = new Map();
+    entries.forEach((entry, i) => {
+      if (entry.outcome === 'accepted') latest.set(entry.eventType, i);
+    });
     return el(
       'section',
       { class: 'card' },
@@ -319,13 +343,13 @@
           el(
             'tr',
             {},
-            ['When', 'Who', 'What', 'Outcome', 'Guard', 'From → to'].map((h) => el('th', {}, h)),
+            ['When', 'Who', 'What', 'Outcome', 'Guard', 'Artifacts', 'From → to'].map((h) => el('th', {}, h)),
           ),
         ),
         el(
           'tbody',
           {},
-          entries.map((entry) =>
+          entries.map((entry, i) =>
             el(
               'tr',
               { 'data-event': entry.eventType },
@@ -345,6 +369,11 @@
                 entry.guard.outcome === 'none'
                   ? ''
                   : `${entry.guard.outcome}: ${entry.guard.guards.join(', ')}${entry.guard.failedChecks.length ? ` (${entry.guard.failedChecks.join(', ')})` : ''}`,
+              ),
+              el(
+                'td',
+                { class: 'artifact' },
+                latest.get(entry.eventType) === i ? artifactOf(workflow, entry.eventType) : '',
               ),
               el('td', {}, `${entry.from.join(', ') || '—'} → ${entry.to.join(', ')}`),
             ),
@@ -506,7 +535,7 @@
             ),
       );
       side.replaceChildren(evidenceCard(workflow));
-      audit.replaceChildren(auditCard(trail.entries));
+      audit.replaceChildren(auditCard(trail.entries, workflow));
       drawing = drawing
         .then(() => drawDiagram(diagram, workflow))
         .catch((error) => show(`The diagram cannot be drawn: ${error.message}`));

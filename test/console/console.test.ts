@@ -178,7 +178,14 @@ describe('the operator console in Chromium', () => {
     expect(evidence).toMatch(/v1: refund of \d+\.\d\d EUR/);
     expect(evidence).toContain('prompt recommend@');
     expect(evidence).toMatch(/Policy.*version/);
-    expect(await page.locator('#audit tr[data-event="RECOMMENDATION_GENERATED"]').count()).toBe(1);
+    const recommended = page.locator('#audit tr[data-event="RECOMMENDATION_GENERATED"]');
+    expect(await recommended.count()).toBe(1);
+    expect(await recommended.locator('td.artifact').textContent()).toMatch(
+      /^v1 \d+\.\d\d EUR · .+ · prompt recommend@/,
+    );
+    expect(await page.locator('#audit tr[data-event="POLICY_RETRIEVED"] td.artifact').textContent()).toMatch(
+      /^policy .+ version /,
+    );
     const buttons = await Promise.all(
       (await page.locator('#events button').all()).map((button) => button.getAttribute('data-event')),
     );
