@@ -170,9 +170,9 @@ export function createEngine(options: EngineOptions) {
     trail: Trail,
   ): Promise<ApplyOutcome> {
     for (let attempt = 1; attempt <= maxRetries; attempt++) {
-      const record = await store.load(workflowId);
+      // One round trip for both reads (the client pipelines them); the commit script re-checks both.
+      const [record, seen] = await Promise.all([store.load(workflowId), store.outcomeOf(workflowId, eventId)]);
       if (!record) return { outcome: 'notFound' };
-      const seen = await store.outcomeOf(workflowId, eventId);
       if (seen) return { outcome: 'duplicate', stored: seen };
       if (expectedVersion !== undefined && record.version !== expectedVersion) {
         return { outcome: 'preconditionFailed', version: record.version };
