@@ -9,6 +9,9 @@
  *   1. decide only: the pure decider (rehydrate, transition, map, persist), events/s;
  *   2. commit only: the commit script alone with the same payloads, at 1, 16 and 64 in flight;
  *   3. applyEvent (load, decide, commit) at 1, 16 and 64 in flight: events/s, p50/p99, ratio to (2).
+ *   5. end to end: support requests created as fast as 32 callers can, workers and timers running in
+ *      this process, a bench approver approving what waits: completed workflows/s, p50/p99 time per
+ *      workflow, and Redis memory per completed workflow with its audit trail.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -16,7 +19,12 @@ import { definitionRegistry, supportV2 } from '../machines/index.ts';
 import { decideEvent } from '../src/engine/decider.ts';
 import type { Accepted, WorkflowRecord } from '../src/engine/decision.ts';
 import { createEngine, jobMessages, type Engine } from '../src/engine/engine.ts';
+import pino from 'pino';
+import type { SupportContext } from '../machines/support.context.ts';
+import { loadConfig } from '../src/config.ts';
+import { restoreSnapshot } from '../src/engine/snapshot.ts';
 import { principals } from '../src/paths/principals.ts';
+import { createSystem } from '../src/system.ts';
 import { connectRedis, type RedisClient } from '../src/store/redis/connect.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import type { CommitRequest } from '../src/store/store.ts';
@@ -145,6 +153,135 @@ function commitChain(record: WorkflowRecord, steps: number, salt: string): Commi
   return chain;
 }
 
+async function usedMemory(client: RedisClient): Promise<number> {
+  const info = await client.info('memory');
+  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
+}
+
+/** Completed workflows per second with the whole runtime in this process. */
+async function endToEnd(url: string, count: number) {
+  const prefix = `bench-e2e-${randomBytes(4).toString('hex')}`;
+  const done = new Map<string, { at: number; state: string }>();
+  const system = createSystem(
+    loadConfig({
+      REDIS_URL: url,
+      WARDEN_PREFIX: prefix,
+      WARDEN_POLL_MS: '2',
+      WARDEN_SHARDS: '64',
+      LOG_LEVEL: 'silent',
+    }),
+    {
+      logger: pino({ level: 'silent' }),
+      // Notes when a workflow finishes, from the commit that finished it.
+      decorateStore: (store) =>
+        new Proxy(store, {
+          get(target, property, receiver) {
+            if (property === 'commit') {
+              return async (request: CommitRequest) => {
+                const result = await target.commit(request);
+                if (result.status === 'committed' && request.record.status === 'done') {
+                  done.set(request.record.workflowId, {
+                    at: performance.now(),
+                    state: request.record.statePaths[0] ?? '',
+                  });
+                }
+                return result;
+              };
+            }
+            const value: unknown = Reflect.get(target, property, receiver);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
+    },
+  );
+  const client = connectRedis({ url, name: 'warden-bench-e2e' });
+  const memoryBefore = await usedMemory(client);
+  const runtime = system.runtime(new Set(['worker', 'timers']));
+  await runtime.start();
+  const control = { approving: true };
+  const approved = new Set<string>();
+  const approver = (async () => {
+    while (control.approving) {
+      const page = await system.store.listByState({
+        tenantId: principals.agent.tenantId,
+        statePath: 'beforeAction.awaitingApproval',
+        limit: 200,
+      });
+      await Promise.all(
+        page.items
+          .filter((item) => !approved.has(item.workflowId))
+          .map(async ({ workflowId }) => {
+            approved.add(workflowId);
+            const record = await system.store.load(workflowId);
+            if (!record) return;
+            const definition = system.engine.definitionOf(record);
+            const c = restoreSnapshot(definition.machine, workflowId, record.snapshot).context as SupportContext;
+            if (!c.recommendation) return;
+            const { version, contentHash, amount } = c.recommendation;
+            await system.engine.applyEvent(
+              workflowId,
+              {
+                type: 'APPROVED',
+                eventId: `bench-approve-${version}`,
+                payload: { recommendationVersion: version, contentHash, amount },
+              },
+              principals.approver,
+            );
+          }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  const created = new Map<string, number>();
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const at = performance.now();
+        const outcome = await system.engine.createWorkflow({
+          body: {
+            request: {
+              customerId: `cust-${i}`,
+              subject: 'Charged twice',
+              message: `I was billed twice for order A-${i}.`,
+              orderId: `A-${i}`,
+              requestedAmount: 25,
+              currency: 'EUR',
+            },
+          },
+          principal: principals.agent,
+        });
+        if (outcome.outcome !== 'created') throw new Error(`create: ${outcome.outcome}`);
+        created.set(outcome.record.workflowId, at);
+      }
+    }),
+  );
+  const deadline = performance.now() + 120_000;
+  while (done.size < count && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  const finished = performance.now();
+  control.approving = false;
+  await approver;
+  await runtime.stop();
+  const memoryAfter = await usedMemory(client);
+  const durations = [...done].map(([id, d]) => d.at - (created.get(id) ?? d.at)).sort((a, b) => a - b);
+  const completed = [...done.values()].filter((d) => d.state === 'completed').length;
+  await deletePrefix(client, prefix);
+  client.disconnect();
+  await system.close();
+  return {
+    workflows: count,
+    completed,
+    otherwiseFinished: done.size - completed,
+    unfinished: count - done.size,
+    workflowsPerSecond: round(completed / ((finished - started) / 1000)),
+    p50Ms: round(percentile(durations, 50)),
+    p99Ms: round(percentile(durations, 99)),
+    bytesPerWorkflow: round((memoryAfter - memoryBefore) / count),
+  };
+}
+
 async function main() {
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const client = connectRedis({ url, name: 'warden-bench' });
@@ -193,13 +330,18 @@ async function main() {
       };
     }
 
+    const e2e = await endToEnd(url, quick ? 200 : 1000);
     const report = {
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version, redis: url },
       decideOnly: decide,
       commitOnly: commit,
       applyEvent: apply,
+      endToEnd: e2e,
       /** applyEvent over commit-only at 64 in flight: how close the engine gets to the store's limit. */
       applyToCommit: apply[64]?.ratioToCommit ?? null,
+      workflowsPerSecond: e2e.workflowsPerSecond,
+      /** Redis memory per completed workflow, audit trail included. */
+      bytesPerWorkflow: e2e.bytesPerWorkflow,
     };
     if (json) {
       console.log(JSON.stringify(report, null, 2));
@@ -213,6 +355,12 @@ async function main() {
         );
       }
       console.log(`applyToCommit (64)     ${report.applyToCommit}`);
+      console.log(
+        `end to end             ${e2e.workflowsPerSecond} completed workflows/s (${e2e.completed} of ${e2e.workflows}; ${e2e.otherwiseFinished} finished otherwise, ${e2e.unfinished} unfinished)  p50 ${e2e.p50Ms} ms  p99 ${e2e.p99Ms} ms`,
+      );
+      console.log(
+        `memory                 ${e2e.bytesPerWorkflow} bytes of Redis per completed workflow, audit trail included`,
+      );
     }
   } finally {
     await deletePrefix(client, prefix);
