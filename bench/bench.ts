@@ -9,11 +9,18 @@
  *   1. decide only: the pure decider (rehydrate, transition, map, persist), events/s;
  *   2. commit only: the commit script alone with the same payloads, at 1, 16 and 64 in flight;
  *   3. applyEvent (load, decide, commit) at 1, 16 and 64 in flight: events/s, p50/p99, ratio to (2).
+ *   4. HTTP events (autocannon) at 16 and 64 connections against `warden serve --role api` in its
+ *      own process: events/s, p50/p99, ratio to (3) at the same concurrency;
  *   5. end to end: support requests created as fast as 32 callers can, workers and timers running in
  *      this process, a bench approver approving what waits: completed workflows/s, p50/p99 time per
  *      workflow, and Redis memory per completed workflow with its audit trail.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { mintToken } from '../src/api/auth.ts';
 import { performance } from 'node:perf_hooks';
 import { definitionRegistry, supportV2 } from '../machines/index.ts';
 import { decideEvent } from '../src/engine/decider.ts';
@@ -282,6 +289,103 @@ async function endToEnd(url: string, count: number) {
   };
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (typeof address === 'object' && address) resolve(address.port);
+        else reject(new Error('no port'));
+      });
+    });
+  });
+}
+
+/** HTTP events against an API process of its own; each connection drives its own workflow. */
+async function httpEvents(
+  url: string,
+  prefix: string,
+  shards: number,
+  engine: Engine,
+  connections: number,
+  amount: number,
+) {
+  const secret = randomBytes(24).toString('hex');
+  const port = await freePort();
+  const server = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../bin/warden.mjs', import.meta.url)), 'serve', '--role', 'api'],
+    {
+      env: {
+        ...process.env,
+        REDIS_URL: url,
+        WARDEN_PREFIX: prefix,
+        WARDEN_SHARDS: String(shards),
+        WARDEN_JWT_SECRET: secret,
+        WARDEN_RATE_PER_MINUTE: '0',
+        PORT: String(port),
+        LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    },
+  );
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    const until = Date.now() + 20_000;
+    for (;;) {
+      const up = await fetch(`${origin}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (Date.now() > until) throw new Error('the API process did not start');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const token = await mintToken(secret, {
+      sub: principals.reviewer.id,
+      tenant: principals.reviewer.tenantId,
+      roles: principals.reviewer.roles,
+    });
+    const ids = await workflowsInReview(engine, connections);
+    let nextConnection = 0;
+    let seq = 0;
+    const result = await autocannon({
+      url: origin,
+      connections,
+      amount,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request, context: { workflowId?: string }) => {
+            context.workflowId ??= ids[nextConnection++ % ids.length];
+            return {
+              ...request,
+              path: `/v1/workflows/${context.workflowId ?? ''}/events`,
+              body: JSON.stringify({
+                type: 'REVIEW_ASSIGN',
+                eventId: `h-${++seq}`,
+                payload: { owner: `reviewer-${seq % 7}` },
+              }),
+            };
+          },
+        },
+      ],
+    });
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`HTTP: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return {
+      eventsPerSecond: round(result.requests.total / (result.duration || 1)),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      events: result.requests.total,
+    };
+  } finally {
+    server.kill('SIGTERM');
+  }
+}
+
 async function main() {
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const client = connectRedis({ url, name: 'warden-bench' });
@@ -330,15 +434,26 @@ async function main() {
       };
     }
 
+    const http: Record<number, Awaited<ReturnType<typeof httpEvents>> & { ratioToApply: number }> = {};
+    for (const connections of [16, 64] as const) {
+      const measured = await httpEvents(url, prefix, 64, engine, connections, quick ? 3000 : 12_000);
+      http[connections] = {
+        ...measured,
+        ratioToApply: round(measured.eventsPerSecond / (apply[connections]?.eventsPerSecond ?? Infinity), 2),
+      };
+    }
     const e2e = await endToEnd(url, quick ? 200 : 1000);
     const report = {
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version, redis: url },
       decideOnly: decide,
       commitOnly: commit,
       applyEvent: apply,
+      http,
       endToEnd: e2e,
       /** applyEvent over commit-only at 64 in flight: how close the engine gets to the store's limit. */
       applyToCommit: apply[64]?.ratioToCommit ?? null,
+      /** HTTP events over applyEvent at 64: what the HTTP layer costs. */
+      httpToApply: http[64]?.ratioToApply ?? null,
       workflowsPerSecond: e2e.workflowsPerSecond,
       /** Redis memory per completed workflow, audit trail included. */
       bytesPerWorkflow: e2e.bytesPerWorkflow,
@@ -355,6 +470,12 @@ async function main() {
         );
       }
       console.log(`applyToCommit (64)     ${report.applyToCommit}`);
+      for (const connections of [16, 64] as const) {
+        const h = http[connections];
+        console.log(
+          `HTTP ${String(connections).padStart(2)} connections    ${h?.eventsPerSecond}/s  p50 ${h?.p50Ms} ms  p99 ${h?.p99Ms} ms  ratio to applyEvent ${h?.ratioToApply}`,
+        );
+      }
       console.log(
         `end to end             ${e2e.workflowsPerSecond} completed workflows/s (${e2e.completed} of ${e2e.workflows}; ${e2e.otherwiseFinished} finished otherwise, ${e2e.unfinished} unfinished)  p50 ${e2e.p50Ms} ms  p99 ${e2e.p99Ms} ms`,
       );
