@@ -9,6 +9,8 @@
   const messageBox = document.getElementById('message');
   const dialog = document.getElementById('confirm');
   let stopStream = null;
+  /** Bumped on every navigation: a page that finished loading after the user left must not start a stream. */
+  let generation = 0;
   const diagrams = new Map();
   let diagramSeq = 0;
 
@@ -107,6 +109,7 @@
   // ---------- routing ----------
 
   function route() {
+    generation++;
     if (stopStream) stopStream();
     stopStream = null;
     const hash = location.hash || '#/queues';
@@ -452,26 +455,32 @@
         .map(([name, property]) => fieldFor(name, property, required.includes(name))),
     );
     return new Promise((resolve) => {
-      const ok = document.getElementById('confirm-ok');
-      const cancel = document.getElementById('confirm-cancel');
-      const done = (value) => {
-        ok.removeEventListener('click', onOk);
-        cancel.removeEventListener('click', onCancel);
-        dialog.close();
-        resolve(value);
-      };
+      // Every way out (Confirm, Cancel, Esc) settles this dialog's promise and removes its listeners,
+      // so a dismissed dialog can never send on a later Confirm.
+      const listeners = new AbortController();
+      let payload = null;
       const onOk = (event) => {
         event.preventDefault();
         if (!document.getElementById('confirm-form').reportValidity()) return;
         try {
-          done(Object.assign(readFields(fields), fixed));
+          payload = Object.assign(readFields(fields), fixed);
         } catch (error) {
           show(`A field is not valid JSON: ${error.message}`);
+          return;
         }
+        dialog.close();
       };
-      const onCancel = () => done(null);
-      ok.addEventListener('click', onOk);
-      cancel.addEventListener('click', onCancel);
+      const options = { signal: listeners.signal };
+      document.getElementById('confirm-ok').addEventListener('click', onOk, options);
+      document.getElementById('confirm-cancel').addEventListener('click', () => dialog.close(), options);
+      dialog.addEventListener(
+        'close',
+        () => {
+          listeners.abort();
+          resolve(payload);
+        },
+        options,
+      );
       dialog.showModal();
     });
   }
@@ -543,11 +552,13 @@
       return workflow;
     };
 
+    const mine = generation;
     const first = await refresh();
-    if (first.status === 'active')
+    if (first.status === 'active' && mine === generation) {
       stopStream = follow(`${path}/stream`, (version) => {
         if (version > shown) refresh().catch((error) => show(error.message));
       });
+    }
   }
 
   /** Follows the server-sent events of a workflow (fetch, so the token goes in a header); reconnects while open. */
@@ -561,6 +572,11 @@
             headers: { Authorization: `Bearer ${sessionStorage.getItem(tokenKey)}`, Accept: 'text/event-stream' },
             signal: controller.signal,
           });
+          if (response.status === 401 || response.status === 403 || response.status === 404) {
+            stopped = true;
+            show(`Live updates stopped: the stream answered ${response.status}.`);
+            return;
+          }
           if (!response.ok || !response.body) throw new Error(`the live stream answered ${response.status}`);
           const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           let buffer = '';

@@ -218,6 +218,10 @@ describe('the operator console in Chromium', () => {
   it('shows an approver over their limit the refusal, and nothing moves', async () => {
     await signIn(tokens.smallApprover);
     await openWorkflow(workflows[2] as string);
+    // A dialog dismissed with Esc sends nothing, then or with a later confirmation.
+    await page.click('#events button[data-event="REJECTED_BY_REVIEWER"]');
+    await page.fill('#confirm-fields [data-field="reason"]', 'Changed my mind.');
+    await page.keyboard.press('Escape');
     await page.click('#events button[data-event="APPROVED"]');
     await page.click('#confirm-ok');
     await page.waitForSelector('#message:not([hidden])');
@@ -225,6 +229,10 @@ describe('the operator console in Chromium', () => {
     expect(message).toContain('GUARD_REJECTED');
     expect(message).toContain('amountWithinApproverLimit');
     expect(await active()).toBe('beforeAction.awaitingApproval');
+    const { body } = await call('GET', `/v1/workflows/${workflows[2] as string}/audit`, tokens.agent);
+    const decided = (body.entries as { eventType: string; outcome: string }[]).slice(-1);
+    expect(decided).toEqual([expect.objectContaining({ eventType: 'APPROVED', outcome: 'GUARD_REJECTED' })]);
+    expect(await page.locator('#audit tr[data-event="REJECTED_BY_REVIEWER"]').count()).toBe(0);
     await page.screenshot({ path: `${shots}/5-over-limit.png`, fullPage: true });
   });
 
