@@ -26,6 +26,15 @@ export function statelyFilesOnDisk(): Record<string, string | null> {
 
 export function stately(action: string | undefined, print: Print): number {
   if (action === 'gen') {
+    // Regenerating the lock would erase the evidence of a removed state: refuse while there is one.
+    const removed = statelyCheck({ definitions, findMigration }, statelyFilesOnDisk()).filter(
+      (p) => p.code === 'STATE_REMOVED',
+    );
+    if (removed.length > 0) {
+      for (const problem of removed) print(`${problem.code}: ${problem.message}`);
+      print('stately: not written; register a new version with a migration, or restore the state');
+      return 1;
+    }
     for (const file of statelyFiles({ definitions })) {
       writeFileSync(`${root}${file.path}`, file.content);
       print(`wrote ${file.path}`);

@@ -203,7 +203,13 @@ function removedStates(input: StatelyInput, lock: Record<string, string[]> | nul
 function parseLock(text: string | null): Record<string, string[]> | null {
   if (text === null) return null;
   try {
-    return JSON.parse(text) as Record<string, string[]>;
+    const parsed: unknown = JSON.parse(text);
+    const isLock =
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      !Array.isArray(parsed) &&
+      Object.values(parsed).every((paths) => Array.isArray(paths) && paths.every((p) => typeof p === 'string'));
+    return isLock ? (parsed as Record<string, string[]>) : null;
   } catch {
     return null;
   }
@@ -231,7 +237,15 @@ export function statelyCheck(input: StatelyInput, files: Readonly<Record<string,
     problems.push(...inlineImplementations(definition.machine.config, key));
     problems.push(...missingImplementations(definition.machine, key));
   }
-  problems.push(...removedStates(input, parseLock(files[stateLockPath] ?? null)));
+  const lockText = files[stateLockPath] ?? null;
+  const lock = parseLock(lockText);
+  if (lockText !== null && lock === null) {
+    problems.push({
+      code: 'STALE_FILE',
+      message: `${stateLockPath} is not a lock list (state paths by version); restore it from git before regenerating`,
+    });
+  }
+  problems.push(...removedStates(input, lock));
   return problems;
 }
 

@@ -77,7 +77,12 @@ function guardPasses(
   return impl({ context: snapshot.context, event }, params);
 }
 
-/** The `always` transitions enabled in a snapshot, as XState selects them: per atomic state, nearest ancestor first. */
+/**
+ * The `always` transitions enabled in a snapshot, as XState selects them: per atomic state, nearest
+ * ancestor first. Guards get the external event; XState passes the event being processed (a done
+ * event in an onDone microstep). No guard of the support chart's `always` transitions reads the
+ * event, so the two agree here; a chart whose guards do must be covered by inspection events instead.
+ */
 function eventlessTransitions(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: unknown) {
   const selected: AnyTransitionDefinition[] = [];
   const nodes = snapshot._nodes as AnyStateNode[];
@@ -99,7 +104,8 @@ function doneTransitions(machine: AnyStateMachine, before: AnyMachineSnapshot, a
     const type = `xstate.done.state.${node.id}`;
     if (!node.transitions.has(type)) continue;
     const taken = machine.getTransitionData(before, { type });
-    if (taken.length > 0 && taken.every((t) => (t.target ?? []).every((n: AnyStateNode) => entered.has(n)))) {
+    const targets = taken.flatMap((t) => (t.target ?? []) as AnyStateNode[]);
+    if (targets.length > 0 && targets.every((n) => entered.has(n))) {
       return taken;
     }
   }

@@ -234,7 +234,8 @@ function actionClass(c: SupportContext): string {
  * The behavioural state of a walk: what decides which events are taken next, and nothing that only
  * counts or only records. Kept: status, state paths, armed timers (by id), jobs in flight (by
  * operation), the attempts of the operations whose step is active (each bounded by its retry
- * policy), the revisions used (bounded by `maxRevisions`), the pending cancellation, how a guard
+ * policy; `compensate` is never reset, but has one attempt, after which the workflow is in manual
+ * review or finished), the revisions used (bounded by `maxRevisions`), the pending cancellation, how a guard
  * sees the action (none / uncertain / executed, with or without a receipt), and in manual review
  * the facts the reviewer's commands are guarded by (classification, evidence, recommendation,
  * notification, whether the review is overdue). Dropped: version and attempt numbers (they only
@@ -243,6 +244,13 @@ function actionClass(c: SupportContext): string {
  * `checkingConfidence`), and validation, fraud and approval facts, which outside manual review are
  * implied by the state itself (awaiting approval means validated and screened for the current
  * recommendation) and are superseded by the next recommendation.
+ *
+ * This is an abstraction, and it merges some walks that differ: after a reviewer's retry, a step
+ * still holds the facts of the earlier pass (a classification, a recommendation) that a first pass
+ * lacks, and only the first walk to reach a serialised state is expanded. Today's chart reads those
+ * facts only in manual review, where they are kept; a guard that reads them elsewhere needs them
+ * added here. The suite replays every path against the uncrashed pure run, so a merge that hid a
+ * different outcome on a replayed path would fail; merges off the replayed paths are not checked.
  */
 export function behaviouralState(definition: WorkflowDefinition, walk: WalkSnapshot): string {
   const { record } = walk;

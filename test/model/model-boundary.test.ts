@@ -137,8 +137,9 @@ describe('the model boundary', () => {
         );
         expect(refunds(decision.effects)).toEqual([]);
         h.record = decision.record;
-        // Whatever the model said, an approval now is refused: nothing was validated.
-        expect(h.send('APPROVED').outcome).toBe('refused');
+        // Whatever the model said, an approval now is refused: there is no approval before validation.
+        expect(h.send('APPROVED')).toMatchObject({ outcome: 'refused', code: 'NO_TRANSITION' });
+        expect(h.context.validation).toBeNull();
         expect(refunds(h.effects)).toEqual([]);
       }),
       { numRuns: 300 },

@@ -254,7 +254,8 @@ async function replayOnEngine(
     if (
       after?.version !== wanted.version ||
       after.status !== wanted.status ||
-      JSON.stringify([after.statePaths, after.timers]) !== JSON.stringify([wanted.statePaths, wanted.timers])
+      JSON.stringify([after.statePaths, after.timers, after.snapshot]) !==
+        JSON.stringify([wanted.statePaths, wanted.timers, wanted.snapshot])
     ) {
       problems.push(
         `${where}: stored ${after?.statePaths.join(', ')} v${after?.version}, expected ${wanted.statePaths.join(', ')} v${wanted.version}`,

@@ -50,6 +50,13 @@ describe('npm run stately:check', () => {
     ]);
   });
 
+  it('fails on a lock that cannot be read, rather than skipping the removed-state check', () => {
+    const problems = statelyCheck({ definitions, findMigration }, { ...onDisk, [stateLockPath]: '{"support@2": 7}' });
+    expect(problems.map((p) => p.message)).toContain(
+      `${stateLockPath} is not a lock list (state paths by version); restore it from git before regenerating`,
+    );
+  });
+
   it('fails on an inline implementation in the config', () => {
     expect(checkWith(completedWith([() => undefined]))).toEqual([
       {
