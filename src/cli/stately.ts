@@ -26,13 +26,14 @@ export function statelyFilesOnDisk(): Record<string, string | null> {
 
 export function stately(action: string | undefined, print: Print): number {
   if (action === 'gen') {
-    // Regenerating the lock would erase the evidence of a removed state: refuse while there is one.
+    // Regenerating the lock would erase the evidence of a removed state or a released version changed
+    // in place (or overwrite a lock that cannot be read): refuse while there is one.
     const removed = statelyCheck({ definitions, findMigration }, statelyFilesOnDisk()).filter(
-      (p) => p.code === 'STATE_REMOVED',
+      (p) => p.code === 'STATE_REMOVED' || p.code === 'VERSION_CHANGED' || p.message.includes('is not a lock list'),
     );
     if (removed.length > 0) {
       for (const problem of removed) print(`${problem.code}: ${problem.message}`);
-      print('stately: not written; register a new version with a migration, or restore the state');
+      print('stately: not written; register a new version with a migration, or restore what changed');
       return 1;
     }
     for (const file of statelyFiles({ definitions })) {

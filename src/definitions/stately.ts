@@ -4,6 +4,7 @@
  * holds an inline implementation, names a guard, action, actor or delay `setup()` lacks, or when a
  * state path of a registered definition version disappeared without a registered migration.
  */
+import { createHash } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
 import type { WorkflowDefinition } from '../engine/definition.ts';
@@ -17,7 +18,12 @@ export interface GeneratedFile {
 }
 
 export type ProblemCode =
-  'STALE_FILE' | 'INLINE_IMPLEMENTATION' | 'MISSING_IMPLEMENTATION' | 'UNDECLARED_DELAY' | 'STATE_REMOVED';
+  | 'STALE_FILE'
+  | 'INLINE_IMPLEMENTATION'
+  | 'MISSING_IMPLEMENTATION'
+  | 'UNDECLARED_DELAY'
+  | 'STATE_REMOVED'
+  | 'VERSION_CHANGED';
 
 export interface Problem {
   code: ProblemCode;
@@ -48,11 +54,26 @@ function latestOf(definitions: ReadonlyMap<string, WorkflowDefinition>, id: stri
   return latest;
 }
 
-/** The state paths of every registered version, by `id@version`. */
-export function stateLock(definitions: ReadonlyMap<string, WorkflowDefinition>): Record<string, string[]> {
+/** What the lock keeps of a registered version: a hash of its config, and its state paths. */
+export interface LockedVersion {
+  /** `sha256:` of the serialised config: a released version's chart must not change in place. */
+  config: string;
+  states: string[];
+}
+
+const configHash = (machine: AnyStateMachine) =>
+  `sha256:${createHash('sha256')
+    .update(JSON.stringify(serialisableConfig(machine)))
+    .digest('hex')}`;
+
+/** The lock of every registered version, by `id@version`. */
+export function stateLock(definitions: ReadonlyMap<string, WorkflowDefinition>): Record<string, LockedVersion> {
   const keys = [...definitions.keys()].sort();
   return Object.fromEntries(
-    keys.map((key) => [key, statePathsOf((definitions.get(key) as WorkflowDefinition).machine)]),
+    keys.map((key) => {
+      const machine = (definitions.get(key) as WorkflowDefinition).machine;
+      return [key, { config: configHash(machine), states: statePathsOf(machine) }];
+    }),
   );
 }
 
@@ -159,13 +180,14 @@ function missingImplementations(machine: AnyStateMachine, key: string): Problem[
 }
 
 /**
- * A registered version is frozen: each of its locked state paths must still exist. Between two
- * consecutive versions, a state of the older one missing from the newer needs a registered migration.
+ * A registered version is frozen: each of its locked state paths must still exist, and a version
+ * that is no longer the latest of its definition must have the config it was locked with. Between
+ * two consecutive versions, a state of the older one missing from the newer needs a migration.
  */
-function removedStates(input: StatelyInput, lock: Record<string, string[]> | null): Problem[] {
+function removedStates(input: StatelyInput, lock: Record<string, LockedVersion> | null): Problem[] {
   const problems: Problem[] = [];
   const current = stateLock(input.definitions);
-  for (const [key, paths] of Object.entries(lock ?? {})) {
+  for (const [key, locked] of Object.entries(lock ?? {})) {
     const now = current[key];
     if (!now) {
       problems.push({
@@ -174,10 +196,18 @@ function removedStates(input: StatelyInput, lock: Record<string, string[]> | nul
       });
       continue;
     }
-    for (const path of paths.filter((p) => !now.includes(p))) {
+    for (const path of locked.states.filter((p) => !now.states.includes(p))) {
       problems.push({
         code: 'STATE_REMOVED',
         message: `${key} lost its state ${path}: a registered version is frozen; register a new version with a migration instead`,
+      });
+    }
+    const definition = input.definitions.get(key);
+    const latest = definition && latestOf(input.definitions, definition.id) === definition;
+    if (!latest && locked.config !== now.config) {
+      problems.push({
+        code: 'VERSION_CHANGED',
+        message: `${key} is a released version and its chart changed in place; restore machines/versions/ and register a new version instead`,
       });
     }
   }
@@ -200,16 +230,17 @@ function removedStates(input: StatelyInput, lock: Record<string, string[]> | nul
   return problems;
 }
 
-function parseLock(text: string | null): Record<string, string[]> | null {
+function parseLock(text: string | null): Record<string, LockedVersion> | null {
   if (text === null) return null;
   try {
     const parsed: unknown = JSON.parse(text);
-    const isLock =
-      typeof parsed === 'object' &&
-      parsed !== null &&
-      !Array.isArray(parsed) &&
-      Object.values(parsed).every((paths) => Array.isArray(paths) && paths.every((p) => typeof p === 'string'));
-    return isLock ? (parsed as Record<string, string[]>) : null;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+    const isLocked = (v: unknown): v is LockedVersion =>
+      isObject(v) &&
+      typeof v.config === 'string' &&
+      Array.isArray(v.states) &&
+      v.states.every((p) => typeof p === 'string');
+    return Object.values(parsed).every(isLocked) ? (parsed as Record<string, LockedVersion>) : null;
   } catch {
     return null;
   }
@@ -242,7 +273,7 @@ export function statelyCheck(input: StatelyInput, files: Readonly<Record<string,
   if (lockText !== null && lock === null) {
     problems.push({
       code: 'STALE_FILE',
-      message: `${stateLockPath} is not a lock list (state paths by version); restore it from git before regenerating`,
+      message: `${stateLockPath} is not a lock list (config hash and state paths by version); restore it from git before regenerating`,
     });
   }
   problems.push(...removedStates(input, lock));
