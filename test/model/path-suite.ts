@@ -8,6 +8,7 @@ import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import type { AuditEntry, WorkflowRecord } from '../../src/engine/decision.ts';
 import { createEngine, type ApplyOutcome, type Engine } from '../../src/engine/engine.ts';
 import { definitionRegistry } from '../../machines/index.ts';
+import { decideEvent } from '../../src/engine/decider.ts';
 import { generatePaths, type GeneratedPath } from '../../src/paths/generate.ts';
 import { isTimerEvent } from '../../src/paths/catalogue.ts';
 import { principals } from '../../src/paths/principals.ts';
@@ -16,6 +17,7 @@ import {
   behaviouralState,
   initialWalk,
   reducedState,
+  resolveWalkEvent,
   walkBody,
   walkEvents,
   walkStart,
@@ -153,14 +155,25 @@ const sameOutcome = (stored: StoredOutcome, want: StoredOutcome) =>
     ? want.outcome === 'accepted' && stored.version === want.version
     : want.outcome === 'refused' && stored.code === want.code;
 
-/** The first catalogue event (not a timer) the pure decider refuses in this walk state, if any. */
+/**
+ * A catalogue event the pure decider refuses in this walk state: the first variant that is not
+ * meant to be taken (a stale job, a stale version, an approver over the limit, a wrong role, an
+ * unknown field…), so a refusal is usually found at the first try.
+ */
 function refusedProbe(definition: WorkflowDefinition, walk: WalkSnapshot) {
   for (const event of walkEvents(definition, walk)) {
-    if (isTimerEvent(event)) continue;
-    const step = applyWalkEvent(definition, walk, event);
-    if (step.decision.outcome === 'refused' && step.resolved.kind === 'event') {
-      const { type, payload, principal } = step.resolved;
-      return { type, payload, principal, code: step.decision.code };
+    if (isTimerEvent(event) || event.variant === 'valid' || event.variant.startsWith('job:')) continue;
+    const resolved = resolveWalkEvent(definition, walk, event);
+    if (resolved.kind !== 'event') continue;
+    const decision = decideEvent({
+      definition,
+      record: walk.record,
+      event: { type: resolved.type, eventId: 'probe', payload: resolved.payload },
+      principal: resolved.principal,
+      now: walk.now,
+    });
+    if (decision.outcome === 'refused') {
+      return { type: resolved.type, payload: resolved.payload, principal: resolved.principal, code: decision.code };
     }
   }
   return null;
@@ -279,7 +292,14 @@ async function replayOnEngine(
   return { workflowId, problems, jobIds: [...mirror.requestedJobs] };
 }
 
-export function definePathSuite(definition: WorkflowDefinition, options: { simpleOnEngine: number }) {
+export interface PathSuiteOptions {
+  /** Replay the paths through the engine on Redis with crash injection (the latest version). */
+  engine: boolean;
+  /** How many simple paths also go through the engine. */
+  simpleOnEngine: number;
+}
+
+export function definePathSuite(definition: WorkflowDefinition, options: PathSuiteOptions) {
   const key = `${definition.id}@${definition.version}`;
   const generated = generatePaths(definition);
   const { report, paths } = generated;
@@ -348,6 +368,7 @@ export function definePathSuite(definition: WorkflowDefinition, options: { simpl
     }, 60_000);
   });
 
+  if (!options.engine) return generated;
   describe(`${key}: paths through the engine on Redis, crashing at every step`, () => {
     it(`replays ${onEngine.size} paths (all shortest and transition paths, the first ${options.simpleOnEngine} simple ones); crashes change nothing and duplicate nothing`, async () => {
       const store = new RedisStore(await redis.get(), { prefix, shards: engineShards });

@@ -2,4 +2,4 @@
 import { supportV2 } from '../../machines/index.ts';
 import { definePathSuite } from './path-suite.ts';
 
-definePathSuite(supportV2, { simpleOnEngine: 200 });
+definePathSuite(supportV2, { engine: true, simpleOnEngine: 200 });
