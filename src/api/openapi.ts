@@ -318,32 +318,27 @@ function queryParameters(schema: z.ZodType): unknown[] {
   }));
 }
 
-/** A page served without authentication. */
-function htmlPage(operationId: string, summary: string) {
-  return {
-    get: {
-      operationId,
-      summary,
-      tags: ['docs'],
-      security: [],
-      responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
-    },
-  };
+/** A GET of the docs group that needs no token. */
+function openGet(
+  operationId: string,
+  summary: string,
+  rest: { responses: Record<string, unknown>; parameters?: unknown[] },
+) {
+  return { get: { operationId, summary, tags: ['docs'], security: [], ...rest } };
 }
 
+/** A page served without authentication. */
+const htmlPage = (operationId: string, summary: string) =>
+  openGet(operationId, summary, {
+    responses: { '200': { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+  });
+
 /** A file of a page, by name, from a fixed list. */
-function staticAsset(operationId: string, summary: string) {
-  return {
-    get: {
-      operationId,
-      summary,
-      tags: ['docs'],
-      security: [],
-      parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
-      responses: { '200': { description: 'The file' }, ...errorResponses(['NOT_FOUND']) },
-    },
-  };
-}
+const staticAsset = (operationId: string, summary: string) =>
+  openGet(operationId, summary, {
+    parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+    responses: { '200': { description: 'The file' }, ...errorResponses(['NOT_FOUND']) },
+  });
 
 function build(all: readonly WorkflowDefinition[]): OpenApiDocument {
   const events = eventComponents(all);
