@@ -15,10 +15,7 @@
  *      this process, a bench approver approving what waits: completed workflows/s, p50/p99 time per
  *      workflow, and Redis memory per completed workflow with its audit trail.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { mintToken } from '../src/api/auth.ts';
 import { performance } from 'node:perf_hooks';
@@ -32,7 +29,8 @@ import { loadConfig } from '../src/config.ts';
 import { restoreSnapshot } from '../src/engine/snapshot.ts';
 import { principals } from '../src/paths/principals.ts';
 import { createSystem } from '../src/system.ts';
-import { connectRedis, type RedisClient } from '../src/store/redis/connect.ts';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
+import { startServer } from './server.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import type { CommitRequest } from '../src/store/store.ts';
 
@@ -54,18 +52,6 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
-
-async function deletePrefix(client: RedisClient, prefix: string) {
-  const nodes = 'nodes' in client ? client.nodes('master') : [client];
-  for (const node of nodes) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await node.del(...keys);
-    } while (cursor !== '0');
-  }
-}
 
 /** Workflows in manual review, ready for REVIEW_ASSIGN events. */
 async function workflowsInReview(engine: Engine, count: number): Promise<string[]> {
@@ -275,7 +261,7 @@ async function endToEnd(url: string, count: number) {
   const memoryAfter = await usedMemory(client);
   const durations = [...done].map(([id, d]) => d.at - (created.get(id) ?? d.at)).sort((a, b) => a - b);
   const completed = [...done.values()].filter((d) => d.state === 'completed').length;
-  await deletePrefix(client, prefix);
+  await deleteKeysWithPrefix(client, prefix);
   client.disconnect();
   await system.close();
   return {
@@ -290,19 +276,6 @@ async function endToEnd(url: string, count: number) {
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (typeof address === 'object' && address) resolve(address.port);
-        else reject(new Error('no port'));
-      });
-    });
-  });
-}
-
 /** HTTP events against an API process of its own; each connection drives its own workflow. */
 async function httpEvents(
   url: string,
@@ -312,37 +285,9 @@ async function httpEvents(
   connections: number,
   amount: number,
 ) {
-  const secret = randomBytes(24).toString('hex');
-  const port = await freePort();
-  const server = spawn(
-    process.execPath,
-    [fileURLToPath(new URL('../bin/warden.mjs', import.meta.url)), 'serve', '--role', 'api'],
-    {
-      env: {
-        ...process.env,
-        REDIS_URL: url,
-        WARDEN_PREFIX: prefix,
-        WARDEN_SHARDS: String(shards),
-        WARDEN_JWT_SECRET: secret,
-        WARDEN_RATE_PER_MINUTE: '0',
-        PORT: String(port),
-        LOG_LEVEL: 'silent',
-      },
-      stdio: 'ignore',
-    },
-  );
+  const server = await startServer(['api'], { REDIS_URL: url, WARDEN_PREFIX: prefix, WARDEN_SHARDS: String(shards) });
   try {
-    const origin = `http://127.0.0.1:${port}`;
-    const until = Date.now() + 20_000;
-    for (;;) {
-      const up = await fetch(`${origin}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      if (Date.now() > until) throw new Error('the API process did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const { origin, secret } = server;
     const token = await mintToken(secret, {
       sub: principals.reviewer.id,
       tenant: principals.reviewer.tenantId,
@@ -383,7 +328,7 @@ async function httpEvents(
       events: result.requests.total,
     };
   } finally {
-    server.kill('SIGTERM');
+    server.stop();
   }
 }
 
@@ -485,7 +430,7 @@ async function main() {
       );
     }
   } finally {
-    await deletePrefix(client, prefix);
+    await deleteKeysWithPrefix(client, prefix);
     client.disconnect();
   }
 }

@@ -5,10 +5,7 @@
  * attempted refund needs a passed validation of the current recommendation, a current approval by
  * an authorised approver within their limit, and the idempotency key of that version.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { definitionRegistry } from '../machines/index.ts';
 import type { SupportContext } from '../machines/support.context.ts';
@@ -17,7 +14,8 @@ import { mintToken } from '../src/api/auth.ts';
 import { restoreSnapshot } from '../src/engine/snapshot.ts';
 import { payloadFor } from '../src/paths/catalogue.ts';
 import { refundViolations } from '../src/paths/invariants.ts';
-import { connectRedis, type RedisClient } from '../src/store/redis/connect.ts';
+import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
+import { startServer } from './server.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 
 const argument = (name: string, fallback: number) => {
@@ -26,31 +24,6 @@ const argument = (name: string, fallback: number) => {
 };
 const total = argument('--requests', 100_000);
 const inFlight = 32;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (typeof address === 'object' && address) resolve(address.port);
-        else reject(new Error('no port'));
-      });
-    });
-  });
-}
-
-async function deletePrefix(client: RedisClient, prefix: string) {
-  const nodes = 'nodes' in client ? client.nodes('master') : [client];
-  for (const node of nodes) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await node.del(...keys);
-    } while (cursor !== '0');
-  }
-}
 
 interface Request {
   method: string;
@@ -63,35 +36,15 @@ interface Request {
 async function main() {
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const prefix = `fuzz-${randomBytes(4).toString('hex')}`;
-  const secret = randomBytes(24).toString('hex');
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [fileURLToPath(new URL('../bin/warden.mjs', import.meta.url)), 'serve'], {
-    env: {
-      ...process.env,
-      REDIS_URL: url,
-      WARDEN_PREFIX: prefix,
-      WARDEN_SHARDS: '16',
-      WARDEN_JWT_SECRET: secret,
-      WARDEN_RATE_PER_MINUTE: '0',
-      WARDEN_POLL_MS: '5',
-      PORT: String(port),
-      LOG_LEVEL: 'silent',
-    },
-    stdio: 'ignore',
+  const server = await startServer([], {
+    REDIS_URL: url,
+    WARDEN_PREFIX: prefix,
+    WARDEN_SHARDS: '16',
+    WARDEN_POLL_MS: '5',
   });
+  const { origin, secret } = server;
   const client = connectRedis({ url, name: 'warden-fuzz' });
   try {
-    const until = Date.now() + 20_000;
-    while (
-      !(await fetch(`${origin}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      if (Date.now() > until) throw new Error('the server did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
     const token = (
       sub: string,
       tenant: string,
@@ -284,8 +237,8 @@ async function main() {
     console.log(JSON.stringify(report, null, 2));
     process.exitCode = fiveHundreds === 0 && broken === 0 ? 0 : 1;
   } finally {
-    server.kill('SIGTERM');
-    await deletePrefix(client, prefix);
+    server.stop();
+    await deleteKeysWithPrefix(client, prefix);
     client.disconnect();
   }
 }

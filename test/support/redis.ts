@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { RedisClient } from '../../src/store/redis/connect.ts';
+import { deleteKeysWithPrefix } from '../../src/store/redis/connect.ts';
 
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -38,17 +38,7 @@ export function freshPrefix(label = 't'): string {
 }
 
 /** Deletes every key under `prefix` on every master the client talks to. */
-export async function deletePrefix(client: RedisClient, prefix: string): Promise<void> {
-  const nodes = 'nodes' in client ? client.nodes('master') : [client];
-  for (const node of nodes) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      for (const key of keys) await node.del(key);
-    } while (cursor !== '0');
-  }
-}
+export const deletePrefix = deleteKeysWithPrefix;
 
 /**
  * One connection per test file, opened by the first test that asks. Every test awaits it, so when

@@ -25,3 +25,16 @@ export function connectRedis(options: RedisConnectionOptions): RedisClient {
   }
   return new Redis(options.url, { ...common, maxRetriesPerRequest: 3 });
 }
+
+/** Deletes every key under `prefix` on every master (a test's or a benchmark's own keys). */
+export async function deleteKeysWithPrefix(client: RedisClient, prefix: string): Promise<void> {
+  const nodes = 'nodes' in client ? client.nodes('master') : [client];
+  for (const node of nodes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await node.del(...keys);
+    } while (cursor !== '0');
+  }
+}
