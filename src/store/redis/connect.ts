@@ -34,7 +34,8 @@ export async function deleteKeysWithPrefix(client: RedisClient, prefix: string):
     do {
       const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
       cursor = next;
-      if (keys.length > 0) await node.del(...keys);
+      // One DEL a key, pipelined: a cluster node refuses a DEL whose keys span slots.
+      if (keys.length > 0) await keys.reduce((pipeline, key) => pipeline.del(key), node.pipeline()).exec();
     } while (cursor !== '0');
   }
 }
