@@ -31,6 +31,7 @@ import { principals } from '../src/paths/principals.ts';
 import { createSystem } from '../src/system.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { startServer } from './server.ts';
+import { assign, lanesOf, percentile, round, workflowsInReview } from './lib.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import type { CommitRequest } from '../src/store/store.ts';
 
@@ -39,64 +40,6 @@ const quick = process.argv.includes('--quick');
 const levels = [1, 16, 64] as const;
 /** Events per lane and level: enough for a stable rate, little enough for a few seconds a level. */
 const perLane = (inFlight: number) => Math.max(quick ? 20 : 60, Math.round((quick ? 1500 : 6000) / inFlight));
-
-const assign = (n: number) => ({
-  type: 'REVIEW_ASSIGN',
-  eventId: `assign-${n}`,
-  payload: { owner: `reviewer-${n % 7}` },
-});
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-const round = (n: number, digits = 0) => Number(n.toFixed(digits));
-
-/** Workflows in manual review, ready for REVIEW_ASSIGN events. */
-async function workflowsInReview(engine: Engine, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const created = await engine.createWorkflow({
-      body: { request: { customerId: `c-${i}`, subject: 'Charged twice', message: 'Billed twice.' } },
-      principal: principals.agent,
-      start: false,
-    });
-    if (created.outcome !== 'created') throw new Error(`could not create a workflow: ${created.outcome}`);
-    const id = created.record.workflowId;
-    const escalated = await engine.applyEvent(
-      id,
-      { type: 'ESCALATE', eventId: 'escalate', payload: { reason: 'bench' } },
-      principals.agent,
-    );
-    if (escalated.outcome !== 'accepted') throw new Error(`could not escalate ${id}: ${escalated.outcome}`);
-    ids.push(id);
-  }
-  return ids;
-}
-
-/** Runs `lanes` lanes of `steps` sequential steps each; returns events/s and per-step latencies (ms). */
-async function lanesOf(lanes: number, steps: number, step: (lane: number, i: number) => Promise<void>) {
-  const latencies: number[] = [];
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: lanes }, async (_, lane) => {
-      for (let i = 0; i < steps; i++) {
-        const t = performance.now();
-        await step(lane, i);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    eventsPerSecond: round((lanes * steps) / seconds),
-    p50Ms: round(percentile(latencies, 50), 3),
-    p99Ms: round(percentile(latencies, 99), 3),
-    events: lanes * steps,
-  };
-}
 
 function decideOnly(record: WorkflowRecord, count: number) {
   let current = record;

@@ -10,11 +10,8 @@
  *   `appendfsync always`, killed with SIGKILL and restarted mid-run; every commit the API
  *   acknowledged (a 201 creation, an accepted event) must be in the store afterwards.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken } from '../src/api/auth.ts';
 import { RedisActionProvider } from '../src/effects/index.ts';
@@ -22,7 +19,7 @@ import type { WorkflowRecord } from '../src/engine/decision.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import { startCluster } from '../test/support/cluster.ts';
-import { freePort, spawnWarden, startServer, type RunningServer } from './server.ts';
+import { spawnWarden, startRedis, startServer, stopProcess, type RunningServer } from './server.ts';
 
 const SHARDS = 16;
 const tenant = 'acme';
@@ -92,20 +89,6 @@ class WorkerPool {
   async stop(): Promise<void> {
     await Promise.all(this.processes.map((p) => (p ? stopProcess(p) : Promise.resolve())));
   }
-}
-
-/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. */
-export async function stopProcess(child: ChildProcess, graceMs = 5_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      resolve();
-    }),
-  );
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
 }
 
 interface Load {
@@ -360,69 +343,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   }
 }
 
-/** A redis-server of its own; `durable`: every write fsynced before it is acknowledged, else nothing kept. */
-async function startOwnRedis(durable: boolean) {
-  const dir = mkdtempSync(join(tmpdir(), 'warden-aof-'));
-  const port = await freePort();
-  let child: ChildProcess | null = null;
-  const start = async () => {
-    child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--appendonly',
-        durable ? 'yes' : 'no',
-        '--appendfsync',
-        'always',
-        '--save',
-        '',
-        '--dir',
-        dir,
-      ],
-      { stdio: 'ignore' },
-    );
-    const probe = connectRedis({ url: `redis://127.0.0.1:${port}`, name: 'warden-aof-probe' });
-    probe.on('error', () => undefined);
-    const until = Date.now() + 20_000;
-    for (;;) {
-      // A restarted server answers LOADING until it has replayed its append-only file.
-      const up = await probe.ping().then(
-        () => true,
-        () => false,
-      );
-      if (up) break;
-      if (Date.now() > until) throw new Error(`redis-server on ${port} did not start`);
-      await sleep(50);
-    }
-    probe.disconnect();
-  };
-  await start();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    /** SIGKILL: no shutdown save, no flush beyond what `appendfsync always` already did. */
-    crash: async () => {
-      const victim = child;
-      if (!victim) return;
-      const exited = new Promise<void>((resolve) =>
-        victim.once('exit', () => {
-          resolve();
-        }),
-      );
-      victim.kill('SIGKILL');
-      await exited;
-      child = null;
-    },
-    start,
-    stop: async () => {
-      if (child) await stopProcess(child, 2_000);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 export interface RestartOptions {
   workflows: number;
   /** `appendonly yes` + `appendfsync always`; false keeps nothing on disk (to show the check catches losses). */
@@ -447,7 +367,7 @@ export interface RestartReport {
 }
 
 export async function runRedisRestart(options: RestartOptions): Promise<RestartReport> {
-  const redis = await startOwnRedis(options.durable);
+  const redis = await startRedis(options.durable);
   const prefix = `restart-${randomBytes(4).toString('hex')}`;
   const env: Record<string, string> = {
     REDIS_URL: redis.url,

@@ -1,6 +1,11 @@
 /** A `warden serve` of its own for the benchmark and the fuzz run: a free port, a fresh secret, ready when /healthz answers. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connectRedis } from '../src/store/redis/connect.ts';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -63,4 +68,81 @@ export async function startServer(roles: string[], env: Record<string, string>):
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`. */
+export async function stopProcess(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A redis-server of its own; `durable`: every write fsynced before it is acknowledged, else nothing kept. */
+export async function startRedis(durable: boolean) {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-aof-'));
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--appendonly',
+        durable ? 'yes' : 'no',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--dir',
+        dir,
+      ],
+      { stdio: 'ignore' },
+    );
+    const probe = connectRedis({ url: `redis://127.0.0.1:${port}`, name: 'warden-aof-probe' });
+    probe.on('error', () => undefined);
+    const until = Date.now() + 20_000;
+    for (;;) {
+      // A restarted server answers LOADING until it has replayed its append-only file.
+      const up = await probe.ping().then(
+        () => true,
+        () => false,
+      );
+      if (up) break;
+      if (Date.now() > until) throw new Error(`redis-server on ${port} did not start`);
+      await sleep(50);
+    }
+    probe.disconnect();
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    /** SIGKILL: no shutdown save, no flush beyond what `appendfsync always` already did. */
+    crash: async () => {
+      const victim = child;
+      if (!victim) return;
+      const exited = new Promise<void>((resolve) =>
+        victim.once('exit', () => {
+          resolve();
+        }),
+      );
+      victim.kill('SIGKILL');
+      await exited;
+      child = null;
+    },
+    start,
+    stop: async () => {
+      if (child) await stopProcess(child, 2_000);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

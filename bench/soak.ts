@@ -19,7 +19,7 @@ const report = await runSoak({
   cluster,
   apis: cluster ? 2 : 1,
   workers: cluster ? 3 : 2,
-  killEveryMs: [300, 1500],
+  killEveryMs: [1000, 4000],
   restartMs: 500,
   timeoutMs: argument('--timeout-ms', 300_000),
   log: (line) => {

@@ -1,0 +1,62 @@
+/** What the benchmark's parts share: the workload event, workflows to send it to, and timing. */
+import { performance } from 'node:perf_hooks';
+import type { Engine } from '../src/engine/engine.ts';
+import { principals } from '../src/paths/principals.ts';
+
+export const assign = (n: number) => ({
+  type: 'REVIEW_ASSIGN',
+  eventId: `assign-${n}`,
+  payload: { owner: `reviewer-${n % 7}` },
+});
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+export const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+
+/** Workflows in manual review, ready for REVIEW_ASSIGN events. */
+export async function workflowsInReview(engine: Engine, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = await engine.createWorkflow({
+      body: { request: { customerId: `c-${i}`, subject: 'Charged twice', message: 'Billed twice.' } },
+      principal: principals.agent,
+      start: false,
+    });
+    if (created.outcome !== 'created') throw new Error(`could not create a workflow: ${created.outcome}`);
+    const id = created.record.workflowId;
+    const escalated = await engine.applyEvent(
+      id,
+      { type: 'ESCALATE', eventId: 'escalate', payload: { reason: 'bench' } },
+      principals.agent,
+    );
+    if (escalated.outcome !== 'accepted') throw new Error(`could not escalate ${id}: ${escalated.outcome}`);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Runs `lanes` lanes of `steps` sequential steps each; returns events/s and per-step latencies (ms). */
+export async function lanesOf(lanes: number, steps: number, step: (lane: number, i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: lanes }, async (_, lane) => {
+      for (let i = 0; i < steps; i++) {
+        const t = performance.now();
+        await step(lane, i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    eventsPerSecond: round((lanes * steps) / seconds),
+    p50Ms: round(percentile(latencies, 50), 3),
+    p99Ms: round(percentile(latencies, 99), 3),
+    events: lanes * steps,
+  };
+}
