@@ -13,7 +13,10 @@
  *      own process: events/s, p50/p99, ratio to (3) at the same concurrency;
  *   5. end to end: support requests created as fast as 32 callers can, workers and timers running in
  *      this process, a bench approver approving what waits: completed workflows/s, p50/p99 time per
- *      workflow, and Redis memory per completed workflow with its audit trail.
+ *      workflow, Redis memory per completed workflow with its audit trail (after the outbox is
+ *      trimmed, as the janitor does), and the outbox lag (append to read) of every job and timer;
+ *   6. scale: cost per event with 10k and with 1M stored workflows (100k with --quick), see scale.ts;
+ *   7. timer lateness: 10k workflows (2k with --quick) whose timers fall due within 5 s.
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -32,6 +35,7 @@ import { createSystem } from '../src/system.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { startServer } from './server.ts';
 import { assign, lanesOf, percentile, round, workflowsInReview } from './lib.ts';
+import { scaleCost, timerLateness } from './scale.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import type { CommitRequest } from '../src/store/store.ts';
 
@@ -98,6 +102,7 @@ async function usedMemory(client: RedisClient): Promise<number> {
 async function endToEnd(url: string, count: number) {
   const prefix = `bench-e2e-${randomBytes(4).toString('hex')}`;
   const done = new Map<string, { at: number; state: string }>();
+  const outboxLag: number[] = [];
   const system = createSystem(
     loadConfig({
       REDIS_URL: url,
@@ -112,6 +117,15 @@ async function endToEnd(url: string, count: number) {
       decorateStore: (store) =>
         new Proxy(store, {
           get(target, property, receiver) {
+            if (property === 'readOutbox') {
+              // Outbox lag: from the entry's append (its stream id is Redis's clock in ms) to its read.
+              return async (...args: Parameters<typeof target.readOutbox>) => {
+                const entries = await target.readOutbox(...args);
+                const now = Date.now();
+                for (const entry of entries) outboxLag.push(now - Number(entry.entryId.split('-')[0]));
+                return entries;
+              };
+            }
             if (property === 'commit') {
               return async (request: CommitRequest) => {
                 const result = await target.commit(request);
@@ -201,7 +215,10 @@ async function endToEnd(url: string, count: number) {
   control.approving = false;
   await approver;
   await runtime.stop();
+  // Steady state: acknowledged jobs are trimmed from the outbox (the janitor's work, done now).
+  for (let shard = 0; shard < 64; shard++) await system.store.trimOutbox(shard);
   const memoryAfter = await usedMemory(client);
+  outboxLag.sort((a, b) => a - b);
   const durations = [...done].map(([id, d]) => d.at - (created.get(id) ?? d.at)).sort((a, b) => a - b);
   const completed = [...done.values()].filter((d) => d.state === 'completed').length;
   await deleteKeysWithPrefix(client, prefix);
@@ -216,6 +233,7 @@ async function endToEnd(url: string, count: number) {
     p50Ms: round(percentile(durations, 50)),
     p99Ms: round(percentile(durations, 99)),
     bytesPerWorkflow: round((memoryAfter - memoryBefore) / count),
+    outboxLag: { entries: outboxLag.length, p50Ms: percentile(outboxLag, 50), p99Ms: percentile(outboxLag, 99) },
   };
 }
 
@@ -332,6 +350,12 @@ async function main() {
       };
     }
     const e2e = await endToEnd(url, quick ? 200 : 1000);
+    const timers = await timerLateness(url, quick ? 2000 : 10_000);
+    const scale = await scaleCost(
+      quick
+        ? { small: 10_000, large: 100_000, rounds: 3, eventsPerRound: 2000 }
+        : { small: 10_000, large: 1_000_000, rounds: 5, eventsPerRound: 4000 },
+    );
     const report = {
       machine: { cpus: (await import('node:os')).cpus().length, node: process.version, redis: url },
       decideOnly: decide,
@@ -339,6 +363,8 @@ async function main() {
       applyEvent: apply,
       http,
       endToEnd: e2e,
+      timers,
+      scale,
       /** applyEvent over commit-only at 64 in flight: how close the engine gets to the store's limit. */
       applyToCommit: apply[64]?.ratioToCommit ?? null,
       /** HTTP events over applyEvent at 64: what the HTTP layer costs. */
@@ -346,6 +372,8 @@ async function main() {
       workflowsPerSecond: e2e.workflowsPerSecond,
       /** Redis memory per completed workflow, audit trail included. */
       bytesPerWorkflow: e2e.bytesPerWorkflow,
+      /** Cost per event with 1M stored workflows over 10k (100k with --quick). */
+      scaleRatio: scale.scaleRatio,
     };
     if (json) {
       console.log(JSON.stringify(report, null, 2));
@@ -370,6 +398,15 @@ async function main() {
       );
       console.log(
         `memory                 ${e2e.bytesPerWorkflow} bytes of Redis per completed workflow, audit trail included`,
+      );
+      console.log(
+        `outbox lag             p50 ${e2e.outboxLag.p50Ms} ms  p99 ${e2e.outboxLag.p99Ms} ms (${e2e.outboxLag.entries} jobs and timers, end to end)`,
+      );
+      console.log(
+        `timer lateness         p50 ${timers.p50Ms} ms  p99 ${timers.p99Ms} ms  max ${timers.maxMs} ms (${timers.fired} of ${timers.armed} armed timers, due within ${timers.dueWithinMs} ms)`,
+      );
+      console.log(
+        `scale                  ${scale.small.microsPerEvent} µs/event with ${scale.small.storedWorkflows} stored, ${scale.large.microsPerEvent} µs/event with ${scale.large.storedWorkflows}: scaleRatio ${scale.scaleRatio} (${scale.bytesPerStoredWorkflow} bytes a stored workflow)`,
       );
     }
   } finally {

@@ -206,6 +206,8 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
     refundsOf.set(workflowId, (refundsOf.get(workflowId) ?? 0) + 1);
   }
   const states: Record<string, number> = {};
+  /** Why the workflows waiting for a person went to manual review. */
+  const reviewReasons: Record<string, number> = {};
   const lost: string[] = [];
   const unsettled: string[] = [];
   const completedWithoutRefund: string[] = [];
@@ -217,11 +219,17 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
     const state = record.statePaths.join(',');
     states[state] = (states[state] ?? 0) + 1;
     if (!finished(record) && !waitsForPerson(record)) unsettled.push(id);
+    if (waitsForPerson(record)) {
+      const context = (record.snapshot as { context?: { manualReview?: { reason?: string } } }).context;
+      const reason = context?.manualReview?.reason ?? 'unknown';
+      reviewReasons[reason] = (reviewReasons[reason] ?? 0) + 1;
+    }
     if (state === 'completed' && (refundsOf.get(id) ?? 0) === 0) completedWithoutRefund.push(id);
   }
   return {
     records: new Map(records),
     states,
+    reviewReasons,
     lost,
     unsettled,
     completedWithoutRefund,
@@ -253,6 +261,7 @@ export interface SoakReport {
   kills: number;
   seconds: number;
   states: Record<string, number>;
+  reviewReasons: Record<string, number>;
   refunds: number;
   duplicateRefunds: number;
   lostWorkflows: number;
@@ -318,6 +327,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       kills: pool.kills,
       seconds: Number(seconds.toFixed(1)),
       states: report.states,
+      reviewReasons: report.reviewReasons,
       refunds: report.refunds,
       duplicateRefunds: report.duplicateRefunds,
       lostWorkflows: report.lost.length,

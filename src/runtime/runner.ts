@@ -143,7 +143,7 @@ export function createRuntime(options: RuntimeOptions) {
               lastReclaim = clock();
               done.push(...(await worker.reclaim()));
             }
-            if (clock() - lastTrim >= 30_000) {
+            if (clock() - lastTrim >= 5_000) {
               lastTrim = clock();
               await janitor.tick();
             }

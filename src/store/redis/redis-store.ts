@@ -22,6 +22,7 @@ import type {
   WorkflowStore,
 } from '../store.ts';
 import { shardOf } from '../shards.ts';
+import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 
 export const OUTBOX_GROUP = 'workers';
@@ -134,7 +135,7 @@ export class RedisStore implements WorkflowStore {
       JSON.stringify(record.statePaths),
       record.updatedAt,
       JSON.stringify(request.outcome),
-      JSON.stringify(request.audit),
+      encodeAudit(request.audit),
       leave.length,
       enter.length,
       dedupKey === undefined ? 0 : 1,
@@ -190,7 +191,7 @@ export class RedisStore implements WorkflowStore {
       k.audit(id),
       request.eventId,
       JSON.stringify(request.outcome),
-      JSON.stringify(request.audit),
+      encodeAudit(request.audit),
       request.expectedVersion,
     );
     if (code === 1) return { status: 'recorded' };
@@ -221,7 +222,7 @@ export class RedisStore implements WorkflowStore {
       options.limit + 1,
     )) as StreamEntries;
     const page = entries.slice(0, options.limit);
-    const items = page.map(([, fields]) => JSON.parse(fields[1] ?? 'null') as AuditEntry);
+    const items = page.map(([, fields]) => decodeAudit(workflowId, fields[1] ?? 'null'));
     const next = entries.length > options.limit ? (page.at(-1)?.[0] ?? null) : null;
     return { items, next };
   }

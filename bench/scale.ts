@@ -1,0 +1,212 @@
+/**
+ * The benchmark's measurements that need a store of their own:
+ *
+ * - `scaleCost`: the cost of an event with 10k and with 1M stored workflows, on a redis-server of
+ *   its own (same binary, nothing kept on disk) so a million workflows never touch the shared one.
+ *   The stored workflows are copies of a real workflow in manual review, written by a Lua loop on
+ *   the server: the workflow hash, a one-entry audit trail and a member of the same manual-review
+ *   state index the measured workflows move in and out of.
+ * - `timerLateness`: 10k workflows whose review deadline falls due within a few seconds, with the
+ *   worker and the timer service running: how late each timer's event is committed.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { definitionRegistry } from '../machines/index.ts';
+import { loadConfig } from '../src/config.ts';
+import { createEngine } from '../src/engine/engine.ts';
+import { principals } from '../src/paths/principals.ts';
+import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
+import { RedisStore } from '../src/store/redis/redis-store.ts';
+import type { CommitRequest } from '../src/store/store.ts';
+import { createSystem } from '../src/system.ts';
+import { assign, lanesOf, percentile, round, workflowsInReview } from './lib.ts';
+import { startRedis } from './server.ts';
+
+const SHARDS = 64;
+
+/** Copies of a stored workflow, `from`..`to`-1, written on the server (standalone Redis only). */
+const POPULATE = `
+local prefix, shards, from, to = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local record, tenant, paths, audit, index, now = ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10]
+for i = from, to - 1 do
+  local label = string.format('s%03d', i % shards)
+  local id = label .. '-ballast' .. string.format('%012d', i)
+  local tag = prefix .. ':{' .. label .. '}'
+  redis.call('HSET', tag .. ':wf:' .. id, 'v', 2, 'r', record, 't', tenant, 'p', paths)
+  redis.call('XADD', tag .. ':audit:' .. id, '*', 'e', audit)
+  redis.call('ZADD', tag .. ':idx:' .. index, now, id)
+end
+return to - from
+`;
+
+async function usedMemory(client: RedisClient): Promise<number> {
+  const info = await client.info('memory');
+  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
+}
+
+export async function scaleCost(options: { small: number; large: number; rounds: number; eventsPerRound: number }) {
+  const redis = await startRedis(false);
+  const client = connectRedis({ url: redis.url, name: 'warden-bench-scale' });
+  const prefix = 'scale';
+  const store = new RedisStore(client, { prefix, shards: SHARDS });
+  let seq = 0;
+  const engine = createEngine({
+    store,
+    definitions: definitionRegistry,
+    clock: () => Date.now(),
+    newId: () => `b${(++seq).toString(36).padStart(10, '0')}`,
+  });
+  try {
+    const [template] = await workflowsInReview(engine, 1);
+    const record = await store.load(template as string);
+    const [firstAudit] = (await store.auditPage(template as string, { limit: 1 })).items;
+    if (!record || !firstAudit) throw new Error('the template workflow is gone');
+    const indexPart = store.keys.stateIndex(0, record.tenantId, record.statePaths[0] ?? '').split(':idx:')[1] as string;
+    let stored = 1;
+    const populate = async (until: number) => {
+      for (let from = stored; from < until; from += 20_000) {
+        await client.eval(
+          POPULATE,
+          0,
+          prefix,
+          SHARDS,
+          from,
+          Math.min(until, from + 20_000),
+          JSON.stringify(record),
+          record.tenantId,
+          JSON.stringify(record.statePaths),
+          JSON.stringify(firstAudit),
+          indexPart,
+          Date.now(),
+        );
+      }
+      stored = until;
+    };
+    const inFlight = 16;
+    const lanes = await workflowsInReview(engine, inFlight);
+    let round_ = 0;
+    /** Median events/s of `rounds` runs of REVIEW_ASSIGN at 16 in flight. */
+    const measure = async () => {
+      const rates: number[] = [];
+      for (let r = 0; r < options.rounds; r++) {
+        const tag = `r${++round_}`;
+        const run = await lanesOf(inFlight, Math.round(options.eventsPerRound / inFlight), async (lane, i) => {
+          const outcome = await engine.applyEvent(
+            lanes[lane] as string,
+            { ...assign(i), eventId: `${tag}-${i}` },
+            principals.reviewer,
+          );
+          if (outcome.outcome !== 'accepted') throw new Error(`scale: ${outcome.outcome}`);
+        });
+        rates.push(run.eventsPerSecond);
+      }
+      return rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)] ?? 0;
+    };
+    await populate(options.small);
+    await measure(); // warm-up: JIT and connections, discarded
+    const smallRate = await measure();
+    const memorySmall = await usedMemory(client);
+    await populate(options.large);
+    const largeRate = await measure();
+    const memoryLarge = await usedMemory(client);
+    return {
+      small: { storedWorkflows: options.small, eventsPerSecond: smallRate, microsPerEvent: round(1e6 / smallRate, 1) },
+      large: { storedWorkflows: options.large, eventsPerSecond: largeRate, microsPerEvent: round(1e6 / largeRate, 1) },
+      /** Cost per event with the large store over the small one (1 = no slower). */
+      scaleRatio: round(smallRate / largeRate, 2),
+      bytesPerStoredWorkflow: round((memoryLarge - memorySmall) / (options.large - options.small)),
+    };
+  } finally {
+    client.disconnect();
+    await redis.stop();
+  }
+}
+
+export async function timerLateness(url: string, count: number) {
+  const prefix = `bench-timers-${randomBytes(4).toString('hex')}`;
+  const dueAt = new Map<string, number>();
+  const late: number[] = [];
+  const system = createSystem(
+    loadConfig({
+      REDIS_URL: url,
+      WARDEN_PREFIX: prefix,
+      WARDEN_SHARDS: String(SHARDS),
+      WARDEN_POLL_MS: '2',
+      WARDEN_TIMER_POLL_MS: '1000',
+      LOG_LEVEL: 'silent',
+    }),
+    {
+      logger: pino({ level: 'silent' }),
+      // Notes when each timer's event is committed.
+      decorateStore: (store) =>
+        new Proxy(store, {
+          get(target, property, receiver) {
+            if (property === 'commit') {
+              return async (request: CommitRequest) => {
+                const result = await target.commit(request);
+                const due = dueAt.get(request.record.workflowId);
+                if (result.status === 'committed' && due !== undefined && request.eventId.includes('/timer/')) {
+                  late.push(Date.now() - due);
+                }
+                return result;
+              };
+            }
+            const value: unknown = Reflect.get(target, property, receiver);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
+    },
+  );
+  const client = connectRedis({ url, name: 'warden-bench-timers' });
+  const runtime = system.runtime(new Set(['worker', 'timers']));
+  await runtime.start();
+  try {
+    // Armed first, due in a window of a few seconds that opens once all are armed.
+    const opens = Date.now() + 5_000 + count / 2;
+    const windowMs = 5_000;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < count) {
+          const i = next++;
+          const created = await system.engine.createWorkflow({
+            body: {
+              request: { customerId: `c-${i}`, subject: 'Charged twice', message: 'Billed twice.' },
+              config: { reviewDeadlineMs: Math.max(1, Math.round(opens + (i * windowMs) / count - Date.now())) },
+            },
+            principal: principals.agent,
+            start: false,
+          });
+          if (created.outcome !== 'created') throw new Error(`timers: ${created.outcome}`);
+          const id = created.record.workflowId;
+          const escalated = await system.engine.applyEvent(
+            id,
+            { type: 'ESCALATE', eventId: 'escalate', payload: { reason: 'bench' } },
+            principals.agent,
+          );
+          if (escalated.outcome !== 'accepted') throw new Error(`timers: ${escalated.outcome}`);
+          const timer = Object.entries(escalated.record.timers).find(([timerId]) => timerId.includes('reviewDeadline'));
+          if (timer) dueAt.set(id, timer[1].dueAt);
+        }
+      }),
+    );
+    const armed = dueAt.size;
+    const deadline = performance.now() + 60_000 + windowMs;
+    while (late.length < armed && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    late.sort((a, b) => a - b);
+    return {
+      armed,
+      fired: late.length,
+      dueWithinMs: windowMs,
+      p50Ms: round(percentile(late, 50)),
+      p99Ms: round(percentile(late, 99)),
+      maxMs: round(late.at(-1) ?? 0),
+    };
+  } finally {
+    await runtime.stop();
+    await deleteKeysWithPrefix(client, prefix);
+    client.disconnect();
+    await system.close();
+  }
+}
