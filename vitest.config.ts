@@ -2,7 +2,27 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'threads',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/reliability/**'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The short reliability runs start many processes of their own (servers, workers, Redis):
+        // they run after the rest of the suite, not against it for the machine's two cores.
+        extends: true,
+        test: {
+          name: 'reliability',
+          include: ['test/reliability/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -93,6 +93,27 @@ function commitChain(record: WorkflowRecord, steps: number, salt: string): Commi
   return chain;
 }
 
+/** CPU seconds Redis has used so far (user + system), from INFO cpu. */
+async function redisCpuSeconds(client: RedisClient): Promise<number> {
+  const info = await client.info('cpu');
+  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
+/** Runs `run` and adds the CPU it cost per event, in this process and in Redis, in µs. */
+async function withCpu<T extends object>(client: RedisClient, events: number, run: () => Promise<T>) {
+  const node = process.cpuUsage();
+  const redis = await redisCpuSeconds(client);
+  const result = await run();
+  const nodeUsed = process.cpuUsage(node);
+  const redisUsed = (await redisCpuSeconds(client)) - redis;
+  return {
+    ...result,
+    nodeCpuMicrosPerEvent: round((nodeUsed.user + nodeUsed.system) / events, 1),
+    redisCpuMicrosPerEvent: round((redisUsed * 1e6) / events, 1),
+  };
+}
+
 async function usedMemory(client: RedisClient): Promise<number> {
   const info = await client.info('memory');
   return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
@@ -183,6 +204,8 @@ async function endToEnd(url: string, count: number) {
     }
   })();
   const created = new Map<string, number>();
+  const cpuBefore = process.cpuUsage();
+  const redisCpuBefore = await redisCpuSeconds(client);
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -212,11 +235,18 @@ async function endToEnd(url: string, count: number) {
   const deadline = performance.now() + 120_000;
   while (done.size < count && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   const finished = performance.now();
+  const nodeCpu = process.cpuUsage(cpuBefore);
+  const redisCpu = (await redisCpuSeconds(client)) - redisCpuBefore;
   control.approving = false;
   await approver;
   await runtime.stop();
-  // Steady state: acknowledged jobs are trimmed from the outbox (the janitor's work, done now).
+  // The janitor's work, done now: acknowledged jobs trimmed from the outbox; then the finished
+  // workflows folded into their archives (WARDEN_ARCHIVE_AFTER_MS after they finished).
   for (let shard = 0; shard < 64; shard++) await system.store.trimOutbox(shard);
+  const memoryFinished = await usedMemory(client);
+  let archived = 0;
+  for (let shard = 0; shard < 64; shard++)
+    archived += await system.store.archiveFinished(shard, Date.now() + 1, 10_000);
   const memoryAfter = await usedMemory(client);
   outboxLag.sort((a, b) => a - b);
   const durations = [...done].map(([id, d]) => d.at - (created.get(id) ?? d.at)).sort((a, b) => a - b);
@@ -232,7 +262,14 @@ async function endToEnd(url: string, count: number) {
     workflowsPerSecond: round(completed / ((finished - started) / 1000)),
     p50Ms: round(percentile(durations, 50)),
     p99Ms: round(percentile(durations, 99)),
+    /** CPU per completed workflow: this process (API calls, engine, workers, timers) and Redis. */
+    nodeCpuMsPerWorkflow: round((nodeCpu.user + nodeCpu.system) / 1000 / Math.max(1, completed), 2),
+    redisCpuMsPerWorkflow: round((redisCpu * 1000) / Math.max(1, completed), 2),
+    /** Redis memory per completed workflow once archived (steady state), refund and notification ledgers included. */
     bytesPerWorkflow: round((memoryAfter - memoryBefore) / count),
+    /** The same right after finishing, before the archive: record, audit stream, outcomes and artifacts apart. */
+    bytesPerFinishedWorkflow: round((memoryFinished - memoryBefore) / count),
+    archived,
     outboxLag: { entries: outboxLag.length, p50Ms: percentile(outboxLag, 50), p99Ms: percentile(outboxLag, 99) },
   };
 }
@@ -311,8 +348,12 @@ async function main() {
     if (!probeRecord) throw new Error('the probe workflow is gone');
     const decide = decideOnly(probeRecord, quick ? 2000 : 10_000);
 
-    const commit: Record<number, Awaited<ReturnType<typeof lanesOf>>> = {};
-    const apply: Record<number, Awaited<ReturnType<typeof lanesOf>> & { ratioToCommit: number }> = {};
+    type Measured = Awaited<ReturnType<typeof lanesOf>> & {
+      nodeCpuMicrosPerEvent: number;
+      redisCpuMicrosPerEvent: number;
+    };
+    const commit: Record<number, Measured> = {};
+    const apply: Record<number, Measured & { ratioToCommit: number }> = {};
     for (const inFlight of levels) {
       const steps = perLane(inFlight);
       const forCommit = await workflowsInReview(engine, inFlight);
@@ -321,20 +362,24 @@ async function main() {
           commitChain((await store.load(id)) as WorkflowRecord, steps, `c${inFlight}-${lane}`),
         ),
       );
-      const committed = await lanesOf(inFlight, steps, async (lane, i) => {
-        const result = await store.commit(chains[lane]?.[i] as CommitRequest);
-        if (result.status !== 'committed') throw new Error(`commit-only: ${result.status}`);
-      });
+      const committed = await withCpu(client, inFlight * steps, () =>
+        lanesOf(inFlight, steps, async (lane, i) => {
+          const result = await store.commit(chains[lane]?.[i] as CommitRequest);
+          if (result.status !== 'committed') throw new Error(`commit-only: ${result.status}`);
+        }),
+      );
       commit[inFlight] = committed;
       const forApply = await workflowsInReview(engine, inFlight);
-      const applied = await lanesOf(inFlight, steps, async (lane, i) => {
-        const outcome = await engine.applyEvent(
-          forApply[lane] as string,
-          { ...assign(i), eventId: `a-${i}` },
-          principals.reviewer,
-        );
-        if (outcome.outcome !== 'accepted') throw new Error(`applyEvent: ${outcome.outcome}`);
-      });
+      const applied = await withCpu(client, inFlight * steps, () =>
+        lanesOf(inFlight, steps, async (lane, i) => {
+          const outcome = await engine.applyEvent(
+            forApply[lane] as string,
+            { ...assign(i), eventId: `a-${i}` },
+            principals.reviewer,
+          );
+          if (outcome.outcome !== 'accepted') throw new Error(`applyEvent: ${outcome.outcome}`);
+        }),
+      );
       apply[inFlight] = {
         ...applied,
         ratioToCommit: round(applied.eventsPerSecond / committed.eventsPerSecond, 2),
@@ -387,6 +432,10 @@ async function main() {
         );
       }
       console.log(`applyToCommit (64)     ${report.applyToCommit}`);
+      const [c64, a64] = [commit[64], apply[64]];
+      console.log(
+        `CPU per event (64)     commit only ${c64?.nodeCpuMicrosPerEvent} µs Node + ${c64?.redisCpuMicrosPerEvent} µs Redis; applyEvent ${a64?.nodeCpuMicrosPerEvent} µs Node + ${a64?.redisCpuMicrosPerEvent} µs Redis`,
+      );
       for (const connections of [16, 64] as const) {
         const h = http[connections];
         console.log(
@@ -397,7 +446,10 @@ async function main() {
         `end to end             ${e2e.workflowsPerSecond} completed workflows/s (${e2e.completed} of ${e2e.workflows}; ${e2e.otherwiseFinished} finished otherwise, ${e2e.unfinished} unfinished)  p50 ${e2e.p50Ms} ms  p99 ${e2e.p99Ms} ms`,
       );
       console.log(
-        `memory                 ${e2e.bytesPerWorkflow} bytes of Redis per completed workflow, audit trail included`,
+        `CPU per workflow       ${e2e.nodeCpuMsPerWorkflow} ms Node + ${e2e.redisCpuMsPerWorkflow} ms Redis: at most ${round((2 * 1000) / (e2e.nodeCpuMsPerWorkflow + e2e.redisCpuMsPerWorkflow))} workflows/s on two cores`,
+      );
+      console.log(
+        `memory                 ${e2e.bytesPerWorkflow} bytes of Redis per completed workflow, audit trail included, archived (${e2e.archived}); ${e2e.bytesPerFinishedWorkflow} bytes before the archive`,
       );
       console.log(
         `outbox lag             p50 ${e2e.outboxLag.p50Ms} ms  p99 ${e2e.outboxLag.p99Ms} ms (${e2e.outboxLag.entries} jobs and timers, end to end)`,

@@ -25,6 +25,13 @@ export const configSchema = z.object({
   WARDEN_LEASE_MS: ms(15_000),
   /** An unacknowledged job idle this long is taken over by another worker. */
   WARDEN_JOB_LEASE_MS: ms(60_000),
+  /** A finished workflow is folded into its compressed archive this long after it finished (0: at once). */
+  WARDEN_ARCHIVE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(365 * 24 * 3_600_000)
+    .default(60_000),
   /** Idle wait between outbox reads. */
   WARDEN_POLL_MS: ms(50),
   /** Longest timer-service sleep without a wake-up notification. */

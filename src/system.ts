@@ -158,6 +158,7 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
         clock,
         leaseMs: config.WARDEN_LEASE_MS,
         jobLeaseMs: config.WARDEN_JOB_LEASE_MS,
+        archiveAfterMs: config.WARDEN_ARCHIVE_AFTER_MS,
         pollMs: config.WARDEN_POLL_MS,
         timerSafetyPollMs: config.WARDEN_TIMER_POLL_MS,
         subscribeWakeUps,

@@ -1,15 +1,37 @@
 /**
- * The janitor: trims outbox streams, only below their oldest pending or undelivered entry (MINID),
- * never by length — a length cap deletes pending jobs.
+ * The janitor, on the shards this process leases: trims outbox streams, only below their oldest
+ * pending or undelivered entry (MINID), never by length — a length cap deletes pending jobs; and
+ * folds workflows finished more than `archiveAfterMs` ago into their compressed archive.
  */
 import type { WorkflowStore } from '../store/store.ts';
 import type { ShardLeases } from './shard-leases.ts';
 
-export function createJanitor(options: { store: WorkflowStore; leases: ShardLeases }) {
+/** Workflows archived per shard and round; rounds repeat while a shard has more. */
+const ARCHIVE_BATCH = 100;
+
+export function createJanitor(options: {
+  store: WorkflowStore;
+  leases: ShardLeases;
+  clock: () => number;
+  archiveAfterMs: number;
+}) {
+  const { store } = options;
   return {
-    async tick(): Promise<number> {
-      const trimmed = await Promise.all(options.leases.owned().map((shard) => options.store.trimOutbox(shard)));
-      return trimmed.reduce((a, b) => a + b, 0);
+    async tick(): Promise<{ trimmed: number; archived: number }> {
+      const shards = options.leases.owned();
+      const trimmed = await Promise.all(shards.map((shard) => store.trimOutbox(shard)));
+      const before = options.clock() - options.archiveAfterMs;
+      const archived = await Promise.all(
+        shards.map(async (shard) => {
+          let total = 0;
+          for (;;) {
+            const n = await store.archiveFinished(shard, before, ARCHIVE_BATCH);
+            total += n;
+            if (n < ARCHIVE_BATCH) return total;
+          }
+        }),
+      );
+      return { trimmed: trimmed.reduce((a, b) => a + b, 0), archived: archived.reduce((a, b) => a + b, 0) };
     },
   };
 }

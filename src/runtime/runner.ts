@@ -58,6 +58,8 @@ export interface RuntimeOptions {
   leaseMs: number;
   /** Job lease: an unacknowledged job idle this long is reclaimed, ms. */
   jobLeaseMs: number;
+  /** Finished workflows are archived this long after they finished, ms (default 60 s). */
+  archiveAfterMs?: number;
   /** Idle wait between outbox reads, ms; doubles while idle up to `idlePollMs`. */
   pollMs: number;
   /** Longest idle wait between outbox reads when no notification arrives, ms (default 1000). */
@@ -86,7 +88,7 @@ export function createRuntime(options: RuntimeOptions) {
     ...(options.observer ? { observer: options.observer } : {}),
   });
   const timers = createTimerService({ store, leases, clock });
-  const janitor = createJanitor({ store, leases });
+  const janitor = createJanitor({ store, leases, clock, archiveAfterMs: options.archiveAfterMs ?? 60_000 });
   let running = false;
   const isRunning = () => running;
   const loops: Promise<void>[] = [];

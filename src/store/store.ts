@@ -137,6 +137,11 @@ export interface WorkflowStore {
   deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]>;
   /** Trims acknowledged entries below the oldest pending (or undelivered) one; returns how many went. */
   trimOutbox(shard: number): Promise<number>;
+  /**
+   * Folds up to `limit` workflows of the shard that finished before `finishedBefore` into their
+   * compact archive; reads see no difference. Returns how many were archived.
+   */
+  archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number>;
   putArtifact(artifact: Artifact): Promise<void>;
   getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null>;
   /** Takes or renews the shard's lease for `owner` for `ttlMs`; false when another owner holds it. */

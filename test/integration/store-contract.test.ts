@@ -5,6 +5,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxMessage } from '../../src/store/store.ts';
+import type { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { shardOf } from '../../src/store/shards.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
 import { principals } from '../../src/paths/principals.ts';
@@ -224,6 +225,70 @@ describe.each(kinds)('the %s store', (kind) => {
       cursor = page.next;
     } while (cursor);
     expect(seen).toEqual(['xstate.init', 'START', 'CLASSIFIED', 'POLICY_RETRIEVED']);
+  });
+
+  it('archives a finished workflow: the same record, trail, pages and outcomes; later refusals still recorded', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const id = record.workflowId;
+    const shard = shardOf(id)!;
+    const artifact = {
+      id: 'policy/1:policy:abc',
+      workflowId: id,
+      hash: `sha256:${'b'.repeat(64)}`,
+      kind: 'policy',
+      content: { text: 'Refunds up to 500 EUR.' },
+      createdAt: world.clock.now,
+    };
+    await world.store.putArtifact(artifact);
+    const cancel = await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
+    expect(cancel).toMatchObject({ outcome: 'accepted', record: { status: 'done' } });
+    const before = {
+      record: await world.store.load(id),
+      audit: (await world.store.auditPage(id, { limit: 100 })).items,
+      outcome: await world.store.outcomeOf(id, 'cancel-1'),
+    };
+    const firstPage = await world.store.auditPage(id, { limit: 2 });
+    expect(before.audit.length).toBeGreaterThan(2);
+
+    const later = world.clock.now + 1;
+    if (kind === 'memory') {
+      expect(await world.store.archiveFinished(shard, later, 10)).toBe(0);
+      return;
+    }
+    expect(await world.store.archiveFinished(shard, world.clock.now - 1, 10)).toBe(0); // not yet due
+    expect(await world.store.archiveFinished(shard, later, 10)).toBe(1);
+    expect(await world.store.archiveFinished(shard, later, 10)).toBe(0); // once
+
+    const client = kind === 'redis' ? redis : clusterClient;
+    const keys = (world.store as RedisStore).keys;
+    expect(await client.hexists(keys.workflow(id), 'r')).toBe(0);
+    expect(await client.exists(keys.audit(id))).toBe(0);
+    expect(await client.exists(keys.artifact(id, artifact.id))).toBe(0);
+    expect(await world.store.getArtifact(id, artifact.id)).toEqual(artifact);
+    expect(await world.store.getArtifact(id, 'missing')).toBeNull();
+
+    expect(await world.store.load(id)).toEqual(before.record);
+    expect((await world.store.auditPage(id, { limit: 100 })).items).toEqual(before.audit);
+    const secondPage = await world.store.auditPage(id, { cursor: firstPage.next, limit: 2 });
+    expect(secondPage.items).toEqual(before.audit.slice(2, 4));
+    expect(await world.store.outcomeOf(id, 'cancel-1')).toEqual(before.outcome);
+    expect(await world.store.outcomeOf(id, 'never-sent')).toBeNull();
+
+    // A repeated event still gets its first outcome; a new one is refused and joins the trail.
+    expect(await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1')).toEqual({
+      outcome: 'duplicate',
+      stored: before.outcome,
+    });
+    expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'late-1')).toMatchObject({
+      outcome: 'refused',
+      code: 'WORKFLOW_FINISHED',
+    });
+    const after = (await world.store.auditPage(id, { limit: 100 })).items;
+    expect(after.slice(0, -1)).toEqual(before.audit);
+    expect(after.at(-1)).toMatchObject({ eventId: 'late-1', outcome: 'WORKFLOW_FINISHED' });
+    expect(await world.store.outcomeOf(id, 'late-1')).toMatchObject({ outcome: 'refused', code: 'WORKFLOW_FINISHED' });
+    expect(await world.store.load(id)).toEqual(before.record);
   });
 
   it('stores artifacts apart from the snapshot', async () => {

@@ -286,6 +286,11 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(clone((this.dead.get(shard) ?? []).slice(0, count)));
   }
 
+  /** Nothing to fold: the in-memory store keeps records as objects and lives as long as its process. */
+  archiveFinished(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
   trimOutbox(n: number): Promise<number> {
     const shard = this.shard(n);
     const oldestPending = Math.min(...shard.pending.keys());

@@ -35,6 +35,8 @@ export function createKeys(space: KeySpace) {
     /** String: an artifact's JSON, in its workflow's shard. */
     artifact: (workflowId: string, artifactId: string) =>
       `${forWorkflow(workflowId)}:art:${workflowId}:${part(artifactId)}`,
+    /** Set: the ids of a workflow's artifacts, so its archive can take them in. */
+    artifactIds: (workflowId: string) => `${forWorkflow(workflowId)}:arts:${workflowId}`,
     /** Stream with one consumer group: jobs and timer firings of the shard. */
     outbox: (shard: number) => `${tag(shard)}:outbox`,
     /** Stream: entries no worker could process, with the reason, for operators. */
@@ -43,6 +45,8 @@ export function createKeys(space: KeySpace) {
     timers: (shard: number) => `${tag(shard)}:timers`,
     /** Hash: `<workflowId> <timerId>` → generation. */
     timerGenerations: (shard: number) => `${tag(shard)}:timergen`,
+    /** Sorted set: workflows of the shard finished and not yet archived, scored by when they finished. */
+    finished: (shard: number) => `${tag(shard)}:finished`,
     /** Sorted set: workflows of a tenant in a state, scored by when they entered it. */
     stateIndex: (shard: number, tenantId: string, statePath: string) =>
       `${tag(shard)}:idx:${part(tenantId)}:${part(statePath)}`,

@@ -22,6 +22,7 @@ import type {
   WorkflowStore,
 } from '../store.ts';
 import { shardOf } from '../shards.ts';
+import { type Archive, decodeArchive, encodeArchive } from './archive-codec.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 
@@ -38,6 +39,7 @@ interface ScriptCommands {
   wardenClaimTimers(...args: (string | number)[]): Promise<number>;
   wardenTrimOutbox(...args: (string | number)[]): Promise<number>;
   wardenLease(...args: (string | number)[]): Promise<number>;
+  wardenArchive(...args: (string | number | Buffer)[]): Promise<number>;
 }
 
 export class ScriptError extends Error {
@@ -53,6 +55,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenClaimTimers', { lua: script('claim-timers'), numberOfKeys: 3 });
   client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox'), numberOfKeys: 1 });
   client.defineCommand('wardenLease', { lua: script('lease'), numberOfKeys: 1 });
+  client.defineCommand('wardenArchive', { lua: script('archive') });
   return client as Client & ScriptCommands;
 }
 
@@ -69,9 +72,21 @@ function parseMessage(fields: string[]): OutboxMessage {
   return { kind: 'invalid', raw: raw.slice(0, 2000) };
 }
 
+const validCursor = (cursor: string | null | undefined): cursor is string => !!cursor && /^\d+-\d+$/.test(cursor);
+
 function decodeCursor(cursor: string | null | undefined): string {
-  return cursor && /^\d+-\d+$/.test(cursor) ? `(${cursor}` : '-';
+  return validCursor(cursor) ? `(${cursor}` : '-';
 }
+
+/** Is stream id `id` after `cursor` (both `<ms>-<seq>`)? */
+function streamIdAfter(id: string, cursor: string): boolean {
+  const [ms = 0, seq = 0] = id.split('-').map(Number);
+  const [cursorMs = 0, cursorSeq = 0] = cursor.split('-').map(Number);
+  return ms > cursorMs || (ms === cursorMs && seq > cursorSeq);
+}
+
+/** The events hash field that marks an archived workflow (no event id can take it). */
+const ARCHIVED = '~archived';
 
 export class RedisStore implements WorkflowStore {
   readonly kind = 'redis' as const;
@@ -120,6 +135,7 @@ export class RedisStore implements WorkflowStore {
       k.outbox(shard),
       k.timers(shard),
       k.timerGenerations(shard),
+      k.finished(shard),
       ...leave,
       ...enter,
       ...(dedupKey === undefined ? [] : [k.dedup(record.tenantId, dedupKey)]),
@@ -202,29 +218,90 @@ export class RedisStore implements WorkflowStore {
 
   async load(workflowId: string): Promise<WorkflowRecord | null> {
     if (!this.owns(workflowId)) return null;
-    const json = await this.client.hget(this.keys.workflow(workflowId), 'r');
-    return json === null ? null : (JSON.parse(json) as WorkflowRecord);
+    const [json, archive] = await this.client.hmgetBuffer(this.keys.workflow(workflowId), 'r', 'z');
+    if (json) return JSON.parse(json.toString('utf8')) as WorkflowRecord;
+    return archive ? decodeArchive(archive).record : null;
+  }
+
+  /** The archive of a finished workflow, or null while it is not archived. */
+  private async archiveOf(workflowId: string): Promise<Archive | null> {
+    const stored = await this.client.hgetBuffer(this.keys.workflow(workflowId), 'z');
+    return stored ? decodeArchive(stored) : null;
   }
 
   async outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null> {
     if (!this.owns(workflowId)) return null;
-    const json = await this.client.hget(this.keys.events(workflowId), eventId);
-    return json === null ? null : (JSON.parse(json) as StoredOutcome);
+    const [json, archived] = await this.client.hmget(this.keys.events(workflowId), eventId, ARCHIVED);
+    const stored = json ?? (archived ? (await this.archiveOf(workflowId))?.outcomes[eventId] : undefined);
+    return stored ? (JSON.parse(stored) as StoredOutcome) : null;
   }
 
   async auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>> {
     if (!this.owns(workflowId)) return { items: [], next: null };
-    const entries = (await this.client.xrange(
-      this.keys.audit(workflowId),
-      decodeCursor(options.cursor),
-      '+',
-      'COUNT',
-      options.limit + 1,
-    )) as StreamEntries;
+    const [live, archive] = await Promise.all([
+      this.client.xrange(
+        this.keys.audit(workflowId),
+        decodeCursor(options.cursor),
+        '+',
+        'COUNT',
+        options.limit + 1,
+      ) as Promise<StreamEntries>,
+      this.archiveOf(workflowId),
+    ]);
+    // An archived workflow's trail is its archive, then what was refused after it was archived.
+    const cursor = validCursor(options.cursor) ? options.cursor : null;
+    const entries: [string, string][] = [
+      ...(archive?.audit ?? []).filter(([id]) => cursor === null || streamIdAfter(id, cursor)),
+      ...live.map(([id, fields]): [string, string] => [id, fields[1] ?? 'null']),
+    ];
     const page = entries.slice(0, options.limit);
-    const items = page.map(([, fields]) => decodeAudit(workflowId, fields[1] ?? 'null'));
+    const items = page.map(([, json]) => decodeAudit(workflowId, json));
     const next = entries.length > options.limit ? (page.at(-1)?.[0] ?? null) : null;
     return { items, next };
+  }
+
+  async archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number> {
+    const k = this.keys;
+    const ids = await this.client.zrangebyscore(k.finished(shard), '-inf', finishedBefore, 'LIMIT', 0, limit);
+    const archived = await Promise.all(
+      ids.map(async (id) => {
+        const [json, audit, outcomes, artifactIds] = await Promise.all([
+          this.client.hget(k.workflow(id), 'r'),
+          this.client.xrange(k.audit(id), '-', '+') as Promise<StreamEntries>,
+          this.client.hgetall(k.events(id)),
+          this.client.smembers(k.artifactIds(id)),
+        ]);
+        const artifactKeys = artifactIds.map((artifactId) => k.artifact(id, artifactId));
+        const artifactJson = await Promise.all(artifactKeys.map((key) => this.client.get(key)));
+        const record = json === null ? null : (JSON.parse(json) as WorkflowRecord);
+        const artifacts: Record<string, string> = {};
+        artifactIds.forEach((artifactId, i) => {
+          const stored = artifactJson[i];
+          if (stored) artifacts[artifactId] = stored;
+        });
+        // Gone or already archived: the script only takes it off the finished set.
+        const archive =
+          record?.status === 'done'
+            ? encodeArchive({
+                record,
+                audit: audit.map(([entryId, fields]) => [entryId, fields[1] ?? 'null']),
+                outcomes,
+                artifacts,
+              })
+            : '';
+        const keys = [k.workflow(id), k.events(id), k.audit(id), k.finished(shard), k.artifactIds(id), ...artifactKeys];
+        return this.client.wardenArchive(
+          keys.length,
+          ...keys,
+          id,
+          record?.version ?? -1,
+          audit.length,
+          Object.keys(outcomes).length,
+          archive,
+        );
+      }),
+    );
+    return archived.reduce((sum, n) => sum + n, 0);
   }
 
   async listByState(options: {
@@ -419,13 +496,19 @@ export class RedisStore implements WorkflowStore {
   }
 
   async putArtifact(artifact: Artifact): Promise<void> {
-    await this.client.set(this.keys.artifact(artifact.workflowId, artifact.id), JSON.stringify(artifact));
+    const k = this.keys;
+    await Promise.all([
+      this.client.set(k.artifact(artifact.workflowId, artifact.id), JSON.stringify(artifact)),
+      this.client.sadd(k.artifactIds(artifact.workflowId), artifact.id),
+    ]);
   }
 
   async getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null> {
     if (!this.owns(workflowId)) return null;
-    const json = await this.client.get(this.keys.artifact(workflowId, artifactId));
-    return json === null ? null : (JSON.parse(json) as Artifact);
+    const json =
+      (await this.client.get(this.keys.artifact(workflowId, artifactId))) ??
+      (await this.archiveOf(workflowId))?.artifacts[artifactId];
+    return json ? (JSON.parse(json) as Artifact) : null;
   }
 
   async acquireLease(shard: number, owner: string, ttlMs: number): Promise<boolean> {

@@ -7,9 +7,11 @@
   KEYS[4]  outbox stream
   KEYS[5]  timers sorted set    (member "<workflowId> <timerId>", score = due time)
   KEYS[6]  timer generations hash (same member -> generation)
-  KEYS[7 .. 6+O]        state indexes to leave  (O = ARGV[12])
-  KEYS[7+O .. 6+O+N]    state indexes to enter  (N = ARGV[13])
-  KEYS[7+O+N]           de-duplication key, when ARGV[14] = 1 (create only)
+  KEYS[7]  finished set         (workflows finished and not yet archived, scored by finish time)
+  KEYS[8 .. 7+O]        state indexes to leave  (O = ARGV[12])
+  KEYS[8+O .. 7+O+N]    state indexes to enter  (N = ARGV[13]); a finished workflow enters none
+                        (N = 0) and enters the finished set instead
+  KEYS[8+O+N]           de-duplication key, when ARGV[14] = 1 (create only)
 
   ARGV[1]  mode: "create" | "commit"
   ARGV[2]  workflow id
@@ -66,7 +68,7 @@ if not expected or not version or version ~= expected + 1 or not now then
   return {-1, 'bad version or time'}
 end
 if (mode == 'create') ~= (expected == 0) then return {-1, 'create must expect version 0'} end
-if not leaving or not entering or #KEYS ~= 6 + leaving + entering + (hasDedup and 1 or 0) then
+if not leaving or not entering or #KEYS ~= 7 + leaving + entering + (hasDedup and 1 or 0) then
   return {-1, 'key count does not match'}
 end
 if hasDedup and mode ~= 'create' then return {-1, 'de-duplication key outside create'} end
@@ -95,7 +97,7 @@ local seen = rcall('HGET', KEYS[2], eventId)
 if seen then return {2, seen} end
 
 if hasDedup then
-  local existing = rcall('GET', KEYS[7 + leaving + entering])
+  local existing = rcall('GET', KEYS[8 + leaving + entering])
   if existing then return {5, existing} end
 end
 
@@ -127,16 +129,17 @@ end
 
 -- State indexes: leave the old states, enter the new ones (keeping the entry time of a state kept).
 local entered = {}
-for n = 1, entering do entered[KEYS[6 + leaving + n]] = true end
+for n = 1, entering do entered[KEYS[7 + leaving + n]] = true end
 for o = 1, leaving do
-  local key = KEYS[6 + o]
+  local key = KEYS[7 + o]
   if not entered[key] then rcall('ZREM', key, workflowId) end
 end
 for n = 1, entering do
-  rcall('ZADD', KEYS[6 + leaving + n], 'NX', now, workflowId)
+  rcall('ZADD', KEYS[7 + leaving + n], 'NX', now, workflowId)
 end
+if entering == 0 then rcall('ZADD', KEYS[7], now, workflowId) end
 
-if hasDedup then rcall('SET', KEYS[7 + leaving + entering], workflowId) end
+if hasDedup then rcall('SET', KEYS[8 + leaving + entering], workflowId) end
 -- Wake the shard's idle workers and timer service; the message is the shard number.
 if armCount > 0 or jobCount > 0 then rcall('PUBLISH', ARGV[15], ARGV[16]) end
 return {1}
