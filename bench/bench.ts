@@ -200,7 +200,8 @@ async function endToEnd(url: string, count: number) {
             );
           }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // A queue read is 64 shard reads: poll like a person would, not in a busy loop.
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
   const created = new Map<string, number>();

@@ -227,6 +227,30 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
     if (state === 'completed' && (refundsOf.get(id) ?? 0) === 0) completedWithoutRefund.push(id);
   }
   return {
+    /** What an operator would look at first for a few workflows that did not settle. */
+    stuck: async () =>
+      Promise.all(
+        unsettled.slice(0, 5).map(async (id) => {
+          const record = records.find(([candidate]) => candidate === id)?.[1];
+          const shard = Number(id.slice(1, 4));
+          const k = store.keys;
+          const [pending, groups, timers, lease] = await Promise.all([
+            client.xpending(k.outbox(shard), 'workers'),
+            client.xinfo('GROUPS', k.outbox(shard)),
+            client.zrange(k.timers(shard), '0', '2', 'WITHSCORES'),
+            client.get(k.lease(shard)),
+          ]);
+          const context = (record?.snapshot as { context?: { jobs?: unknown } } | undefined)?.context;
+          return {
+            id,
+            state: record?.statePaths,
+            idleMs: record ? Date.now() - record.updatedAt : null,
+            jobs: context?.jobs,
+            timers: record?.timers,
+            shard: { pending, groups, timers, lease, now: Date.now() },
+          };
+        }),
+      ),
     records: new Map(records),
     states,
     reviewReasons,
@@ -314,6 +338,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     }
     killing = false;
     await killer;
+    if (report.unsettled.length > 0) options.log(JSON.stringify(await report.stuck(), null, 1));
     await load.stop();
     const seconds = (Date.now() - started) / 1000;
     await workers.stop();

@@ -1,7 +1,7 @@
 /** A `warden serve` of its own for the benchmark and the fuzz run: a free port, a fresh secret, ready when /healthz answers. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,10 +26,15 @@ const bin = fileURLToPath(new URL('../bin/warden.mjs', import.meta.url));
 
 /** `warden serve` with `roles` (all when empty) and `env` over this process's environment, logging nothing. */
 export function spawnWarden(roles: readonly string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [bin, 'serve', ...(roles.length > 0 ? ['--role', roles.join(',')] : [])], {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    stdio: 'ignore',
+  // WARDEN_BENCH_LOG=<file> keeps the processes' logs (at LOG_LEVEL, default warn) for a post-mortem.
+  const logFile = process.env.WARDEN_BENCH_LOG;
+  const out = logFile ? openSync(logFile, 'a') : 'ignore';
+  const child = spawn(process.execPath, [bin, 'serve', ...(roles.length > 0 ? ['--role', roles.join(',')] : [])], {
+    env: { ...process.env, LOG_LEVEL: logFile ? (process.env.LOG_LEVEL ?? 'warn') : 'silent', ...env },
+    stdio: ['ignore', out, out],
   });
+  if (typeof out === 'number') closeSync(out);
+  return child;
 }
 
 export interface RunningServer {

@@ -49,6 +49,9 @@ export class ScriptError extends Error {
   }
 }
 
+/** Scripts whose key count varies per call: the count is their first argument. */
+const VARIABLE_KEY_SCRIPTS = ['wardenTransition', 'wardenArchive'];
+
 function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenTransition', { lua: script('transition') });
   client.defineCommand('wardenRefuse', { lua: script('refuse'), numberOfKeys: 3 });
@@ -56,6 +59,14 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox'), numberOfKeys: 1 });
   client.defineCommand('wardenLease', { lua: script('lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
+  // Auto-pipelining on a cluster routes a script call by its first argument; for a script with a
+  // variable key count that is the count, not a key, so calls land in pipelines of the wrong node
+  // (redis/ioredis#2109). Those scripts are sent on their own, routed by their real keys.
+  if ('nodes' in client) {
+    const ignored = client.options.autoPipeliningIgnoredCommands ?? [];
+    for (const name of VARIABLE_KEY_SCRIPTS) if (!ignored.includes(name)) ignored.push(name);
+    client.options.autoPipeliningIgnoredCommands = ignored;
+  }
   return client as Client & ScriptCommands;
 }
 
