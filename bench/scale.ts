@@ -1,8 +1,8 @@
 /**
  * The benchmark's measurements that need a store of their own:
  *
- * - `scaleCost`: the cost of an event with 10k and with 1M stored workflows, on a redis-server of
- *   its own (same binary, nothing kept on disk) so a million workflows never touch the shared one.
+ * - `scaleCost`: the cost of an event with 10k and with 1M stored workflows, each on a redis-server
+ *   of its own (same binary, nothing kept on disk) so a million workflows never touch the shared one.
  *   The stored workflows are copies of a real workflow in manual review, written by a Lua loop on
  *   the server: the workflow hash, a one-entry audit trail and a member of the same manual-review
  *   state index the measured workflows move in and out of.
@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config.ts';
 import { createEngine } from '../src/engine/engine.ts';
 import { principals } from '../src/paths/principals.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
+import { encodeAudit } from '../src/store/redis/audit-codec.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import type { CommitRequest } from '../src/store/store.ts';
 import { createSystem } from '../src/system.ts';
@@ -45,7 +46,8 @@ async function usedMemory(client: RedisClient): Promise<number> {
   return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
 }
 
-export async function scaleCost(options: { small: number; large: number; rounds: number; eventsPerRound: number }) {
+/** A redis-server of its own holding `stored` workflows, and 16 workflows in review to send events to. */
+async function storeWith(stored: number) {
   const redis = await startRedis(false);
   const client = connectRedis({ url: redis.url, name: 'warden-bench-scale' });
   const prefix = 'scale';
@@ -63,35 +65,30 @@ export async function scaleCost(options: { small: number; large: number; rounds:
     const [firstAudit] = (await store.auditPage(template as string, { limit: 1 })).items;
     if (!record || !firstAudit) throw new Error('the template workflow is gone');
     const indexPart = store.keys.stateIndex(0, record.tenantId, record.statePaths[0] ?? '').split(':idx:')[1] as string;
-    let stored = 1;
-    const populate = async (until: number) => {
-      for (let from = stored; from < until; from += 20_000) {
-        await client.eval(
-          POPULATE,
-          0,
-          prefix,
-          SHARDS,
-          from,
-          Math.min(until, from + 20_000),
-          JSON.stringify(record),
-          record.tenantId,
-          JSON.stringify(record.statePaths),
-          JSON.stringify(firstAudit),
-          indexPart,
-          Date.now(),
-        );
-      }
-      stored = until;
-    };
-    const inFlight = 16;
-    const lanes = await workflowsInReview(engine, inFlight);
+    for (let from = 1; from < stored; from += 20_000) {
+      await client.eval(
+        POPULATE,
+        0,
+        prefix,
+        SHARDS,
+        from,
+        Math.min(stored, from + 20_000),
+        JSON.stringify(record),
+        record.tenantId,
+        JSON.stringify(record.statePaths),
+        encodeAudit(firstAudit),
+        indexPart,
+        Date.now(),
+      );
+    }
+    const lanes = await workflowsInReview(engine, 16);
     let round_ = 0;
-    /** Median events/s of `rounds` runs of REVIEW_ASSIGN at 16 in flight. */
-    const measure = async () => {
-      const rates: number[] = [];
-      for (let r = 0; r < options.rounds; r++) {
+    return {
+      usedMemory: () => usedMemory(client),
+      /** Events/s of REVIEW_ASSIGN at 16 in flight. */
+      measure: async (events: number) => {
         const tag = `r${++round_}`;
-        const run = await lanesOf(inFlight, Math.round(options.eventsPerRound / inFlight), async (lane, i) => {
+        const run = await lanesOf(16, Math.round(events / 16), async (lane, i) => {
           const outcome = await engine.applyEvent(
             lanes[lane] as string,
             { ...assign(i), eventId: `${tag}-${i}` },
@@ -99,27 +96,66 @@ export async function scaleCost(options: { small: number; large: number; rounds:
           );
           if (outcome.outcome !== 'accepted') throw new Error(`scale: ${outcome.outcome}`);
         });
-        rates.push(run.eventsPerSecond);
-      }
-      return rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)] ?? 0;
+        return run.eventsPerSecond;
+      },
+      stop: async () => {
+        client.disconnect();
+        await redis.stop();
+      },
     };
-    await populate(options.small);
-    await measure(); // warm-up: JIT and connections, discarded
-    const smallRate = await measure();
-    const memorySmall = await usedMemory(client);
-    await populate(options.large);
-    const largeRate = await measure();
-    const memoryLarge = await usedMemory(client);
-    return {
-      small: { storedWorkflows: options.small, eventsPerSecond: smallRate, microsPerEvent: round(1e6 / smallRate, 1) },
-      large: { storedWorkflows: options.large, eventsPerSecond: largeRate, microsPerEvent: round(1e6 / largeRate, 1) },
-      /** Cost per event with the large store over the small one (1 = no slower). */
-      scaleRatio: round(smallRate / largeRate, 2),
-      bytesPerStoredWorkflow: round((memoryLarge - memorySmall) / (options.large - options.small)),
-    };
-  } finally {
+  } catch (error) {
     client.disconnect();
     await redis.stop();
+    throw error;
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * Two redis-servers, one holding `small` and one `large` stored workflows; rounds alternate between
+ * them (after a warm-up of each), so JIT warm-up and drift of the machine weigh on both alike.
+ */
+export async function scaleCost(options: { small: number; large: number; rounds: number; eventsPerRound: number }) {
+  const small = await storeWith(options.small);
+  try {
+    const memorySmall = await small.usedMemory();
+    const large = await storeWith(options.large);
+    try {
+      const bytesPerStoredWorkflow = round(
+        ((await large.usedMemory()) - memorySmall) / (options.large - options.small),
+      );
+      // Let Redis finish growing its keyspace tables (incremental rehashing), then warm up both.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await small.measure(options.eventsPerRound);
+      await large.measure(options.eventsPerRound);
+      const rates = { small: [] as number[], large: [] as number[] };
+      for (let r = 0; r < options.rounds; r++) {
+        rates.small.push(await small.measure(options.eventsPerRound));
+        rates.large.push(await large.measure(options.eventsPerRound));
+      }
+      const [smallRate, largeRate] = [median(rates.small), median(rates.large)];
+      return {
+        small: {
+          storedWorkflows: options.small,
+          eventsPerSecond: smallRate,
+          microsPerEvent: round(1e6 / smallRate, 1),
+        },
+        large: {
+          storedWorkflows: options.large,
+          eventsPerSecond: largeRate,
+          microsPerEvent: round(1e6 / largeRate, 1),
+        },
+        /** Cost per event with the large store over the small one (1 = no slower). */
+        scaleRatio: round(smallRate / largeRate, 2),
+        bytesPerStoredWorkflow,
+        rounds: rates,
+      };
+    } finally {
+      await large.stop();
+    }
+  } finally {
+    await small.stop();
   }
 }
 
