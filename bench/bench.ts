@@ -22,10 +22,10 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { mintToken } from '../src/api/auth.ts';
 import { performance } from 'node:perf_hooks';
-import { definitionRegistry, supportV2 } from '../machines/index.ts';
+import { supportV2 } from '../machines/index.ts';
 import { decideEvent } from '../src/engine/decider.ts';
 import type { Accepted, WorkflowRecord } from '../src/engine/decision.ts';
-import { createEngine, jobMessages, type Engine } from '../src/engine/engine.ts';
+import { jobMessages, type Engine } from '../src/engine/engine.ts';
 import pino from 'pino';
 import type { SupportContext } from '../machines/support.context.ts';
 import { loadConfig } from '../src/config.ts';
@@ -34,7 +34,7 @@ import { principals } from '../src/paths/principals.ts';
 import { createSystem } from '../src/system.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { startServer } from './server.ts';
-import { assign, lanesOf, percentile, round, workflowsInReview } from './lib.ts';
+import { assign, benchEngine, lanesOf, percentile, refundRequest, round, workflowsInReview } from './lib.ts';
 import { scaleCost, timerLateness } from './scale.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import type { CommitRequest } from '../src/store/store.ts';
@@ -215,17 +215,7 @@ async function endToEnd(url: string, count: number) {
         const i = next++;
         const at = performance.now();
         const outcome = await system.engine.createWorkflow({
-          body: {
-            // The fixture customer with a doubly charged order: every request ends in an approved refund.
-            request: {
-              customerId: 'cust-1',
-              subject: 'Charged twice',
-              message: `I was billed twice for order A-100 (request ${i}).`,
-              orderId: 'A-100',
-              requestedAmount: 25,
-              currency: 'EUR',
-            },
-          },
+          body: { request: refundRequest(i) },
           principal: principals.agent,
         });
         if (outcome.outcome !== 'created') throw new Error(`create: ${outcome.outcome}`);
@@ -336,13 +326,7 @@ async function main() {
   const client = connectRedis({ url, name: 'warden-bench' });
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const store = new RedisStore(client, { prefix, shards: 64 });
-  let seq = 0;
-  const engine = createEngine({
-    store,
-    definitions: definitionRegistry,
-    clock: () => Date.now(),
-    newId: () => `b${(++seq).toString(36).padStart(10, '0')}`,
-  });
+  const engine = benchEngine(store);
   try {
     const [probe] = await workflowsInReview(engine, 1);
     const probeRecord = await store.load(probe as string);

@@ -1,6 +1,8 @@
 /** What the benchmark's parts share: the workload event, workflows to send it to, and timing. */
 import { performance } from 'node:perf_hooks';
-import type { Engine } from '../src/engine/engine.ts';
+import { definitionRegistry } from '../machines/index.ts';
+import { createEngine, type Engine } from '../src/engine/engine.ts';
+import type { WorkflowStore } from '../src/store/store.ts';
 import { principals } from '../src/paths/principals.ts';
 
 export const assign = (n: number) => ({
@@ -60,3 +62,24 @@ export async function lanesOf(lanes: number, steps: number, step: (lane: number,
     events: lanes * steps,
   };
 }
+
+/** An engine on `store` with the registered definitions, the wall clock and short sequential ids. */
+export function benchEngine(store: WorkflowStore): Engine {
+  let seq = 0;
+  return createEngine({
+    store,
+    definitions: definitionRegistry,
+    clock: () => Date.now(),
+    newId: () => `b${(++seq).toString(36).padStart(10, '0')}`,
+  });
+}
+
+/** The fixture customer with a doubly charged order: every such request ends in an approved refund. */
+export const refundRequest = (i: number) => ({
+  customerId: 'cust-1',
+  subject: 'Charged twice',
+  message: `I was billed twice for order A-100 (request ${i}).`,
+  orderId: 'A-100',
+  requestedAmount: 25,
+  currency: 'EUR',
+});

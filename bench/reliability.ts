@@ -19,6 +19,7 @@ import type { WorkflowRecord } from '../src/engine/decision.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import { startCluster } from '../test/support/cluster.ts';
+import { refundRequest } from './lib.ts';
 import { spawnWarden, startRedis, startServer, stopProcess, type RunningServer } from './server.ts';
 
 const SHARDS = 16;
@@ -127,16 +128,7 @@ async function supportLoad(origins: readonly string[], secret: string, count: nu
           const reply = await agent(
             'POST',
             '/v1/workflows',
-            {
-              request: {
-                customerId: 'cust-1',
-                subject: 'Charged twice',
-                message: `I was billed twice for order A-100 (request ${i}).`,
-                orderId: 'A-100',
-                requestedAmount: 25,
-                currency: 'EUR',
-              },
-            },
+            { request: refundRequest(i) },
             { 'Idempotency-Key': `soak-${i}` },
           );
           if (reply.status === 201 || reply.status === 200) {

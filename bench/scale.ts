@@ -12,16 +12,14 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { definitionRegistry } from '../machines/index.ts';
 import { loadConfig } from '../src/config.ts';
-import { createEngine } from '../src/engine/engine.ts';
 import { principals } from '../src/paths/principals.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { encodeAudit } from '../src/store/redis/audit-codec.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import type { CommitRequest } from '../src/store/store.ts';
 import { createSystem } from '../src/system.ts';
-import { assign, lanesOf, percentile, round, workflowsInReview } from './lib.ts';
+import { assign, benchEngine, lanesOf, percentile, round, workflowsInReview } from './lib.ts';
 import { startRedis } from './server.ts';
 
 const SHARDS = 64;
@@ -52,13 +50,7 @@ async function storeWith(stored: number) {
   const client = connectRedis({ url: redis.url, name: 'warden-bench-scale' });
   const prefix = 'scale';
   const store = new RedisStore(client, { prefix, shards: SHARDS });
-  let seq = 0;
-  const engine = createEngine({
-    store,
-    definitions: definitionRegistry,
-    clock: () => Date.now(),
-    newId: () => `b${(++seq).toString(36).padStart(10, '0')}`,
-  });
+  const engine = benchEngine(store);
   try {
     const [template] = await workflowsInReview(engine, 1);
     const record = await store.load(template as string);
