@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     pool: 'threads',
+    // Real Redis, real processes and Chromium on two shared cores: a test that needs seconds of CPU
+    // must not fail because another file held the cores for a while.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     projects: [
       {
         extends: true,

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { generatePaths } from '../../src/paths/generate.ts';
 import { withApprovalSkipped, withOrphanState } from './mutants.ts';
 
-describe('the path generator’s detectors', () => {
+describe('the path generator’s detectors', { timeout: 60_000 }, () => {
   it('names a state node no event leads to', () => {
     const { report } = generatePaths(withOrphanState, { simple: false });
     expect(report.unreachable).toEqual(['orphan']);
