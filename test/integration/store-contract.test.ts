@@ -243,6 +243,8 @@ describe.each(kinds)('the %s store', (kind) => {
     await world.store.putArtifact(artifact);
     const cancel = await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
     expect(cancel).toMatchObject({ outcome: 'accepted', record: { status: 'done' } });
+    // A refusal before the archive, whose repeat after the archive must still be a duplicate.
+    expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'late-0')).toMatchObject({ outcome: 'refused' });
     const before = {
       record: await world.store.load(id),
       audit: (await world.store.auditPage(id, { limit: 100 })).items,
@@ -290,6 +292,44 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(after.at(-1)).toMatchObject({ eventId: 'late-1', outcome: 'WORKFLOW_FINISHED' });
     expect(await world.store.outcomeOf(id, 'late-1')).toMatchObject({ outcome: 'refused', code: 'WORKFLOW_FINISHED' });
     expect(await world.store.load(id)).toEqual(before.record);
+
+    // Two deliveries of one refused event that both looked before the archive: the second, recorded
+    // after it, is a duplicate, and the trail keeps one entry.
+    const lateZero = before.audit.find((e) => e.eventId === 'late-0')!;
+    const refusedAgain = await world.store.recordRefusal({
+      workflowId: id,
+      eventId: 'late-0',
+      expectedVersion: before.record!.version,
+      audit: lateZero,
+      outcome: (await world.store.outcomeOf(id, 'late-0'))!,
+    });
+    expect(refusedAgain).toMatchObject({ status: 'duplicate', outcome: { outcome: 'refused' } });
+    expect((await world.store.auditPage(id, { limit: 100 })).items).toEqual(after);
+  });
+
+  it('continues an archived trail after its last id, even when the clock is behind it, and never shows it twice', async () => {
+    fresh();
+    if (kind === 'memory') return;
+    const record = await createSupport(world);
+    const id = record.workflowId;
+    await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
+    const client = kind === 'redis' ? redis : clusterClient;
+    if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
+    const keys = world.store.keys;
+    const trail = (await world.store.auditPage(id, { limit: 100 })).items;
+    const raw = await client.xrange(keys.audit(id), '-', '+');
+    expect(await world.store.archiveFinished(shardOf(id)!, world.clock.now + 1, 10)).toBe(1);
+
+    // A read that saw the live trail just before the archive landed: those entries are not shown twice.
+    for (const [entryId, fields] of raw) await client.xadd(keys.audit(id), entryId, ...fields);
+    expect((await world.store.auditPage(id, { limit: 100 })).items).toEqual(trail);
+    await client.del(keys.audit(id));
+
+    // As if the archive had been written by a server whose clock ran far ahead of this one.
+    const ahead = Date.now() + 3_600_000;
+    await client.hset(keys.events(id), '~archived', `${ahead}-4`);
+    expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'late-1')).toMatchObject({ outcome: 'refused' });
+    expect((await client.xrange(keys.audit(id), '-', '+')).map(([entryId]) => entryId)).toEqual([`${ahead}-5`]);
   });
 
   it('commits many workflows of many shards at once on one connection', async () => {

@@ -96,7 +96,11 @@ function streamIdAfter(id: string, cursor: string): boolean {
   return ms > cursorMs || (ms === cursorMs && seq > cursorSeq);
 }
 
-/** The events hash field that marks an archived workflow (no event id can take it). */
+/** An own property's value: ids are data, never `constructor` or `__proto__` of the prototype. */
+const ownValue = (record: Record<string, string> | undefined, key: string): string | undefined =>
+  record && Object.hasOwn(record, key) ? record[key] : undefined;
+
+/** The events hash field that marks an archived workflow (no event id can take it); its value is the last archived audit id. */
 const ARCHIVED = '~archived';
 
 export class RedisStore implements WorkflowStore {
@@ -212,15 +216,24 @@ export class RedisStore implements WorkflowStore {
   async recordRefusal(request: RefusalRequest): Promise<RefusalResult> {
     const id = request.workflowId;
     const k = this.keys;
-    const [code, value] = await this.client.wardenRefuse(
-      k.workflow(id),
-      k.events(id),
-      k.audit(id),
-      request.eventId,
-      JSON.stringify(request.outcome),
-      encodeAudit(request.audit),
-      request.expectedVersion,
-    );
+    const refuse = (archiveChecked: boolean) =>
+      this.client.wardenRefuse(
+        k.workflow(id),
+        k.events(id),
+        k.audit(id),
+        request.eventId,
+        JSON.stringify(request.outcome),
+        encodeAudit(request.audit),
+        request.expectedVersion,
+        archiveChecked ? '1' : '0',
+      );
+    let [code, value] = await refuse(false);
+    if (code === 5) {
+      // Archived: the event id may be among the outcomes the archive took in (they never change).
+      const archived = ownValue((await this.archiveOf(id))?.outcomes, request.eventId);
+      if (archived !== undefined) return { status: 'duplicate', outcome: JSON.parse(archived) as StoredOutcome };
+      [code, value] = await refuse(true);
+    }
     if (code === 1) return { status: 'recorded' };
     if (code === 2) return { status: 'duplicate', outcome: JSON.parse(String(value)) as StoredOutcome };
     if (code === 3) return { status: 'conflict', version: Number(value) };
@@ -243,7 +256,7 @@ export class RedisStore implements WorkflowStore {
   async outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null> {
     if (!this.owns(workflowId)) return null;
     const [json, archived] = await this.client.hmget(this.keys.events(workflowId), eventId, ARCHIVED);
-    const stored = json ?? (archived ? (await this.archiveOf(workflowId))?.outcomes[eventId] : undefined);
+    const stored = json ?? (archived ? ownValue((await this.archiveOf(workflowId))?.outcomes, eventId) : undefined);
     return stored ? (JSON.parse(stored) as StoredOutcome) : null;
   }
 
@@ -259,11 +272,17 @@ export class RedisStore implements WorkflowStore {
       ) as Promise<StreamEntries>,
       this.archiveOf(workflowId),
     ]);
-    // An archived workflow's trail is its archive, then what was refused after it was archived.
+    // An archived workflow's trail is its archive, then what was refused after it was archived
+    // (refuse.lua gives those later ids). Live entries up to the archive's last id are the trail as
+    // it was before an archive that landed between the two reads: the archive has them.
     const cursor = validCursor(options.cursor) ? options.cursor : null;
+    const archived = archive?.audit ?? [];
+    const archivedUpTo = archived.at(-1)?.[0];
     const entries: [string, string][] = [
-      ...(archive?.audit ?? []).filter(([id]) => cursor === null || streamIdAfter(id, cursor)),
-      ...live.map(([id, fields]): [string, string] => [id, fields[1] ?? 'null']),
+      ...archived.filter(([id]) => cursor === null || streamIdAfter(id, cursor)),
+      ...live
+        .filter(([id]) => archivedUpTo === undefined || streamIdAfter(id, archivedUpTo))
+        .map(([id, fields]): [string, string] => [id, fields[1] ?? 'null']),
     ];
     const page = entries.slice(0, options.limit);
     const items = page.map(([, json]) => decodeAudit(workflowId, json));
@@ -309,6 +328,7 @@ export class RedisStore implements WorkflowStore {
           audit.length,
           Object.keys(outcomes).length,
           archive,
+          audit.at(-1)?.[0] ?? '0-0',
         );
       }),
     );
@@ -518,7 +538,7 @@ export class RedisStore implements WorkflowStore {
     if (!this.owns(workflowId)) return null;
     const json =
       (await this.client.get(this.keys.artifact(workflowId, artifactId))) ??
-      (await this.archiveOf(workflowId))?.artifacts[artifactId];
+      ownValue((await this.archiveOf(workflowId))?.artifacts, artifactId);
     return json ? (JSON.parse(json) as Artifact) : null;
   }
 

@@ -13,15 +13,18 @@
   ARGV[2]  the version read
   ARGV[3]  the number of audit entries read
   ARGV[4]  the number of event outcomes read
-  ARGV[5]  the archive (binary)
+  ARGV[5]  the archive (binary); '' when there is nothing to archive (gone, or not finished)
+  ARGV[6]  the id of the last audit entry read: kept as the marker's value, so entries appended to
+           the trail after the archive get later ids (refuse.lua)
 
   Returns
     1   archived
-    0   not archived: gone, already archived, or changed since it was read (read again later)
+    0   not archived: gone, not finished, already archived, or changed since it was read (read
+        again later)
 ]]
 local rcall = redis.call
 local version = rcall('HGET', KEYS[1], 'v')
-if not version or rcall('HEXISTS', KEYS[1], 'z') == 1 then
+if not version or ARGV[5] == '' or rcall('HEXISTS', KEYS[1], 'z') == 1 then
   rcall('ZREM', KEYS[4], ARGV[1])
   return 0
 end
@@ -33,6 +36,6 @@ rcall('HSET', KEYS[1], 'z', ARGV[5])
 rcall('HDEL', KEYS[1], 'r')
 rcall('DEL', KEYS[2], KEYS[3], KEYS[5])
 for k = 6, #KEYS do rcall('DEL', KEYS[k]) end
-rcall('HSET', KEYS[2], '~archived', '1')
+rcall('HSET', KEYS[2], '~archived', ARGV[6])
 rcall('ZREM', KEYS[4], ARGV[1])
 return 1
