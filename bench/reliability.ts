@@ -27,8 +27,12 @@ const tenant = 'acme';
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 const between = (min: number, max: number) => min + Math.random() * (max - min);
 
-/** Runtime settings that make a killed worker's shards and jobs move within a couple of seconds. */
+/**
+ * Runtime settings that make a killed worker's shards and jobs move within a couple of seconds, and
+ * archive finished workflows a second after they finish, so archiving runs under the kills too.
+ */
 const fastRecovery = {
+  WARDEN_ARCHIVE_AFTER_MS: '1000',
   WARDEN_SHARDS: String(SHARDS),
   WARDEN_LEASE_MS: '1500',
   WARDEN_JOB_LEASE_MS: '2000',
@@ -191,6 +195,10 @@ const waitsForPerson = (record: WorkflowRecord) => record.statePaths.some((path)
 async function inspect(client: RedisClient, prefix: string, ids: readonly string[]) {
   const store = new RedisStore(client, { prefix, shards: SHARDS });
   const records = await Promise.all(ids.map(async (id) => [id, await store.load(id)] as const));
+  // Archived by the janitor: the record lives in the archive field, no longer as JSON.
+  const archived = (await Promise.all(ids.map((id) => client.hexists(store.keys.workflow(id), 'z')))).filter(
+    (n) => n === 1,
+  ).length;
   const refunds = await new RedisActionProvider(client, { prefix }).refunds();
   const refundsOf = new Map<string, number>();
   for (const refund of refunds) {
@@ -246,6 +254,7 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
     records: new Map(records),
     states,
     reviewReasons,
+    archived,
     lost,
     unsettled,
     completedWithoutRefund,
@@ -278,6 +287,8 @@ export interface SoakReport {
   seconds: number;
   states: Record<string, number>;
   reviewReasons: Record<string, number>;
+  /** Workflows the janitor archived during the run (a second after they finished). */
+  archived: number;
   refunds: number;
   duplicateRefunds: number;
   lostWorkflows: number;
@@ -345,6 +356,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       seconds: Number(seconds.toFixed(1)),
       states: report.states,
       reviewReasons: report.reviewReasons,
+      archived: report.archived,
       refunds: report.refunds,
       duplicateRefunds: report.duplicateRefunds,
       lostWorkflows: report.lost.length,
