@@ -34,7 +34,16 @@ import { principals } from '../src/paths/principals.ts';
 import { createSystem } from '../src/system.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { startServer } from './server.ts';
-import { assign, benchEngine, lanesOf, percentile, refundRequest, round, workflowsInReview } from './lib.ts';
+import {
+  assign,
+  benchEngine,
+  lanesOf,
+  percentile,
+  refundRequest,
+  round,
+  watchStore,
+  workflowsInReview,
+} from './lib.ts';
 import { scaleCost, timerLateness } from './scale.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import type { CommitRequest } from '../src/store/store.ts';
@@ -134,33 +143,18 @@ async function endToEnd(url: string, count: number) {
     }),
     {
       logger: pino({ level: 'silent' }),
-      // Notes when a workflow finishes, from the commit that finished it.
       decorateStore: (store) =>
-        new Proxy(store, {
-          get(target, property, receiver) {
-            if (property === 'readOutbox') {
-              // Outbox lag: from the entry's append (its stream id is Redis's clock in ms) to its read.
-              return async (...args: Parameters<typeof target.readOutbox>) => {
-                const entries = await target.readOutbox(...args);
-                const now = Date.now();
-                for (const entry of entries) outboxLag.push(now - Number(entry.entryId.split('-')[0]));
-                return entries;
-              };
+        watchStore(store, {
+          // When a workflow finishes, from the commit that finished it.
+          committed: (request) => {
+            if (request.record.status === 'done') {
+              done.set(request.record.workflowId, { at: performance.now(), state: request.record.statePaths[0] ?? '' });
             }
-            if (property === 'commit') {
-              return async (request: CommitRequest) => {
-                const result = await target.commit(request);
-                if (result.status === 'committed' && request.record.status === 'done') {
-                  done.set(request.record.workflowId, {
-                    at: performance.now(),
-                    state: request.record.statePaths[0] ?? '',
-                  });
-                }
-                return result;
-              };
-            }
-            const value: unknown = Reflect.get(target, property, receiver);
-            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+          // Outbox lag: from the entry's append (its stream id is Redis's clock in ms) to its read.
+          read: (entries) => {
+            const now = Date.now();
+            for (const entry of entries) outboxLag.push(now - Number(entry.entryId.split('-')[0]));
           },
         }),
     },

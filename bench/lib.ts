@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { definitionRegistry } from '../machines/index.ts';
 import { createEngine, type Engine } from '../src/engine/engine.ts';
-import type { WorkflowStore } from '../src/store/store.ts';
+import type { CommitRequest, OutboxEntry, WorkflowStore } from '../src/store/store.ts';
 import { principals } from '../src/paths/principals.ts';
 
 export const assign = (n: number) => ({
@@ -83,3 +83,32 @@ export const refundRequest = (i: number) => ({
   requestedAmount: 25,
   currency: 'EUR',
 });
+
+/** The store, telling `watch` about every transition committed and every batch read from an outbox. */
+export function watchStore(
+  store: WorkflowStore,
+  watch: { committed?: (request: CommitRequest) => void; read?: (entries: OutboxEntry[]) => void },
+): WorkflowStore {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (property === 'commit' && watch.committed) {
+        const committed = watch.committed;
+        return async (request: CommitRequest) => {
+          const result = await target.commit(request);
+          if (result.status === 'committed') committed(request);
+          return result;
+        };
+      }
+      if (property === 'readOutbox' && watch.read) {
+        const read = watch.read;
+        return async (...args: Parameters<WorkflowStore['readOutbox']>) => {
+          const entries = await target.readOutbox(...args);
+          read(entries);
+          return entries;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

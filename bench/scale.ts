@@ -17,9 +17,8 @@ import { principals } from '../src/paths/principals.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { encodeAudit } from '../src/store/redis/audit-codec.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
-import type { CommitRequest } from '../src/store/store.ts';
 import { createSystem } from '../src/system.ts';
-import { assign, benchEngine, lanesOf, percentile, round, workflowsInReview } from './lib.ts';
+import { assign, benchEngine, lanesOf, percentile, round, watchStore, workflowsInReview } from './lib.ts';
 import { startRedis } from './server.ts';
 
 const SHARDS = 64;
@@ -168,20 +167,10 @@ export async function timerLateness(url: string, count: number) {
       logger: pino({ level: 'silent' }),
       // Notes when each timer's event is committed.
       decorateStore: (store) =>
-        new Proxy(store, {
-          get(target, property, receiver) {
-            if (property === 'commit') {
-              return async (request: CommitRequest) => {
-                const result = await target.commit(request);
-                const due = dueAt.get(request.record.workflowId);
-                if (result.status === 'committed' && due !== undefined && request.eventId.includes('/timer/')) {
-                  late.push(Date.now() - due);
-                }
-                return result;
-              };
-            }
-            const value: unknown = Reflect.get(target, property, receiver);
-            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        watchStore(store, {
+          committed: (request) => {
+            const due = dueAt.get(request.record.workflowId);
+            if (due !== undefined && request.eventId.includes('/timer/')) late.push(Date.now() - due);
           },
         }),
     },
