@@ -22,7 +22,8 @@ import type {
   WorkflowStore,
 } from '../store.ts';
 import { shardOf } from '../shards.ts';
-import { type Archive, decodeArchive, encodeArchive } from './archive-codec.ts';
+import { type Archive, decodeArchive } from './archive-codec.ts';
+import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 
@@ -88,20 +89,6 @@ const validCursor = (cursor: string | null | undefined): cursor is string => !!c
 function decodeCursor(cursor: string | null | undefined): string {
   return validCursor(cursor) ? `(${cursor}` : '-';
 }
-
-/** Is stream id `id` after `cursor` (both `<ms>-<seq>`)? */
-function streamIdAfter(id: string, cursor: string): boolean {
-  const [ms = 0, seq = 0] = id.split('-').map(Number);
-  const [cursorMs = 0, cursorSeq = 0] = cursor.split('-').map(Number);
-  return ms > cursorMs || (ms === cursorMs && seq > cursorSeq);
-}
-
-/** An own property's value: ids are data, never `constructor` or `__proto__` of the prototype. */
-const ownValue = (record: Record<string, string> | undefined, key: string): string | undefined =>
-  record && Object.hasOwn(record, key) ? record[key] : undefined;
-
-/** The events hash field that marks an archived workflow (no event id can take it); its value is the last archived audit id. */
-const ARCHIVED = '~archived';
 
 export class RedisStore implements WorkflowStore {
   readonly kind = 'redis' as const;
@@ -272,18 +259,7 @@ export class RedisStore implements WorkflowStore {
       ) as Promise<StreamEntries>,
       this.archiveOf(workflowId),
     ]);
-    // An archived workflow's trail is its archive, then what was refused after it was archived
-    // (refuse.lua gives those later ids). Live entries up to the archive's last id are the trail as
-    // it was before an archive that landed between the two reads: the archive has them.
-    const cursor = validCursor(options.cursor) ? options.cursor : null;
-    const archived = archive?.audit ?? [];
-    const archivedUpTo = archived.at(-1)?.[0];
-    const entries: [string, string][] = [
-      ...archived.filter(([id]) => cursor === null || streamIdAfter(id, cursor)),
-      ...live
-        .filter(([id]) => archivedUpTo === undefined || streamIdAfter(id, archivedUpTo))
-        .map(([id, fields]): [string, string] => [id, fields[1] ?? 'null']),
-    ];
+    const entries = mergeTrail(archive, live, validCursor(options.cursor) ? options.cursor : null);
     const page = entries.slice(0, options.limit);
     const items = page.map(([, json]) => decodeAudit(workflowId, json));
     const next = entries.length > options.limit ? (page.at(-1)?.[0] ?? null) : null;
@@ -293,45 +269,7 @@ export class RedisStore implements WorkflowStore {
   async archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number> {
     const k = this.keys;
     const ids = await this.client.zrangebyscore(k.finished(shard), '-inf', finishedBefore, 'LIMIT', 0, limit);
-    const archived = await Promise.all(
-      ids.map(async (id) => {
-        const [json, audit, outcomes, artifactIds] = await Promise.all([
-          this.client.hget(k.workflow(id), 'r'),
-          this.client.xrange(k.audit(id), '-', '+') as Promise<StreamEntries>,
-          this.client.hgetall(k.events(id)),
-          this.client.smembers(k.artifactIds(id)),
-        ]);
-        const artifactKeys = artifactIds.map((artifactId) => k.artifact(id, artifactId));
-        const artifactJson = await Promise.all(artifactKeys.map((key) => this.client.get(key)));
-        const record = json === null ? null : (JSON.parse(json) as WorkflowRecord);
-        const artifacts: Record<string, string> = {};
-        artifactIds.forEach((artifactId, i) => {
-          const stored = artifactJson[i];
-          if (stored) artifacts[artifactId] = stored;
-        });
-        // Gone or already archived: the script only takes it off the finished set.
-        const archive =
-          record?.status === 'done'
-            ? encodeArchive({
-                record,
-                audit: audit.map(([entryId, fields]) => [entryId, fields[1] ?? 'null']),
-                outcomes,
-                artifacts,
-              })
-            : '';
-        const keys = [k.workflow(id), k.events(id), k.audit(id), k.finished(shard), k.artifactIds(id), ...artifactKeys];
-        return this.client.wardenArchive(
-          keys.length,
-          ...keys,
-          id,
-          record?.version ?? -1,
-          audit.length,
-          Object.keys(outcomes).length,
-          archive,
-          audit.at(-1)?.[0] ?? '0-0',
-        );
-      }),
-    );
+    const archived = await Promise.all(ids.map((id) => archiveWorkflow(this.client, k, shard, id)));
     return archived.reduce((sum, n) => sum + n, 0);
   }
 

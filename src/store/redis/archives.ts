@@ -1,0 +1,83 @@
+/**
+ * Archiving finished workflows in the Redis store: folding one workflow into its archive
+ * (`archive.lua`), and reading a trail that may be part archive, part live stream.
+ */
+import type { Cluster, Redis } from 'ioredis';
+import type { WorkflowRecord } from '../../engine/decision.ts';
+import { type Archive, encodeArchive } from './archive-codec.ts';
+import type { Keys } from './keys.ts';
+
+type StreamEntries = [string, string[]][];
+
+type ArchiveClient = (Redis | Cluster) & {
+  wardenArchive(...args: (string | number | Buffer)[]): Promise<number>;
+};
+
+/** The events hash field that marks an archived workflow (no event id can take it); its value is the last archived audit id. */
+export const ARCHIVED = '~archived';
+
+/** An own property's value: ids are data, never `constructor` or `__proto__` of the prototype. */
+export const ownValue = (record: Record<string, string> | undefined, key: string): string | undefined =>
+  record && Object.hasOwn(record, key) ? record[key] : undefined;
+
+/** Is stream id `id` after `cursor` (both `<ms>-<seq>`)? */
+function streamIdAfter(id: string, cursor: string): boolean {
+  const [ms = 0, seq = 0] = id.split('-').map(Number);
+  const [cursorMs = 0, cursorSeq = 0] = cursor.split('-').map(Number);
+  return ms > cursorMs || (ms === cursorMs && seq > cursorSeq);
+}
+
+/**
+ * A workflow's trail after `cursor`: its archive, then what was refused after it was archived
+ * (refuse.lua gives those later ids). Live entries up to the archive's last id are the trail as it
+ * was before an archive that landed between the two reads: the archive has them.
+ */
+export function mergeTrail(archive: Archive | null, live: StreamEntries, cursor: string | null): [string, string][] {
+  const archived = archive?.audit ?? [];
+  const archivedUpTo = archived.at(-1)?.[0];
+  return [
+    ...archived.filter(([id]) => cursor === null || streamIdAfter(id, cursor)),
+    ...live
+      .filter(([id]) => archivedUpTo === undefined || streamIdAfter(id, archivedUpTo))
+      .map(([id, fields]): [string, string] => [id, fields[1] ?? 'null']),
+  ];
+}
+
+/** Reads a finished workflow whole and folds it into its archive; 1 if archived, else 0. */
+export async function archiveWorkflow(client: ArchiveClient, k: Keys, shard: number, id: string): Promise<number> {
+  const [json, audit, outcomes, artifactIds] = await Promise.all([
+    client.hget(k.workflow(id), 'r'),
+    client.xrange(k.audit(id), '-', '+') as Promise<StreamEntries>,
+    client.hgetall(k.events(id)),
+    client.smembers(k.artifactIds(id)),
+  ]);
+  const artifactKeys = artifactIds.map((artifactId) => k.artifact(id, artifactId));
+  const artifactJson = await Promise.all(artifactKeys.map((key) => client.get(key)));
+  const record = json === null ? null : (JSON.parse(json) as WorkflowRecord);
+  const artifacts: Record<string, string> = {};
+  artifactIds.forEach((artifactId, i) => {
+    const stored = artifactJson[i];
+    if (stored) artifacts[artifactId] = stored;
+  });
+  // Gone, not finished or already archived: the script only takes it off the finished set.
+  const archive =
+    record?.status === 'done'
+      ? encodeArchive({
+          record,
+          audit: audit.map(([entryId, fields]) => [entryId, fields[1] ?? 'null']),
+          outcomes,
+          artifacts,
+        })
+      : '';
+  const keys = [k.workflow(id), k.events(id), k.audit(id), k.finished(shard), k.artifactIds(id), ...artifactKeys];
+  return client.wardenArchive(
+    keys.length,
+    ...keys,
+    id,
+    record?.version ?? -1,
+    audit.length,
+    Object.keys(outcomes).length,
+    archive,
+    audit.at(-1)?.[0] ?? '0-0',
+  );
+}
