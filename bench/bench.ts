@@ -41,6 +41,7 @@ import {
   percentile,
   refundRequest,
   round,
+  usedMemory,
   watchStore,
   workflowsInReview,
 } from './lib.ts';
@@ -121,11 +122,6 @@ async function withCpu<T extends object>(client: RedisClient, events: number, ru
     nodeCpuMicrosPerEvent: round((nodeUsed.user + nodeUsed.system) / events, 1),
     redisCpuMicrosPerEvent: round((redisUsed * 1e6) / events, 1),
   };
-}
-
-async function usedMemory(client: RedisClient): Promise<number> {
-  const info = await client.info('memory');
-  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
 }
 
 /** Completed workflows per second with the whole runtime in this process. */

@@ -17,12 +17,9 @@ import { refundViolations } from '../src/paths/invariants.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { startServer } from './server.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
+import { numberArgument } from './lib.ts';
 
-const argument = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const total = argument('--requests', 100_000);
+const total = numberArgument('--requests', 100_000);
 const inFlight = 32;
 
 interface Request {

@@ -2,6 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { definitionRegistry } from '../machines/index.ts';
 import { createEngine, type Engine } from '../src/engine/engine.ts';
+import type { RedisClient } from '../src/store/redis/connect.ts';
 import type { CommitRequest, OutboxEntry, WorkflowStore } from '../src/store/store.ts';
 import { principals } from '../src/paths/principals.ts';
 
@@ -111,4 +112,19 @@ export function watchStore(
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+/** A numeric command-line option (`--workflows 500`), or `fallback` when it is not given. */
+export function numberArgument(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isFinite(value)) throw new Error(`${name} needs a number`);
+  return value;
+}
+
+/** Bytes Redis has allocated, from INFO memory. */
+export async function usedMemory(client: RedisClient): Promise<number> {
+  const info = await client.info('memory');
+  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
 }

@@ -6,18 +6,14 @@
  * every workflow finished or waits for a person.
  */
 import { runRedisRestart } from './reliability.ts';
-
-const argument = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-};
+import { numberArgument } from './lib.ts';
 
 const report = await runRedisRestart({
-  workflows: argument('--workflows', 500),
+  workflows: numberArgument('--workflows', 500),
   durable: !process.argv.includes('--not-durable'),
-  crashes: argument('--crashes', 3),
+  crashes: numberArgument('--crashes', 3),
   downMs: 1_000,
-  timeoutMs: argument('--timeout-ms', 180_000),
+  timeoutMs: numberArgument('--timeout-ms', 180_000),
   log: (line) => {
     console.error(line);
   },

@@ -14,11 +14,11 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { principals } from '../src/paths/principals.ts';
-import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
+import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { encodeAudit } from '../src/store/redis/audit-codec.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import { createSystem } from '../src/system.ts';
-import { assign, benchEngine, lanesOf, percentile, round, watchStore, workflowsInReview } from './lib.ts';
+import { assign, benchEngine, lanesOf, percentile, round, usedMemory, watchStore, workflowsInReview } from './lib.ts';
 import { startRedis } from './server.ts';
 
 const SHARDS = 64;
@@ -37,11 +37,6 @@ for i = from, to - 1 do
 end
 return to - from
 `;
-
-async function usedMemory(client: RedisClient): Promise<number> {
-  const info = await client.info('memory');
-  return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
-}
 
 /** A redis-server of its own holding `stored` workflows, and 16 workflows in review to send events to. */
 async function storeWith(stored: number) {

@@ -7,21 +7,18 @@
  * worker processes on REDIS_URL (default redis://127.0.0.1:6379, a fresh key prefix).
  */
 import { runSoak } from './reliability.ts';
+import { numberArgument } from './lib.ts';
 
-const argument = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-};
 const cluster = process.argv.includes('--cluster');
 
 const report = await runSoak({
-  workflows: argument('--workflows', 1000),
+  workflows: numberArgument('--workflows', 1000),
   cluster,
   apis: cluster ? 2 : 1,
   workers: cluster ? 3 : 2,
   killEveryMs: [1000, 4000],
   restartMs: 500,
-  timeoutMs: argument('--timeout-ms', 300_000),
+  timeoutMs: numberArgument('--timeout-ms', 300_000),
   log: (line) => {
     console.error(line);
   },
