@@ -39,7 +39,32 @@ export default defineConfig(
     },
   },
   {
-    files: ['machines/**/*.ts', 'src/engine/**/*.ts'],
+    // The platform receives workflows; it never imports one (the composition root is bin/warden.mjs).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)machines/',
+              message:
+                'src/ never imports a workflow: take it from the registry handed to createSystem / main (see machines/index.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The deterministic part of every workflow: its chart and everything the chart's transitions run.
+    // Adapters and handlers (`effects/`, executors) and path tooling beside them may do I/O.
+    files: [
+      'src/engine/**/*.ts',
+      'machines/*/*.machine.ts',
+      'machines/*/versions/**/*.ts',
+      'machines/*/*{context,events,guards,implementations,updates,retry-policy,roles,operations,policy}.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -49,6 +74,8 @@ export default defineConfig(
               group: ioModules,
               message: 'machines/ and the engine are deterministic: no I/O imports (pass dependencies in).',
             },
+            // Repeated here: for src/engine this block replaces the one above.
+            { regex: '^(\\.\\./)+machines/', message: 'src/ never imports a workflow.' },
           ],
         },
       ],

@@ -22,15 +22,16 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { mintToken } from '../src/api/auth.ts';
 import { performance } from 'node:perf_hooks';
-import { supportV2 } from '../machines/index.ts';
+import { workflows } from '../machines/index.ts';
+import { supportV2 } from '../machines/support/index.ts';
 import { decideEvent } from '../src/engine/decider.ts';
 import type { Accepted, WorkflowRecord } from '../src/engine/decision.ts';
 import { jobMessages, type Engine } from '../src/engine/engine.ts';
 import pino from 'pino';
-import type { SupportContext } from '../machines/support.context.ts';
+import type { SupportContext } from '../machines/support/support.context.ts';
 import { loadConfig } from '../src/config.ts';
 import { restoreSnapshot } from '../src/engine/snapshot.ts';
-import { principals } from '../src/paths/principals.ts';
+import { principals } from '../machines/support/paths/principals.ts';
 import { createSystem } from '../src/system.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { startServer } from './server.ts';
@@ -138,6 +139,7 @@ async function endToEnd(url: string, count: number) {
       LOG_LEVEL: 'silent',
     }),
     {
+      definitions: workflows,
       logger: pino({ level: 'silent' }),
       decorateStore: (store) =>
         watchStore(store, {
@@ -205,6 +207,7 @@ async function endToEnd(url: string, count: number) {
         const i = next++;
         const at = performance.now();
         const outcome = await system.engine.createWorkflow({
+          definitionId: 'support',
           body: { request: refundRequest(i) },
           principal: principals.agent,
         });

@@ -7,13 +7,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { definitionRegistry } from '../machines/index.ts';
-import type { SupportContext } from '../machines/support.context.ts';
-import { supportEventTypes, type SupportEventType } from '../machines/support.events.ts';
+import { registry } from '../machines/index.ts';
+import type { SupportContext } from '../machines/support/support.context.ts';
+import { supportEventTypes, type SupportEventType } from '../machines/support/support.events.ts';
 import { mintToken } from '../src/api/auth.ts';
 import { restoreSnapshot } from '../src/engine/snapshot.ts';
-import { payloadFor } from '../src/paths/catalogue.ts';
-import { refundViolations } from '../src/paths/invariants.ts';
+import { payloadFor } from '../machines/support/paths/catalogue.ts';
+import { refundViolations } from '../machines/support/paths/invariants.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { startServer } from './server.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
@@ -117,7 +117,7 @@ async function main() {
     const contextOf = async (id: string): Promise<SupportContext | null> => {
       const record = await store.load(id);
       if (!record) return null;
-      const definition = definitionRegistry.get(record.definitionId, record.definitionVersion);
+      const definition = registry.get(record.definitionId, record.definitionVersion);
       if (!definition) return null;
       return restoreSnapshot(definition.machine, id, record.snapshot).context as SupportContext;
     };

@@ -1,10 +1,10 @@
 /** What the benchmark's parts share: the workload event, workflows to send it to, and timing. */
 import { performance } from 'node:perf_hooks';
-import { definitionRegistry } from '../machines/index.ts';
+import { registry } from '../machines/index.ts';
 import { createEngine, type Engine } from '../src/engine/engine.ts';
 import type { RedisClient } from '../src/store/redis/connect.ts';
 import type { CommitRequest, OutboxEntry, WorkflowStore } from '../src/store/store.ts';
-import { principals } from '../src/paths/principals.ts';
+import { principals } from '../machines/support/paths/principals.ts';
 
 export const assign = (n: number) => ({
   type: 'REVIEW_ASSIGN',
@@ -24,6 +24,7 @@ export async function workflowsInReview(engine: Engine, count: number): Promise<
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const created = await engine.createWorkflow({
+      definitionId: 'support',
       body: { request: { customerId: `c-${i}`, subject: 'Charged twice', message: 'Billed twice.' } },
       principal: principals.agent,
       start: false,
@@ -69,7 +70,7 @@ export function benchEngine(store: WorkflowStore): Engine {
   let seq = 0;
   return createEngine({
     store,
-    definitions: definitionRegistry,
+    definitions: registry,
     clock: () => Date.now(),
     newId: () => `b${(++seq).toString(36).padStart(10, '0')}`,
   });

@@ -14,7 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken } from '../src/api/auth.ts';
-import { RedisActionProvider } from '../src/effects/index.ts';
+import { RedisActionProvider } from '../machines/support/effects/index.ts';
 import type { WorkflowRecord } from '../src/engine/decision.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';

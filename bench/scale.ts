@@ -12,8 +12,9 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
+import { workflows } from '../machines/index.ts';
 import { loadConfig } from '../src/config.ts';
-import { principals } from '../src/paths/principals.ts';
+import { principals } from '../machines/support/paths/principals.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { encodeAudit } from '../src/store/redis/audit-codec.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
@@ -159,6 +160,7 @@ export async function timerLateness(url: string, count: number) {
       LOG_LEVEL: 'silent',
     }),
     {
+      definitions: workflows,
       logger: pino({ level: 'silent' }),
       // Notes when each timer's event is committed.
       decorateStore: (store) =>
@@ -183,6 +185,7 @@ export async function timerLateness(url: string, count: number) {
         while (next < count) {
           const i = next++;
           const created = await system.engine.createWorkflow({
+            definitionId: 'support',
             body: {
               request: { customerId: `c-${i}`, subject: 'Charged twice', message: 'Billed twice.' },
               config: { reviewDeadlineMs: Math.max(1, Math.round(opens + (i * windowMs) / count - Date.now())) },

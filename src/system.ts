@@ -5,17 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
-import { definitionRegistry } from '../machines/index.ts';
 import type { Config } from './config.ts';
+import { createRegistry, type WorkflowRegistry } from './definitions/registry.ts';
+import type { AnyWorkflowBundle, PlatformAdapters } from './definitions/workflow.ts';
 import { createEngine, type Engine } from './engine/engine.ts';
-import type { ActionProvider, Notifier } from './effects/index.ts';
-import {
-  createEffectHandlers,
-  createOfflineEffectDeps,
-  OpenAIModelClient,
-  RedisActionProvider,
-  RedisNotifier,
-} from './effects/index.ts';
+import type { EffectHandler, LocalRule, ModelClient, Notifier } from './effects/index.ts';
+import { LocalModelClient, MemoryNotifier, OpenAIModelClient, RedisNotifier } from './effects/index.ts';
 import {
   createMetrics,
   engineMetricsObserver,
@@ -32,9 +27,12 @@ import type { WorkflowStore } from './store/store.ts';
 
 export interface System {
   config: Config;
+  /** The registered workflows. */
+  registry: WorkflowRegistry;
   store: WorkflowStore;
   engine: Engine;
-  actions: ActionProvider;
+  /** The adapters each workflow built for itself, by workflow id (its provider, its account service...). */
+  adapters: ReadonlyMap<string, object>;
   notifier: Notifier;
   logger: Logger;
   /** This system's Prometheus metrics (its own registry). */
@@ -45,19 +43,24 @@ export interface System {
 }
 
 export interface SystemOptions {
+  /** The workflows to run: the plug-in bundles (`machines/index.ts` lists this project's). */
+  definitions: readonly AnyWorkflowBundle[];
   clock?: () => number;
   logger?: Logger;
   /** A unique name for this process (lease owner, consumer). */
   owner?: string;
   /** Wraps the store (instrumentation, fault injection in tests). */
   decorateStore?: (store: WorkflowStore) => WorkflowStore;
-  /** Wraps the action provider (instrumentation, fault injection in tests). */
-  decorateActions?: (actions: ActionProvider) => ActionProvider;
+  /** Wraps the adapters a workflow built (instrumentation, fault injection in tests). */
+  decorateAdapters?: (workflowId: string, adapters: object) => object;
+  /** Replaces the configured model (tests). */
+  model?: ModelClient;
 }
 
 export const newId = (): string => randomBytes(12).toString('base64url').replace(/-/g, '_');
 
-export function createSystem(config: Config, options: SystemOptions = {}): System {
+export function createSystem(config: Config, options: SystemOptions): System {
+  const registry = createRegistry(options.definitions);
   const clock = options.clock ?? (() => Date.now());
   const logger = options.logger ?? pino({ level: config.LOG_LEVEL });
   // Assigned below, before any scrape can happen.
@@ -73,48 +76,60 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
     },
   });
   const owner = options.owner ?? `${hostname()}-${process.pid}-${newId().slice(0, 6)}`;
-  const offline = createOfflineEffectDeps();
   let client: RedisClient | null = null;
   let store: WorkflowStore;
-  let actions: ActionProvider = offline.actions;
-  let notifier: Notifier = offline.notifier;
+  let notifier: Notifier;
   let memory: MemoryStore | null = null;
 
   if (config.REDIS_URL) {
     client = connectRedis({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER, name: `warden:${owner}` });
     store = new RedisStore(client, { prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS });
-    // Stand-ins for the external provider and notifier keep their ledgers in Redis, so a crashed
-    // process and its successor see the same refunds.
-    actions = new RedisActionProvider(client, { prefix: config.WARDEN_PREFIX });
     notifier = new RedisNotifier(client, { prefix: config.WARDEN_PREFIX });
   } else {
     memory = new MemoryStore({ shards: config.WARDEN_SHARDS, clock });
     store = memory;
+    notifier = new MemoryNotifier();
     logger.warn('no REDIS_URL: using the in-memory store; nothing survives a restart');
   }
 
   if (options.decorateStore) store = options.decorateStore(store);
   stalledIn = store;
-  if (options.decorateActions) actions = options.decorateActions(actions);
+  const localRules: Record<string, LocalRule> = {};
+  for (const bundle of registry.bundles) Object.assign(localRules, bundle.localModel ?? {});
   const model =
-    config.WARDEN_MODEL === 'openai'
+    options.model ??
+    (config.WARDEN_MODEL === 'openai'
       ? new OpenAIModelClient({
           baseUrl: config.OPENAI_BASE_URL,
           model: config.OPENAI_MODEL,
           apiKey: config.OPENAI_API_KEY ?? '',
           timeoutMs: config.WARDEN_EFFECT_TIMEOUT_MS,
         })
-      : offline.model;
-  const handlers = createEffectHandlers({
-    ...offline,
+      : new LocalModelClient(localRules));
+  const platform: PlatformAdapters = {
     model: observedModelClient(model, { metrics, clock }),
-    actions,
     notifier,
-    defaultTimeoutMs: config.WARDEN_EFFECT_TIMEOUT_MS,
-  });
+    clock,
+    timeoutMs: () => config.WARDEN_EFFECT_TIMEOUT_MS,
+    redis: client,
+    prefix: config.WARDEN_PREFIX,
+  };
+  const adapters = new Map<string, object>();
+  /** Handlers by workflow id, then effect type. */
+  const handlers = new Map<string, Readonly<Record<string, EffectHandler>>>();
+  for (const bundle of registry.bundles) {
+    let own = (bundle.adapters?.(platform) ?? {}) as object;
+    if (options.decorateAdapters) own = options.decorateAdapters(bundle.id, own);
+    adapters.set(bundle.id, own);
+    const deps = { ...platform, ...own };
+    handlers.set(
+      bundle.id,
+      Object.fromEntries(Object.entries(bundle.handlers).map(([type, factory]) => [type, factory(deps)])),
+    );
+  }
   const engine = createEngine({
     store,
-    definitions: definitionRegistry,
+    definitions: registry,
     clock,
     newId,
     observer: engineMetricsObserver(metrics),
@@ -142,9 +157,10 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
 
   return {
     config,
+    registry,
     store,
     engine,
-    actions,
+    adapters,
     notifier,
     logger,
     metrics,
@@ -152,7 +168,7 @@ export function createSystem(config: Config, options: SystemOptions = {}): Syste
       createRuntime({
         store,
         engine,
-        handlers,
+        handlers: (definitionId) => handlers.get(definitionId),
         roles,
         owner,
         clock,

@@ -2,6 +2,7 @@
  * What the HTTP layer is given (dependencies, passed in, never module singletons) and what each
  * request carries through its middleware.
  */
+import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import type { Principal } from '../engine/principal.ts';
@@ -11,6 +12,9 @@ import type { Authenticator } from './auth.ts';
 export interface ApiDeps {
   engine: Engine;
   store: WorkflowStore;
+  /** The registered workflows. */
+  registry: WorkflowRegistry;
+  /** Every registered version. */
   definitions: readonly WorkflowDefinition[];
   auth: Authenticator;
   clock: () => number;

@@ -5,7 +5,8 @@
  * the statuses of `statusOf`. Built once per set of definitions.
  */
 import { z } from 'zod';
-import { definitions as registered } from '../../machines/index.ts';
+import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
+import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { refusalCodes } from '../engine/decision.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import { statusOf } from './errors.ts';
@@ -76,7 +77,6 @@ const pascal = (type: string) =>
 // Response schemas (documentation only: the views are plain functions).
 
 const isoTime = z.iso.datetime();
-const artifact = z.object({ kind: z.string(), id: z.string(), hash: z.string() });
 const headerPattern = /^[\x21-\x7e]{1,200}$/;
 
 const viewBase = {
@@ -88,45 +88,21 @@ const viewBase = {
   updatedAt: isoTime,
 };
 
-const activeView = z
+const platformView = z
   .object({
     ...viewBase,
-    status: z.literal('active'),
-    state: z.array(z.string()).describe('Leaf state paths'),
+    status: z.enum(['active', 'finished']),
+    state: z.array(z.string()).describe('Leaf state paths (the final state once finished)'),
     allowedEvents: z
       .array(z.object({ type: z.string(), schema: z.record(z.string(), z.unknown()) }))
-      .describe('The events this caller may send now, with the JSON Schema of their payloads'),
-    timers: z.array(z.object({ id: z.string(), dueAt: isoTime, inMs: z.number() })),
-    artifacts: z.array(artifact),
-    evidence: z.record(z.string(), z.unknown()),
-    manualReview: z.unknown(),
-    cancellation: z.unknown(),
-    action: z.object({ status: z.string(), idempotencyKey: z.string().nullable() }),
+      .optional()
+      .describe('While active: the events this caller may send now, with the JSON Schema of their payloads'),
+    timers: z
+      .array(z.object({ id: z.string(), dueAt: isoTime, inMs: z.number() }))
+      .optional()
+      .describe('While active: the armed timers'),
   })
-  .meta({ title: 'Active workflow' });
-
-const finishedView = z
-  .object({
-    ...viewBase,
-    status: z.literal('finished'),
-    result: z.object({
-      outcome: z.string().describe('The final state'),
-      receipts: z.object({ action: z.unknown(), notification: z.unknown(), compensation: z.unknown() }),
-      cancellation: z.unknown(),
-      resolution: z.unknown(),
-      evidence: z.array(artifact),
-      versions: z.object({
-        definition: z.string(),
-        classificationModel: z.string().nullable(),
-        classificationPrompt: z.string().nullable(),
-        recommendationModel: z.string().nullable(),
-        recommendationPrompt: z.string().nullable(),
-        policy: z.string().nullable(),
-        validator: z.string().nullable(),
-      }),
-    }),
-  })
-  .meta({ title: 'Finished workflow' });
+  .meta({ title: 'Workflow (platform fields)' });
 
 const auditEntry = z.object({
   workflowId: z.string(),
@@ -153,7 +129,7 @@ const auditEntry = z.object({
 });
 
 const responseSchemas = {
-  WorkflowView: z.discriminatedUnion('status', [activeView, finishedView]),
+  PlatformView: platformView,
   EventAccepted: z.object({
     workflowId: z.string(),
     eventId: z.string(),
@@ -267,42 +243,79 @@ function ok(description: string, schema: string | null, extra: Record<string, un
 // ---------------------------------------------------------------------------------------------
 // Events: one envelope per event type, discriminated by `type`.
 
-function eventComponents(all: readonly WorkflowDefinition[]) {
+/** Component names of a workflow's schemas: bare for the first (default) workflow, prefixed for the others. */
+function namer(bundles: readonly AnyWorkflowBundle[], bundle: AnyWorkflowBundle) {
+  const prefix = bundles[0] === bundle ? '' : pascal(bundle.id.replace(/-/g, '_'));
+  return (name: string) => `${prefix}${name}`;
+}
+
+function eventComponents(bundles: readonly AnyWorkflowBundle[]) {
   const schemas: Record<string, JsonSchema> = {};
-  const mapping: Record<string, string> = {};
   const envelope = jsonSchema(eventBody) as { properties: Record<string, JsonSchema> };
-  // The newest definition describes an event type; older ones share the same schemas today.
-  const newestFirst = [...all].sort((a, b) => b.version - a.version);
-  for (const definition of newestFirst) {
-    for (const [type, payload] of Object.entries(definition.eventSchemas)) {
-      if (mapping[type]) continue;
-      const name = pascal(type);
-      const optionalPayload = payload.safeParse({}).success;
-      schemas[`${name}Payload`] = jsonSchema(payload);
-      schemas[`${name}Event`] = {
-        type: 'object',
-        title: type,
-        properties: {
-          type: { type: 'string', const: type },
-          eventId: {
-            ...envelope.properties.eventId,
-            description: 'Makes the event idempotent: a repeated id returns the first outcome',
+  const unions: string[] = [];
+  for (const bundle of bundles) {
+    const name = namer(bundles, bundle);
+    const mapping: Record<string, string> = {};
+    // The newest version describes an event type; older ones share the same schemas today.
+    const newestFirst = [...(bundle.versions as readonly WorkflowDefinition[])].sort((a, b) => b.version - a.version);
+    for (const definition of newestFirst) {
+      for (const [type, payload] of Object.entries(definition.eventSchemas)) {
+        if (mapping[type]) continue;
+        const event = name(pascal(type));
+        const optionalPayload = payload.safeParse({}).success;
+        schemas[`${event}Payload`] = jsonSchema(payload);
+        schemas[`${event}Event`] = {
+          type: 'object',
+          title: `${type} (${bundle.id})`,
+          properties: {
+            type: { type: 'string', const: type },
+            eventId: {
+              ...envelope.properties.eventId,
+              description: 'Makes the event idempotent: a repeated id returns the first outcome',
+            },
+            payload: ref('schemas', `${event}Payload`),
+            causationId: envelope.properties.causationId,
           },
-          payload: ref('schemas', `${name}Payload`),
-          causationId: envelope.properties.causationId,
-        },
-        required: optionalPayload ? ['type'] : ['type', 'payload'],
-        additionalProperties: false,
-      };
-      mapping[type] = `#/components/schemas/${name}Event`;
+          required: optionalPayload ? ['type'] : ['type', 'payload'],
+          additionalProperties: false,
+        };
+        mapping[type] = `#/components/schemas/${event}Event`;
+      }
     }
+    const union = name('Event');
+    schemas[union] = {
+      description: `An event for a ${bundle.id} workflow: \`type\` picks the payload schema; unknown types are refused (422).`,
+      oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
+      discriminator: { propertyName: 'type', mapping },
+    };
+    unions.push(union);
   }
-  schemas.Event = {
-    description: 'An event for the workflow: `type` picks the payload schema; unknown types are refused (422).',
-    oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
-    discriminator: { propertyName: 'type', mapping },
+  schemas.AnyEvent = {
+    description: 'An event for a workflow of any registered definition (see each definition’s `…Event`).',
+    oneOf: unions.map((u) => ref('schemas', u)),
   };
-  return { schemas, types: Object.keys(mapping) };
+  return { schemas };
+}
+
+/** Per workflow: its creation body and its view (the platform's fields plus what its definition renders). */
+function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const bundle of bundles) {
+    const prefix = pascal(bundle.id.replace(/-/g, '_'));
+    schemas[`${prefix}CreateInput`] = {
+      ...jsonSchema(bundle.createSchema),
+      description: `The creation input of ${bundle.id}: ${bundle.description}`,
+    };
+    schemas[`${prefix}View`] = {
+      title: `${bundle.title} workflow`,
+      allOf: [ref('schemas', 'PlatformView'), jsonSchema(bundle.view.schema, 'output')],
+    };
+  }
+  schemas.WorkflowView = {
+    description: 'A workflow as its caller sees it: the platform’s fields plus what its definition renders.',
+    oneOf: bundles.map((b) => ref('schemas', `${pascal(b.id.replace(/-/g, '_'))}View`)),
+  };
+  return schemas;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,8 +353,8 @@ const staticAsset = (operationId: string, summary: string) =>
     responses: { '200': { description: 'The file' }, ...errorResponses(['NOT_FOUND']) },
   });
 
-function build(all: readonly WorkflowDefinition[]): OpenApiDocument {
-  const events = eventComponents(all);
+function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
+  const events = eventComponents(bundles);
   const bearer = [{ bearerAuth: [] }];
   const open: Record<string, string[]>[] = [];
   const idParameter = ref('parameters', 'WorkflowId');
@@ -362,7 +375,7 @@ function build(all: readonly WorkflowDefinition[]): OpenApiDocument {
         operationId: 'createWorkflow',
         summary: 'Create a workflow',
         description:
-          'Creates a support workflow and starts it. With an `Idempotency-Key`, the same tenant and key give the same workflow (201 new, 200 existing).',
+          'Creates a workflow of the named definition (`definition`: `id` or `id@version`; the first registered by default) from its `input`, and starts it. With an `Idempotency-Key`, the same tenant and key give the same workflow (201 new, 200 existing).',
         tags: ['workflows'],
         parameters: [ref('parameters', 'Idempotency-Key')],
         requestBody: jsonBody('CreateWorkflowBody', 'The customer request and optional configuration'),
@@ -581,17 +594,14 @@ function build(all: readonly WorkflowDefinition[]): OpenApiDocument {
       schemas: {
         CreateWorkflowBody: {
           ...jsonSchema(createWorkflowBody),
+          description:
+            '`input` is validated against the named definition’s creation input (`<Id>CreateInput`); its fields may instead be sent at the top level.',
           example: {
-            request: {
-              customerId: 'cust-42',
-              subject: 'Charged twice',
-              message: 'I was charged twice for order 1001.',
-              orderId: '1001',
-              requestedAmount: 49.99,
-              currency: 'EUR',
-            },
+            definition: bundles[0]?.id,
+            input: bundles[0]?.paths.body,
           },
         },
+        ...workflowComponents(bundles),
         ...events.schemas,
         Proposal: jsonSchema(proposalBody),
         ...Object.fromEntries(Object.entries(responseSchemas).map(([name, s]) => [name, jsonSchema(s, 'output')])),
@@ -659,15 +669,14 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const built = new WeakMap<readonly WorkflowDefinition[], OpenApiDocument>();
-const defaultDefinitions = [...registered.values()];
+const built = new WeakMap<WorkflowRegistry, OpenApiDocument>();
 
-/** The document for these definitions (by default every registered one), built once and frozen. */
-export function openApiDocument(definitions: readonly WorkflowDefinition[] = defaultDefinitions): OpenApiDocument {
-  let document = built.get(definitions);
+/** The document for a registry, built once per registry and frozen. */
+export function openApiDocument(registry: WorkflowRegistry): OpenApiDocument {
+  let document = built.get(registry);
   if (!document) {
-    document = build(definitions);
-    built.set(definitions, document);
+    document = build(registry.bundles);
+    built.set(registry, document);
   }
   return document;
 }

@@ -3,14 +3,23 @@
  * from the same definitions.
  */
 import { z } from 'zod';
-import { supportConfigSchema, supportRequestSchema } from '../../machines/support.context.ts';
 
-export const createWorkflowBody = z.strictObject({
-  request: supportRequestSchema,
-  config: supportConfigSchema.partial().optional(),
-  /** Ties the workflow to a case in another system; defaults to the workflow id. */
-  correlationId: z.string().min(1).max(200).optional(),
-});
+/**
+ * Creation: `{ definition, input, correlationId }`. `definition` is `id` (its latest version) or
+ * `id@version`, the first registered workflow when absent; `input` is validated against that
+ * definition's creation schema. The input's fields may also be sent at the top level instead.
+ */
+export const createWorkflowBody = z
+  .object({
+    definition: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{0,39}(@[1-9][0-9]{0,5})?$/, '`id` or `id@version`')
+      .optional(),
+    input: z.record(z.string(), z.unknown()).optional(),
+    /** Ties the workflow to a case in another system; defaults to the workflow id. */
+    correlationId: z.string().min(1).max(200).optional(),
+  })
+  .catchall(z.unknown());
 
 export const eventBody = z.strictObject({
   type: z.string().min(1).max(100),

@@ -2,7 +2,6 @@
  * Builds the API's dependencies from a running system and binds it to a port.
  */
 import { serve, type ServerType } from '@hono/node-server';
-import { definitions } from '../../machines/index.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import type { System } from '../system.ts';
 import { createAuthenticator, type Authenticator } from './auth.ts';
@@ -37,11 +36,12 @@ export function stateResolver(all: readonly WorkflowDefinition[]) {
 }
 
 export function apiDeps(system: System, auth: Authenticator, workersAlive?: () => Promise<boolean>): ApiDeps {
-  const all = [...definitions.values()];
+  const all = [...system.registry.versions.values()];
   const states = stateResolver(all);
   return {
     engine: system.engine,
     store: system.store,
+    registry: system.registry,
     definitions: all,
     auth,
     clock: () => Date.now(),

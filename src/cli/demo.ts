@@ -1,31 +1,15 @@
 /**
- * `warden demo`: one support request driven to `completed` by the real runtime — workers, timer
- * service, local effect adapters — with a demo approver approving. Memory store by default, Redis
+ * `warden demo`: one workflow driven to `completed` by the real runtime — workers, timer service,
+ * local effect adapters — with the definition's demo script taking the human decisions. Memory store by default, Redis
  * when REDIS_URL is set. Prints each transition and the audit trail.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import type { SupportContext } from '../../machines/support.context.ts';
 import type { Config } from '../config.ts';
+import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { AuditEntry, WorkflowRecord } from '../engine/decision.ts';
-import type { Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 import { createSystem } from '../system.ts';
-
-const agent: Principal = {
-  id: 'demo-agent',
-  tenantId: 'demo',
-  kind: 'user',
-  roles: ['support_agent'],
-  approvalLimit: 0,
-};
-const approver: Principal = {
-  id: 'demo-approver',
-  tenantId: 'demo',
-  kind: 'user',
-  roles: ['support_approver'],
-  approvalLimit: 500,
-};
 
 export function formatAudit(entry: AuditEntry): string {
   const guard = entry.guard.guards.length > 0 ? ` [${entry.guard.outcome}: ${entry.guard.guards.join(', ')}]` : '';
@@ -35,11 +19,24 @@ export function formatAudit(entry: AuditEntry): string {
   return `v${entry.version} ${entry.eventType} by ${entry.actor.id}: ${from} ⇒ ${entry.to.join(' + ')}${outcome}${guard}${jobs}`;
 }
 
-export async function runDemo(config: Config, print: (line: string) => void, timeoutMs = 30_000): Promise<number> {
+export async function runDemo(
+  config: Config,
+  registry: WorkflowRegistry,
+  print: (line: string) => void,
+  options: { definition?: string | undefined; timeoutMs?: number } = {},
+): Promise<number> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const bundle = registry.bundle(options.definition ?? registry.bundles[0]?.id ?? '');
+  if (!bundle) {
+    print(
+      `unknown definition ${options.definition ?? ''}; registered: ${registry.bundles.map((b) => b.id).join(', ')}`,
+    );
+    return 2;
+  }
   // Its own key space: a demo never joins (or takes shard leases from) a deployment sharing the Redis.
   const system = createSystem(
     { ...config, WARDEN_PREFIX: `${config.WARDEN_PREFIX}-demo` },
-    { logger: pino({ level: 'warn' }) },
+    { definitions: registry.bundles, logger: pino({ level: 'warn' }) },
   );
   const runtime = system.runtime(new Set(['worker', 'timers']));
   print(`store: ${system.store.kind}${system.store.kind === 'memory' ? ' (nothing survives a restart)' : ''}`);
@@ -47,17 +44,9 @@ export async function runDemo(config: Config, print: (line: string) => void, tim
   let record: WorkflowRecord | null = null;
   try {
     const created = await system.engine.createWorkflow({
-      body: {
-        request: {
-          customerId: 'cust-42',
-          subject: 'Charged twice',
-          message: 'Order 1234 was billed twice; please refund the duplicate charge.',
-          orderId: '1234',
-          requestedAmount: 42,
-          currency: 'EUR',
-        },
-      },
-      principal: agent,
+      definitionId: bundle.id,
+      body: bundle.demo.input,
+      principal: bundle.demo.creator,
       correlationId: 'demo-case-1',
     });
     if (created.outcome === 'refused') throw new Error(`creation refused: ${created.message}`);
@@ -72,24 +61,16 @@ export async function runDemo(config: Config, print: (line: string) => void, tim
       for (const entry of audit.items.slice(shown)) print(formatAudit(entry));
       shown = audit.items.length;
       if (record.status === 'done') break;
-      if (record.statePaths.includes('beforeAction.awaitingApproval')) {
-        const definition = system.engine.definitionOf(record);
-        const context = restoreSnapshot(definition.machine, id, record.snapshot).context as SupportContext;
-        const rec = context.recommendation;
-        if (rec) {
-          print(
-            `approver sees: refund ${rec.amount} ${rec.currency}, recommendation v${rec.version} ${rec.contentHash}`,
-          );
-          await system.engine.applyEvent(
-            id,
-            {
-              type: 'APPROVED',
-              eventId: `${id}/demo-approval/v${rec.version}`,
-              payload: { recommendationVersion: rec.version, contentHash: rec.contentHash, amount: rec.amount },
-            },
-            approver,
-          );
-        }
+      const definition = system.engine.definitionOf(record);
+      const context: unknown = restoreSnapshot(definition.machine, id, record.snapshot).context;
+      const decision = bundle.demo.decide(context, record);
+      if (decision) {
+        print(decision.note);
+        await system.engine.applyEvent(
+          id,
+          { type: decision.type, eventId: `${id}/demo/${decision.type}/v${record.version}`, payload: decision.payload },
+          decision.principal,
+        );
       }
       await sleep(20);
     }

@@ -2,8 +2,9 @@
  * The `warden` command line. Each subcommand is one function; later issues add theirs here.
  */
 import { parseArgs } from 'node:util';
-import { definitions } from '../../machines/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { createRegistry, type WorkflowRegistry } from '../definitions/registry.ts';
+import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import { runDemo } from './demo.ts';
 import { paths } from './paths.ts';
 import { stately } from './stately.ts';
@@ -15,19 +16,20 @@ const usage = `warden <command> [options]
 Commands:
   serve [--role api|worker|timers]   the API, workers and timer service (all unless --role) until SIGTERM
   token --sub ID --tenant T --roles a,b [--limit N]   mint a Bearer token (needs WARDEN_JWT_SECRET)
-  demo                   drive one support request to completion with the local adapters
+  demo [--definition ID] drive one workflow (the first registered by default) to completion with the local adapters
   definitions [--json]   the registered workflow definitions, their states and events
-  paths [--json] [--definition support@2] [--no-simple]
+  paths [--json] [--definition ID[@V]] [--no-simple]
                          traverse a definition: reachable states, paths, transition coverage, invariants
-  stately gen|check      write stately/ from machines/, or check it is current and the round trip safe
+  stately gen|check      write stately/ from every definition, or check it is current and the round trip safe
   help                   this text
 `;
 
 type Print = (line: string) => void;
 
-function listDefinitions(json: boolean, print: Print): number {
-  const rows = [...definitions.values()].map((d) => ({
+function listDefinitions(registry: WorkflowRegistry, json: boolean, print: Print): number {
+  const rows = [...registry.versions.values()].map((d) => ({
     key: `${d.id}@${d.version}`,
+    latest: registry.latest(d.id) === d,
     states: Object.keys(d.machine.root.states),
     events: Object.keys(d.eventSchemas),
     delays: Object.keys(d.machine.implementations.delays),
@@ -45,12 +47,15 @@ function listDefinitions(json: boolean, print: Print): number {
   return 0;
 }
 
+/** Runs one command for these workflows (`machines/index.ts` lists this project's). */
 export async function main(
   argv: string[],
+  definitions: readonly AnyWorkflowBundle[],
   print: Print = (line) => {
     console.log(line);
   },
 ): Promise<number> {
+  const registry = createRegistry(definitions);
   const [command = 'help', ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -70,15 +75,23 @@ export async function main(
   try {
     switch (command) {
       case 'serve':
-        return await serve(loadConfig(), parseRoles(typeof values.role === 'string' ? values.role : undefined), print);
+        return await serve(
+          loadConfig(),
+          registry,
+          parseRoles(typeof values.role === 'string' ? values.role : undefined),
+          print,
+        );
       case 'token':
         return await token(loadConfig(), values, print);
       case 'demo':
-        return await runDemo(loadConfig(), print);
+        return await runDemo(loadConfig(), registry, print, {
+          definition: typeof values.definition === 'string' ? values.definition : undefined,
+        });
       case 'definitions':
-        return listDefinitions(json, print);
+        return listDefinitions(registry, json, print);
       case 'paths':
         return paths(
+          registry,
           {
             json,
             definition: typeof values.definition === 'string' ? values.definition : undefined,
@@ -87,7 +100,7 @@ export async function main(
           print,
         );
       case 'stately':
-        return stately(rest[0], print);
+        return stately(registry, rest[0], print);
       case 'help':
       case '--help':
       case '-h':

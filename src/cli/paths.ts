@@ -3,7 +3,8 @@
  * replays — reachability, distinct states, paths, transition coverage, invariant violations.
  * Exits 1 when a state node is unreachable or an invariant is violated.
  */
-import { definitions, latestDefinition } from '../../machines/index.ts';
+import type { WorkflowRegistry } from '../definitions/registry.ts';
+import type { PathModel } from '../definitions/workflow.ts';
 import { generatePaths, type PathReport } from '../paths/generate.ts';
 
 type Print = (line: string) => void;
@@ -37,18 +38,25 @@ function table(report: PathReport): string[] {
   return lines;
 }
 
+/** Traverses one definition (`--definition id` or `id@version`), or the latest version of every registered one. */
 export function paths(
+  registry: WorkflowRegistry,
   options: { json: boolean; definition?: string | undefined; simple: boolean },
   print: Print,
 ): number {
-  const key = options.definition ?? 'support';
-  const definition = key.includes('@') ? definitions.get(key) : latestDefinition(key);
-  if (!definition) {
-    print(`unknown definition ${key}; registered: ${[...definitions.keys()].join(', ')}`);
-    return 2;
+  const keys = options.definition ? [options.definition] : registry.bundles.map((b) => b.id);
+  const reports = [];
+  for (const key of keys) {
+    const definition = registry.resolve(key);
+    const bundle = definition && registry.bundle(definition.id);
+    if (!definition || !bundle) {
+      print(`unknown definition ${key}; registered: ${[...registry.versions.keys()].join(', ')}`);
+      return 2;
+    }
+    const model = bundle.paths as PathModel;
+    reports.push(generatePaths({ definition, paths: model }, { simple: options.simple }).report);
   }
-  const { report } = generatePaths(definition, { simple: options.simple });
-  if (options.json) print(JSON.stringify(report, null, 2));
-  else for (const line of table(report)) print(line);
-  return report.unreachable.length > 0 || report.invariantViolations.length > 0 ? 1 : 0;
+  if (options.json) print(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
+  else print(reports.map((report) => table(report).join('\n')).join('\n\n'));
+  return reports.some((r) => r.unreachable.length > 0 || r.invariantViolations.length > 0) ? 1 : 0;
 }

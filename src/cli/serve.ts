@@ -7,6 +7,7 @@ import type { ServerType } from '@hono/node-server';
 import { generateSecret, mintToken } from '../api/auth.ts';
 import { apiDeps, authenticatorFor, serveApi } from '../api/server.ts';
 import type { Config } from '../config.ts';
+import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { Role } from '../runtime/runner.ts';
 import { setupTracing } from '../observability/index.ts';
 import { createSystem } from '../system.ts';
@@ -21,21 +22,31 @@ export function parseRoles(role: string | undefined): Set<ProcessRole> {
   throw new Error(`unknown role ${role}: use ${roleNames.join(', ')} (comma-separated) or all`);
 }
 
-/** Tokens for a first try, printed when no secret is configured. */
-async function printStarterTokens(secret: string, print: (line: string) => void): Promise<void> {
+/** Tokens for a first try, one per role of every registered workflow, printed when no secret is configured. */
+async function printStarterTokens(
+  registry: WorkflowRegistry,
+  secret: string,
+  print: (line: string) => void,
+): Promise<void> {
   const tenant = 'demo';
-  const tokens = {
-    agent: await mintToken(secret, { sub: 'agent-1', tenant, roles: ['support_agent'] }),
-    approver: await mintToken(secret, { sub: 'alice', tenant, roles: ['support_approver'], approvalLimit: 500 }),
-    reviewer: await mintToken(secret, { sub: 'rita', tenant, roles: ['support_reviewer'] }),
-  };
   print('WARDEN_JWT_SECRET is not set: generated one for this process. Tokens for tenant "demo" (12 h):');
-  for (const [name, token] of Object.entries(tokens)) print(`  ${name.padEnd(8)} ${token}`);
+  for (const bundle of registry.bundles) {
+    for (const [name, role] of Object.entries(bundle.roles)) {
+      if (role === 'worker') continue;
+      const token = await mintToken(secret, { sub: `${name}-1`, tenant, roles: [role], approvalLimit: 500 });
+      print(`  ${`${bundle.id} ${name}`.padEnd(24)} ${token}`);
+    }
+  }
 }
 
-export async function serve(config: Config, roles: Set<ProcessRole>, print: (line: string) => void): Promise<number> {
+export async function serve(
+  config: Config,
+  registry: WorkflowRegistry,
+  roles: Set<ProcessRole>,
+  print: (line: string) => void,
+): Promise<number> {
   const tracing = setupTracing(config);
-  const system = createSystem(config);
+  const system = createSystem(config, { definitions: registry.bundles });
   const runtimeRoles = new Set([...roles].filter((r): r is Role => r !== 'api'));
   const runtime = runtimeRoles.size > 0 ? system.runtime(runtimeRoles) : null;
   await runtime?.start();
@@ -43,7 +54,7 @@ export async function serve(config: Config, roles: Set<ProcessRole>, print: (lin
   let stopping = false;
   if (roles.has('api')) {
     const secret = config.WARDEN_JWT_SECRET ?? (config.WARDEN_JWKS_URL ? '' : generateSecret());
-    if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) await printStarterTokens(secret, print);
+    if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) await printStarterTokens(registry, secret, print);
     const workersAlive = runtime ? () => Promise.resolve(runtime.leases.owned().length > 0) : undefined;
     const deps = { ...apiDeps(system, authenticatorFor(system, secret), workersAlive), isShuttingDown: () => stopping };
     server = await serveApi(deps, config.PORT);

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { definitions, findMigration } from '../../machines/index.ts';
+import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
 
 type Print = (line: string) => void;
@@ -20,15 +20,17 @@ function readOrNull(path: string): string | null {
 }
 
 /** The generated files as they are on disk. */
-export function statelyFilesOnDisk(): Record<string, string | null> {
-  return Object.fromEntries(statelyFiles({ definitions }).map((f) => [f.path, readOrNull(f.path)]));
+export function statelyFilesOnDisk(registry: WorkflowRegistry): Record<string, string | null> {
+  return Object.fromEntries(statelyFiles({ definitions: registry.versions }).map((f) => [f.path, readOrNull(f.path)]));
 }
 
-export function stately(action: string | undefined, print: Print): number {
+export function stately(registry: WorkflowRegistry, action: string | undefined, print: Print): number {
+  const definitions = registry.versions;
+  const findMigration = registry.migration;
   if (action === 'gen') {
     // Regenerating the lock would erase the evidence of a removed state or a released version changed
     // in place (or overwrite a lock that cannot be read): refuse while there is one.
-    const removed = statelyCheck({ definitions, findMigration }, statelyFilesOnDisk()).filter(
+    const removed = statelyCheck({ definitions, findMigration }, statelyFilesOnDisk(registry)).filter(
       (p) => p.code === 'STATE_REMOVED' || p.code === 'VERSION_CHANGED' || p.message.includes('is not a lock list'),
     );
     if (removed.length > 0) {
@@ -43,7 +45,7 @@ export function stately(action: string | undefined, print: Print): number {
     return 0;
   }
   if (action === 'check') {
-    const problems = statelyCheck({ definitions, findMigration }, statelyFilesOnDisk());
+    const problems = statelyCheck({ definitions, findMigration }, statelyFilesOnDisk(registry));
     for (const problem of problems) print(`${problem.code}: ${problem.message}`);
     if (problems.length === 0) print('stately: the generated files are current and the round trip is safe');
     return problems.length === 0 ? 0 : 1;

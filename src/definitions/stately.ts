@@ -37,7 +37,8 @@ export interface StatelyInput {
 }
 
 export const statelyDir = 'stately';
-export const stateLockPath = `${statelyDir}/support.states.json`;
+/** The lock of every registered version of every definition. */
+export const stateLockPath = `${statelyDir}/states.lock.json`;
 
 /** The state paths of a machine (history pseudo-states excluded), sorted. */
 export function statePathsOf(machine: AnyStateMachine): string[] {
@@ -81,10 +82,15 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** What `npm run stately:gen` writes. */
 export function statelyFiles(input: Pick<StatelyInput, 'definitions'>): GeneratedFile[] {
-  const latest = latestOf(input.definitions, 'support');
+  const ids = [...new Set([...input.definitions.values()].map((d) => d.id))].sort();
   return [
-    { path: `${statelyDir}/support.machine.json`, content: json(serialisableConfig(latest.machine)) },
-    { path: `${statelyDir}/support.mmd`, content: mermaidDiagram(latest.machine) },
+    ...ids.flatMap((id) => {
+      const latest = latestOf(input.definitions, id);
+      return [
+        { path: `${statelyDir}/${id}.machine.json`, content: json(serialisableConfig(latest.machine)) },
+        { path: `${statelyDir}/${id}.mmd`, content: mermaidDiagram(latest.machine) },
+      ];
+    }),
     { path: stateLockPath, content: json(stateLock(input.definitions)) },
   ];
 }
@@ -116,7 +122,7 @@ function namesIn(value: unknown): string[] {
 }
 
 /** Functions anywhere in the config but the root `context` factory are inline implementations. */
-function inlineImplementations(config: Config, key: string): Problem[] {
+export function inlineImplementations(config: Config, key: string): Problem[] {
   const problems: Problem[] = [];
   eachObject(config, '', (object, at) => {
     for (const [field, value] of Object.entries(object)) {
@@ -142,7 +148,7 @@ function inlineImplementations(config: Config, key: string): Problem[] {
 }
 
 /** Every guard, action, actor and delay the config names must be implemented in setup(). */
-function missingImplementations(machine: AnyStateMachine, key: string): Problem[] {
+export function missingImplementations(machine: AnyStateMachine, key: string): Problem[] {
   const config = machine.config as unknown as Config;
   const impl = machine.implementations as unknown as Record<string, Record<string, unknown> | undefined>;
   const has = (kind: string, name: string) => Object.hasOwn(impl[kind] ?? {}, name);

@@ -2,8 +2,21 @@
  * Errors an effect adapter throws. Handlers turn them into result events, so each carries the
  * event-level facts: the error class and whether trying again can help.
  */
-import type { ErrorClass } from '../../machines/support.context.ts';
 import { WardenError } from '../engine/errors.ts';
+
+/** Why an effect call failed, as result events report it. */
+export const errorClasses = [
+  'TIMEOUT',
+  'RATE_LIMITED',
+  'UNAVAILABLE',
+  'TRANSPORT',
+  'INVALID_OUTPUT',
+  'NOT_FOUND',
+  'UNAUTHORIZED',
+  'CONFLICT',
+  'INTERNAL',
+] as const;
+export type ErrorClass = (typeof errorClasses)[number];
 
 /** A failed effect call: `retryable` says whether a later attempt may succeed. */
 export class EffectError extends WardenError {

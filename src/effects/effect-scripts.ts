@@ -1,6 +1,7 @@
 /**
- * The Lua scripts of the effect adapters (see `lua/`), registered on an ioredis client with
- * `defineCommand` so they run by EVALSHA. Works with a `Redis` or a `Cluster` client.
+ * Lua scripts of effect adapters, registered on an ioredis client with `defineCommand` so they run
+ * by EVALSHA. Works with a `Redis` or a `Cluster` client; any workflow's adapters register theirs
+ * with `withScripts`.
  */
 import { readFileSync } from 'node:fs';
 import type { Cluster, Redis } from 'ioredis';
@@ -10,18 +11,30 @@ export type EffectRedisClient = Redis | Cluster;
 /** `[1, json]` when recorded now, `[0, json]` when the key already had an outcome. */
 export type RecordReply = [number, string];
 
-export interface EffectScriptCommands {
-  wardenRecordRefund(...args: string[]): Promise<RecordReply>;
-  wardenRecordCompensation(...args: string[]): Promise<RecordReply>;
+export interface ScriptSpec {
+  /** The script file. */
+  file: URL;
+  numberOfKeys: number;
+}
+
+/** Registers each script under its command name on `client` (idempotent) and returns it typed with them. */
+export function withScripts<T extends object>(
+  client: EffectRedisClient,
+  scripts: Readonly<Record<string, ScriptSpec>>,
+): EffectRedisClient & T {
+  for (const [name, spec] of Object.entries(scripts)) {
+    client.defineCommand(name, { lua: readFileSync(spec.file, 'utf8'), numberOfKeys: spec.numberOfKeys });
+  }
+  return client as EffectRedisClient & T;
+}
+
+export interface DeliveryScriptCommands {
   wardenRecordDelivery(...args: string[]): Promise<RecordReply>;
 }
 
-const script = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
-
-/** Registers the effect scripts on `client` (idempotent) and returns it typed with them. */
-export function withEffectScripts(client: EffectRedisClient): EffectRedisClient & EffectScriptCommands {
-  client.defineCommand('wardenRecordRefund', { lua: script('record-refund'), numberOfKeys: 3 });
-  client.defineCommand('wardenRecordCompensation', { lua: script('record-compensation'), numberOfKeys: 4 });
-  client.defineCommand('wardenRecordDelivery', { lua: script('record-delivery'), numberOfKeys: 2 });
-  return client as EffectRedisClient & EffectScriptCommands;
+/** Registers the notifier's script. */
+export function withDeliveryScript(client: EffectRedisClient): EffectRedisClient & DeliveryScriptCommands {
+  return withScripts<DeliveryScriptCommands>(client, {
+    wardenRecordDelivery: { file: new URL('./lua/record-delivery.lua', import.meta.url), numberOfKeys: 2 },
+  });
 }

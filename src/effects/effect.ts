@@ -3,7 +3,6 @@
  * the work (call a model, a provider, a notifier) and return exactly one result event for the
  * engine. Handlers never change workflow state themselves; failures are events too.
  */
-import type { SupportContext } from '../../machines/support.context.ts';
 import type { Artifact } from '../store/store.ts';
 
 export interface JobToRun {
@@ -23,10 +22,10 @@ export interface ResultEvent {
   payload: Record<string, unknown>;
 }
 
-export interface EffectContext {
+export interface EffectContext<TContext = unknown> {
   job: JobToRun;
   /** The workflow's context when the job was picked up. */
-  context: SupportContext;
+  context: TContext;
   /** Milliseconds since the epoch (injected; tests move it). */
   now: () => number;
   /** Aborted when the effect's timeout expires or the worker shuts down. */
@@ -36,4 +35,7 @@ export interface EffectContext {
   loadArtifact: (id: string) => Promise<Artifact | null>;
 }
 
-export type EffectHandler = (ctx: EffectContext) => Promise<ResultEvent>;
+/** Method syntax on purpose: handlers typed for one workflow's context are held as one type. */
+export interface EffectHandler {
+  (ctx: EffectContext<never>): Promise<ResultEvent>;
+}

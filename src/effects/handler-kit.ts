@@ -1,11 +1,9 @@
 /**
- * What every effect handler shares: a timeout that turns into an event, errors that turn into
- * events, and a final check that the event parses with its schema in `machines/support.events.ts`,
- * so a handler can never hand the engine a result it would refuse.
+ * What every effect handler shares, whatever its workflow: a timeout that turns into an event,
+ * errors that turn into events, and a final check that the event parses with its schema in the
+ * workflow's definition, so a handler can never hand the engine a result it would refuse.
  */
 import type { z } from 'zod';
-import type { ArtifactRef } from '../../machines/support.context.ts';
-import { eventSchemas, type PayloadOf, type SupportEventType } from '../../machines/support.events.ts';
 import { runWithDeadline } from './deadline.ts';
 import { classifyError, EffectError, EffectTimeoutError } from './effect-errors.ts';
 import type { EffectContext, EffectHandler, ResultEvent } from './effect.ts';
@@ -13,9 +11,10 @@ import type { EffectContext, EffectHandler, ResultEvent } from './effect.ts';
 /** Timeout of an effect call when none is configured, in milliseconds. */
 export const defaultTimeoutMs = 10_000;
 
-/** A result event, typed by its schema. */
-export function resultEvent<K extends SupportEventType>(type: K, payload: PayloadOf<K>): ResultEvent {
-  return { type, payload };
+/** A reference to a stored artifact: its id and the content hash it must still have. */
+export interface ArtifactRef {
+  id: string;
+  hash: string;
 }
 
 /** Event texts are bounded and non-empty; adapters' messages are neither by nature. */
@@ -24,22 +23,27 @@ export function clip(text: string, max = 2000): string {
   return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max - 1)}…`;
 }
 
-/** RETRYABLE_ERROR or PERMANENT_ERROR for whatever was thrown. */
-export function failureEvent(jobId: string, error: unknown): ResultEvent {
+/** The error class, retryability and a clipped message of whatever was thrown. */
+export function failureFacts(error: unknown) {
   const { errorClass, retryable, message } = classifyError(error);
-  return resultEvent(retryable ? 'RETRYABLE_ERROR' : 'PERMANENT_ERROR', { jobId, errorClass, message: clip(message) });
+  return { errorClass, retryable, message: clip(message) };
 }
 
-export interface HandlerSpec {
+export interface HandlerSpec<TContext> {
   timeoutMs: number;
-  run: (ctx: EffectContext, signal: AbortSignal) => Promise<ResultEvent>;
-  /** The event for a thrown error (and for a timeout, as an `EffectTimeoutError`); default `failureEvent`. */
-  onError?: (ctx: EffectContext, error: unknown) => ResultEvent;
+  /** The workflow's event schemas: every result is checked against them before it leaves the handler. */
+  schemas: Readonly<Record<string, z.ZodType>>;
+  run: (ctx: EffectContext<TContext>, signal: AbortSignal) => Promise<ResultEvent>;
+  /** The event for a thrown error (and for a timeout, as an `EffectTimeoutError`). */
+  onError: (ctx: EffectContext<TContext>, error: unknown) => ResultEvent;
 }
 
-function validated(event: ResultEvent): { ok: true; event: ResultEvent } | { ok: false; message: string } {
-  const schema = (eventSchemas as Record<string, z.ZodType | undefined>)[event.type];
-  if (!schema) return { ok: false, message: `${event.type} is not a support event` };
+function validated(
+  schemas: Readonly<Record<string, z.ZodType>>,
+  event: ResultEvent,
+): { ok: true; event: ResultEvent } | { ok: false; message: string } {
+  const schema = Object.hasOwn(schemas, event.type) ? schemas[event.type] : undefined;
+  if (!schema) return { ok: false, message: `${event.type} is not an event of this workflow` };
   const parsed = schema.safeParse(event.payload);
   if (!parsed.success) return { ok: false, message: `invalid ${event.type}: ${parsed.error.message}` };
   return { ok: true, event: { type: event.type, payload: parsed.data as Record<string, unknown> } };
@@ -49,19 +53,18 @@ function validated(event: ResultEvent): { ok: true; event: ResultEvent } | { ok:
  * A handler that never hangs and never throws: `run` gets `timeoutMs` (and the worker's signal),
  * and whatever happens becomes exactly one schema-valid event.
  */
-export function createHandler(spec: HandlerSpec): EffectHandler {
-  const onError = spec.onError ?? ((ctx: EffectContext, error: unknown) => failureEvent(ctx.job.jobId, error));
-  return async (ctx) => {
+export function createHandler<TContext>(spec: HandlerSpec<TContext>): EffectHandler {
+  return async (ctx: EffectContext<TContext>) => {
     const outcome = await runWithDeadline(ctx.signal, spec.timeoutMs, (signal) => spec.run(ctx, signal));
     const event =
       outcome.status === 'done'
         ? outcome.value
-        : onError(ctx, outcome.status === 'timedOut' ? new EffectTimeoutError(outcome.message) : outcome.error);
-    const checked = validated(event);
+        : spec.onError(ctx, outcome.status === 'timedOut' ? new EffectTimeoutError(outcome.message) : outcome.error);
+    const checked = validated(spec.schemas, event);
     if (checked.ok) return checked.event;
     // A bug in the handler or an odd provider answer: retryable, because for a write the effect
     // may already have happened and must be reconciled rather than declared failed.
-    const fallback = validated(onError(ctx, new EffectError('INTERNAL', checked.message, true)));
+    const fallback = validated(spec.schemas, spec.onError(ctx, new EffectError('INTERNAL', checked.message, true)));
     if (fallback.ok) return fallback.event;
     throw new Error(`effect handler for ${ctx.job.type} cannot produce a valid event: ${fallback.message}`);
   };

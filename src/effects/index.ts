@@ -1,34 +1,24 @@
 /**
- * The effect adapters and handlers: what the runtime's workers import.
+ * The platform's effect kit: what every workflow's handlers and adapters build on (the handler
+ * kit, the model boundary, the notifier), and what the runtime's workers import.
  */
 export type { EffectContext, EffectHandler, JobToRun, ResultEvent } from './effect.ts';
-export { createEffectHandlers, type EffectDeps } from './handlers.ts';
-export { createOfflineEffectDeps, type OfflineEffectDeps } from './offline-deps.ts';
-export { defaultTimeoutMs } from './handler-kit.ts';
+export { clip, createHandler, defaultTimeoutMs, failureFacts, loadReferenced, parseParams } from './handler-kit.ts';
+export type { ArtifactRef, HandlerSpec } from './handler-kit.ts';
+export { callModelWithRepair, type ModelCallResult } from './model-call.ts';
 export { canonicalJson, contentHashOf } from './canonical-json.ts';
 export {
   ActionRefusedError,
   EffectError,
   EffectTimeoutError,
+  errorClasses,
   ResponseLostError,
   TransportError,
+  type ErrorClass,
 } from './effect-errors.ts';
-export type { ModelClient, ModelResponse, ModelUsage } from './model-client.ts';
-export { LocalModelClient, type LocalModelOptions } from './local-model.ts';
+export type { ModelClient, ModelResponse, ModelTask, ModelUsage } from './model-client.ts';
+export { LocalModelClient, type LocalRule } from './local-model.ts';
 export { OpenAIModelClient, type OpenAIModelOptions } from './openai-model.ts';
-export { FilePolicySource, type PolicyDocument, type PolicySource, type ResolvedPolicy } from './policy-source.ts';
-export { validateRecommendation, validatorVersion, type PolicyVerdict } from './policy-validator.ts';
-export { FixtureAccountService, type AccountService, type AccountSummary } from './account-service.ts';
-export type {
-  ActionProvider,
-  CompensationReceipt,
-  FenceResult,
-  ReconcileResult,
-  RefundParams,
-  TestableActionProvider,
-} from './action-provider.ts';
-export { MemoryActionProvider } from './memory-action-provider.ts';
-export { RedisActionProvider, type RedisActionProviderOptions } from './redis-action-provider.ts';
 export { MemoryNotifier, type Delivery, type Notifier, type TestableNotifier } from './notifier.ts';
 export { RedisNotifier, type RedisNotifierOptions } from './redis-notifier.ts';
 export { FaultInjector, type FaultKind } from './fault-injector.ts';

@@ -3,9 +3,9 @@
  * that is still invalid after the repair is an outcome (the caller escalates), not an exception.
  */
 import type { z } from 'zod';
-import type { ArtifactRef } from '../../machines/support.context.ts';
 import type { EffectContext } from './effect.ts';
-import type { ModelResponse, RepairRequest } from './model-client.ts';
+import type { ArtifactRef } from './handler-kit.ts';
+import type { ModelClient, ModelTask, RepairRequest } from './model-client.ts';
 
 export type ModelCallResult<T> =
   | { status: 'valid'; output: T; model: string; artifact: ArtifactRef; attempts: number }
@@ -14,10 +14,9 @@ export type ModelCallResult<T> =
 export interface ModelCallSpec<T> {
   ctx: EffectContext;
   signal: AbortSignal;
-  purpose: 'classify' | 'recommend';
-  promptVersion: string;
-  schema: z.ZodType<T>;
-  invoke: (repair: RepairRequest | undefined, signal: AbortSignal) => Promise<ModelResponse>;
+  model: ModelClient;
+  task: ModelTask & { output: z.ZodType<T> };
+  input: unknown;
 }
 
 /** Zod issues as short lines a model (and a reviewer) can act on. */
@@ -31,21 +30,22 @@ export function describeIssues(error: z.ZodError): string[] {
  * and its error propagates to become the job's result.
  */
 export async function callModelWithRepair<T>(spec: ModelCallSpec<T>): Promise<ModelCallResult<T>> {
+  const { ctx, task } = spec;
   let repair: RepairRequest | undefined;
   for (let attempt = 1; ; attempt++) {
-    const started = spec.ctx.now();
-    const response = await spec.invoke(repair, spec.signal);
+    const started = ctx.now();
+    const response = await spec.model.complete(task, spec.input, { signal: spec.signal, repair });
     // An answer that arrives after the deadline is not recorded: the job already has its result.
     spec.signal.throwIfAborted();
-    const latencyMs = Math.max(0, spec.ctx.now() - started);
-    const parsed = spec.schema.safeParse(response.output);
+    const latencyMs = Math.max(0, ctx.now() - started);
+    const parsed = task.output.safeParse(response.output);
     const issues = parsed.success ? [] : describeIssues(parsed.error);
-    const artifact = await spec.ctx.saveArtifact('model-call', {
-      jobId: spec.ctx.job.jobId,
-      purpose: spec.purpose,
+    const artifact = await ctx.saveArtifact('model-call', {
+      jobId: ctx.job.jobId,
+      purpose: task.name,
       attempt,
       model: response.model,
-      promptVersion: spec.promptVersion,
+      promptVersion: task.promptVersion,
       usage: response.usage,
       latencyMs,
       ...(parsed.success ? { output: parsed.data } : { invalidOutput: response.output ?? null, issues }),

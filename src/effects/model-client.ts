@@ -1,49 +1,21 @@
 /**
- * The model client: the two questions Warden asks a model. Calls return the model's raw JSON,
- * unvalidated, with usage and the model's name; the handlers validate it against the schemas here
- * and decide what an invalid answer means.
+ * The model boundary: a workflow asks a model a named task with a JSON input and gets back raw,
+ * unvalidated JSON with usage and the model's name. The workflow's handlers validate the answer
+ * against the task's schema (`callModelWithRepair`) and decide what an invalid answer means; the
+ * model never changes workflow state.
  */
 import { z } from 'zod';
-import { categories, recommendationBody } from '../../machines/support.events.ts';
-import type { Category } from '../../machines/support.context.ts';
 
-/** What a classification must look like. */
-export const classificationOutput = z.strictObject({
-  category: z.enum(categories),
-  confidence: z.number().min(0).max(1),
-});
-export type ClassificationOutput = z.infer<typeof classificationOutput>;
-
-/** What a recommendation must look like: the body of RECOMMENDATION_GENERATED. */
-export const recommendationOutput = recommendationBody;
-export type RecommendationOutput = z.infer<typeof recommendationOutput>;
-
-/** Prompt versions: bump one whenever its instructions or its input change. */
-export const promptVersions = { classify: 'classify@1', recommend: 'recommend@1' } as const;
-
-export interface ClassifyInput {
-  subject: string;
-  message: string;
-}
-
-export interface RecommendInput {
-  recommendationVersion: number;
-  category: Category | null;
-  request: {
-    subject: string;
-    message: string;
-    orderId: string | null;
-    requestedAmount: number | null;
-    currency: string | null;
-  };
-  /** The policy document the recommendation must respect (artifact content), if it could be loaded. */
-  policy: unknown;
-  /** The account snapshot (artifact content), if it could be loaded. */
-  account: unknown;
-  /** Why the previous recommendation was refused by the validator. */
-  previousFindings: string[];
-  /** An approver's instructions for this revision. */
-  changeRequest: string | null;
+/** One kind of question a workflow asks a model. */
+export interface ModelTask {
+  /** Names the task (`classify`, `plan`); the offline model answers by this name. */
+  name: string;
+  /** Bump whenever the instructions or the input change; recorded with every call. */
+  promptVersion: string;
+  /** The system prompt. */
+  instructions: string;
+  /** What a valid answer looks like; sent as the response's JSON schema and used to validate it. */
+  output: z.ZodType;
 }
 
 /** A second chance: the previous answer and what was wrong with it. */
@@ -72,6 +44,18 @@ export interface ModelResponse {
 }
 
 export interface ModelClient {
-  classify(input: ClassifyInput, options: ModelCallOptions): Promise<ModelResponse>;
-  recommend(input: RecommendInput, options: ModelCallOptions): Promise<ModelResponse>;
+  complete(task: ModelTask, input: unknown, options: ModelCallOptions): Promise<ModelResponse>;
+}
+
+const schemaCache = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** A task's output as JSON Schema, without the `$schema` marker some endpoints refuse. */
+export function outputJsonSchema(task: ModelTask): Record<string, unknown> {
+  let schema = schemaCache.get(task.output);
+  if (!schema) {
+    const { $schema: _marker, ...rest } = z.toJSONSchema(task.output) as Record<string, unknown>;
+    schema = rest;
+    schemaCache.set(task.output, schema);
+  }
+  return schema;
 }

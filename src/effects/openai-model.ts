@@ -5,15 +5,8 @@
  */
 import { z } from 'zod';
 import { EffectError, EffectTimeoutError, TransportError } from './effect-errors.ts';
-import type {
-  ClassifyInput,
-  ModelCallOptions,
-  ModelClient,
-  ModelResponse,
-  RecommendInput,
-  RepairRequest,
-} from './model-client.ts';
-import { classificationOutput, promptVersions, recommendationOutput } from './model-client.ts';
+import type { ModelCallOptions, ModelClient, ModelResponse, ModelTask, RepairRequest } from './model-client.ts';
+import { outputJsonSchema } from './model-client.ts';
 
 export interface OpenAIModelOptions {
   /** e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
@@ -43,31 +36,8 @@ const completionSchema = z.object({
   usage: z.object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).optional(),
 });
 
-const prompts = {
-  classify: [
-    `Prompt ${promptVersions.classify}. You classify customer-support requests.`,
-    'Answer with JSON only: {"category": one of "billing", "access", "technical", "confidence": 0..1}.',
-    'billing: charges, invoices, refunds. access: logins, passwords, locked accounts. technical: errors, outages, bugs.',
-    'Confidence is your probability that the category is right; be honest, a person reviews uncertain cases.',
-  ].join('\n'),
-  recommend: [
-    `Prompt ${promptVersions.recommend}. You propose one refund for a support request; a person approves it.`,
-    'Respect the policy in the input (maximum refund, allowed currencies, rules). Never exceed what the customer asked for.',
-    'If previous findings or a change request are given, revise the proposal to address them.',
-    'Answer with JSON only: {"actionType": "refund", "amount": number with at most two decimals, "currency": ISO 4217, "rationale": text}.',
-  ].join('\n'),
-} as const;
-
-/** A JSON schema for `response_format`, without the `$schema` marker some endpoints refuse. */
-function responseSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _marker, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
-  return rest;
-}
-
-const responseSchemas = {
-  classify: { name: 'classification', schema: responseSchema(classificationOutput) },
-  recommend: { name: 'recommendation', schema: responseSchema(recommendationOutput) },
-} as const;
+/** A `response_format` schema name: letters, digits, `_` and `-`, at most 64 characters. */
+const schemaName = (task: ModelTask) => task.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
 
 function repairMessages(repair: RepairRequest | undefined): ChatMessage[] {
   if (!repair) return [];
@@ -111,29 +81,20 @@ export class OpenAIModelClient implements ModelClient {
     this.fetchFn = options.fetch ?? fetch;
   }
 
-  classify(input: ClassifyInput, options: ModelCallOptions): Promise<ModelResponse> {
-    return this.complete('classify', JSON.stringify(input), options);
-  }
-
-  recommend(input: RecommendInput, options: ModelCallOptions): Promise<ModelResponse> {
-    return this.complete('recommend', JSON.stringify(input), options);
-  }
-
-  private async complete(
-    purpose: 'classify' | 'recommend',
-    input: string,
-    options: ModelCallOptions,
-  ): Promise<ModelResponse> {
+  async complete(task: ModelTask, input: unknown, options: ModelCallOptions): Promise<ModelResponse> {
     const messages: ChatMessage[] = [
-      { role: 'system', content: prompts[purpose] },
-      { role: 'user', content: input },
+      { role: 'system', content: task.instructions },
+      { role: 'user', content: JSON.stringify(input) },
       ...repairMessages(options.repair),
     ];
     const body = {
       model: this.options.model,
       messages,
       temperature: this.options.temperature ?? 0,
-      response_format: { type: 'json_schema', json_schema: { ...responseSchemas[purpose], strict: true } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: schemaName(task), schema: outputJsonSchema(task), strict: true },
+      },
     };
     const timeout = AbortSignal.timeout(this.timeoutMs);
     let response: Response;

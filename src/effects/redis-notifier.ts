@@ -3,7 +3,7 @@
  * to the ledger atomically, so concurrent or retried jobs deliver once. Keys share `{notifications}`.
  */
 import { z } from 'zod';
-import { type EffectRedisClient, type EffectScriptCommands, withEffectScripts } from './effect-scripts.ts';
+import { type DeliveryScriptCommands, type EffectRedisClient, withDeliveryScript } from './effect-scripts.ts';
 import { FaultInjector, withFault } from './fault-injector.ts';
 import {
   type Delivery,
@@ -35,11 +35,11 @@ export interface RedisNotifierOptions {
 export class RedisNotifier implements TestableNotifier {
   readonly faults = new FaultInjector<'deliver'>();
   readonly keys: EffectKeys;
-  private readonly client: EffectRedisClient & EffectScriptCommands;
+  private readonly client: EffectRedisClient & DeliveryScriptCommands;
   private readonly channel: string;
 
   constructor(client: EffectRedisClient, options: RedisNotifierOptions) {
-    this.client = withEffectScripts(client);
+    this.client = withDeliveryScript(client);
     this.keys = createEffectKeys(options.prefix);
     this.channel = options.channel ?? 'email';
   }

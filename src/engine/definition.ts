@@ -29,6 +29,13 @@ export interface WorkflowDefinition<TContext = unknown> {
   currentJobs(context: TContext): Readonly<Record<string, string | undefined>>;
   /** The failing named checks behind a refusing guard, for precise refusals. */
   explainGuard(guard: string, context: TContext, event: unknown): string[];
+  /** Sent right after creation (its id `<workflowId>/start`); null when the chart starts by itself. */
+  startEvent: string | null;
+  /**
+   * Sent by a worker when it gives up on a job (payload `{ reason, jobId }`), so a person takes the
+   * workflow over; null when the chart has no such event.
+   */
+  deadLetterEvent: string | null;
 }
 
 export function definitionKey(definition: Pick<WorkflowDefinition, 'id' | 'version'>): string {

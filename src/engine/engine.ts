@@ -67,16 +67,16 @@ export type CreateOutcome =
   | { outcome: 'refused'; code: string; message: string; details: Record<string, unknown> };
 
 export interface CreateWorkflowRequest {
-  definitionId?: string;
+  definitionId: string;
   /** A registered version to start on; the latest by default. */
   definitionVersion?: number;
-  /** The caller's input (for support: `{ request, config? }`). */
+  /** The caller's input, validated by the definition's input schema. */
   body: unknown;
   principal: Principal;
   /** Same tenant and key → the same workflow. */
   dedupKey?: string | undefined;
   correlationId?: string | undefined;
-  /** Send `START` right after creation (default true). */
+  /** Send the definition's start event right after creation (default true). */
   start?: boolean;
 }
 
@@ -223,7 +223,7 @@ export function createEngine(options: EngineOptions) {
     store,
 
     async createWorkflow(request: CreateWorkflowRequest): Promise<CreateOutcome> {
-      const definitionId = request.definitionId ?? 'support';
+      const { definitionId } = request;
       const definition =
         request.definitionVersion === undefined
           ? definitions.latest(definitionId)
@@ -293,16 +293,18 @@ export function createEngine(options: EngineOptions) {
         if (!existing) throw new Error(`de-duplication key names missing workflow ${result.workflowId}`);
         // A creation whose START was lost (a crash, a retried request) is started now; START's
         // event id makes this idempotent.
-        if (existing.version === 1 && request.start !== false) {
+        const startEvent = definitionOf(existing).startEvent;
+        if (existing.version === 1 && request.start !== false && startEvent !== null) {
           const id = existing.workflowId;
-          const started = await this.applyEvent(id, { type: 'START', eventId: `${id}/start` }, principal);
+          const started = await this.applyEvent(id, { type: startEvent, eventId: `${id}/start` }, principal);
           if (started.outcome === 'accepted') return { outcome: 'existing', record: started.record };
         }
         return { outcome: 'existing', record: (await store.load(result.workflowId)) ?? existing };
       }
       let started: ApplyOutcome | null = null;
-      if (request.start !== false) {
-        started = await this.applyEvent(workflowId, { type: 'START', eventId: `${workflowId}/start` }, principal);
+      if (request.start !== false && definition.startEvent !== null) {
+        const start = { type: definition.startEvent, eventId: `${workflowId}/start` };
+        started = await this.applyEvent(workflowId, start, principal);
       }
       const record = started?.outcome === 'accepted' ? started.record : decision.record;
       return { outcome: 'created', record, started };

@@ -54,7 +54,6 @@ export function observedModelClient(model: ModelClient, options: ObservedModelOp
   }
 
   return {
-    classify: (input, callOptions) => call('classify', () => model.classify(input, callOptions)),
-    recommend: (input, callOptions) => call('recommend', () => model.recommend(input, callOptions)),
+    complete: (task, input, callOptions) => call(task.name, () => model.complete(task, input, callOptions)),
   };
 }

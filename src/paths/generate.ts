@@ -5,8 +5,8 @@
  * invariant violation met on any edge of the graph.
  */
 import { getAdjacencyMap, getShortestPaths, getSimplePaths, type AdjacencyValue, type StatePath } from 'xstate/graph';
-import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts';
-import type { WalkEvent } from './catalogue.ts';
+import { definitionKey } from '../engine/definition.ts';
+
 import { activeNodePaths, configTransitions, stateNodePaths, stepCoverage } from './coverage.ts';
 import {
   applyWalkEvent,
@@ -15,6 +15,8 @@ import {
   reducedState,
   walkEvents,
   walkLogic,
+  type Walkable,
+  type WalkEvent,
   type WalkSnapshot,
   type WalkStep,
 } from './walk.ts';
@@ -85,29 +87,30 @@ function toGenerated(
 }
 
 /** Replays events from the initial walk through the decider; the walk states after each step. */
-export function replayWalk(definition: WorkflowDefinition, events: readonly WalkEvent[]): WalkStep[] {
-  const logic = walkLogic(definition);
+export function replayWalk(walkable: Walkable, events: readonly WalkEvent[]): WalkStep[] {
+  const logic = walkLogic(walkable);
   let walk = logic.getInitialSnapshot(undefined as never, undefined);
   const steps: WalkStep[] = [];
   for (const event of events) {
-    const step = applyWalkEvent(definition, walk, event);
+    const step = applyWalkEvent(walkable, walk, event);
     steps.push(step);
     walk = step.after;
   }
   return steps;
 }
 
-export function generatePaths(definition: WorkflowDefinition, options: GenerateOptions = {}): GeneratedPaths {
+export function generatePaths(walkable: Walkable, options: GenerateOptions = {}): GeneratedPaths {
+  const { definition } = walkable;
   const started = performance.now();
   const machine = definition.machine;
-  const serialise = (w: WalkSnapshot) => behaviouralState(definition, w);
+  const serialise = (w: WalkSnapshot) => behaviouralState(walkable, w);
   const violations: InvariantViolation[] = [];
   const passed = new Set<string>();
   /** The transitions each edge takes, by source state and event. */
   const edgeTransitions = new Map<string, string[]>();
   const firstEdge = new Map<string, { source: string; event: WalkEvent }>();
 
-  const logic = walkLogic(definition, {
+  const logic = walkLogic(walkable, {
     onStep: (step) => {
       if (step.violations.length > 0) {
         violations.push({ state: step.before.record.statePaths, event: step.event, violations: step.violations });
@@ -124,7 +127,7 @@ export function generatePaths(definition: WorkflowDefinition, options: GenerateO
     },
   });
   const traversal = {
-    events: (w: WalkSnapshot) => walkEvents(definition, w),
+    events: (w: WalkSnapshot) => walkEvents(walkable, w),
     serializeState: serialise,
     // A safety net: a serialisation that stopped bounding a counter fails here, loudly, instead of running forever.
     limit: traversalLimit,
@@ -163,7 +166,7 @@ export function generatePaths(definition: WorkflowDefinition, options: GenerateO
     const head = bySerial.get(edge.source);
     if (!head) continue;
     const events = [...head.events, edge.event];
-    const last = replayWalk(definition, events).at(-1);
+    const last = replayWalk(walkable, events).at(-1);
     if (!last) continue;
     edgeTransitions.get(`${edge.source}\n${eventKey(edge.event)}`)?.forEach((t) => covered.add(t));
     transitionPaths.push({
@@ -181,7 +184,7 @@ export function generatePaths(definition: WorkflowDefinition, options: GenerateO
       ? []
       : getSimplePaths(logic, {
           events: (w: WalkSnapshot) =>
-            walkEvents(definition, w).filter((e) => e.variant === 'valid' || e.variant === 'due'),
+            walkEvents(walkable, w).filter((e) => e.variant === 'valid' || e.variant === 'due'),
           serializeState: reducedState,
           limit: traversalLimit,
         }).map((p) => toGenerated('simple', p, reducedState));

@@ -1,67 +1,16 @@
 /**
- * Invariants checked after every step of a driven workflow. The central one, from the seed:
- * no customer-affecting action executes unless authorised evidence, current policy validation,
- * current human approval, an idempotency key and a legal transition are all present.
+ * The invariants every workflow keeps, checked after every step of a generated path; a
+ * definition's path model adds its own (for support: every refund fully authorised).
  */
-import type { SupportContext } from '../../machines/support.context.ts';
-import type { AuditEntry, Decision, Effect, WorkflowRecord } from '../engine/decision.ts';
+import type { PathObservation } from '../definitions/workflow.ts';
 
-export interface Observation {
-  before: WorkflowRecord;
-  decision: Decision;
-  /** Context after the step (before the step when refused). */
-  context: SupportContext;
-  /** Every audit entry so far, this step's included. */
-  audit: readonly AuditEntry[];
-  /** Every job id requested before this step. */
-  requestedJobs: ReadonlySet<string>;
-}
-
-export function refundViolations(
-  context: SupportContext,
-  effect: Effect,
-  audit: readonly AuditEntry[],
-  definitionVersion = 2,
-): string[] {
-  const violations: string[] = [];
-  const rec = context.recommendation;
-  if (!rec) return ['refund without a recommendation'];
-  if (context.validation?.outcome !== 'valid' || context.validation.recommendationVersion !== rec.version) {
-    violations.push('refund without a passed validation of the current recommendation version');
-  }
-  const approval = context.approval;
-  if (!approval || approval.recommendationVersion !== rec.version || approval.contentHash !== rec.contentHash) {
-    violations.push('refund without an approval of the current recommendation');
-  }
-  const approvedBy = audit.findLast((e) => e.eventType === 'APPROVED' && e.outcome === 'accepted');
-  if (!approvedBy?.actor.roles.includes('support_approver') || approvedBy.actor.id === context.requesterId) {
-    violations.push('refund without an authorised approver');
-  }
-  if (approval && (approval.approverTenantId !== context.tenantId || rec.amount > approval.approverLimit)) {
-    violations.push('refund approved outside the approver’s tenant or limit');
-  }
-  const fraud = context.fraud;
-  const screened =
-    fraud?.status === 'notScreened' || (fraud?.status === 'cleared' && fraud.recommendationVersion === rec.version);
-  if (definitionVersion >= 2 && !screened)
-    violations.push('refund without a fraud screen of the current recommendation');
-  if (effect.params.idempotencyKey !== `support-action:${context.workflowId}:v${rec.version}`) {
-    violations.push('refund without the idempotency key of the current recommendation');
-  }
-  if (approval && effect.params.amount !== approval.amount) violations.push('refund of another amount than approved');
-  return violations;
-}
-
-export function stepViolations(observation: Observation): string[] {
-  const { before, decision, context, audit, requestedJobs } = observation;
+export function stepViolations(observation: PathObservation<unknown>, requestedJobs: ReadonlySet<string>): string[] {
+  const { before, decision } = observation;
   const violations: string[] = [];
   if (before.status === 'done' && decision.outcome === 'accepted') violations.push('a finished workflow changed');
   if (decision.outcome === 'refused') return violations;
   for (const effect of decision.effects) {
     if (requestedJobs.has(effect.jobId)) violations.push(`job ${effect.jobId} requested twice`);
-    if (effect.type === 'executeRefund') {
-      violations.push(...refundViolations(context, effect, audit, before.definitionVersion));
-    }
   }
   if (decision.record.version !== before.version + 1) violations.push('version did not advance by one');
   return violations;

@@ -6,31 +6,24 @@
  */
 import type { ActorLogic, AnyMachineSnapshot } from 'xstate';
 import { getNextTransitions } from 'xstate';
-import type { SupportContext } from '../../machines/support.context.ts';
-import { actionCannotHaveTakenEffect, actionOutcomeUncertain } from '../../machines/support.guards.ts';
-import { operations } from '../../machines/support.retry-policy.ts';
 import { decideCreate, decideEvent, decideTimer } from '../engine/decider.ts';
 import type { AuditEntry, Decision, WorkflowRecord } from '../engine/decision.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
-import {
-  catalogueEvents,
-  isTimerEvent,
-  resolveEvent,
-  resolveTimer,
-  type ResolvedEvent,
-  type WalkEvent,
-} from './catalogue.ts';
+import type { PathModel, WalkEvent } from '../definitions/workflow.ts';
+import { isTimerEvent, platformEvents, resolveTimer, type ResolvedEvent } from './catalogue.ts';
 import { stepViolations } from './invariants.ts';
-import { principals } from './principals.ts';
+
+export type { WalkEvent } from '../definitions/workflow.ts';
+
+/** A definition version with the path model of its workflow: what the generator walks. */
+export interface Walkable {
+  definition: WorkflowDefinition;
+  paths: PathModel;
+}
 
 /** Creation time of every generated workflow: 2026-11-30T09:00:00Z. */
 export const walkStart = Date.UTC(2026, 10, 30, 9, 0, 0);
-
-/** The creation body of every generated workflow. */
-export const walkBody = {
-  request: { customerId: 'cust-1', subject: 'Charged twice', message: 'I was charged twice for March.' },
-};
 
 export interface WalkSnapshot {
   status: 'active';
@@ -43,8 +36,8 @@ export interface WalkSnapshot {
   steps: number;
   /** Every job id requested so far, to catch one requested twice. */
   requestedJobs: readonly string[];
-  /** Accepted approvals so far: who authorised a refund. */
-  approvals: readonly AuditEntry[];
+  /** Every accepted audit entry so far: who authorised what. */
+  trail: readonly AuditEntry[];
 }
 
 export interface WalkStep {
@@ -73,16 +66,17 @@ export function machineState(definition: WorkflowDefinition, record: WorkflowRec
   return cached;
 }
 
-export const contextOf = (definition: WorkflowDefinition, record: WorkflowRecord) =>
-  machineState(definition, record).snapshot.context as SupportContext;
+export const contextOf = (definition: WorkflowDefinition, record: WorkflowRecord): never =>
+  machineState(definition, record).snapshot.context as never;
 
-/** The first state of every walk: a created, not yet started, support workflow. */
-export function initialWalk(definition: WorkflowDefinition, workflowId = 'path'): WalkSnapshot {
+/** The first state of every walk: a created, not yet started workflow. */
+export function initialWalk(walkable: Walkable, workflowId = 'path'): WalkSnapshot {
+  const { definition, paths } = walkable;
   const decision = decideCreate({
     definition,
     workflowId,
-    body: walkBody,
-    principal: principals.agent,
+    body: paths.body,
+    principal: paths.creator,
     eventId: 'create',
     now: walkStart,
   });
@@ -95,26 +89,29 @@ export function initialWalk(definition: WorkflowDefinition, workflowId = 'path')
     now: walkStart,
     steps: 0,
     requestedJobs: decision.effects.map((e) => e.jobId),
-    approvals: [],
+    trail: [decision.audit],
   };
 }
 
-/** The catalogue events of a walk state. */
-export function walkEvents(definition: WorkflowDefinition, walk: WalkSnapshot): WalkEvent[] {
+/** The catalogue events of a walk state: the definition's, then timers and probes. */
+export function walkEvents(walkable: Walkable, walk: WalkSnapshot): WalkEvent[] {
+  const { definition, paths } = walkable;
   const { handled } = machineState(definition, walk.record);
-  return catalogueEvents(walk.record, handled, contextOf(definition, walk.record));
+  const context = contextOf(definition, walk.record);
+  const own = walk.record.status === 'active' ? paths.events({ record: walk.record, handled, context }) : [];
+  return [...own, ...platformEvents(walkable, walk.record, handled)];
 }
 
 /** Resolves the event against the walk's record: its payload and principal, or the armed timer. */
-export function resolveWalkEvent(definition: WorkflowDefinition, walk: WalkSnapshot, event: WalkEvent): ResolvedEvent {
-  return isTimerEvent(event)
-    ? resolveTimer(event, walk.record)
-    : resolveEvent(event, contextOf(definition, walk.record));
+export function resolveWalkEvent(walkable: Walkable, walk: WalkSnapshot, event: WalkEvent): ResolvedEvent {
+  if (isTimerEvent(event)) return resolveTimer(event, walk.record);
+  return { kind: 'event', ...walkable.paths.resolve(event, contextOf(walkable.definition, walk.record)) };
 }
 
 /** Applies one catalogue event through the pure decider and checks the step's invariants. */
-export function applyWalkEvent(definition: WorkflowDefinition, walk: WalkSnapshot, event: WalkEvent): WalkStep {
-  const resolved = resolveWalkEvent(definition, walk, event);
+export function applyWalkEvent(walkable: Walkable, walk: WalkSnapshot, event: WalkEvent): WalkStep {
+  const { definition } = walkable;
+  const resolved = resolveWalkEvent(walkable, walk, event);
   const eventId = `p${walk.steps + 1}`;
   let decision: Decision;
   let now = walk.now;
@@ -137,7 +134,9 @@ export function applyWalkEvent(definition: WorkflowDefinition, walk: WalkSnapsho
       principal: resolved.principal,
       now,
     });
-    const schema = definition.eventSchemas[resolved.type];
+    const schema = Object.hasOwn(definition.eventSchemas, resolved.type)
+      ? definition.eventSchemas[resolved.type]
+      : undefined;
     if (decision.outcome === 'accepted' && schema) {
       machineEvent = {
         type: resolved.type,
@@ -150,14 +149,12 @@ export function applyWalkEvent(definition: WorkflowDefinition, walk: WalkSnapsho
   }
   const accepted = decision.outcome === 'accepted' ? decision : null;
   const record = accepted ? accepted.record : walk.record;
-  const approvals = accepted?.audit.eventType === 'APPROVED' ? [...walk.approvals, accepted.audit] : walk.approvals;
-  const violations = stepViolations({
-    before: walk.record,
-    decision,
-    context: contextOf(definition, record),
-    audit: approvals,
-    requestedJobs: new Set(walk.requestedJobs),
-  });
+  const trail = accepted ? [...walk.trail, accepted.audit] : walk.trail;
+  const observation = { before: walk.record, decision, context: contextOf(definition, record), trail };
+  const violations = [
+    ...stepViolations(observation, new Set(walk.requestedJobs)),
+    ...walkable.paths.invariants(observation),
+  ];
   const after: WalkSnapshot = accepted
     ? {
         ...walk,
@@ -165,7 +162,7 @@ export function applyWalkEvent(definition: WorkflowDefinition, walk: WalkSnapsho
         now,
         steps: walk.steps + 1,
         requestedJobs: [...walk.requestedJobs, ...accepted.effects.map((e) => e.jobId)],
-        approvals,
+        trail,
       }
     : walk;
   return { event, resolved, decision, before: walk, after, violations, machineEvent: accepted ? machineEvent : null };
@@ -181,13 +178,13 @@ export interface WalkLogicOptions {
  * loop); transitions are memoised, so traversing the same logic twice costs one traversal.
  */
 export function walkLogic(
-  definition: WorkflowDefinition,
+  walkable: Walkable,
   options: WalkLogicOptions = {},
 ): ActorLogic<WalkSnapshot, WalkEvent, undefined> {
-  const initial = initialWalk(definition);
+  const initial = initialWalk(walkable);
   const memo = new WeakMap<WalkSnapshot, Map<string, WalkSnapshot>>();
   return {
-    config: definition,
+    config: walkable.definition,
     transition: (walk, event) => {
       let byEvent = memo.get(walk);
       if (!byEvent) {
@@ -197,7 +194,7 @@ export function walkLogic(
       const key = `${event.type}|${event.variant}`;
       const known = byEvent.get(key);
       if (known) return known;
-      const step = applyWalkEvent(definition, walk, event);
+      const step = applyWalkEvent(walkable, walk, event);
       options.onStep?.(step);
       byEvent.set(key, step.after);
       return step.after;
@@ -207,74 +204,19 @@ export function walkLogic(
   };
 }
 
-/** Which operation's attempts matter where: while its step is active, its budget decides. */
-const operationRegions: Record<(typeof operations)[number], string> = {
-  classify: 'beforeAction.classifying',
-  policy: 'beforeAction.gatheringEvidence.policy',
-  account: 'beforeAction.gatheringEvidence.account',
-  recommend: 'beforeAction.generatingRecommendation',
-  validate: 'beforeAction.validatingPolicy',
-  fraud: 'beforeAction.screeningFraud',
-  execute: 'executingAction',
-  reconcile: 'executingAction.reconciliation',
-  void: 'executingAction.voiding',
-  notify: 'notifyingCustomer',
-  compensate: 'compensating',
-};
-
-export const operationRegionsForTest = operationRegions;
-
-/** How a guard sees the action: nothing can have taken effect, nobody knows yet, or it happened. */
-function actionClass(c: SupportContext): string {
-  if (actionCannotHaveTakenEffect(c)) return 'none';
-  return actionOutcomeUncertain(c) ? 'uncertain' : c.action.status;
-}
-
 /**
  * The behavioural state of a walk: what decides which events are taken next, and nothing that only
- * counts or only records. Kept: status, state paths, armed timers (by id), jobs in flight (by
- * operation), the attempts of the operations whose step is active (each bounded by its retry
- * policy; `compensate` is never reset, but has one attempt, after which the workflow is in manual
- * review or finished), the revisions used (bounded by `maxRevisions`), the pending cancellation, how a guard
- * sees the action (none / uncertain / executed, with or without a receipt), and in manual review
- * the facts the reviewer's commands are guarded by (classification, evidence, recommendation,
- * notification, whether the review is overdue). Dropped: version and attempt numbers (they only
- * grow), timestamps, texts and artifacts, the last error (read only by the transient
- * `checkingRetry` states right after it is set), the confidence (read only by the transient
- * `checkingConfidence`), and validation, fraud and approval facts, which outside manual review are
- * implied by the state itself (awaiting approval means validated and screened for the current
- * recommendation) and are superseded by the next recommendation.
- *
- * This is an abstraction, and it merges some walks that differ: after a reviewer's retry, a step
- * still holds the facts of the earlier pass (a classification, a recommendation) that a first pass
- * lacks, and only the first walk to reach a serialised state is expanded. Today's chart reads those
- * facts only in manual review, where they are kept; a guard that reads them elsewhere needs them
- * added here. The suite replays every path against the uncrashed pure run, so a merge that hid a
- * different outcome on a replayed path would fail; merges off the replayed paths are not checked.
+ * counts or only records — status, state paths, armed timers (by id), and the facts the
+ * definition's path model names (`behaviour`).
  */
-export function behaviouralState(definition: WorkflowDefinition, walk: WalkSnapshot): string {
+export function behaviouralState(walkable: Walkable, walk: WalkSnapshot): string {
   const { record } = walk;
-  const c = contextOf(definition, record);
-  const inRegion = (region: string) => record.statePaths.some((p) => p === region || p.startsWith(`${region}.`));
-  const review = inRegion('manualReview') && [
-    c.classification !== null,
-    c.evidence.policy !== null,
-    c.evidence.account !== null,
-    c.recommendation !== null,
-    c.notification !== null,
-    c.manualReview?.overdue ?? false,
-  ];
+  const context = contextOf(walkable.definition, record);
   return JSON.stringify([
     record.status,
     record.statePaths,
     Object.keys(record.timers).sort(),
-    Object.keys(c.jobs).sort(),
-    operations.filter((op) => inRegion(operationRegions[op])).map((op) => c.stepAttempts[op]),
-    c.revisions,
-    c.cancellation?.status ?? null,
-    actionClass(c),
-    c.action.receipt !== null,
-    review,
+    walkable.paths.behaviour(context, record),
   ]);
 }
 

@@ -4,12 +4,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine } from '../engine/engine.ts';
-import type { EffectHandler } from '../effects/effect.ts';
 import type { WorkflowStore } from '../store/store.ts';
 import { createJanitor } from './janitor.ts';
 import { createShardLeases } from './shard-leases.ts';
 import { createTimerService } from './timer-service.ts';
-import { createWorker, type WorkerLogger, type WorkerObserver } from './worker.ts';
+import { createWorker, type HandlersFor, type WorkerLogger, type WorkerObserver } from './worker.ts';
 
 export type Role = 'worker' | 'timers';
 
@@ -49,7 +48,7 @@ function createSleeper(): Sleeper {
 export interface RuntimeOptions {
   store: WorkflowStore;
   engine: Engine;
-  handlers: Readonly<Record<string, EffectHandler>>;
+  handlers: HandlersFor;
   roles: ReadonlySet<Role>;
   /** Unique per process: the lease owner and the outbox consumer name. */
   owner: string;

@@ -5,7 +5,6 @@
  * at-least-once; every external write carries an idempotency key.
  */
 import { SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
-import type { SupportContext } from '../../machines/support.context.ts';
 import { spanAttributes, type Engine } from '../engine/engine.ts';
 import type { Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
@@ -24,7 +23,8 @@ export interface WorkerLogger {
 export interface WorkerOptions {
   store: WorkflowStore;
   engine: Engine;
-  handlers: Readonly<Record<string, EffectHandler>>;
+  /** The effect handlers of a workflow definition, by effect type. */
+  handlers: HandlersFor;
   leases: ShardLeases;
   /** Consumer name in the outbox groups; unique per process. */
   consumer: string;
@@ -50,6 +50,9 @@ export interface WorkerObserver {
   /** An effect handler returned `resultType` after `durationMs`. */
   effectRan(job: { type: string; operation: string }, resultType: string, durationMs: number): void;
 }
+
+/** The effect handlers of the workflow definition with this id, by effect type. */
+export type HandlersFor = (definitionId: string) => Readonly<Record<string, EffectHandler>> | undefined;
 
 export type JobOutcome = 'applied' | 'duplicate' | 'refused' | 'dropped' | 'retry' | 'failed' | 'deadLettered';
 
@@ -119,17 +122,18 @@ export function createWorker(options: WorkerOptions) {
     const record = await store.load(message.workflowId);
     if (!record || record.status !== 'active') return 'dropped';
     const definition = engine.definitionOf(record);
-    const context = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context as SupportContext;
+    const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
     if (!Object.values(definition.currentJobs(context)).includes(message.jobId)) return 'dropped';
-    const handler = handlers[message.type];
+    const own = handlers(definition.id);
+    const handler = own && Object.hasOwn(own, message.type) ? own[message.type] : undefined;
     if (!handler) {
-      logger.error({ jobId: message.jobId, type: message.type }, 'no handler for effect');
+      logger.error({ jobId: message.jobId, type: message.type, definition: definition.id }, 'no handler for effect');
       return 'failed';
     }
     const started = clock();
     const result = await handler({
       job: { ...message, deliveries: entry.deliveries },
-      context,
+      context: context as never,
       now: clock,
       signal: shutdown.signal,
       saveArtifact: async (kind, content) => {
@@ -164,19 +168,29 @@ export function createWorker(options: WorkerOptions) {
     return outcome.outcome === 'accepted' ? 'applied' : outcome.outcome === 'duplicate' ? 'duplicate' : 'dropped';
   }
 
+  /** Sends the definition's dead-letter event (its own name for "a person takes over"), if it has one. */
+  async function escalate(workflowId: string, jobId: string, reason: string): Promise<{ outcome: string }> {
+    const record = await store.load(workflowId);
+    if (!record) return { outcome: 'notFound' };
+    const type = engine.definitionOf(record).deadLetterEvent;
+    if (type === null) return { outcome: 'noDeadLetterEvent' };
+    return engine.applyEvent(
+      workflowId,
+      { type, eventId: `${jobId}/dead-letter`, payload: { reason, jobId } },
+      principal,
+    );
+  }
+
   /** Gives up on an entry: dead-letter it for operators and send its workflow to a person if it can. */
   async function deadLetter(entry: OutboxEntry, reason: string): Promise<JobOutcome> {
     logger.error({ shard: entry.shard, entryId: entry.entryId, reason }, 'dead-lettering an outbox entry');
     await store.deadLetter(entry, reason);
     const message = entry.message;
     if (message.kind === 'job') {
-      const escalation = await engine
-        .applyEvent(
-          message.workflowId,
-          { type: 'ESCALATE', eventId: `${message.jobId}/dead-letter`, payload: { reason, jobId: message.jobId } },
-          principal,
-        )
-        .catch((error: unknown) => ({ outcome: 'error', error }));
+      const escalation = await escalate(message.workflowId, message.jobId, reason).catch((error: unknown) => ({
+        outcome: 'error',
+        error,
+      }));
       logger.warn({ jobId: message.jobId, outcome: escalation.outcome }, 'escalated the workflow of a dead job');
     }
     return 'deadLettered';

@@ -6,11 +6,12 @@
  * for a refused event: its audit entry (outcome = the code, version unchanged) and its outcome for
  * de-duplication; anything refused before the engine decides leaves the audit trail untouched.
  */
+import { workflows } from '../../machines/index.ts';
 import fc from 'fast-check';
 import { sign } from 'hono/jwt';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SupportContext } from '../../machines/support.context.ts';
-import { eventSchemas, supportEventTypes, type SupportEventType } from '../../machines/support.events.ts';
+import type { SupportContext } from '../../machines/support/support.context.ts';
+import { eventSchemas, supportEventTypes, type SupportEventType } from '../../machines/support/support.events.ts';
 import { createAuthenticator, mintToken, type TokenClaims } from '../../src/api/auth.ts';
 import { createApp } from '../../src/api/create-app.ts';
 import { statusOf } from '../../src/api/errors.ts';
@@ -21,8 +22,8 @@ import { refusalCodes } from '../../src/engine/decision.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import type { WorkflowStore } from '../../src/store/store.ts';
 import { createSystem } from '../../src/system.ts';
-import { payloadFor as validPayloadFor } from '../../src/paths/catalogue.ts';
-import { principalFor } from '../../src/paths/principals.ts';
+import { payloadFor as validPayloadFor } from '../../machines/support/paths/catalogue.ts';
+import { principalFor } from '../../machines/support/paths/principals.ts';
 
 const secret = 'fuzz-secret-0123456789abcdef';
 
@@ -55,6 +56,7 @@ function countingStore(store: WorkflowStore): WorkflowStore {
 }
 
 const system = createSystem(loadConfig({ LOG_LEVEL: 'silent', WARDEN_RATE_PER_MINUTE: '0' }), {
+  definitions: workflows,
   decorateStore: countingStore,
 });
 const deps = apiDeps(system, createAuthenticator({ secret }));

@@ -2,12 +2,13 @@
  * The OpenAPI document describes every route the app serves, every event type and every error
  * code; `/docs` is an HTML page whose scripts and styles all come from this server.
  */
+import { workflows } from '../../machines/index.ts';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { eventSchemas, supportEventTypes } from '../../machines/support.events.ts';
+import { eventSchemas, supportEventTypes } from '../../machines/support/support.events.ts';
 import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createApp } from '../../src/api/create-app.ts';
 import { statusOf } from '../../src/api/errors.ts';
@@ -18,10 +19,10 @@ import { loadConfig } from '../../src/config.ts';
 import { createSystem } from '../../src/system.ts';
 
 const secret = 'openapi-test-secret-0123456789';
-const system = createSystem(loadConfig({ LOG_LEVEL: 'silent' }));
+const system = createSystem(loadConfig({ LOG_LEVEL: 'silent' }), { definitions: workflows });
 const deps = apiDeps(system, createAuthenticator({ secret }));
 const app = createApp(deps);
-const doc = openApiDocument(deps.definitions);
+const doc = openApiDocument(deps.registry);
 
 const jsonSchemaOf = (schema: z.ZodType) => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
@@ -62,7 +63,7 @@ describe('the OpenAPI document', () => {
     expect(served).toEqual(JSON.parse(JSON.stringify(doc)));
     expect(served.openapi).toBe('3.1.0');
     expect(served.info).toMatchObject({ title: 'Warden', version: expect.any(String) });
-    expect(openApiDocument(deps.definitions)).toBe(doc);
+    expect(openApiDocument(deps.registry)).toBe(doc);
     expect(Object.isFrozen(doc.paths)).toBe(true);
   });
 

@@ -2,6 +2,7 @@
  * An API under test: a memory-store system with its runtime running (fast polling), the Hono app
  * (no port), and tokens for the usual principals of tenants `acme` and `globex`.
  */
+import { workflows } from '../../machines/index.ts';
 import pino from 'pino';
 import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import type { ApiDeps } from '../../src/api/context.ts';
@@ -34,6 +35,7 @@ export interface ApiWorld {
 
 export async function apiWorld(overrides: Partial<ApiDeps> = {}, env: Record<string, string> = {}): Promise<ApiWorld> {
   const system = createSystem(loadConfig({ LOG_LEVEL: 'silent', WARDEN_POLL_MS: '5', WARDEN_SHARDS: '16', ...env }), {
+    definitions: workflows,
     logger: pino({ level: 'silent' }),
   });
   const runtime = system.runtime(new Set(['worker', 'timers']));

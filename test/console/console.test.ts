@@ -3,6 +3,7 @@
  * against a running server on the real Redis, with workers and timers running. No request may
  * leave the machine. Screenshots are kept in reports/console/.
  */
+import { workflows as bundles } from '../../machines/index.ts';
 import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -81,7 +82,7 @@ beforeAll(async () => {
       WARDEN_SHARDS: '8',
       LOG_LEVEL: 'silent',
     }),
-    { logger: pino({ level: 'silent' }) },
+    { definitions: bundles, logger: pino({ level: 'silent' }) },
   );
   const started = system.runtime(new Set(['worker', 'timers']));
   runtime = started;

@@ -6,9 +6,10 @@
  * CRASH_MODE=before-commit         apply CRASH_EVENT (JSON) to CRASH_WORKFLOW and SIGKILL itself
  *                                  after deciding, before committing
  */
+import { workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createSystem } from '../../src/system.ts';
-import type { ActionProvider } from '../../src/effects/index.ts';
+import type { ActionProvider, SupportAdapters } from '../../machines/support/effects/index.ts';
 import type { WorkflowStore } from '../../src/store/store.ts';
 
 const mode = process.env.CRASH_MODE ?? 'serve';
@@ -43,7 +44,18 @@ const decorateStore = (store: WorkflowStore): WorkflowStore =>
         },
       });
 
-const system = createSystem(loadConfig(), { decorateActions, decorateStore, owner: `crash-${mode}-${process.pid}` });
+const decorateAdapters = (workflowId: string, adapters: object): object => {
+  if (workflowId !== 'support') return adapters;
+  const own = adapters as SupportAdapters;
+  return { ...own, actions: decorateActions(own.actions) };
+};
+
+const system = createSystem(loadConfig(), {
+  definitions: workflows,
+  decorateAdapters,
+  decorateStore,
+  owner: `crash-${mode}-${process.pid}`,
+});
 
 if (mode === 'before-commit') {
   const event = JSON.parse(process.env.CRASH_EVENT ?? '{}') as { type: string; eventId: string; payload: unknown };

@@ -4,14 +4,14 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { definitionRegistry } from '../../machines/index.ts';
+import { registry } from '../../machines/index.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { t0 } from '../support/harness.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 import { contextOf, createSupport, makeWorld, send, type World } from '../support/world.ts';
-import { payloadFor } from '../../src/paths/catalogue.ts';
+import { payloadFor } from '../../machines/support/paths/catalogue.ts';
 
 let admin: Redis;
 const clients: Redis[] = [];
@@ -23,7 +23,7 @@ function rival() {
   const client = new Redis(redisUrl, { protocol: 2, enableAutoPipelining: true });
   clients.push(client);
   const store = new RedisStore(client, { prefix, shards: 16 });
-  return createEngine({ store, definitions: definitionRegistry, clock: () => t0, newId: () => 'rival000001' });
+  return createEngine({ store, definitions: registry, clock: () => t0, newId: () => 'rival000001' });
 }
 
 beforeAll(async () => {

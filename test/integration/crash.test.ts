@@ -7,16 +7,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
+import { workflows } from '../../machines/index.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SupportContext } from '../../machines/support.context.ts';
+import type { SupportContext } from '../../machines/support/support.context.ts';
 import { loadConfig } from '../../src/config.ts';
-import { RedisActionProvider } from '../../src/effects/index.ts';
+import { RedisActionProvider } from '../../machines/support/effects/index.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { shardOf } from '../../src/store/shards.ts';
-import { payloadFor } from '../../src/paths/catalogue.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { payloadFor } from '../../machines/support/paths/catalogue.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 let redis: Redis;
@@ -74,7 +75,11 @@ afterAll(async () => {
 });
 beforeEach(() => {
   prefix = freshPrefix('crash');
-  system = createSystem(loadConfig(env()), { logger: pino({ level: 'silent' }), owner: 'test-parent' });
+  system = createSystem(loadConfig(env()), {
+    definitions: workflows,
+    logger: pino({ level: 'silent' }),
+    owner: 'test-parent',
+  });
 });
 afterEach(async () => {
   for (const proc of children.splice(0)) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
@@ -87,6 +92,7 @@ async function toAwaitingApproval(config: Record<string, unknown> = {}): Promise
   const runtime = system.runtime(new Set(['worker', 'timers']));
   await runtime.start();
   const created = await system.engine.createWorkflow({
+    definitionId: 'support',
     body: { request: { customerId: 'cust-1', subject: 'Charged twice', message: 'Billed twice.' }, config },
     principal: principals.agent,
   });
@@ -127,6 +133,7 @@ describe('crashes', { timeout: 60_000 }, () => {
 
   it('a process killed between decide and commit leaves no partial state', async () => {
     const created = await system.engine.createWorkflow({
+      definitionId: 'support',
       body: { request: { customerId: 'cust-1', subject: 'Charged twice', message: 'Billed twice.' } },
       principal: principals.agent,
     });

@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EffectError, type ModelClient } from '../../src/effects/index.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld, type RuntimeWorldOptions } from '../support/runtime-world.ts';
 import { contextOf, createSupport, send } from '../support/world.ts';
@@ -76,8 +76,7 @@ describe.each(['memory', 'redis'] as const)('outcomes on the %s store', (kind) =
 
   it('fails when classification fails permanently', async () => {
     const refusingModel: ModelClient = {
-      classify: () => Promise.reject(new EffectError('UNAUTHORIZED', 'the model key was revoked', false)),
-      recommend: () => Promise.reject(new EffectError('UNAUTHORIZED', 'the model key was revoked', false)),
+      complete: () => Promise.reject(new EffectError('UNAUTHORIZED', 'the model key was revoked', false)),
     };
     await world({ deps: { model: refusingModel } });
     const id = await start();

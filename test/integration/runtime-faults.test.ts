@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EffectHandler } from '../../src/effects/index.ts';
 import { RedisStore, ScriptError } from '../../src/store/redis/redis-store.ts';
 import { shardOf } from '../../src/store/shards.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis, freshPrefix } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
 import { contextOf, createSupport } from '../support/world.ts';
@@ -127,13 +127,19 @@ describe.each(['memory', 'redis'] as const)('runtime faults on the %s store', (k
     await world();
     const body = { request: { customerId: 'cust-1', subject: 's', message: 'm' } };
     const first = await w.engine.createWorkflow({
+      definitionId: 'support',
       body,
       principal: principals.agent,
       dedupKey: 'case-9',
       start: false,
     });
     expect(first).toMatchObject({ outcome: 'created', record: { statePaths: ['beforeAction.requestReceived'] } });
-    const again = await w.engine.createWorkflow({ body, principal: principals.agent, dedupKey: 'case-9' });
+    const again = await w.engine.createWorkflow({
+      definitionId: 'support',
+      body,
+      principal: principals.agent,
+      dedupKey: 'case-9',
+    });
     expect(again).toMatchObject({
       outcome: 'existing',
       record: {

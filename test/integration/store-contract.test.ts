@@ -8,7 +8,7 @@ import type { OutboxMessage } from '../../src/store/store.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { shardOf } from '../../src/store/shards.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import {
   contextOf,
@@ -74,6 +74,7 @@ describe.each(kinds)('the %s store', (kind) => {
     fresh();
     const first = await createSupport(world, { dedupKey: 'ticket-77' });
     const again = await world.engine.createWorkflow({
+      definitionId: 'support',
       body: { request: { customerId: 'c', subject: 's', message: 'm' } },
       principal: principals.agent,
       dedupKey: 'ticket-77',

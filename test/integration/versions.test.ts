@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UnknownDefinitionError } from '../../src/engine/engine.ts';
 import { CorruptSnapshotError } from '../../src/engine/errors.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
 import { contextOf, send } from '../support/world.ts';
@@ -29,6 +29,7 @@ describe.each(['memory', 'redis'] as const)('definition versions on the %s store
   const world = async () => (w = await runtimeWorld(kind === 'redis' ? { redis } : {}));
   const create = async (definitionVersion?: number) => {
     const created = await w.engine.createWorkflow({
+      definitionId: 'support',
       body: { request: { customerId: 'cust-1', subject: 'Charged twice', message: 'Billed twice.' } },
       principal: principals.agent,
       ...(definitionVersion === undefined ? {} : { definitionVersion }),
@@ -76,6 +77,7 @@ describe.each(['memory', 'redis'] as const)('definition versions on the %s store
   it('migrates a workflow before validation, which then gets the fraud screen', async () => {
     await world();
     const created = await w.engine.createWorkflow({
+      definitionId: 'support',
       body: { request: { customerId: 'cust-1', subject: 'Charged twice', message: 'Billed twice.' } },
       principal: principals.agent,
       definitionVersion: 1,

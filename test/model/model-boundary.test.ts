@@ -5,16 +5,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { supportV2 } from '../../machines/index.ts';
-import { categories } from '../../machines/support.events.ts';
+import { supportV2 } from '../../machines/support/index.ts';
+import type { SupportContext } from '../../machines/support/support.context.ts';
+import { categories } from '../../machines/support/support.events.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
-import { createEffectHandlers } from '../../src/effects/handlers.ts';
+import { createEffectHandlers } from '../../machines/support/effects/handlers.ts';
 import type { ModelClient, ModelResponse } from '../../src/effects/model-client.ts';
-import { createOfflineEffectDeps } from '../../src/effects/offline-deps.ts';
+import { createOfflineEffectDeps } from '../../machines/support/effects/offline-deps.ts';
 import { decideEvent } from '../../src/engine/decider.ts';
 import type { Effect } from '../../src/engine/decision.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { Harness } from '../support/harness.ts';
 
 /** A model that answers `outputs` in turn (the second answer is the reply to the repair request). */
@@ -26,10 +27,10 @@ function modelAnswering(outputs: readonly unknown[], name: string): ModelClient 
       usage: { promptTokens: 1, completionTokens: 1 },
       model: name,
     });
-  return { classify: next, recommend: next };
+  return { complete: next };
 }
 
-function effectContext(h: Harness, effect: Effect): EffectContext {
+function effectContext(h: Harness, effect: Effect): EffectContext<SupportContext> {
   return {
     job: {
       workflowId: h.record.workflowId,
@@ -51,7 +52,8 @@ async function answer(h: Harness, effectType: string, model: ModelClient) {
   const effect = h.effects.findLast((e) => e.type === effectType);
   if (!effect) throw new Error(`no ${effectType} job`);
   const handlers = createEffectHandlers({ ...createOfflineEffectDeps(), model });
-  const event = await handlers[effectType as keyof typeof handlers](effectContext(h, effect));
+  // Handlers are held as one type whatever their workflow's context (`EffectContext<never>`).
+  const event = await handlers[effectType as keyof typeof handlers](effectContext(h, effect) as never);
   const decision = decideEvent({
     definition: supportV2,
     record: h.record,

@@ -3,8 +3,9 @@
  * detectors fire: an unreachable state, and a chart that lets a refund skip the approval.
  */
 import { createMachine } from 'xstate';
-import { supportV2 } from '../../machines/index.ts';
+import { support, supportV2 } from '../../machines/support/index.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
+import type { Walkable } from '../../src/paths/walk.ts';
 
 type Config = Record<string, unknown>;
 
@@ -23,19 +24,26 @@ export function mutant(patch: (config: Config) => Config): WorkflowDefinition {
   return { ...supportV2, machine: createMachine(config as never, machine.implementations as never) };
 }
 
+/** A mutant with the support path model, as the generator walks it. */
+const walkable = (definition: WorkflowDefinition): Walkable => ({ definition, paths: support.paths });
+
 /** A state nothing leads to. */
-export const withOrphanState = mutant((config) =>
-  patchAt(config, ['states'], (states) => ({
-    ...states,
-    orphan: { description: 'Nothing leads here.', type: 'final' },
-  })),
+export const withOrphanState = walkable(
+  mutant((config) =>
+    patchAt(config, ['states'], (states) => ({
+      ...states,
+      orphan: { description: 'Nothing leads here.', type: 'final' },
+    })),
+  ),
 );
 
 /** A cleared fraud screen goes straight to the refund: approval is skipped. */
-export const withApprovalSkipped = mutant((config) =>
-  patchAt(
-    config,
-    ['states', 'beforeAction', 'states', 'screeningFraud', 'states', 'attempting', 'on', 'FRAUD_CLEARED'],
-    (transition) => ({ ...transition, target: '#support.executingAction' }),
+export const withApprovalSkipped = walkable(
+  mutant((config) =>
+    patchAt(
+      config,
+      ['states', 'beforeAction', 'states', 'screeningFraud', 'states', 'attempting', 'on', 'FRAUD_CLEARED'],
+      (transition) => ({ ...transition, target: '#support.executingAction' }),
+    ),
   ),
 );

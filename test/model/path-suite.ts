@@ -4,23 +4,21 @@
  * between decide and commit and after commit before acknowledgement.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import type { AuditEntry, WorkflowRecord } from '../../src/engine/decision.ts';
 import { createEngine, type ApplyOutcome, type Engine } from '../../src/engine/engine.ts';
-import { definitionRegistry } from '../../machines/index.ts';
+import { registry } from '../../machines/index.ts';
 import { decideEvent } from '../../src/engine/decider.ts';
 import { generatePaths, type GeneratedPath } from '../../src/paths/generate.ts';
 import { isTimerEvent } from '../../src/paths/catalogue.ts';
-import { principals } from '../../src/paths/principals.ts';
 import {
   applyWalkEvent,
   behaviouralState,
   initialWalk,
   reducedState,
   resolveWalkEvent,
-  walkBody,
   walkEvents,
   walkStart,
+  type Walkable,
   type WalkSnapshot,
   type WalkStep,
 } from '../../src/paths/walk.ts';
@@ -28,9 +26,6 @@ import type { StoredOutcome, WorkflowStore } from '../../src/store/store.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { shardForKey, workflowIdFor } from '../../src/store/shards.ts';
 import { deletePrefix, freshPrefix, lazyTestRedis } from '../support/redis.ts';
-
-/** Transitions no event can take, kept as a safety net: verifying is entered only with a receipt. */
-export const defensiveTransitions = ['executingAction.verifying always#2 → manualReview'];
 
 class SimulatedCrash extends Error {
   constructor(readonly point: 'beforeCommit' | 'afterCommit') {
@@ -92,13 +87,13 @@ const workflowIdOf = (index: number) => workflowIdFor(shardForKey(uniqueOf(index
 type PureRun = ReturnType<typeof replayPure>;
 
 /** Replays a path through the pure decider: every step's violations, and the walk it ends in. */
-export function replayPure(definition: WorkflowDefinition, path: GeneratedPath, workflowId = 'path') {
-  let walk: WalkSnapshot = initialWalk(definition, workflowId);
+export function replayPure(walkable: Walkable, path: GeneratedPath, workflowId = 'path') {
+  let walk: WalkSnapshot = initialWalk(walkable, workflowId);
   const problems: string[] = [];
   const audit: AuditEntry[] = [];
   const steps: WalkStep[] = [];
   for (const [index, event] of path.events.entries()) {
-    const step = applyWalkEvent(definition, walk, event);
+    const step = applyWalkEvent(walkable, walk, event);
     steps.push(step);
     const where = `step ${index + 1} (${event.type} ${event.variant}) in ${walk.record.statePaths.join(', ')}`;
     problems.push(...step.violations.map((v) => `${where}: ${v}`));
@@ -160,13 +155,13 @@ const sameOutcome = (stored: StoredOutcome, want: StoredOutcome) =>
  * meant to be taken (a stale job, a stale version, an approver over the limit, a wrong role, an
  * unknown field…), so a refusal is usually found at the first try.
  */
-function refusedProbe(definition: WorkflowDefinition, walk: WalkSnapshot) {
-  for (const event of walkEvents(definition, walk)) {
+function refusedProbe(walkable: Walkable, walk: WalkSnapshot) {
+  for (const event of walkEvents(walkable, walk)) {
     if (isTimerEvent(event) || event.variant === 'valid' || event.variant.startsWith('job:')) continue;
-    const resolved = resolveWalkEvent(definition, walk, event);
+    const resolved = resolveWalkEvent(walkable, walk, event);
     if (resolved.kind !== 'event') continue;
     const decision = decideEvent({
-      definition,
+      definition: walkable.definition,
       record: walk.record,
       event: { type: resolved.type, eventId: 'probe', payload: resolved.payload },
       principal: resolved.principal,
@@ -187,7 +182,7 @@ function refusedProbe(definition: WorkflowDefinition, walk: WalkSnapshot) {
  * record must follow the pure decider's uncrashed run step by step.
  */
 async function replayOnEngine(
-  definition: WorkflowDefinition,
+  walkable: Walkable,
   store: WorkflowStore,
   path: GeneratedPath,
   index: number,
@@ -197,7 +192,7 @@ async function replayOnEngine(
   const engineOn = (s: WorkflowStore): Engine =>
     createEngine({
       store: s,
-      definitions: definitionRegistry,
+      definitions: registry,
       clock: () => clock.now,
       newId: () => uniqueOf(index),
     });
@@ -205,15 +200,16 @@ async function replayOnEngine(
   const crashBefore = engineOn(crashingStore(store, 'beforeCommit'));
   const crashAfter = engineOn(crashingStore(store, 'afterCommit'));
   const created = await engine.createWorkflow({
-    definitionVersion: definition.version,
-    body: walkBody,
-    principal: principals.agent,
+    definitionId: walkable.definition.id,
+    definitionVersion: walkable.definition.version,
+    body: walkable.paths.body,
+    principal: walkable.paths.creator,
     start: false,
   });
   if (created.outcome !== 'created') throw new Error(`not created: ${created.outcome}`);
   const workflowId = created.record.workflowId;
   if (workflowId !== pure.walk.record.workflowId) throw new Error(`${workflowId} is not the id the pure run used`);
-  let mirror = initialWalk(definition, workflowId);
+  let mirror = initialWalk(walkable, workflowId);
   const problems: string[] = [];
   const eventIds: string[] = [];
   let before: WorkflowRecord | null = created.record;
@@ -232,7 +228,7 @@ async function replayOnEngine(
         : e.applyEvent(workflowId, { type: resolved.type, eventId, payload: resolved.payload }, resolved.principal);
     clock.now = resolved.kind === 'timer' ? Math.max(mirror.now, resolved.dueAt) : mirror.now;
     // A refused event first: it is audited and leaves the stored record as it was.
-    const probe = refusedProbe(definition, mirror);
+    const probe = refusedProbe(walkable, mirror);
     if (probe) {
       const probeId = `${workflowId}-${step + 1}-refused`;
       const refused = await engine.applyEvent(
@@ -299,9 +295,10 @@ export interface PathSuiteOptions {
   simpleOnEngine: number;
 }
 
-export function definePathSuite(definition: WorkflowDefinition, options: PathSuiteOptions) {
+export function definePathSuite(walkable: Walkable, options: PathSuiteOptions) {
+  const { definition } = walkable;
   const key = `${definition.id}@${definition.version}`;
-  const generated = generatePaths(definition);
+  const generated = generatePaths(walkable);
   const { report, paths } = generated;
   // On the engine: every shortest and transition path, and the first simple ones.
   const simpleIndexes = paths.flatMap((p, i) => (p.kind === 'simple' ? [i] : []));
@@ -316,7 +313,7 @@ export function definePathSuite(definition: WorkflowDefinition, options: PathSui
     if (!path) throw new Error(`no path ${index}`);
     let run = pureRuns.get(index);
     if (!run) {
-      run = replayPure(definition, path, workflowIdOf(index));
+      run = replayPure(walkable, path, workflowIdOf(index));
       pureRuns.set(index, run);
     }
     return run;
@@ -340,8 +337,9 @@ export function definePathSuite(definition: WorkflowDefinition, options: PathSui
     });
 
     it('takes every transition of the config, except the defensive fallbacks', () => {
-      expect(report.transitionsNotCovered).toEqual(defensiveTransitions);
-      expect(report.transitionsCovered).toBe(report.transitionsTotal - defensiveTransitions.length);
+      const defensive = walkable.paths.defensiveTransitions ?? [];
+      expect(report.transitionsNotCovered).toEqual(defensive);
+      expect(report.transitionsCovered).toBe(report.transitionsTotal - defensive.length);
     });
   });
 
@@ -350,15 +348,15 @@ export function definePathSuite(definition: WorkflowDefinition, options: PathSui
       const problems: string[] = [];
       let diverging = 0;
       for (const [index, path] of paths.entries()) {
-        const run = onEngine.has(index) ? pureRun(index) : replayPure(definition, path);
+        const run = onEngine.has(index) ? pureRun(index) : replayPure(walkable, path);
         // The reduced graph merges states: a simple path may end elsewhere; the others may not.
         if (path.kind === 'simple') {
           if (reducedState(run.walk) !== path.target) diverging++;
-        } else if (behaviouralState(definition, run.walk) !== path.target) {
+        } else if (behaviouralState(walkable, run.walk) !== path.target) {
           problems.push(`a ${path.kind} path does not end where the traversal said`);
         }
         problems.push(...run.problems);
-        const first = initialWalk(definition).record;
+        const first = initialWalk(walkable).record;
         problems.push(...auditViolations({ to: first.statePaths, version: 1, at: walkStart }, run.audit, null));
         if (problems.length > 0) break;
       }
@@ -376,7 +374,7 @@ export function definePathSuite(definition: WorkflowDefinition, options: PathSui
         const run = pureRun(index);
         if (run.problems.length > 0)
           return Promise.resolve({ workflowId: workflowIdOf(index), problems: run.problems, jobIds: [] });
-        return replayOnEngine(definition, store, paths[index] as GeneratedPath, index, run);
+        return replayOnEngine(walkable, store, paths[index] as GeneratedPath, index, run);
       });
       expect(runs.flatMap((r) => r.problems)).toEqual([]);
 

@@ -4,7 +4,7 @@
  * The engine and store code it runs on is the same as support@2's, whose suite replays through the
  * engine with crashes; keeping that to one version keeps the generated suite within a minute.
  */
-import { supportV1 } from '../../machines/index.ts';
+import { support, supportV1 } from '../../machines/support/index.ts';
 import { definePathSuite } from './path-suite.ts';
 
-definePathSuite(supportV1, { engine: false, simpleOnEngine: 0 });
+definePathSuite({ definition: supportV1, paths: support.paths }, { engine: false, simpleOnEngine: 0 });

@@ -1,5 +1,5 @@
 /** The generated path suite of support@2, the version new workflows start on. */
-import { supportV2 } from '../../machines/index.ts';
+import { support, supportV2 } from '../../machines/support/index.ts';
 import { definePathSuite } from './path-suite.ts';
 
-definePathSuite(supportV2, { engine: true, simpleOnEngine: 200 });
+definePathSuite({ definition: supportV2, paths: support.paths }, { engine: true, simpleOnEngine: 200 });

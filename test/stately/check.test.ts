@@ -3,7 +3,11 @@
  * fault the Stately round trip can introduce.
  */
 import { describe, expect, it } from 'vitest';
-import { definitions, findMigration, supportV1, supportV2 } from '../../machines/index.ts';
+import { registry as workflowRegistry } from '../../machines/index.ts';
+
+const definitions = workflowRegistry.versions;
+const findMigration = workflowRegistry.migration;
+import { supportV1, supportV2 } from '../../machines/support/index.ts';
 import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
 import {
   stateLockPath,
@@ -15,7 +19,7 @@ import {
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { mutant, patchAt } from '../model/mutants.ts';
 
-const onDisk = statelyFilesOnDisk();
+const onDisk = statelyFilesOnDisk(workflowRegistry);
 
 /** Checks a registry whose support@2 is `v2`, against files generated from it (so only the fault shows). */
 function checkWith(v2: WorkflowDefinition, extra: Partial<Record<string, WorkflowDefinition>> = {}): Problem[] {

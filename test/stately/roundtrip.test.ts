@@ -10,14 +10,19 @@ import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import type { AnyStateMachine } from 'xstate';
 import { afterAll, describe, expect, it } from 'vitest';
-import { definitions, findMigration, supportV2 } from '../../machines/index.ts';
+import { registry as workflowRegistry } from '../../machines/index.ts';
+
+const definitions = workflowRegistry.versions;
+const findMigration = workflowRegistry.migration;
+import { supportV2 } from '../../machines/support/index.ts';
 import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
 import { serialisableConfig } from '../../src/definitions/describe.ts';
 import { statelyCheck } from '../../src/definitions/stately.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 
-const machineFile = fileURLToPath(new URL('../../machines/support.machine.ts', import.meta.url));
+const machineFile = fileURLToPath(new URL('../../machines/support/support.machine.ts', import.meta.url));
 // Beside the original, so its relative imports resolve; removed after the test.
-const editedFile = fileURLToPath(new URL('../../machines/support.editor-roundtrip.tmp.ts', import.meta.url));
+const editedFile = fileURLToPath(new URL('../../machines/support/support.editor-roundtrip.tmp.ts', import.meta.url));
 const layout =
   '/** @xstate-layout N4IgpgJg5mDOIC5QAoC2BDAxgCwJYDswBKAOl0QHsAnAWwGIAVAeQHEOBZAUQG0AGAXUSgADhVi4ALrgoA7YSAAeiALQBGAOwAmMjs0BOAMx6ArAF8T5tFlz4ipCtTqNmbANKCR4yTLkKlaprafgbGpoEWVqgY2HiExGSU1DRwAMoAcgCiAIIAMpk5Fo4A6gASXJISAE6ZABKZAOK5AOpcAMqZQrlC9Ulwq5AA */';
 
@@ -49,7 +54,10 @@ describe('the Stately editor round trip', () => {
 
     const { supportMachine } = (await import(editedFile)) as { supportMachine: AnyStateMachine };
     expect(serialisableConfig(supportMachine)).toEqual(serialisableConfig(supportV2.machine));
-    const registry = new Map([...definitions, ['support@2', { ...supportV2, machine: supportMachine }]]);
-    expect(statelyCheck({ definitions: registry, findMigration }, statelyFilesOnDisk())).toEqual([]);
+    const registry = new Map<string, WorkflowDefinition>([
+      ...definitions,
+      ['support@2', { ...supportV2, machine: supportMachine }],
+    ]);
+    expect(statelyCheck({ definitions: registry, findMigration }, statelyFilesOnDisk(workflowRegistry))).toEqual([]);
   });
 });

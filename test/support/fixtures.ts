@@ -2,10 +2,10 @@
  * Workflows parked in each resting state, built by driving the decider (never by hand-writing
  * snapshots), so a fixture is always a state the machine can really reach.
  */
-import { supportV2 } from '../../machines/index.ts';
+import { supportV2 } from '../../machines/support/index.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { Harness, type CreateOptions } from './harness.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 
 const retry = (h: Harness) => h.ok('RETRYABLE_ERROR');
 

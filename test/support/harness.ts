@@ -3,16 +3,16 @@
  * effects requested, the armed timers and the audit trail, with a clock the test moves.
  */
 import { getNextTransitions } from 'xstate';
-import { supportV2 } from '../../machines/index.ts';
+import { supportV2 } from '../../machines/support/index.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
-import type { SupportConfig, SupportContext } from '../../machines/support.context.ts';
-import type { SupportEventType } from '../../machines/support.events.ts';
+import type { SupportConfig, SupportContext } from '../../machines/support/support.context.ts';
+import type { SupportEventType } from '../../machines/support/support.events.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
 import type { Accepted, AuditEntry, Decision, Effect, WorkflowRecord } from '../../src/engine/decision.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
-import { payloadFor } from '../../src/paths/catalogue.ts';
-import { principalFor, principals } from '../../src/paths/principals.ts';
+import { payloadFor } from '../../machines/support/paths/catalogue.ts';
+import { principalFor, principals } from '../../machines/support/paths/principals.ts';
 
 export const t0 = Date.UTC(2026, 10, 30, 9, 0, 0);
 

@@ -4,9 +4,15 @@
  * clock. `settle()` runs them until nothing moves; `advance()` jumps the clock to the next timer.
  */
 import type { Redis } from 'ioredis';
-import { createEffectHandlers, createOfflineEffectDeps, type EffectDeps } from '../../src/effects/index.ts';
-import type { TestableActionProvider, TestableNotifier } from '../../src/effects/index.ts';
-import { RedisActionProvider, RedisNotifier } from '../../src/effects/index.ts';
+import {
+  createEffectHandlers,
+  createOfflineEffectDeps,
+  RedisActionProvider,
+  type EffectDeps,
+  type TestableActionProvider,
+} from '../../machines/support/effects/index.ts';
+import type { TestableNotifier } from '../../src/effects/index.ts';
+import { RedisNotifier } from '../../src/effects/index.ts';
 import { createShardLeases } from '../../src/runtime/shard-leases.ts';
 import { createTimerService } from '../../src/runtime/timer-service.ts';
 import { createWorker, type JobOutcome, type Worker, type WorkerOptions } from '../../src/runtime/worker.ts';
@@ -60,7 +66,7 @@ export async function runtimeWorld(options: RuntimeWorldOptions = {}): Promise<R
   const worker = createWorker({
     store: options.wrapStore ? options.wrapStore(store) : store,
     engine: world.engine,
-    handlers,
+    handlers: () => handlers,
     leases,
     consumer: 'test-process',
     clock: () => clock.now,

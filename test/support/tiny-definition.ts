@@ -16,5 +16,7 @@ export function tinyDefinition(machine: AnyStateMachine, events: string[]): Work
     jobGuards: [],
     currentJobs: () => ({}),
     explainGuard: (guard) => [guard],
+    startEvent: null,
+    deadLetterEvent: null,
   };
 }

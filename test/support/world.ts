@@ -2,13 +2,13 @@
  * A store plus an engine with an injected clock and predictable ids, on memory, on the real Redis
  * (fresh key prefix) or on a Redis Cluster, for tests that run against every store.
  */
-import { definitionRegistry } from '../../machines/index.ts';
-import type { SupportContext } from '../../machines/support.context.ts';
-import type { SupportEventType } from '../../machines/support.events.ts';
+import { registry } from '../../machines/index.ts';
+import type { SupportContext } from '../../machines/support/support.context.ts';
+import type { SupportEventType } from '../../machines/support/support.events.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
-import { payloadFor } from '../../src/paths/catalogue.ts';
-import { principalFor, principals } from '../../src/paths/principals.ts';
+import { payloadFor } from '../../machines/support/paths/catalogue.ts';
+import { principalFor, principals } from '../../machines/support/paths/principals.ts';
 import { createEngine, type Engine } from '../../src/engine/engine.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import type { RedisClient } from '../../src/store/redis/connect.ts';
@@ -30,7 +30,7 @@ export function makeWorld(store: WorkflowStore, clock = { now: t0 }, cleanup = (
   let seq = 0;
   const engine = createEngine({
     store,
-    definitions: definitionRegistry,
+    definitions: registry,
     clock: () => clock.now,
     newId: () => `w${(++seq).toString().padStart(8, '0')}`,
     pickShard: (shards) => (seq * 37) % shards,
@@ -81,6 +81,7 @@ export async function createSupport(
   options: { dedupKey?: string; principal?: Principal; request?: Record<string, unknown> } = {},
 ) {
   const outcome = await world.engine.createWorkflow({
+    definitionId: 'support',
     body: {
       request: {
         customerId: 'cust-1',

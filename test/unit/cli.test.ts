@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { runDemo } from '../../src/cli/demo.ts';
 import { main } from '../../src/cli/main.ts';
+import { registry, workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createAuthenticator } from '../../src/api/auth.ts';
 
 async function run(...argv: string[]) {
   const lines: string[] = [];
-  const code = await main(argv, (line) => lines.push(line));
+  const code = await main(argv, workflows, (line) => lines.push(line));
   return { code, out: lines.join('\n') };
 }
 
@@ -21,7 +22,9 @@ describe('the warden command', () => {
 
   it('drives a demo request to completion with the local adapters and prints its audit trail', async () => {
     const lines: string[] = [];
-    const code = await runDemo(loadConfig({ LOG_LEVEL: 'silent', WARDEN_POLL_MS: '5' }), (line) => lines.push(line));
+    const code = await runDemo(loadConfig({ LOG_LEVEL: 'silent', WARDEN_POLL_MS: '5' }), registry, (line) =>
+      lines.push(line),
+    );
     expect(code).toBe(0);
     const out = lines.join('\n');
     expect(out).toContain('store: memory (nothing survives a restart)');

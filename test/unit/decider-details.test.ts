@@ -5,11 +5,11 @@
  * run (npm run mutation).
  */
 import { describe, expect, it } from 'vitest';
-import { supportV2 } from '../../machines/index.ts';
+import { supportV2 } from '../../machines/support/index.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from '../../src/engine/errors.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { t0 } from '../support/harness.ts';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
-import { supportV2 } from '../../machines/index.ts';
+import { supportV2 } from '../../machines/support/index.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from '../../src/engine/errors.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { tinyDefinition } from '../support/tiny-definition.ts';
 
 describe('the decider', () => {

@@ -4,8 +4,8 @@
  * never pass. Written against the survivors of a mutation run (npm run mutation).
  */
 import { describe, expect, it } from 'vitest';
-import { createInitialContext, type SupportContext } from '../../machines/support.context.ts';
-import type { AnySupportEvent } from '../../machines/support.events.ts';
+import { createInitialContext, type SupportContext } from '../../machines/support/support.context.ts';
+import type { AnySupportEvent } from '../../machines/support/support.events.ts';
 import {
   actionCannotHaveTakenEffect,
   actionOutcomeUncertain,
@@ -15,8 +15,8 @@ import {
   receiptChecks,
   reviewStepChecks,
   validationPassedForCurrentVersion,
-} from '../../machines/support.guards.ts';
-import { principals } from '../../src/paths/principals.ts';
+} from '../../machines/support/support.guards.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 
 // Built without the decider: module-level code that runs the decider makes every decider mutant

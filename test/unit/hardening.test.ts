@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
-import { supportV2 } from '../../machines/index.ts';
+import { supportV2 } from '../../machines/support/index.ts';
 import { decideCreate, decideEvent } from '../../src/engine/decider.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { fixtures, type FixtureName } from '../support/fixtures.ts';
 import { Harness, t0 } from '../support/harness.ts';
-import { principals } from '../../src/paths/principals.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
 import { tinyDefinition } from '../support/tiny-definition.ts';
-import { hashOf } from '../../src/paths/catalogue.ts';
+import { hashOf } from '../../machines/support/paths/catalogue.ts';
 
 describe('hostile input to the decider', () => {
   it('refuses event types that name Object.prototype members', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { supportV1, supportV2 } from '../../machines/index.ts';
-import { supportV1toV2 } from '../../machines/migrations.ts';
-import type { SupportContext } from '../../machines/support.context.ts';
+import { supportV1, supportV2 } from '../../machines/support/index.ts';
+import { supportV1toV2 } from '../../machines/support/migrations.ts';
+import type { SupportContext } from '../../machines/support/support.context.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { decideMigration, type SnapshotMigration } from '../../src/engine/migrate.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';

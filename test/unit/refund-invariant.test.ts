@@ -5,13 +5,28 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { supportEventTypes } from '../../machines/support.events.ts';
+import { supportEventTypes } from '../../machines/support/support.events.ts';
 import type { Principal } from '../../src/engine/principal.ts';
+import type { AuditEntry, Decision, WorkflowRecord } from '../../src/engine/decision.ts';
+import type { SupportContext } from '../../machines/support/support.context.ts';
 import { Harness } from '../support/harness.ts';
 import { fixtures, type FixtureName } from '../support/fixtures.ts';
-import { hashOf } from '../../src/paths/catalogue.ts';
-import { stepViolations } from '../../src/paths/invariants.ts';
-import { principals, principalFor } from '../../src/paths/principals.ts';
+import { hashOf } from '../../machines/support/paths/catalogue.ts';
+import { supportInvariants } from '../../machines/support/paths/invariants.ts';
+import { stepViolations as platformViolations } from '../../src/paths/invariants.ts';
+import { principals, principalFor } from '../../machines/support/paths/principals.ts';
+
+/** The platform's and the support workflow's invariants of one step, as the path generator checks them. */
+function stepViolations(o: {
+  before: WorkflowRecord;
+  decision: Decision;
+  context: SupportContext;
+  audit: readonly AuditEntry[];
+  requestedJobs: ReadonlySet<string>;
+}): string[] {
+  const observation = { before: o.before, decision: o.decision, context: o.context, trail: o.audit };
+  return [...platformViolations(observation, o.requestedJobs), ...supportInvariants(observation)];
+}
 
 /** Wraps a harness so that every step is checked. */
 function checked(h: Harness) {

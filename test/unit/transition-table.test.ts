@@ -3,9 +3,9 @@
  * with the right code and leaves the record exactly as it was.
  */
 import { describe, expect, it } from 'vitest';
-import { supportEventTypes, type SupportEventType } from '../../machines/support.events.ts';
+import { supportEventTypes, type SupportEventType } from '../../machines/support/support.events.ts';
 import type { RefusalCode } from '../../src/engine/decision.ts';
-import { supportV1, supportV2 } from '../../machines/index.ts';
+import { supportV1, supportV2 } from '../../machines/support/index.ts';
 import { makeFixtures, type FixtureName } from '../support/fixtures.ts';
 
 type Expected = string[] | RefusalCode;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { approvalChecks, guards } from '../../machines/support.guards.ts';
+import { approvalChecks, guards } from '../../machines/support/support.guards.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { principals } from '../../src/paths/principals.ts';
-import { hashOf } from '../../src/paths/catalogue.ts';
+import { principals } from '../../machines/support/paths/principals.ts';
+import { hashOf } from '../../machines/support/paths/catalogue.ts';
 
 describe('3. policy validation', () => {
   it('moves a valid recommendation through the fraud screen to awaiting approval', () => {

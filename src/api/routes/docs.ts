@@ -86,7 +86,7 @@ export function docsRoutes(deps: ApiDeps) {
     return file;
   };
 
-  app.get('/openapi.json', (c) => c.json(openApiDocument(deps.definitions)));
+  app.get('/openapi.json', (c) => c.json(openApiDocument(deps.registry)));
 
   app.get('/docs', (c) => {
     c.header('Content-Security-Policy', contentSecurityPolicy);

@@ -129,18 +129,40 @@ export function workflowRoutes(deps: ApiDeps) {
     return outcomeResponse(c, id, eventId, outcome);
   }
 
+  /** The view of a record, rendered by its workflow's own view. */
+  function view(record: WorkflowRecord, principal: Principal) {
+    const definition = engine.definitionOf(record);
+    return workflowView(deps.registry.bundle(definition.id), definition, record, principal, clock());
+  }
+
   app.post('/', async (c) => {
     const principal = c.get('principal');
-    const body = await readJson(c, createWorkflowBody);
+    const { definition: wanted, input, correlationId, ...rest } = await readJson(c, createWorkflowBody);
     const key = c.req.header('Idempotency-Key');
     if (key !== undefined && !/^[\x21-\x7e]{1,200}$/.test(key)) {
       throw new ApiError('BAD_REQUEST', 'Idempotency-Key must be 1–200 visible ASCII characters');
     }
+    if (input !== undefined && Object.keys(rest).length > 0) {
+      throw new ApiError('INVALID_INPUT', 'send the creation input as `input` or at the top level, not both', {
+        topLevel: Object.keys(rest),
+      });
+    }
+    const [id, version] = (wanted ?? deps.registry.bundles[0]?.id ?? '').split('@');
+    const bundle = deps.registry.bundle(id ?? '');
+    const target = bundle && (version === undefined ? bundle.latest : deps.registry.get(bundle.id, Number(version)));
+    if (!bundle || !target) {
+      throw new ApiError('INVALID_INPUT', `no definition ${wanted ?? ''} is registered`, {
+        known: [...deps.registry.versions.keys()],
+      });
+    }
+    const body = parse(bundle.createSchema, input ?? rest, 'INVALID_INPUT');
     const created = await engine.createWorkflow({
-      body: { request: body.request, config: body.config ?? {} },
+      definitionId: target.id,
+      definitionVersion: target.version,
+      body,
       principal,
       dedupKey: key,
-      correlationId: body.correlationId,
+      correlationId,
     });
     if (created.outcome === 'refused') {
       throw new ApiError(
@@ -153,8 +175,7 @@ export function workflowRoutes(deps: ApiDeps) {
     c.set('workflowId', record.workflowId);
     c.header('ETag', etag(record));
     c.header('Location', `/v1/workflows/${record.workflowId}`);
-    const view = workflowView(engine.definitionOf(record), record, principal, clock());
-    return c.json(view, created.outcome === 'created' ? 201 : 200);
+    return c.json(view(record, principal), created.outcome === 'created' ? 201 : 200);
   });
 
   app.get('/', async (c) => {
@@ -185,7 +206,7 @@ export function workflowRoutes(deps: ApiDeps) {
     const record = await loadOwned(c.req.param('id'), principal);
     c.set('workflowId', record.workflowId);
     c.header('ETag', etag(record));
-    return c.json(workflowView(engine.definitionOf(record), record, principal, clock()));
+    return c.json(view(record, principal));
   });
 
   app.post('/:id/events', async (c) => {

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { RefundParams, TestableActionProvider } from '../../../src/effects/action-provider.ts';
+import type { RefundParams, TestableActionProvider } from '../../../machines/support/effects/action-provider.ts';
 import { ActionRefusedError, ResponseLostError, TransportError } from '../../../src/effects/effect-errors.ts';
-import { MemoryActionProvider } from '../../../src/effects/memory-action-provider.ts';
-import { RedisActionProvider } from '../../../src/effects/redis-action-provider.ts';
+import { MemoryActionProvider } from '../../../machines/support/effects/memory-action-provider.ts';
+import { RedisActionProvider } from '../../../machines/support/effects/redis-action-provider.ts';
 import { deletePrefix, freshPrefix, lazyTestRedis } from '../../support/redis.ts';
 
 const params: RefundParams = { amount: 42.5, currency: 'EUR', customerId: 'cust-1', orderId: 'A-100' };

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { SupportContext } from '../../../machines/support.context.ts';
-import { effectTypes, type EffectType } from '../../../machines/support.effects.ts';
+import type { SupportContext } from '../../../machines/support/support.context.ts';
+import { effectTypes, type EffectType } from '../../../machines/support/support.effects.ts';
 import { contentHashOf } from '../../../src/effects/canonical-json.ts';
 import { TransportError } from '../../../src/effects/effect-errors.ts';
 import type { EffectHandler } from '../../../src/effects/effect.ts';
-import { createEffectHandlers } from '../../../src/effects/handlers.ts';
+import { createEffectHandlers } from '../../../machines/support/effects/handlers.ts';
 import { LocalModelClient } from '../../../src/effects/local-model.ts';
 import type { ModelClient } from '../../../src/effects/model-client.ts';
-import { createOfflineEffectDeps, type OfflineEffectDeps } from '../../../src/effects/offline-deps.ts';
-import { FilePolicySource } from '../../../src/effects/policy-source.ts';
+import { createOfflineEffectDeps, type OfflineEffectDeps } from '../../../machines/support/effects/offline-deps.ts';
+import { FilePolicySource } from '../../../machines/support/effects/policy-source.ts';
 import {
   approvedForAction,
   ArtifactMemory,
@@ -35,8 +35,12 @@ async function readyForAction(handlers: Record<EffectType, EffectHandler>, artif
 }
 
 const unreachableModel: ModelClient = {
-  classify: () => Promise.reject(new TransportError('connection reset by peer')),
-  recommend: () => Promise.reject(new TransportError('connection refused', 'UNAVAILABLE')),
+  complete: (task) =>
+    Promise.reject(
+      task.name === 'classify'
+        ? new TransportError('connection reset by peer')
+        : new TransportError('connection refused', 'UNAVAILABLE'),
+    ),
 };
 
 describe('effect handlers', () => {

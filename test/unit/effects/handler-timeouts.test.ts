@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { untilAborted } from '../../../src/effects/deadline.ts';
-import { createEffectHandlers, type EffectDeps } from '../../../src/effects/handlers.ts';
+import { createEffectHandlers, type EffectDeps } from '../../../machines/support/effects/handlers.ts';
 import type { ModelClient } from '../../../src/effects/model-client.ts';
-import { createOfflineEffectDeps } from '../../../src/effects/offline-deps.ts';
+import { createOfflineEffectDeps } from '../../../machines/support/effects/offline-deps.ts';
 import type { Notifier } from '../../../src/effects/notifier.ts';
 import {
   approvedForAction,
@@ -16,8 +16,7 @@ import {
 
 /** Answers nothing, ever, and ignores the abort signal too: the worst-behaved adapter. */
 const deafModel: ModelClient = {
-  classify: () => new Promise(() => undefined),
-  recommend: () => new Promise(() => undefined),
+  complete: () => new Promise(() => undefined),
 };
 
 /** Offline adapters with `overrides` swapped in, and a 25 ms default timeout. */

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { classificationOutput, recommendationOutput, type RecommendInput } from '../../../src/effects/model-client.ts';
-import { classifyByKeywords, LocalModelClient } from '../../../src/effects/local-model.ts';
+import { classifyByKeywords, supportLocalRules } from '../../../machines/support/effects/local-rules.ts';
+import {
+  classificationOutput,
+  classifyTask,
+  recommendationOutput,
+  recommendTask,
+  type ClassifyInput,
+  type RecommendInput,
+} from '../../../machines/support/effects/model-tasks.ts';
+import { LocalModelClient } from '../../../src/effects/local-model.ts';
+import type { ModelTask } from '../../../src/effects/model-client.ts';
 
 const signal = new AbortController().signal;
+
+/** The offline model with the support rules, as the system builds it. */
+const supportModel = (options?: Parameters<typeof supportLocalRules>[0]) =>
+  new LocalModelClient(supportLocalRules(options));
 
 const recommendInput = (request: Partial<RecommendInput['request']> = {}): RecommendInput => ({
   recommendationVersion: 1,
@@ -27,7 +40,9 @@ describe('local model', () => {
     ['Cannot log in', 'My password reset link does not work and I am locked out.', 'access'],
     ['App crash', 'The export fails with an error and the app crashes.', 'technical'],
   ] as const)('classifies "%s" as %s with confidence', async (subject, message, category) => {
-    const response = await new LocalModelClient().classify({ subject, message }, { signal });
+    const response = await supportModel().complete(classifyTask, { subject, message } satisfies ClassifyInput, {
+      signal,
+    });
     const output = classificationOutput.parse(response.output);
     expect(output.category).toBe(category);
     expect(output.confidence).toBeGreaterThanOrEqual(0.75);
@@ -46,7 +61,8 @@ describe('local model', () => {
   });
 
   it('recommends the requested amount in the requested currency', async () => {
-    const response = await new LocalModelClient().recommend(
+    const response = await supportModel().complete(
+      recommendTask,
       recommendInput({ requestedAmount: 42.5, currency: 'USD', orderId: '1234' }),
       { signal },
     );
@@ -57,11 +73,21 @@ describe('local model', () => {
 
   it('recommends the configured default amount in EUR when the customer named none', async () => {
     const defaults = recommendationOutput.parse(
-      (await new LocalModelClient().recommend(recommendInput(), { signal })).output,
+      (await supportModel().complete(recommendTask, recommendInput(), { signal })).output,
     );
     expect(defaults).toMatchObject({ amount: 25, currency: 'EUR' });
-    const custom = new LocalModelClient({ defaultAmount: 10, defaultCurrency: 'GBP' });
-    const output = recommendationOutput.parse((await custom.recommend(recommendInput(), { signal })).output);
+    const custom = supportModel({ defaultAmount: 10, defaultCurrency: 'GBP' });
+    const output = recommendationOutput.parse(
+      (await custom.complete(recommendTask, recommendInput(), { signal })).output,
+    );
     expect(output).toMatchObject({ amount: 10, currency: 'GBP' });
+  });
+
+  it('refuses a task it has no rule for, as a permanent error', async () => {
+    const unknown: ModelTask = { ...classifyTask, name: 'summarise' };
+    await expect(supportModel().complete(unknown, {}, { signal })).rejects.toMatchObject({
+      errorClass: 'INTERNAL',
+      retryable: false,
+    });
   });
 });

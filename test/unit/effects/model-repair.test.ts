@@ -1,18 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { createEffectHandlers } from '../../../src/effects/handlers.ts';
+import { createEffectHandlers } from '../../../machines/support/effects/handlers.ts';
 import type { ModelCallOptions, ModelClient, ModelResponse } from '../../../src/effects/model-client.ts';
-import { createOfflineEffectDeps } from '../../../src/effects/offline-deps.ts';
+import { createOfflineEffectDeps } from '../../../machines/support/effects/offline-deps.ts';
 import { ArtifactMemory, contextAfterEvidence, expectEvent, runJob, supportContext } from './support/effect-world.ts';
 
-/** A model that gives scripted answers in order and remembers the repair requests it got. */
-function scriptedModel(answers: unknown[]): ModelClient & { calls: ModelCallOptions[] } {
+/** A model that gives scripted answers in order and remembers the tasks and repair requests it got. */
+function scriptedModel(answers: unknown[]): ModelClient & { calls: ModelCallOptions[]; tasks: string[] } {
   const calls: ModelCallOptions[] = [];
-  const next = (options: ModelCallOptions): Promise<ModelResponse> => {
-    calls.push(options);
-    const output = answers.shift();
-    return Promise.resolve({ output, usage: { promptTokens: 10, completionTokens: 5 }, model: 'scripted-1' });
+  const tasks: string[] = [];
+  return {
+    calls,
+    tasks,
+    complete: (task, _input, options): Promise<ModelResponse> => {
+      calls.push(options);
+      tasks.push(task.name);
+      const output = answers.shift();
+      return Promise.resolve({ output, usage: { promptTokens: 10, completionTokens: 5 }, model: 'scripted-1' });
+    },
   };
-  return { calls, classify: (_input, options) => next(options), recommend: (_input, options) => next(options) };
 }
 
 function handlersWith(model: ModelClient) {
@@ -30,6 +35,7 @@ describe('model output validation and repair', () => {
 
     const classified = expectEvent(event, 'CLASSIFIED');
     expect(classified).toMatchObject({ category: 'billing', confidence: 0.66, model: 'scripted-1' });
+    expect(model.tasks).toEqual(['classify', 'classify']);
     expect(model.calls[0]?.repair).toBeUndefined();
     expect(model.calls[1]?.repair?.previousOutput).toEqual({ category: 'refunds', confidence: 2 });
     expect(model.calls[1]?.repair?.issues).toEqual([
@@ -78,6 +84,7 @@ describe('model output validation and repair', () => {
     const event = await runJob(handlers, 'requestRecommendation', context, { artifacts });
 
     expect(expectEvent(event, 'ESCALATE').reason).toContain('at most two decimals');
+    expect(model.tasks).toEqual(['recommend', 'recommend']);
     expect(model.calls[1]?.repair?.issues).toEqual(['amount: at most two decimals']);
   });
 });

@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EffectError } from '../../../src/effects/effect-errors.ts';
-import { createEffectHandlers } from '../../../src/effects/handlers.ts';
-import { createOfflineEffectDeps } from '../../../src/effects/offline-deps.ts';
+import { createEffectHandlers } from '../../../machines/support/effects/handlers.ts';
+import { classifyTask, recommendTask } from '../../../machines/support/effects/model-tasks.ts';
+import { createOfflineEffectDeps } from '../../../machines/support/effects/offline-deps.ts';
 import { OpenAIModelClient } from '../../../src/effects/openai-model.ts';
 import { ArtifactMemory, expectEvent, runJob, supportContext } from './support/effect-world.ts';
 
@@ -87,7 +88,7 @@ const input = { subject: 'Charged twice', message: 'Billed twice for March.' };
 describe('OpenAI-compatible model client', () => {
   it('posts a strict json_schema request generated from the zod schema and returns the parsed answer', async () => {
     const { model, requests } = await client([completion('{"category":"billing","confidence":0.91}')]);
-    const response = await model.classify(input, { signal: signal() });
+    const response = await model.complete(classifyTask, input, { signal: signal() });
 
     expect(response).toEqual({
       output: { category: 'billing', confidence: 0.91 },
@@ -101,7 +102,8 @@ describe('OpenAI-compatible model client', () => {
     expect(request?.body.response_format).toEqual({
       type: 'json_schema',
       json_schema: {
-        name: 'classification',
+        // The schema is named after the task.
+        name: 'classify',
         strict: true,
         schema: {
           type: 'object',
@@ -115,11 +117,31 @@ describe('OpenAI-compatible model client', () => {
       },
     });
     expect(request?.body.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    // The task's instructions are the system prompt; the input is sent as JSON.
+    expect(request?.body.messages[0]?.content).toBe(classifyTask.instructions);
+    expect(JSON.parse(request?.body.messages[1]?.content ?? 'null')).toEqual(input);
+  });
+
+  it('sends any task generically: its own instructions and its own schema under its name', async () => {
+    const answer = { actionType: 'refund', amount: 12.5, currency: 'EUR', rationale: 'Double charge.' };
+    const { model, requests } = await client([completion(JSON.stringify(answer))]);
+    const recommendInput = { request: { subject: 'Charged twice' }, previousFindings: [] };
+    const response = await model.complete(recommendTask, recommendInput, { signal: signal() });
+
+    expect(response.output).toEqual(answer);
+    const body = requests[0]?.body;
+    expect(body?.messages[0]?.content).toBe(recommendTask.instructions);
+    expect(JSON.parse(body?.messages[1]?.content ?? 'null')).toEqual(recommendInput);
+    expect(body?.response_format.json_schema).toMatchObject({
+      name: 'recommend',
+      strict: true,
+      schema: { type: 'object', required: expect.arrayContaining(['actionType', 'amount', 'currency', 'rationale']) },
+    });
   });
 
   it('sends the previous answer and its issues on a repair attempt', async () => {
     const { model, requests } = await client([completion('{"category":"billing","confidence":0.8}')]);
-    await model.classify(input, {
+    await model.complete(classifyTask, input, {
       signal: signal(),
       repair: { previousOutput: 'billing!', issues: ['(root): expected object'] },
     });
@@ -134,8 +156,10 @@ describe('OpenAI-compatible model client', () => {
       completion('Sure! It is billing.'),
       completion(null, { refusal: 'I cannot help' }),
     ]);
-    expect((await model.classify(input, { signal: signal() })).output).toBe('Sure! It is billing.');
-    expect((await model.classify(input, { signal: signal() })).output).toEqual({ refusal: 'I cannot help' });
+    expect((await model.complete(classifyTask, input, { signal: signal() })).output).toBe('Sure! It is billing.');
+    expect((await model.complete(classifyTask, input, { signal: signal() })).output).toEqual({
+      refusal: 'I cannot help',
+    });
   });
 
   it('classifies HTTP failures as retryable or permanent', async () => {
@@ -145,15 +169,17 @@ describe('OpenAI-compatible model client', () => {
         () => null,
         (error: unknown) => (error instanceof EffectError ? [error.errorClass, error.retryable] : error),
       );
-    expect(await failure(model.classify(input, { signal: signal() }))).toEqual(['RATE_LIMITED', true]);
-    expect(await failure(model.classify(input, { signal: signal() }))).toEqual(['UNAVAILABLE', true]);
-    expect(await failure(model.classify(input, { signal: signal() }))).toEqual(['UNAUTHORIZED', false]);
-    expect(await failure(model.classify(input, { signal: signal() }))).toEqual(['INTERNAL', false]);
+    expect(await failure(model.complete(classifyTask, input, { signal: signal() }))).toEqual(['RATE_LIMITED', true]);
+    expect(await failure(model.complete(classifyTask, input, { signal: signal() }))).toEqual(['UNAVAILABLE', true]);
+    expect(await failure(model.complete(classifyTask, input, { signal: signal() }))).toEqual(['UNAUTHORIZED', false]);
+    expect(await failure(model.complete(classifyTask, input, { signal: signal() }))).toEqual(['INTERNAL', false]);
   });
 
   it('times out a request the endpoint never answers', async () => {
     const { model } = await client([], 30);
-    await expect(model.classify(input, { signal: signal() })).rejects.toMatchObject({ errorClass: 'TIMEOUT' });
+    await expect(model.complete(classifyTask, input, { signal: signal() })).rejects.toMatchObject({
+      errorClass: 'TIMEOUT',
+    });
   });
 
   it('reports an unreachable endpoint as a retryable transport error', async () => {
@@ -161,7 +187,7 @@ describe('OpenAI-compatible model client', () => {
     const { port } = endpoint.server.address() as AddressInfo;
     await new Promise((resolve) => endpoint.server.close(resolve));
     const model = new OpenAIModelClient({ baseUrl: `http://127.0.0.1:${port}`, model: 'm', apiKey: 'k' });
-    await expect(model.classify(input, { signal: signal() })).rejects.toMatchObject({
+    await expect(model.complete(classifyTask, input, { signal: signal() })).rejects.toMatchObject({
       errorClass: 'TRANSPORT',
       retryable: true,
     });

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { categories } from '../../../machines/support.events.ts';
+import { categories } from '../../../machines/support/support.events.ts';
 import { EffectError } from '../../../src/effects/effect-errors.ts';
-import { FilePolicySource, type PolicyDocument } from '../../../src/effects/policy-source.ts';
-import { validateRecommendation } from '../../../src/effects/policy-validator.ts';
+import { FilePolicySource, type PolicyDocument } from '../../../machines/support/effects/policy-source.ts';
+import { validateRecommendation } from '../../../machines/support/effects/policy-validator.ts';
 
 const policy: PolicyDocument = {
   id: 'refunds-billing',

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createEffectHandlers, createOfflineEffectDeps } from '../../../src/effects/index.ts';
+import { createEffectHandlers, createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
 import {
   approvedForAction,
   ArtifactMemory,
   contextAfterEvidence,
   effectContext,
   expectEvent,
+  runHandler,
   runJob,
   withRecommendation,
 } from './support/effect-world.ts';
@@ -36,7 +37,7 @@ describe('a redelivered refund job', () => {
       return execute(...args);
     };
     const job = effectContext('executeRefund', context, { artifacts });
-    const again = await handlers.executeRefund({ ...job, job: { ...job.job, deliveries: 2 } });
+    const again = await runHandler(handlers.executeRefund, { ...job, job: { ...job.job, deliveries: 2 } });
     expect(expectEvent(again, 'ACTION_EXECUTED').receipt).toEqual(first.receipt);
     expect(executions).toBe(0);
     expect(await deps.actions.refunds()).toHaveLength(1);
@@ -45,7 +46,10 @@ describe('a redelivered refund job', () => {
   it('executes under the same key when the provider never saw the first delivery', async () => {
     const { deps, handlers, artifacts, context } = await approved();
     const job = effectContext('executeRefund', context, { artifacts });
-    expectEvent(await handlers.executeRefund({ ...job, job: { ...job.job, deliveries: 3 } }), 'ACTION_EXECUTED');
+    expectEvent(
+      await runHandler(handlers.executeRefund, { ...job, job: { ...job.job, deliveries: 3 } }),
+      'ACTION_EXECUTED',
+    );
     expect(await deps.actions.refunds()).toHaveLength(1);
   });
 });

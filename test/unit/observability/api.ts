@@ -2,6 +2,7 @@
  * The HTTP API over a memory-store system (no runtime, no port), with a token for an agent.
  */
 import pino from 'pino';
+import { workflows } from '../../../machines/index.ts';
 import { createAuthenticator, mintToken } from '../../../src/api/auth.ts';
 import { createApp } from '../../../src/api/create-app.ts';
 import { apiDeps } from '../../../src/api/server.ts';
@@ -12,6 +13,7 @@ const secret = 'observability-test-secret-0123456789';
 
 export async function testApi() {
   const system = createSystem(loadConfig({ LOG_LEVEL: 'silent', WARDEN_SHARDS: '4' }), {
+    definitions: workflows,
     logger: pino({ level: 'silent' }),
   });
   const app = createApp(apiDeps(system, createAuthenticator({ secret })));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { supportLocalRules } from '../../../machines/support/effects/index.ts';
 import { EffectError, LocalModelClient, type ModelClient } from '../../../src/effects/index.ts';
 import type { EngineObservation } from '../../../src/engine/engine.ts';
 import type { WorkflowRecord } from '../../../src/engine/decision.ts';
@@ -14,14 +15,13 @@ const hour = 3_600_000;
 
 /** A model whose first classification fails with a retryable error. */
 function flakyModel(): ModelClient {
-  const local = new LocalModelClient();
-  let calls = 0;
+  const local = new LocalModelClient(supportLocalRules());
+  let classifications = 0;
   return {
-    classify: (input, options) =>
-      ++calls === 1
+    complete: (task, input, options) =>
+      task.name === 'classify' && ++classifications === 1
         ? Promise.reject(new EffectError('UNAVAILABLE', 'the model is overloaded', true))
-        : local.classify(input, options),
-    recommend: (input, options) => local.recommend(input, options),
+        : local.complete(task, input, options),
   };
 }
 

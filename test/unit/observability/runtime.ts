@@ -3,9 +3,10 @@
  * (model calls observed), one worker and the timer service on an injected clock, with metrics
  * wired the way the system wires them.
  */
-import { definitionRegistry } from '../../../machines/index.ts';
-import type { SupportContext } from '../../../machines/support.context.ts';
-import { createEffectHandlers, createOfflineEffectDeps, type ModelClient } from '../../../src/effects/index.ts';
+import { registry } from '../../../machines/index.ts';
+import { createEffectHandlers, createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
+import type { SupportContext } from '../../../machines/support/support.context.ts';
+import type { ModelClient } from '../../../src/effects/index.ts';
 import { createEngine, type Engine } from '../../../src/engine/engine.ts';
 import type { Principal } from '../../../src/engine/principal.ts';
 import { restoreSnapshot } from '../../../src/engine/snapshot.ts';
@@ -55,7 +56,7 @@ export async function testRuntime(options: { model?: ModelClient } = {}): Promis
   let seq = 0;
   const engine = createEngine({
     store,
-    definitions: definitionRegistry,
+    definitions: registry,
     clock: now,
     newId: () => `obs${(++seq).toString().padStart(6, '0')}`,
     observer: engineMetricsObserver(metrics),
@@ -68,7 +69,7 @@ export async function testRuntime(options: { model?: ModelClient } = {}): Promis
   const worker = createWorker({
     store,
     engine,
-    handlers,
+    handlers: (definitionId) => (definitionId === 'support' ? handlers : undefined),
     leases,
     consumer: 'obs-test',
     clock: now,
@@ -109,6 +110,7 @@ export async function testRuntime(options: { model?: ModelClient } = {}): Promis
     },
     async create(request = {}) {
       const outcome = await engine.createWorkflow({
+        definitionId: 'support',
         body: { request: { customerId: 'cust-1', subject: 'Charged twice', message: 'Billed twice.', ...request } },
         principal: people.agent,
       });

@@ -9,9 +9,9 @@ import {
   jobIdFor,
   type SupportContext,
   type SupportInput,
-} from '../../../../machines/support.context.ts';
-import { effects, type EffectType } from '../../../../machines/support.effects.ts';
-import { eventSchemas, type PayloadOf, type SupportEventType } from '../../../../machines/support.events.ts';
+} from '../../../../machines/support/support.context.ts';
+import { effects, type EffectType } from '../../../../machines/support/support.effects.ts';
+import { eventSchemas, type PayloadOf, type SupportEventType } from '../../../../machines/support/support.events.ts';
 import { contentHashOf } from '../../../../src/effects/canonical-json.ts';
 import type { EffectContext, EffectHandler, JobToRun, ResultEvent } from '../../../../src/effects/effect.ts';
 import type { Artifact } from '../../../../src/store/store.ts';
@@ -74,7 +74,11 @@ export interface RunOptions {
   attempt?: number;
 }
 
-export function effectContext(type: EffectType, context: SupportContext, options: RunOptions = {}): EffectContext {
+export function effectContext(
+  type: EffectType,
+  context: SupportContext,
+  options: RunOptions = {},
+): EffectContext<SupportContext> {
   const artifacts = options.artifacts ?? new ArtifactMemory();
   const job = jobFor(type, context, options.attempt);
   return {
@@ -93,7 +97,15 @@ export function runJob(
   context: SupportContext,
   options: RunOptions = {},
 ): Promise<ResultEvent> {
-  return handlers[type](effectContext(type, context, options));
+  return runHandler(handlers[type], effectContext(type, context, options));
+}
+
+/**
+ * Runs a handler on a support effect context. Handlers are held as one type whatever their
+ * workflow's context (`EffectContext<never>`), so the typed context is cast at this one place.
+ */
+export function runHandler(handler: EffectHandler, ctx: EffectContext<SupportContext>): Promise<ResultEvent> {
+  return handler(ctx as never);
 }
 
 /** Asserts the event's type and that its payload parses with the machine's schema; returns the payload. */

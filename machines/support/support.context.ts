@@ -64,6 +64,12 @@ export const supportInputSchema = z.strictObject({
 });
 export type SupportInput = z.input<typeof supportInputSchema>;
 
+/** What a caller sends to create a support workflow (the engine adds the rest of the input). */
+export const supportCreateSchema = z.strictObject({
+  request: supportRequestSchema,
+  config: supportConfigSchema.partial().optional(),
+});
+
 export interface ArtifactRef {
   id: string;
   hash: string;

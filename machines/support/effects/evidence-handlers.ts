@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import type { AccountService } from './account-service.ts';
-import { EffectError } from './effect-errors.ts';
-import type { EffectContext, EffectHandler } from './effect.ts';
-import { createHandler, loadReferenced, parseParams, resultEvent } from './handler-kit.ts';
+import { EffectError } from '../../../src/effects/effect-errors.ts';
+import type { EffectContext, EffectHandler } from '../../../src/effects/effect.ts';
+import type { SupportContext } from '../support.context.ts';
+import { createHandler, loadReferenced, parseParams, resultEvent } from './support-handler.ts';
 import { jobParams } from './job-params.ts';
 import { type PolicyDocument, policyDocumentSchema, type PolicySource } from './policy-source.ts';
 import { validateRecommendation, validatorVersion } from './policy-validator.ts';
@@ -63,7 +64,7 @@ const policyArtifactContent = z.object({ document: policyDocumentSchema });
 
 /** The policy the recommendation was made against: its artifact, else the same version from the source. */
 async function policyFor(
-  ctx: EffectContext,
+  ctx: EffectContext<SupportContext>,
   policies: PolicySource,
   evidence: { policyVersion: string; artifact: { id: string; hash: string } },
 ): Promise<PolicyDocument> {

@@ -4,9 +4,9 @@
  * kept as an artifact.
  */
 import type { AccountService, AccountSummary } from './account-service.ts';
-import { EffectError } from './effect-errors.ts';
-import type { EffectHandler } from './effect.ts';
-import { createHandler, parseParams, resultEvent } from './handler-kit.ts';
+import { EffectError } from '../../../src/effects/effect-errors.ts';
+import type { EffectHandler } from '../../../src/effects/effect.ts';
+import { createHandler, parseParams, resultEvent } from './support-handler.ts';
 import { jobParams } from './job-params.ts';
 
 export const fraudScreenVersion = 'fraud-screen@1';

@@ -3,18 +3,13 @@
  * decides whether the proposal is well formed, and an answer still malformed after one repair
  * goes to a person (ESCALATE) instead of being guessed at.
  */
-import type { EffectContext, EffectHandler, ResultEvent } from './effect.ts';
-import { contentHashOf } from './canonical-json.ts';
-import { clip, createHandler, loadReferenced, parseParams, resultEvent } from './handler-kit.ts';
+import type { EffectContext, EffectHandler, ResultEvent } from '../../../src/effects/effect.ts';
+import { contentHashOf } from '../../../src/effects/canonical-json.ts';
+import { clip, createHandler, loadReferenced, parseParams, resultEvent } from './support-handler.ts';
 import { jobParams } from './job-params.ts';
-import { callModelWithRepair, type ModelCallResult } from './model-call.ts';
-import {
-  classificationOutput,
-  type ModelClient,
-  promptVersions,
-  type RecommendInput,
-  recommendationOutput,
-} from './model-client.ts';
+import { callModelWithRepair, type ModelCallResult } from '../../../src/effects/model-call.ts';
+import type { ModelClient } from '../../../src/effects/model-client.ts';
+import { classifyTask, promptVersions, recommendTask, type RecommendInput } from './model-tasks.ts';
 
 const reviewerQuestions = {
   classify: 'Which category (billing, access or technical) does this request belong to?',
@@ -47,10 +42,9 @@ export function createClassificationHandler(model: ModelClient, timeoutMs: numbe
       const result = await callModelWithRepair({
         ctx,
         signal,
-        purpose: 'classify',
-        promptVersion: promptVersions.classify,
-        schema: classificationOutput,
-        invoke: (repair, callSignal) => model.classify({ subject, message }, { signal: callSignal, repair }),
+        model,
+        task: classifyTask,
+        input: { subject, message },
       });
       if (result.status === 'invalid') return escalation(ctx, 'classify', result);
       return resultEvent('CLASSIFIED', {
@@ -90,10 +84,9 @@ export function createRecommendationHandler(model: ModelClient, timeoutMs: numbe
       const result = await callModelWithRepair({
         ctx,
         signal,
-        purpose: 'recommend',
-        promptVersion: promptVersions.recommend,
-        schema: recommendationOutput,
-        invoke: (repair, callSignal) => model.recommend(input, { signal: callSignal, repair }),
+        model,
+        task: recommendTask,
+        input,
       });
       if (result.status === 'invalid') return escalation(ctx, 'recommend', result);
       return resultEvent('RECOMMENDATION_GENERATED', {

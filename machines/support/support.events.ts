@@ -173,8 +173,8 @@ export type SupportEventType = keyof EventSchemas;
 export type PayloadOf<K extends SupportEventType> = z.infer<EventSchemas[K]>;
 export const supportEventTypes = Object.keys(eventSchemas) as SupportEventType[];
 
-export { principalSchema, type Principal } from '../src/engine/principal.ts';
-import type { Principal } from '../src/engine/principal.ts';
+export { principalSchema, type Principal } from '../../src/engine/principal.ts';
+import type { Principal } from '../../src/engine/principal.ts';
 
 /**
  * What the machine receives: the validated payload in an envelope the engine fills in. Guards read

@@ -2,9 +2,9 @@
  * The offline refund provider: the same idempotency contract as the Redis one, kept in process
  * memory (nothing survives a restart). The default for the demo and for unit tests.
  */
-import { stableId } from './canonical-json.ts';
-import { ActionRefusedError } from './effect-errors.ts';
-import { FaultInjector, withFault } from './fault-injector.ts';
+import { stableId } from '../../../src/effects/canonical-json.ts';
+import { ActionRefusedError } from '../../../src/effects/effect-errors.ts';
+import { FaultInjector, withFault } from '../../../src/effects/fault-injector.ts';
 import {
   type ActionCallOptions,
   type ActionOperation,

@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { categories, currency, money } from '../../machines/support.events.ts';
-import type { Category } from '../../machines/support.context.ts';
-import { EffectError } from './effect-errors.ts';
+import { categories, currency, money } from '../support.events.ts';
+import type { Category } from '../support.context.ts';
+import { EffectError } from '../../../src/effects/effect-errors.ts';
 
 export const policyDocumentSchema = z.strictObject({
   id: z.string().min(1).max(200),
@@ -39,7 +39,7 @@ export interface PolicySource {
 /** Tenant ids become path segments: anything but a plain name could walk out of the directory. */
 const safeSegment = /^[A-Za-z0-9_-]{1,100}$/;
 
-export const defaultPolicyDirectory = new URL('../../policies/', import.meta.url);
+export const defaultPolicyDirectory = new URL('../../../policies/', import.meta.url);
 
 export class FilePolicySource implements PolicySource {
   private readonly cache = new Map<string, Promise<PolicyDocument | null>>();

@@ -3,8 +3,8 @@
  * them with. Lenient about extra fields, so a newer definition's jobs still run.
  */
 import { z } from 'zod';
-import type { EffectType } from '../../machines/support.effects.ts';
-import { artifactRef, categories, contentHash, currency, money } from '../../machines/support.events.ts';
+import type { EffectType } from '../support.effects.ts';
+import { artifactRef, categories, contentHash, currency, money } from '../support.events.ts';
 
 const id = z.string().min(1).max(300);
 const category = z.enum(categories).nullable();

@@ -4,9 +4,10 @@
  */
 import { FixtureAccountService } from './account-service.ts';
 import type { EffectDeps } from './handlers.ts';
-import { LocalModelClient, type LocalModelOptions } from './local-model.ts';
+import { LocalModelClient } from '../../../src/effects/local-model.ts';
+import { supportLocalRules, type LocalRuleOptions } from './local-rules.ts';
 import { MemoryActionProvider } from './memory-action-provider.ts';
-import { MemoryNotifier } from './notifier.ts';
+import { MemoryNotifier } from '../../../src/effects/notifier.ts';
 import { FilePolicySource } from './policy-source.ts';
 
 export interface OfflineEffectDeps extends EffectDeps {
@@ -15,9 +16,9 @@ export interface OfflineEffectDeps extends EffectDeps {
 }
 
 /** Fresh offline adapters (nothing shared between calls); spread the result to swap one, e.g. Redis refunds. */
-export function createOfflineEffectDeps(options: { model?: LocalModelOptions } = {}): OfflineEffectDeps {
+export function createOfflineEffectDeps(options: { model?: LocalRuleOptions } = {}): OfflineEffectDeps {
   return {
-    model: new LocalModelClient(options.model),
+    model: new LocalModelClient(supportLocalRules(options.model)),
     policies: new FilePolicySource(),
     accounts: new FixtureAccountService(),
     actions: new MemoryActionProvider(),

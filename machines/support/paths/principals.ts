@@ -1,5 +1,5 @@
 /** The principals of the path catalogue and of the tests: one per kind of caller that matters to a guard. */
-import type { Principal } from '../engine/principal.ts';
+import type { Principal } from '../../../src/engine/principal.ts';
 
 export const tenant = 'acme';
 

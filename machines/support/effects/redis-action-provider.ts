@@ -4,12 +4,12 @@
  * refund, and the record survives a worker crash for reconciliation. All keys share `{refunds}`.
  */
 import { z } from 'zod';
-import { actionReceipt } from '../../machines/support.events.ts';
-import { stableId } from './canonical-json.ts';
-import { ActionRefusedError } from './effect-errors.ts';
-import { type EffectRedisClient, type EffectScriptCommands, withEffectScripts } from './effect-scripts.ts';
-import { FaultInjector, withFault } from './fault-injector.ts';
-import { createEffectKeys, type EffectKeys } from './redis-keys.ts';
+import { actionReceipt } from '../support.events.ts';
+import { stableId } from '../../../src/effects/canonical-json.ts';
+import { ActionRefusedError } from '../../../src/effects/effect-errors.ts';
+import type { EffectRedisClient } from '../../../src/effects/effect-scripts.ts';
+import { FaultInjector, withFault } from '../../../src/effects/fault-injector.ts';
+import { createRefundKeys, type RefundKeys, type RefundScriptCommands, withRefundScripts } from './refund-store.ts';
 import {
   type ActionCallOptions,
   type ActionOperation,
@@ -41,12 +41,12 @@ export interface RedisActionProviderOptions {
 
 export class RedisActionProvider implements TestableActionProvider {
   readonly faults = new FaultInjector<ActionOperation>();
-  readonly keys: EffectKeys;
-  private readonly client: EffectRedisClient & EffectScriptCommands;
+  readonly keys: RefundKeys;
+  private readonly client: EffectRedisClient & RefundScriptCommands;
 
   constructor(client: EffectRedisClient, options: RedisActionProviderOptions) {
-    this.client = withEffectScripts(client);
-    this.keys = createEffectKeys(options.prefix);
+    this.client = withRefundScripts(client);
+    this.keys = createRefundKeys(options.prefix);
   }
 
   execute(idempotencyKey: string, params: RefundParams, options: ActionCallOptions = {}): Promise<ActionReceipt> {

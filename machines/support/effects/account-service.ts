@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { currency, money } from '../../machines/support.events.ts';
-import { EffectError } from './effect-errors.ts';
+import { currency, money } from '../support.events.ts';
+import { EffectError } from '../../../src/effects/effect-errors.ts';
 
 export const accountSummarySchema = z.strictObject({
   accountId: z.string().min(1).max(200),
@@ -38,7 +38,7 @@ export interface AccountService {
 
 const safeSegment = /^[A-Za-z0-9_-]{1,100}$/;
 
-export const defaultAccountFixtures = new URL('../../fixtures/accounts/', import.meta.url);
+export const defaultAccountFixtures = new URL('../../../fixtures/accounts/', import.meta.url);
 
 export class FixtureAccountService implements AccountService {
   private readonly cache = new Map<string, Promise<Record<string, AccountSummary>>>();

@@ -2,10 +2,10 @@
  * The notification handler: one message per delivery key, however often the job runs. A
  * duplicate delivery is success (the customer already has the message), not an error.
  */
-import type { EffectHandler } from './effect.ts';
-import { createHandler, parseParams, resultEvent } from './handler-kit.ts';
+import type { EffectHandler } from '../../../src/effects/effect.ts';
+import { createHandler, parseParams, resultEvent } from './support-handler.ts';
 import { jobParams } from './job-params.ts';
-import type { Notifier } from './notifier.ts';
+import type { Notifier } from '../../../src/effects/notifier.ts';
 
 /** `notifyCustomer`: CUSTOMER_NOTIFIED, or RETRYABLE_ERROR / PERMANENT_ERROR. */
 export function createNotifyHandler(notifier: Notifier, timeoutMs: number): EffectHandler {

@@ -3,8 +3,8 @@
  * second execution with the same key returns the first receipt and refunds nothing more, which
  * is what lets a worker retry after an ambiguous failure and reconcile after a crash.
  */
-import type { ActionReceipt } from '../../machines/support.context.ts';
-import type { FaultInjector } from './fault-injector.ts';
+import type { ActionReceipt } from '../support.context.ts';
+import type { FaultInjector } from '../../../src/effects/fault-injector.ts';
 
 export type { ActionReceipt };
 

@@ -4,9 +4,9 @@
  * unknown outcome the chart reconciles under the same idempotency key.
  */
 import type { ActionProvider, ActionReceipt } from './action-provider.ts';
-import { ActionRefusedError, classifyError, EffectError } from './effect-errors.ts';
-import type { EffectContext, EffectHandler, ResultEvent } from './effect.ts';
-import { clip, createHandler, parseParams, resultEvent } from './handler-kit.ts';
+import { ActionRefusedError, classifyError, EffectError } from '../../../src/effects/effect-errors.ts';
+import type { EffectContext, EffectHandler, ResultEvent } from '../../../src/effects/effect.ts';
+import { clip, createHandler, parseParams, resultEvent } from './support-handler.ts';
 import { jobParams } from './job-params.ts';
 
 /** The idempotency key a job names, for events that must carry one even when its params are broken. */

@@ -1,0 +1,75 @@
+/**
+ * The customer-support workflow as one plug-in bundle: its chart and versions, event schemas and
+ * roles, effect handlers and the adapters only it uses, the view and queues people work from, the
+ * path model and the migrations. The platform receives it at the composition root.
+ */
+import { defineWorkflow } from '../../src/definitions/define-workflow.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
+import { MemoryActionProvider } from './effects/memory-action-provider.ts';
+import { FixtureAccountService } from './effects/account-service.ts';
+import { supportHandlers, type SupportAdapters } from './effects/handlers.ts';
+import { supportLocalRules } from './effects/local-rules.ts';
+import { FilePolicySource } from './effects/policy-source.ts';
+import { RedisActionProvider } from './effects/redis-action-provider.ts';
+import { migrations } from './migrations.ts';
+import { supportPaths } from './paths/model.ts';
+import type { SupportContext } from './support.context.ts';
+import { supportCreateSchema, supportInputSchema } from './support.context.ts';
+import { effects } from './support.effects.ts';
+import type { AnySupportEvent } from './support.events.ts';
+import { eventSchemas } from './support.events.ts';
+import { explainGuard } from './support.guards.ts';
+import { supportMachine } from './support.machine.ts';
+import { eventRoles, roles } from './support.roles.ts';
+import { supportDemo } from './demo.ts';
+import { supportView } from './view.ts';
+import { supportMachineV1 } from './versions/support.v1.machine.ts';
+
+/** support@2, the latest: new workflows start here. */
+export const supportV2: WorkflowDefinition<SupportContext> = {
+  id: 'support',
+  version: 2,
+  machine: supportMachine,
+  inputSchema: supportInputSchema,
+  createRoles: [roles.agent],
+  eventSchemas,
+  eventRoles,
+  effects,
+  jobGuards: ['isCurrentJob', 'isCurrentValidation'],
+  currentJobs: (context) => context.jobs,
+  explainGuard: (guard, context, event) => explainGuard(guard, context, event as AnySupportEvent),
+  startEvent: 'START',
+  deadLetterEvent: 'ESCALATE',
+};
+
+/** support@1, released: workflows started on it keep running on it. */
+export const supportV1: WorkflowDefinition<SupportContext> = { ...supportV2, version: 1, machine: supportMachineV1 };
+
+export const support = defineWorkflow<SupportContext, SupportAdapters>({
+  id: 'support',
+  title: 'Customer support',
+  description:
+    'Classify a request, gather policy and account evidence in parallel, recommend a refund, validate it, wait for a human approval, execute it exactly once in effect, notify the customer.',
+  versions: [supportV1, supportV2],
+  migrations,
+  createSchema: supportCreateSchema,
+  roles,
+  adapters: (platform) => ({
+    policies: new FilePolicySource(),
+    accounts: new FixtureAccountService(),
+    // Stand-ins for the external provider keep their ledger in Redis when there is one, so a
+    // crashed process and its successor see the same refunds.
+    actions: platform.redis
+      ? new RedisActionProvider(platform.redis, { prefix: platform.prefix })
+      : new MemoryActionProvider(),
+  }),
+  handlers: supportHandlers,
+  localModel: supportLocalRules(),
+  view: supportView,
+  queues: [
+    { state: 'beforeAction.awaitingApproval', title: 'Awaiting approval' },
+    { state: 'manualReview', title: 'Manual review' },
+  ],
+  paths: supportPaths,
+  demo: supportDemo,
+});

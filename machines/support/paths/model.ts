@@ -1,0 +1,93 @@
+/**
+ * The support workflow's path model: what the platform's path generator needs beyond the chart —
+ * the catalogue of events and payload variants, who sends them, the refund invariants, and which
+ * facts of the context decide what happens next.
+ */
+import type { PathModel } from '../../../src/definitions/workflow.ts';
+import type { WorkflowRecord } from '../../../src/engine/decision.ts';
+import type { SupportContext } from '../support.context.ts';
+import { actionCannotHaveTakenEffect, actionOutcomeUncertain } from '../support.guards.ts';
+import { operations } from '../support.retry-policy.ts';
+import { catalogueEvents, resolveEvent } from './catalogue.ts';
+import { supportInvariants } from './invariants.ts';
+import { principals } from './principals.ts';
+
+/** The creation body of every generated workflow. */
+export const walkBody = {
+  request: { customerId: 'cust-1', subject: 'Charged twice', message: 'I was charged twice for March.' },
+};
+
+/** Which operation's attempts matter where: while its step is active, its budget decides. */
+export const operationRegions: Record<(typeof operations)[number], string> = {
+  classify: 'beforeAction.classifying',
+  policy: 'beforeAction.gatheringEvidence.policy',
+  account: 'beforeAction.gatheringEvidence.account',
+  recommend: 'beforeAction.generatingRecommendation',
+  validate: 'beforeAction.validatingPolicy',
+  fraud: 'beforeAction.screeningFraud',
+  execute: 'executingAction',
+  reconcile: 'executingAction.reconciliation',
+  void: 'executingAction.voiding',
+  notify: 'notifyingCustomer',
+  compensate: 'compensating',
+};
+
+/** How a guard sees the action: nothing can have taken effect, nobody knows yet, or it happened. */
+function actionClass(c: SupportContext): string {
+  if (actionCannotHaveTakenEffect(c)) return 'none';
+  return actionOutcomeUncertain(c) ? 'uncertain' : c.action.status;
+}
+
+/**
+ * The behavioural facts of a support workflow (the platform adds status, state paths and armed
+ * timers): jobs in flight (by operation), the attempts of the operations whose step is active (each
+ * bounded by its retry policy; `compensate` is never reset, but has one attempt, after which the
+ * workflow is in manual review or finished), the revisions used (bounded by `maxRevisions`), the
+ * pending cancellation, how a guard sees the action (none / uncertain / executed, with or without a
+ * receipt), and in manual review the facts the reviewer's commands are guarded by (classification,
+ * evidence, recommendation, notification, whether the review is overdue). Dropped: version and
+ * attempt numbers (they only grow), timestamps, texts and artifacts, the last error (read only by
+ * the transient `checkingRetry` states right after it is set), the confidence (read only by the
+ * transient `checkingConfidence`), and validation, fraud and approval facts, which outside manual
+ * review are implied by the state itself (awaiting approval means validated and screened for the
+ * current recommendation) and are superseded by the next recommendation.
+ *
+ * This is an abstraction, and it merges some walks that differ: after a reviewer's retry, a step
+ * still holds the facts of the earlier pass (a classification, a recommendation) that a first pass
+ * lacks, and only the first walk to reach a serialised state is expanded. Today's chart reads those
+ * facts only in manual review, where they are kept; a guard that reads them elsewhere needs them
+ * added here. The suite replays every path against the uncrashed pure run, so a merge that hid a
+ * different outcome on a replayed path would fail; merges off the replayed paths are not checked.
+ */
+export function supportBehaviour(c: SupportContext, record: WorkflowRecord): unknown {
+  const inRegion = (region: string) => record.statePaths.some((p) => p === region || p.startsWith(`${region}.`));
+  const review = inRegion('manualReview') && [
+    c.classification !== null,
+    c.evidence.policy !== null,
+    c.evidence.account !== null,
+    c.recommendation !== null,
+    c.notification !== null,
+    c.manualReview?.overdue ?? false,
+  ];
+  return [
+    Object.keys(c.jobs).sort(),
+    operations.filter((op) => inRegion(operationRegions[op])).map((op) => c.stepAttempts[op]),
+    c.revisions,
+    c.cancellation?.status ?? null,
+    actionClass(c),
+    c.action.receipt !== null,
+    review,
+  ];
+}
+
+export const supportPaths: PathModel<SupportContext> = {
+  body: walkBody,
+  creator: principals.agent,
+  events: ({ handled, context }) => catalogueEvents(handled, context),
+  resolve: resolveEvent,
+  invariants: supportInvariants,
+  behaviour: supportBehaviour,
+  finishedProbes: ['CANCEL_REQUESTED', 'APPROVED', 'REVIEW_COMPLETE'],
+  /** Verifying is entered only with a receipt. */
+  defensiveTransitions: ['executingAction.verifying always#2 → manualReview'],
+};

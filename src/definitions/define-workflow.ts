@@ -1,0 +1,131 @@
+/**
+ * `defineWorkflow` checks a workflow bundle once, when it is defined, and fails with a precise
+ * message: a guard, action or delay the chart names but `setup()` lacks, an event type the chart
+ * handles without a schema or roles, an effect without a handler, a queue state that does not
+ * exist, a start or dead-letter event the definition cannot take, a migration between unknown
+ * versions. A bundle that passes can be registered beside any other.
+ */
+import type { AnyStateMachine } from 'xstate';
+import { getStateNodes } from 'xstate/graph';
+import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts';
+import { WardenError } from '../engine/errors.ts';
+import { inlineImplementations, missingImplementations } from './stately.ts';
+import type { AnyWorkflowBundle, WorkflowBundle, WorkflowBundleSpec } from './workflow.ts';
+
+/** A workflow bundle that cannot be registered; `details.problems` lists every problem found. */
+export class InvalidWorkflowError extends WardenError {
+  constructor(id: string, problems: string[]) {
+    super('INVALID_WORKFLOW', `workflow ${id} cannot be registered:\n- ${problems.join('\n- ')}`, { problems });
+  }
+}
+
+const idPattern = /^[a-z][a-z0-9-]{0,39}$/;
+
+/** The event types a chart has transitions for, internal ones excluded. */
+export function handledEventTypes(machine: AnyStateMachine): string[] {
+  const types = new Set<string>();
+  for (const node of [machine.root, ...getStateNodes(machine.root)]) {
+    for (const type of node.transitions.keys()) {
+      if (!type.startsWith('xstate.') && type !== '*') types.add(type);
+    }
+  }
+  return [...types].sort();
+}
+
+/** Leaf state paths of a chart: where a workflow can rest. */
+export function leafStatePaths(machine: AnyStateMachine): string[] {
+  return getStateNodes(machine.root)
+    .filter((node) => node.type !== 'history' && Object.keys(node.states).length === 0)
+    .map((node) => node.path.join('.'))
+    .sort();
+}
+
+function versionProblems(id: string, definition: WorkflowDefinition, handlers: readonly string[]): string[] {
+  const key = definitionKey(definition);
+  const problems: string[] = [];
+  if (definition.id !== id) problems.push(`${key}: the version's id is ${definition.id}, not ${id}`);
+  for (const problem of [
+    ...inlineImplementations(definition.machine.config, key),
+    ...missingImplementations(definition.machine, key),
+  ]) {
+    problems.push(problem.message);
+  }
+  for (const type of handledEventTypes(definition.machine)) {
+    if (!Object.hasOwn(definition.eventSchemas, type))
+      problems.push(`${key}: the chart handles ${type}, which has no event schema`);
+    if (!Object.hasOwn(definition.eventRoles, type))
+      problems.push(`${key}: the chart handles ${type}, but no role may send it`);
+  }
+  for (const type of Object.keys(definition.eventSchemas)) {
+    if (!Object.hasOwn(definition.eventRoles, type))
+      problems.push(`${key}: the event ${type} has a schema but no roles`);
+  }
+  const actions = definition.machine.implementations.actions as Record<string, unknown>;
+  for (const effect of Object.keys(definition.effects)) {
+    if (!Object.hasOwn(actions, effect)) problems.push(`${key}: the effect ${effect} is not an action of the chart`);
+    if (!handlers.includes(effect)) problems.push(`${key}: the effect ${effect} has no handler`);
+  }
+  for (const [field, type] of [
+    ['startEvent', definition.startEvent],
+    ['deadLetterEvent', definition.deadLetterEvent],
+  ] as const) {
+    if (type !== null && !Object.hasOwn(definition.eventSchemas, type)) {
+      problems.push(`${key}: ${field} ${type} has no event schema`);
+    }
+  }
+  if (definition.deadLetterEvent !== null) {
+    const schema = definition.eventSchemas[definition.deadLetterEvent];
+    const sample = { reason: 'not processed after 5 deliveries', jobId: 'wf_0000000000/step/1' };
+    if (schema && !schema.safeParse(sample).success) {
+      problems.push(`${key}: deadLetterEvent ${definition.deadLetterEvent} must accept the payload { reason, jobId }`);
+    }
+  }
+  if (definition.createRoles.length === 0) problems.push(`${key}: no role may create it`);
+  return problems;
+}
+
+/** Checks a workflow bundle and returns it ready to register; throws `InvalidWorkflowError` listing every problem. */
+export function defineWorkflow<TContext, TAdapters extends object = object>(
+  spec: WorkflowBundleSpec<TContext, TAdapters>,
+): WorkflowBundle<TContext, TAdapters> {
+  const problems: string[] = [];
+  if (!idPattern.test(spec.id)) problems.push(`the id ${spec.id} must be lower-case letters, digits and dashes`);
+  const versions = spec.versions;
+  const latest = versions.at(-1);
+  if (!latest) throw new InvalidWorkflowError(spec.id, ['no version is given']);
+  const handlers = Object.keys(spec.handlers);
+  versions.forEach((version, i) => {
+    const previous = versions[i - 1];
+    if (previous && version.version <= previous.version) {
+      problems.push(`versions must be listed oldest first: ${definitionKey(version)} after ${definitionKey(previous)}`);
+    }
+    problems.push(...versionProblems(spec.id, version, handlers));
+  });
+  const effects = new Set(versions.flatMap((v) => Object.keys(v.effects)));
+  for (const handler of handlers) {
+    if (!effects.has(handler)) problems.push(`a handler is given for ${handler}, which no version requests`);
+  }
+  const leaves = leafStatePaths(latest.machine);
+  for (const queue of spec.queues) {
+    if (!leaves.includes(queue.state)) {
+      problems.push(`the queue state ${queue.state} is not a leaf state of ${definitionKey(latest)}`);
+    }
+  }
+  const keys = versions.map((v) => definitionKey(v));
+  for (const migration of spec.migrations ?? []) {
+    for (const end of [migration.from, migration.to]) {
+      if (!keys.includes(end)) problems.push(`a migration names ${end}, which is not a version of ${spec.id}`);
+    }
+  }
+  if (problems.length > 0) throw new InvalidWorkflowError(spec.id, problems);
+  return { ...spec, migrations: spec.migrations ?? [], latest };
+}
+
+/** Throws when two bundles share an id. */
+export function checkUnique(bundles: readonly AnyWorkflowBundle[]): void {
+  const seen = new Set<string>();
+  for (const bundle of bundles) {
+    if (seen.has(bundle.id)) throw new InvalidWorkflowError(bundle.id, ['another workflow has the same id']);
+    seen.add(bundle.id);
+  }
+}
