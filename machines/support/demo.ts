@@ -4,7 +4,7 @@ import type { SupportContext } from './support.context.ts';
 import { roles } from './support.roles.ts';
 
 export const supportDemo: DemoScript<SupportContext> = {
-  input: {
+  input: () => ({
     request: {
       customerId: 'cust-42',
       subject: 'Charged twice',
@@ -13,7 +13,7 @@ export const supportDemo: DemoScript<SupportContext> = {
       requestedAmount: 42,
       currency: 'EUR',
     },
-  },
+  }),
   creator: { id: 'demo-agent', tenantId: 'demo', kind: 'user', roles: [roles.agent], approvalLimit: 0 },
   decide(context, record) {
     const rec = context.recommendation;

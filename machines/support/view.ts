@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import type { WorkflowView } from '../../src/definitions/workflow.ts';
+import { supportPresentation } from './presentation.ts';
 import type { SupportContext } from './support.context.ts';
 
 export function evidenceSummary(c: SupportContext) {
@@ -101,6 +102,7 @@ export const supportViewSchema = z.object({
 export const supportView: WorkflowView<SupportContext> = {
   schema: supportViewSchema,
   render,
+  present: supportPresentation,
   summary: (c) => ({
     customerId: c.request.customerId,
     subject: c.request.subject,

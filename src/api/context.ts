@@ -19,7 +19,7 @@ export interface ApiDeps {
   auth: Authenticator;
   clock: () => number;
   /** Maps `awaitingApproval` or `beforeAction.awaitingApproval` to the indexed state path. */
-  resolveState: (name: string) => string | null;
+  resolveState: (name: string, definitionId?: string) => string | null;
   queueStates: () => string[];
   /** Largest accepted request body, bytes. */
   bodyLimitBytes: number;

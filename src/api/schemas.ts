@@ -43,6 +43,8 @@ export const proposalBody = z.strictObject({
 
 export const queueQuery = z.strictObject({
   state: z.string().min(1).max(200),
+  /** Resolve `state` within this definition (by default, the first registered one that knows it). */
+  definition: z.string().min(1).max(100).optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -8,8 +8,29 @@ import { createAuthenticator, type Authenticator } from './auth.ts';
 import type { ApiDeps } from './context.ts';
 import { createApp } from './create-app.ts';
 
-/** Every state path of the registered definitions, keyed also by its last segment when that is unambiguous. */
+/**
+ * Resolves a queue's state name: a leaf state path, or its last segment when that is unambiguous.
+ * With a definition id, within that definition's versions; without one, in the first registered
+ * definition that knows the name (registry order), so the default workflow's names stay short.
+ */
 export function stateResolver(all: readonly WorkflowDefinition[]) {
+  const ids = [...new Set(all.map((d) => d.id))];
+  const byDefinition = new Map(ids.map((id) => [id, leafResolver(all.filter((d) => d.id === id))]));
+  const everything = leafResolver(all);
+  return {
+    resolve: (name: string, definitionId?: string): string | null => {
+      if (definitionId !== undefined) return byDefinition.get(definitionId)?.resolve(name) ?? null;
+      for (const id of ids) {
+        const found = byDefinition.get(id)?.resolve(name);
+        if (found) return found;
+      }
+      return null;
+    },
+    known: everything.known,
+  };
+}
+
+function leafResolver(all: readonly WorkflowDefinition[]) {
   const paths = new Set<string>();
   for (const definition of all) {
     // Only leaf states are indexed (a compound name would always list nothing).

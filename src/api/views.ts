@@ -19,6 +19,8 @@ export function workflowView(
 ) {
   const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
   const own = bundle ? bundle.view.render(context, record) : {};
+  const presentation = bundle?.view.present?.(context, record);
+  if (presentation) Object.assign(own, { presentation });
   const base = {
     workflowId: record.workflowId,
     tenantId: record.tenantId,

@@ -45,7 +45,7 @@ export async function runDemo(
   try {
     const created = await system.engine.createWorkflow({
       definitionId: bundle.id,
-      body: bundle.demo.input,
+      body: bundle.demo.input(Date.now()),
       principal: bundle.demo.creator,
       correlationId: 'demo-case-1',
     });

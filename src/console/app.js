@@ -152,7 +152,7 @@
       if (!claimsOf(token)) return show('That is not a token: paste the JWT you were given.');
       sessionStorage.setItem(tokenKey, token);
       try {
-        await api('/v1/workflows?state=awaitingApproval&limit=1');
+        await api('/v1/definitions');
         clearMessage();
         if (location.hash === '#/queues' || !location.hash) route();
         else location.hash = '#/queues';
@@ -177,18 +177,32 @@
   // ---------- queues ----------
 
   async function renderQueues() {
-    const queues = [
-      { state: 'awaitingApproval', title: 'Awaiting approval' },
-      { state: 'manualReview', title: 'Manual review' },
-    ];
-    const pages = await Promise.all(queues.map((q) => api(`/v1/workflows?state=${q.state}&limit=100`)));
+    // The queues come from the registered definitions: each names the states people work from.
+    const { definitions } = await api('/v1/definitions');
+    const queues = definitions
+      .filter((d) => d.latest)
+      .flatMap((d) =>
+        d.queues.map((q) => ({
+          definition: d.id,
+          state: q.state,
+          short: q.state.split('.').pop(),
+          title: `${d.title}: ${q.title}`,
+        })),
+      );
+    const pages = await Promise.all(
+      queues.map((q) =>
+        api(
+          `/v1/workflows?state=${encodeURIComponent(q.state)}&definition=${encodeURIComponent(q.definition)}&limit=100`,
+        ),
+      ),
+    );
     view.replaceChildren(
       el('h1', {}, 'Queues'),
       ...queues.map((queue, i) => {
         const items = pages[i].items;
         return el(
           'section',
-          { 'data-queue': queue.state },
+          { 'data-queue': queue.short, 'data-definition': queue.definition },
           el('h2', {}, `${queue.title} (${items.length})`),
           items.length === 0
             ? el('p', { class: 'muted' }, 'Nothing waiting.')
@@ -233,7 +247,7 @@
   }
 
   function activeStates(workflow) {
-    return workflow.status === 'active' ? workflow.state : [workflow.result.outcome];
+    return workflow.state;
   }
 
   async function diagramSource(definition) {
@@ -263,43 +277,13 @@
     if (first) first.scrollIntoView({ block: 'center', inline: 'center' });
   }
 
+  /** The definition's own presentation of the workflow (facts, pre-filled fields, confirmations, artifacts). */
+  function presentationOf(workflow) {
+    return workflow.presentation || { facts: [], prefill: {}, confirm: {}, artifacts: {} };
+  }
+
   function evidenceCard(workflow) {
-    const e = workflow.evidence || {};
-    const rows = [];
-    const add = (term, value) =>
-      value !== null && value !== undefined && rows.push(el('dt', {}, term), el('dd', {}, value));
-    if (e.classification) {
-      add(
-        'Classification',
-        `${e.classification.category} (confidence ${e.classification.confidence}) — ${e.classification.model}, prompt ${e.classification.promptVersion}`,
-      );
-    }
-    if (e.policy) add('Policy', `${e.policy.policyId} version ${e.policy.policyVersion}`);
-    if (e.account) add('Account', e.account.accountId);
-    if (e.recommendation) {
-      const r = e.recommendation;
-      add('Recommendation', `v${r.version}: ${r.actionType} of ${r.amount.toFixed(2)} ${r.currency}`);
-      add('Model', `${r.model}, prompt ${r.promptVersion}`);
-      add('Content hash', r.contentHash);
-    }
-    if (e.validation) {
-      const v = e.validation;
-      add(
-        'Validation',
-        `${v.outcome} for v${v.recommendationVersion} (policy ${v.policyVersion}, ${v.validatorVersion})${v.findings.length ? `: ${v.findings.join('; ')}` : ''}`,
-      );
-    }
-    if (e.fraud) add('Fraud screen', `${e.fraud.status}${e.fraud.score === null ? '' : ` (score ${e.fraud.score})`}`);
-    if (e.approval) add('Approval', `v${e.approval.recommendationVersion} by ${e.approval.approverId}`);
-    if (workflow.manualReview) {
-      const m = workflow.manualReview;
-      add('Manual review', `${m.reason} at ${m.step}${m.overdue ? ' (overdue)' : ''}, owner ${m.owner}`);
-      if (m.openQuestions.length) add('Open questions', m.openQuestions.join(' '));
-    }
-    if (workflow.status === 'finished') {
-      add('Outcome', workflow.result.outcome);
-      if (workflow.result.receipts.action) add('Refund receipt', workflow.result.receipts.action.providerOperationId);
-    }
+    const rows = presentationOf(workflow).facts.flatMap((fact) => [el('dt', {}, fact.label), el('dd', {}, fact.value)]);
     return el(
       'section',
       { class: 'card', id: 'evidence' },
@@ -310,22 +294,7 @@
 
   /** What an accepted event brought in, for the latest one of its type (earlier ones were superseded). */
   function artifactOf(workflow, type) {
-    const e = workflow.evidence || {};
-    if (type === 'CLASSIFIED' && e.classification) {
-      const c = e.classification;
-      return `${c.category} ${c.confidence} · ${c.model} · prompt ${c.promptVersion}`;
-    }
-    if (type === 'POLICY_RETRIEVED' && e.policy) return `policy ${e.policy.policyId} version ${e.policy.policyVersion}`;
-    if (type === 'ACCOUNT_INSPECTED' && e.account) return `account ${e.account.accountId}`;
-    if (type === 'RECOMMENDATION_GENERATED' && e.recommendation) {
-      const r = e.recommendation;
-      return `v${r.version} ${r.amount.toFixed(2)} ${r.currency} · ${r.model} · prompt ${r.promptVersion}`;
-    }
-    if ((type === 'POLICY_VALID' || type === 'POLICY_INVALID' || type === 'POLICY_UNCLEAR') && e.validation) {
-      return `${e.validation.outcome} · policy ${e.validation.policyVersion} · ${e.validation.validatorVersion}`;
-    }
-    if ((type === 'FRAUD_CLEARED' || type === 'FRAUD_SUSPECTED') && e.fraud) return `fraud ${e.fraud.status}`;
-    return '';
+    return presentationOf(workflow).artifacts[type] || '';
   }
 
   function auditCard(entries, workflow) {
@@ -386,15 +355,9 @@
     );
   }
 
-  /** Values the console fills in itself: what the approver decides on is the recommendation shown. */
+  /** Values the console fills in itself: what the person decides on, as the definition presents it. */
   function prefilled(workflow, type) {
-    const r = workflow.evidence && workflow.evidence.recommendation;
-    if (!r) return {};
-    if (type === 'APPROVED') return { recommendationVersion: r.version, contentHash: r.contentHash, amount: r.amount };
-    if (type === 'REJECTED_BY_REVIEWER' || type === 'CHANGES_REQUESTED') {
-      return { recommendationVersion: r.version, contentHash: r.contentHash };
-    }
-    return {};
+    return presentationOf(workflow).prefill[type] || {};
   }
 
   function fieldFor(name, schema, required) {
@@ -430,15 +393,8 @@
     return payload;
   }
 
-  function summaryOf(workflow, type, fixed) {
-    const r = workflow.evidence && workflow.evidence.recommendation;
-    if (type === 'APPROVED' && r) {
-      return `Approve the ${r.actionType} of ${Number(fixed.amount).toFixed(2)} ${r.currency} — recommendation version ${fixed.recommendationVersion} (${String(fixed.contentHash).slice(0, 19)}…) of workflow ${workflow.workflowId}. It will be executed once.`;
-    }
-    if (type === 'REJECTED_BY_REVIEWER' && r)
-      return `Reject recommendation version ${r.version} (${r.amount.toFixed(2)} ${r.currency}).`;
-    if (type === 'CHANGES_REQUESTED' && r) return `Ask for a new recommendation instead of version ${r.version}.`;
-    return `Send ${type} to workflow ${workflow.workflowId}.`;
+  function summaryOf(workflow, type) {
+    return presentationOf(workflow).confirm[type] || `Send ${type} to workflow ${workflow.workflowId}.`;
   }
 
   function confirmEvent(workflow, allowed) {
@@ -447,7 +403,7 @@
     const properties = schema.properties || {};
     const required = schema.required || [];
     document.getElementById('confirm-title').textContent = allowed.type;
-    document.getElementById('confirm-summary').textContent = summaryOf(workflow, allowed.type, fixed);
+    document.getElementById('confirm-summary').textContent = summaryOf(workflow, allowed.type);
     const fields = document.getElementById('confirm-fields');
     fields.replaceChildren(
       ...Object.entries(properties)
@@ -523,7 +479,7 @@
       if (workflow.version < shown) return;
       shown = workflow.version;
       state.textContent = `${workflow.definition} · version ${workflow.version} · ${
-        workflow.status === 'active' ? workflow.state.join(', ') : `finished: ${workflow.result.outcome}`
+        workflow.status === 'active' ? workflow.state.join(', ') : `finished: ${workflow.state.join(', ')}`
       }`;
       state.setAttribute('data-version', String(workflow.version));
       const allowed = workflow.status === 'active' ? workflow.allowedEvents : [];

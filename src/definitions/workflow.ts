@@ -85,6 +85,18 @@ export interface QueueSpec {
   title: string;
 }
 
+/** What the console shows of a workflow, from its definition: the console's code names no workflow. */
+export interface Presentation {
+  /** The evidence card: what a person decides from, in order. */
+  facts: { label: string; value: string }[];
+  /** Payload fields the console fills in itself, by event type (what the person decides on: versions, hashes). */
+  prefill: Record<string, Record<string, unknown>>;
+  /** What the confirmation dialog says before an event type is sent. */
+  confirm: Record<string, string>;
+  /** What the latest accepted event of a type brought in, for the audit timeline. */
+  artifacts: Record<string, string>;
+}
+
 /** What a caller sees of a workflow beyond the platform's fields (id, state, version, allowed events, timers). */
 export interface WorkflowView<TContext> {
   /** Describes what `render` returns, for the OpenAPI document. */
@@ -92,6 +104,8 @@ export interface WorkflowView<TContext> {
   render(context: TContext, record: WorkflowRecord): Record<string, unknown>;
   /** A short line for queue listings (customer, amount, reason...), from the context. */
   summary?(context: TContext, record: WorkflowRecord): Record<string, unknown>;
+  /** What the console shows and pre-fills; returned in the API view as `presentation`. */
+  present?(context: TContext, record: WorkflowRecord): Presentation;
 }
 
 /** A local, offline answer to a model task: deterministic rules standing in for a model. */
@@ -108,7 +122,8 @@ export interface DemoDecision {
 
 /** How `warden demo --definition <id>` drives one workflow to its end. */
 export interface DemoScript<TContext> {
-  input: Record<string, unknown>;
+  /** The creation input, given the time now (ms since the epoch). */
+  input: (now: number) => Record<string, unknown>;
   creator: Principal;
   /** The person's decision in this state (an approval...), or null while the runtime works. */
   decide(context: TContext, record: WorkflowRecord): DemoDecision | null;

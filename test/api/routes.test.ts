@@ -323,7 +323,7 @@ describe('definitions, health, unknown routes, internal errors', () => {
     const list = await w.json<{ definitions: { key: string }[] }>(
       await w.call('GET', '/v1/definitions', { token: w.tokens.agent }),
     );
-    expect(list.definitions.map((d) => d.key)).toEqual(['support@1', 'support@2']);
+    expect(list.definitions.map((d) => d.key)).toEqual(['support@1', 'support@2', 'agent-task@1']);
     const detail = await w.json<{
       config: { id: string };
       graph: { nodes: unknown[]; edges: unknown[] };

@@ -57,7 +57,7 @@ async function signIn(token: string) {
   if (await page.locator('#sign-out').isVisible()) await page.click('#sign-out');
   await page.fill('#token', token);
   await page.click('#sign-in');
-  await page.waitForSelector('section[data-queue="awaitingApproval"]');
+  await page.waitForSelector('section[data-definition="support"][data-queue="awaitingApproval"]');
 }
 
 async function openWorkflow(id: string) {
@@ -163,7 +163,7 @@ describe('the operator console in Chromium', { timeout: 30_000 }, () => {
   it('signs in with a token and shows the approval queue with the time waiting', async () => {
     await signIn(tokens.approver);
     expect(await page.textContent('#who')).toContain('alice');
-    const queue = page.locator('section[data-queue="awaitingApproval"]');
+    const queue = page.locator('section[data-definition="support"][data-queue="awaitingApproval"]');
     for (const id of workflows) await expect(queue.locator(`a[data-workflow-id="${id}"]`).count()).resolves.toBe(1);
     expect(await queue.locator('td.waiting').first().textContent()).toMatch(/\d+ (s|min)/);
     await page.screenshot({ path: `${shots}/1-queues.png`, fullPage: true });

@@ -16,7 +16,7 @@ describe('the warden command', () => {
     const { code, out } = await run('definitions', '--json');
     expect(code).toBe(0);
     const rows = JSON.parse(out) as { key: string; states: string[] }[];
-    expect(rows.map((r) => r.key)).toEqual(['support@1', 'support@2']);
+    expect(rows.map((r) => r.key)).toEqual(['support@1', 'support@2', 'agent-task@1']);
     expect(rows[0]!.states).toContain('manualReview');
   });
 

@@ -3,6 +3,7 @@
  * Mermaid state diagram.
  */
 import { Hono } from 'hono';
+import { payloadJsonSchema } from '../../engine/allowed-events.ts';
 import { definitionKey } from '../../engine/definition.ts';
 import { definitionGraph, mermaidDiagram, serialisableConfig } from '../../definitions/describe.ts';
 import type { ApiDeps, ApiEnv } from '../context.ts';
@@ -12,13 +13,23 @@ export function definitionRoutes(deps: ApiDeps) {
   const app = new Hono<ApiEnv>();
   app.get('/', (c) =>
     c.json({
-      definitions: deps.definitions.map((d) => ({
-        id: d.id,
-        version: d.version,
-        key: definitionKey(d),
-        events: Object.keys(d.eventSchemas),
-        href: `/v1/definitions/${d.id}/${d.version}`,
-      })),
+      definitions: deps.definitions.map((d) => {
+        const bundle = deps.registry.bundle(d.id);
+        return {
+          id: d.id,
+          version: d.version,
+          key: definitionKey(d),
+          latest: deps.registry.latest(d.id) === d,
+          title: bundle?.title ?? d.id,
+          description: bundle?.description ?? '',
+          roles: bundle?.roles ?? {},
+          createRoles: d.createRoles,
+          queues: bundle?.queues ?? [],
+          events: Object.keys(d.eventSchemas),
+          input: bundle ? payloadJsonSchema(bundle.createSchema) : {},
+          href: `/v1/definitions/${d.id}/${d.version}`,
+        };
+      }),
     }),
   );
   app.get('/:id/:version', (c) => {

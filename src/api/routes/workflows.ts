@@ -181,7 +181,7 @@ export function workflowRoutes(deps: ApiDeps) {
   app.get('/', async (c) => {
     const principal = c.get('principal');
     const query = parse(queueQuery, c.req.query(), 'BAD_REQUEST');
-    const statePath = deps.resolveState(query.state);
+    const statePath = deps.resolveState(query.state, query.definition);
     if (!statePath) throw new ApiError('BAD_REQUEST', `unknown state ${query.state}`, { known: deps.queueStates() });
     const page = await store.listByState({
       tenantId: principal.tenantId,

@@ -1,0 +1,107 @@
+/**
+ * Event payload schemas of the agent-task workflow, one strict schema per event type: an unknown
+ * field is refused, so a payload cannot carry a role, a state or an approval. The machine's event
+ * union is inferred from these schemas.
+ */
+import { z } from 'zod';
+import { errorClasses } from '../../src/effects/effect-errors.ts';
+import type { Principal } from '../../src/engine/principal.ts';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const contentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'sha256:<64 hex digits>');
+/** `<workflowId>/<operation>/<attempt>`, the deterministic id of the job that produced a result. */
+export const jobId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,80}\/[a-z]+\/[1-9][0-9]{0,5}$/, '<workflowId>/<operation>/<attempt>');
+export const artifactRef = z.strictObject({ id: text(200), hash: contentHash });
+export const errorClass = z.enum(errorClasses);
+export const planVersion = z.number().int().positive();
+
+/** A plan as proposed: the operation name is any text here (validation, not the schema, refuses unknown ones). */
+export const proposedPlan = z.strictObject({
+  operation: text(100),
+  parameters: z.record(z.string().max(100), z.unknown()),
+  rationale: text(4000),
+});
+
+/** What the executor returns and records under the idempotency key. */
+export const operationReceipt = z.strictObject({
+  executionId: text(200),
+  idempotencyKey: text(300),
+  operation: text(100),
+  parametersHash: contentHash,
+  executedAt: z.number().int().nonnegative(),
+});
+
+export const eventSchemas = {
+  /** The task was accepted into the workflow: start planning. */
+  START: z.strictObject({}),
+  PLAN_PROPOSED: z.strictObject({
+    jobId,
+    plan: proposedPlan,
+    planHash: contentHash,
+    artifact: artifactRef,
+    model: text(200),
+    promptVersion: text(100),
+  }),
+  /** The model call failed (transport, timeout, rate limit...): retried while attempts are left. */
+  PLAN_FAILED: z.strictObject({ jobId, errorClass, message: text(2000), retryable: z.boolean() }),
+  /** An approver approves one exact plan: its version and content hash. */
+  APPROVED: z.strictObject({ planVersion, planHash: contentHash, comment: text(2000).optional() }),
+  REJECTED: z.strictObject({ planVersion, planHash: contentHash, reason: text(2000) }),
+  OPERATION_SUCCEEDED: z.strictObject({ jobId, receipt: operationReceipt }),
+  /** The executor answered that the operation did not take effect. */
+  OPERATION_FAILED: z.strictObject({ jobId, errorClass, message: text(2000), retryable: z.boolean() }),
+  /** The call may have reached the provider (transport error, timeout): reconcile before anything else. */
+  OPERATION_OUTCOME_UNKNOWN: z.strictObject({ jobId, errorClass, message: text(2000) }),
+  /** Reconciliation found an execution under the idempotency key. */
+  OPERATION_FOUND: z.strictObject({ jobId, receipt: operationReceipt }),
+  /** Reconciliation found no execution under the idempotency key. */
+  OPERATION_NOT_FOUND: z.strictObject({ jobId, idempotencyKey: text(300) }),
+  CANCEL_REQUESTED: z.strictObject({ reason: text(2000) }),
+  /** A person hands the task to a reviewer, or a worker gives up on its job (the dead-letter event). */
+  ESCALATE: z.strictObject({ reason: text(2000), jobId: jobId.optional() }),
+  /** A reviewer sends an escalated task back to planning (only while nothing can have executed). */
+  REPLAN: z.strictObject({ note: text(2000) }),
+  /** A reviewer asks again whether the operation executed (after the reconciliation job gave up). */
+  RECONCILE: z.strictObject({ note: text(2000) }),
+} as const;
+
+export type EventSchemas = typeof eventSchemas;
+export type AgentTaskEventType = keyof EventSchemas;
+export type PayloadOf<K extends AgentTaskEventType> = z.infer<EventSchemas[K]>;
+export const agentTaskEventTypes = Object.keys(eventSchemas) as AgentTaskEventType[];
+
+/** The envelope the engine puts around every validated payload: authority comes from `actor` only. */
+export interface EventEnvelope {
+  eventId: string;
+  /** Milliseconds since the epoch, from the engine's clock. */
+  at: number;
+  actor: Principal;
+}
+
+export type AgentTaskEvent = {
+  [K in AgentTaskEventType]: EventEnvelope & { type: K; payload: PayloadOf<K> };
+}[AgentTaskEventType];
+
+/** Timer events (`xstate.after.*`) reach the machine only through the engine's timer channel. */
+export interface TimerEvent {
+  type: `xstate.after.${string}`;
+  eventId: string;
+  at: number;
+}
+
+export type AnyAgentTaskEvent = AgentTaskEvent | TimerEvent;
+
+export function payloadOf<K extends AgentTaskEventType>(event: AnyAgentTaskEvent, type: K): PayloadOf<K> | null {
+  return event.type === type ? ((event as { payload: unknown }).payload as PayloadOf<K>) : null;
+}
+
+export function payloadField(event: AnyAgentTaskEvent, field: string): unknown {
+  return 'payload' in event ? (event.payload as Record<string, unknown>)[field] : undefined;
+}
+
+export function actorOf(event: AnyAgentTaskEvent): Principal | null {
+  return 'actor' in event ? event.actor : null;
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentTaskDeps } from '../../machines/agent-task/handlers.ts';
+import { handlers } from '../../machines/agent-task/handlers.ts';
+import { MemoryOperationExecutor } from '../../machines/agent-task/executor.ts';
+import { localPlanner, planOutput } from '../../machines/agent-task/planner.ts';
+import { catalogueSummary } from '../../machines/agent-task/operations.ts';
+import { contentHashOf } from '../../src/effects/canonical-json.ts';
+import type { EffectContext } from '../../src/effects/effect.ts';
+import { EffectError } from '../../src/effects/effect-errors.ts';
+import { LocalModelClient } from '../../src/effects/local-model.ts';
+import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
+
+function deps(executor = new MemoryOperationExecutor(() => 1000)): AgentTaskDeps {
+  return {
+    model: new LocalModelClient({ 'plan-agent-task': localPlanner }),
+    executor,
+    clock: () => 1000,
+    timeoutMs: () => 1000,
+    redis: null,
+    prefix: 'test',
+  } as unknown as PlatformAdapters & { executor: MemoryOperationExecutor };
+}
+
+function ctx(type: string, operation: string, params: Record<string, unknown>, attempt = 1): EffectContext<never> {
+  let n = 0;
+  return {
+    job: { workflowId: 'wf-1', jobId: `wf-1/${operation}/${attempt}`, type, operation, params },
+    context: {} as never,
+    now: () => 1000,
+    signal: new AbortController().signal,
+    saveArtifact: (_kind: string, content: unknown) =>
+      Promise.resolve({ id: `artifact-${++n}`, hash: contentHashOf(content) }),
+    loadArtifact: () => Promise.resolve(null),
+  };
+}
+
+const key = 'agent-task:wf-1:plan-v1';
+const execParams = {
+  idempotencyKey: key,
+  operation: 'update_crm_record',
+  parameters: { recordId: 'r1', fields: { a: 1 } },
+};
+const planParams = (task: Record<string, unknown>) => ({
+  planVersion: 1,
+  task,
+  operations: catalogueSummary(),
+  previousReasons: [],
+});
+
+describe('agent-task handlers', () => {
+  it('never executes the same key twice', async () => {
+    const d = deps();
+    const first = await handlers.executeOperation(d)(ctx('executeOperation', 'execute', execParams, 1));
+    const second = await handlers.executeOperation(d)(ctx('executeOperation', 'execute', execParams, 2));
+    expect(first.type).toBe('OPERATION_SUCCEEDED');
+    expect(second.payload.receipt).toEqual(first.payload.receipt);
+    expect(await d.executor.executions()).toHaveLength(1);
+  });
+
+  it('maps faults to the right events', async () => {
+    const executor = new MemoryOperationExecutor(() => 1000);
+    const d = deps(executor);
+    const run = () => handlers.executeOperation(d)(ctx('executeOperation', 'execute', execParams));
+    executor.failNext(new EffectError('RATE_LIMITED', 'slow down', true));
+    expect(await run()).toMatchObject({
+      type: 'OPERATION_FAILED',
+      payload: { errorClass: 'RATE_LIMITED', retryable: true },
+    });
+    executor.faults.inject('execute', 'refuse');
+    expect(await run()).toMatchObject({ type: 'OPERATION_FAILED', payload: { retryable: false } });
+    executor.faults.inject('execute', 'failBefore');
+    expect((await run()).type).toBe('OPERATION_OUTCOME_UNKNOWN');
+    expect(await executor.executions()).toHaveLength(0);
+    executor.faults.inject('execute', 'loseResponse');
+    expect((await run()).type).toBe('OPERATION_OUTCOME_UNKNOWN');
+    expect(await executor.executions()).toHaveLength(1);
+    const found = await handlers.reconcileOperation(d)(ctx('reconcileOperation', 'reconcile', { idempotencyKey: key }));
+    expect(found.type).toBe('OPERATION_FOUND');
+    const missing = await handlers.reconcileOperation(d)(
+      ctx('reconcileOperation', 'reconcile', { idempotencyKey: 'other' }),
+    );
+    expect(missing).toMatchObject({ type: 'OPERATION_NOT_FOUND', payload: { idempotencyKey: 'other' } });
+  });
+
+  it('proposes a plan with its hash, and escalates when the answer stays invalid', async () => {
+    const d = deps();
+    const task = {
+      title: 'Weekly report',
+      instructions: 'Send it',
+      requestedOperation: 'send_report',
+      parameters: { reportId: 'w1', recipients: ['a@b.co'] },
+    };
+    const proposed = await handlers.requestPlan(d)(ctx('requestPlan', 'plan', planParams(task)));
+    expect(proposed.type).toBe('PLAN_PROPOSED');
+    expect(proposed.payload.planHash).toBe(contentHashOf(proposed.payload.plan));
+    const unreadable = await handlers.requestPlan(d)(
+      ctx('requestPlan', 'plan', planParams({ title: 'Hello', instructions: 'Do something' })),
+    );
+    expect(unreadable).toMatchObject({ type: 'ESCALATE', payload: { jobId: 'wf-1/plan/1' } });
+  });
+});
+
+describe('localPlanner', () => {
+  it('uses the requested operation and parameters', () => {
+    const out = localPlanner(
+      planParams({
+        title: 't',
+        instructions: 'i',
+        requestedOperation: 'publish_post',
+        parameters: { channel: 'blog' },
+      }),
+    );
+    expect(out).toMatchObject({ operation: 'publish_post', parameters: { channel: 'blog' } });
+  });
+
+  it('picks by keywords deterministically', () => {
+    const input = planParams({ title: 'Goodwill credit for cust-1', instructions: 'Issue a credit of 20 EUR' });
+    const out = localPlanner(input);
+    expect(planOutput.parse(out).operation).toBe('issue_credit');
+    expect(localPlanner(input)).toEqual(out);
+    expect(planOutput.safeParse(localPlanner(planParams({ title: 'Hello', instructions: 'Nothing' }))).success).toBe(
+      false,
+    );
+  });
+});

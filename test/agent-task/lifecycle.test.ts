@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { agentTask } from '../../machines/agent-task/index.ts';
+import { defineWorkflow } from '../../src/definitions/define-workflow.ts';
+import { awaitingApproval, bodyWith, creditPlan, principals, TaskHarness } from './harness.ts';
+
+function approvedAndExecuting(plan?: Record<string, unknown>, config: Record<string, unknown> = {}): TaskHarness {
+  const h = awaitingApproval(bodyWith({}, config), plan);
+  expect(h.approve().outcome).toBe('accepted');
+  expect(h.state).toBe('executing');
+  return h;
+}
+
+describe('agent-task lifecycle', () => {
+  it('is accepted by defineWorkflow', () => {
+    expect(agentTask.latest.id).toBe('agent-task');
+    expect(() => defineWorkflow({ ...agentTask })).not.toThrow();
+  });
+
+  it('runs the happy path to completed', () => {
+    const h = TaskHarness.create();
+    expect(h.state).toBe('created');
+    h.send('START', {}, principals.requester);
+    expect(h.state).toBe('planning.attempting');
+    expect(h.effectsOf('requestPlan')).toHaveLength(1);
+    h.propose();
+    expect(h.state).toBe('awaitingApproval');
+    expect(h.context.validation?.ok).toBe(true);
+    expect(h.approve().outcome).toBe('accepted');
+    const [execute] = h.effectsOf('executeOperation');
+    expect(execute?.params).toEqual({
+      idempotencyKey: 'agent-task:wf-1:plan-v1',
+      operation: 'update_crm_record',
+      parameters: { recordId: 'crm-acme', fields: { renewalDate: '2027-01-31' } },
+    });
+    expect(h.context.approval).toMatchObject({ approverId: 'approver-1', planVersion: 1 });
+    h.result('OPERATION_SUCCEEDED', 'execute', { receipt: h.receipt() });
+    expect(h.state).toBe('completed');
+    expect(h.record.status).toBe('done');
+  });
+
+  it('ends rejected when the approver rejects', () => {
+    const h = awaitingApproval();
+    const plan = h.context.plan!;
+    h.send(
+      'REJECTED',
+      { planVersion: plan.version, planHash: plan.hash, reason: 'wrong customer' },
+      principals.approver,
+    );
+    expect(h.state).toBe('rejected');
+    expect(h.context.rejection?.reason).toBe('wrong customer');
+  });
+
+  it('cancels before executing and refuses cancellation once executing', () => {
+    const h = awaitingApproval();
+    expect(h.send('CANCEL_REQUESTED', { reason: 'no' }, principals.requester).outcome).toBe('accepted');
+    expect(h.state).toBe('cancelled');
+
+    const e = approvedAndExecuting();
+    const refused = e.send('CANCEL_REQUESTED', { reason: 'too late' }, principals.requester);
+    expect(refused).toMatchObject({ outcome: 'refused', code: 'NO_TRANSITION' });
+  });
+
+  it.each([
+    [
+      'bad parameters',
+      {},
+      { operation: 'update_crm_record', parameters: { recordId: '' }, rationale: 'x' },
+      /parameters/,
+    ],
+    ['stale data', { dataAsOf: '2026-11-01T00:00:00Z' }, undefined, /stale/],
+    ['an unknown operation', {}, { operation: 'drop_table', parameters: {}, rationale: 'x' }, /unknown operation/],
+    [
+      'a credit above the limit',
+      {},
+      { ...creditPlan, parameters: { customerId: 'c', amount: 900, currency: 'EUR' } },
+      /exceeds/,
+    ],
+  ])('fails validation for %s', (_name, task, plan, reason) => {
+    const h = awaitingApproval(bodyWith(task), plan);
+    expect(h.state).toBe('validationFailed');
+    expect(h.context.validation?.reasons.join('\n')).toMatch(reason);
+  });
+
+  it('retries an idempotent operation under the same key, then completes', () => {
+    const h = approvedAndExecuting();
+    h.result('OPERATION_FAILED', 'execute', { errorClass: 'RATE_LIMITED', message: 'slow down', retryable: true });
+    expect(h.state).toBe('retryPending');
+    h.fire('executionRetryDelay');
+    expect(h.state).toBe('executing');
+    const executes = h.effectsOf('executeOperation');
+    expect(executes.map((e) => e.jobId)).toEqual(['wf-1/execute/1', 'wf-1/execute/2']);
+    expect(executes[1]?.params.idempotencyKey).toBe(executes[0]?.params.idempotencyKey);
+    h.result('OPERATION_SUCCEEDED', 'execute', { receipt: h.receipt() });
+    expect(h.state).toBe('completed');
+  });
+
+  it('stops retrying when attempts are used up', () => {
+    const h = approvedAndExecuting(undefined, { maxExecutionAttempts: 2 });
+    h.result('OPERATION_FAILED', 'execute', { errorClass: 'UNAVAILABLE', message: 'down', retryable: true });
+    h.fire('executionRetryDelay');
+    h.result('OPERATION_FAILED', 'execute', { errorClass: 'UNAVAILABLE', message: 'down', retryable: true });
+    expect(h.state).toBe('failed');
+  });
+
+  it('fails a non-idempotent operation without retrying', () => {
+    const h = approvedAndExecuting(creditPlan);
+    h.result('OPERATION_FAILED', 'execute', { errorClass: 'UNAVAILABLE', message: 'down', retryable: true });
+    expect(h.state).toBe('failed');
+    expect(h.effectsOf('executeOperation')).toHaveLength(1);
+    expect(Object.keys(h.record.timers)).toEqual([]);
+  });
+
+  it('reconciles an unknown outcome with the same key and completes when found', () => {
+    const h = approvedAndExecuting();
+    h.result('OPERATION_OUTCOME_UNKNOWN', 'execute', { errorClass: 'TRANSPORT', message: 'reset' });
+    expect(h.state).toBe('reconciling');
+    const [reconcile] = h.effectsOf('reconcileOperation');
+    expect(reconcile?.params.idempotencyKey).toBe('agent-task:wf-1:plan-v1');
+    h.result('OPERATION_FOUND', 'reconcile', { receipt: h.receipt() });
+    expect(h.state).toBe('completed');
+  });
+
+  it('goes from not found to a retry for an idempotent operation and to failed for a credit', () => {
+    const h = approvedAndExecuting();
+    h.result('OPERATION_OUTCOME_UNKNOWN', 'execute', { errorClass: 'TRANSPORT', message: 'reset' });
+    h.result('OPERATION_NOT_FOUND', 'reconcile', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
+    expect(h.state).toBe('retryPending');
+
+    const c = approvedAndExecuting(creditPlan);
+    c.result('OPERATION_OUTCOME_UNKNOWN', 'execute', { errorClass: 'TRANSPORT', message: 'reset' });
+    c.result('OPERATION_NOT_FOUND', 'reconcile', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
+    expect(c.state).toBe('failed');
+  });
+
+  it('escalates when the model answers invalid output twice, and a reviewer replans', () => {
+    const h = TaskHarness.create();
+    h.send('START', {}, principals.requester);
+    h.result('ESCALATE', 'plan', { reason: 'invalid output twice' });
+    expect(h.state).toBe('escalated');
+    expect(h.send('REPLAN', { note: 'try again' }, principals.reviewer).outcome).toBe('accepted');
+    expect(h.state).toBe('planning.attempting');
+    expect(h.effectsOf('requestPlan').map((e) => e.jobId)).toEqual(['wf-1/plan/1', 'wf-1/plan/2']);
+  });
+
+  it('retries a retryable model error with a backoff, then escalates after three attempts', () => {
+    const h = TaskHarness.create();
+    h.send('START', {}, principals.requester);
+    for (let i = 0; i < 2; i++) {
+      h.result('PLAN_FAILED', 'plan', { errorClass: 'TIMEOUT', message: 'slow', retryable: true });
+      expect(h.state).toBe('planning.retryWait');
+      h.fire('planBackoff');
+    }
+    h.result('PLAN_FAILED', 'plan', { errorClass: 'TIMEOUT', message: 'slow', retryable: true });
+    expect(h.state).toBe('escalated');
+  });
+
+  it('escalates when nobody approves in time', () => {
+    const h = awaitingApproval();
+    h.fire('approvalTimeout');
+    expect(h.state).toBe('escalated');
+    expect(h.context.escalation?.reason).toBe('APPROVAL_TIMEOUT');
+  });
+});
+
+describe('approval refusals', () => {
+  it.each([
+    ['self-approval', () => principals.requesterApprover, {}, 'GUARD_REJECTED', 'approverIsNotRequester'],
+    ['a stale plan version', () => principals.approver, { planVersion: 2 }, 'GUARD_REJECTED', 'planVersionIsCurrent'],
+    [
+      'a tampered hash',
+      () => principals.approver,
+      { planHash: `sha256:${'cd'.repeat(32)}` },
+      'GUARD_REJECTED',
+      'planHashMatches',
+    ],
+    ['another tenant', () => principals.otherTenantApprover, {}, 'FORBIDDEN', null],
+    ['the wrong role', () => principals.reviewer, {}, 'FORBIDDEN', null],
+  ])('refuses %s', (_name, principal, patch, code, check) => {
+    const h = awaitingApproval();
+    const decision = h.approve(principal(), patch);
+    expect(decision).toMatchObject({ outcome: 'refused', code });
+    if (check && decision.outcome === 'refused') expect(decision.audit.guard.failedChecks).toContain(check);
+    expect(h.state).toBe('awaitingApproval');
+    expect(h.effectsOf('executeOperation')).toHaveLength(0);
+  });
+
+  it('refuses an approval of a plan that failed validation (nothing waits for it)', () => {
+    const h = awaitingApproval(bodyWith({ dataAsOf: '2020-01-01T00:00:00Z' }));
+    expect(h.approve()).toMatchObject({ outcome: 'refused', code: 'WORKFLOW_FINISHED' });
+  });
+
+  it('refuses a stale job result', () => {
+    const h = awaitingApproval();
+    h.approve();
+    expect(
+      h.send('OPERATION_SUCCEEDED', { jobId: 'wf-1/execute/7', receipt: h.receipt() }, principals.worker),
+    ).toMatchObject({
+      outcome: 'refused',
+      code: 'STALE_JOB',
+    });
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { agentTaskPaths } from '../../machines/agent-task/paths.ts';
+import type { Decision } from '../../src/engine/decision.ts';
+import { awaitingApproval, creditPlan, TaskHarness } from './harness.ts';
+
+function observe(h: TaskHarness, decision: Decision) {
+  return { before: h.record, decision, context: h.context, trail: h.audit.filter((a) => a.outcome === 'accepted') };
+}
+
+describe('agent-task path model', () => {
+  it('finds no violation when an authorised approver approved the current plan', () => {
+    const h = awaitingApproval();
+    const decision = h.approve();
+    expect(agentTaskPaths.invariants(observe(h, decision))).toEqual([]);
+  });
+
+  it('reports a retry of a non-idempotent operation and an execution without approval', () => {
+    const h = awaitingApproval(undefined, creditPlan);
+    const forged: Decision = {
+      ...h.approve(),
+      effects: [{ type: 'executeOperation', operation: 'execute', jobId: 'wf-1/execute/2', params: {} }],
+    } as Decision;
+    expect(agentTaskPaths.invariants(observe(h, forged)).join('\n')).toMatch(/non-idempotent/);
+    const noApproval = { ...observe(h, forged), trail: [] };
+    expect(agentTaskPaths.invariants(noApproval).join('\n')).toMatch(/without an accepted approval/);
+  });
+
+  it('resolves every variant of the handled events and keeps behaviour bounded', () => {
+    const h = awaitingApproval();
+    const events = agentTaskPaths.events({ record: h.record, handled: ['APPROVED', 'REJECTED'], context: h.context });
+    for (const event of events) expect(agentTaskPaths.resolve(event, h.context).type).toBe(event.type);
+    expect(JSON.stringify(agentTaskPaths.behaviour(h.context, h.record))).not.toMatch(/plan-v|wf-1/);
+  });
+});
