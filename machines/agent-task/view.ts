@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
-import type { WorkflowView } from '../../src/definitions/workflow.ts';
+import type { Presentation, WorkflowView } from '../../src/definitions/workflow.ts';
 import type { AgentTaskContext } from './context.ts';
 import { operationSpec } from './operations.ts';
 
@@ -117,6 +117,55 @@ export const agentTaskView: WorkflowView<AgentTaskContext> = {
         step: context.escalation.step,
       },
       outcome: outcomeOf(context, record),
+    };
+  },
+  present(context, record): Presentation {
+    const plan = context.plan;
+    const spec = plan ? operationSpec(plan.operation) : null;
+    const facts = [
+      { label: 'Task', value: `${context.task.title} (requested by ${context.requesterId})` },
+      ...(plan
+        ? [
+            { label: 'Plan', value: `v${plan.version}: ${plan.operation} ${JSON.stringify(plan.parameters)}` },
+            {
+              label: 'Operation',
+              value: `${spec?.idempotent ? 'idempotent' : 'not idempotent'}, ${spec?.reversible ? 'reversible' : 'not reversible'}`,
+            },
+            { label: 'Rationale', value: plan.rationale },
+            { label: 'Model', value: `${plan.model}, prompt ${plan.promptVersion}` },
+            { label: 'Plan hash', value: plan.hash },
+          ]
+        : []),
+      ...(context.validation
+        ? [
+            {
+              label: 'Validation',
+              value: `${context.validation.ok ? 'passed' : 'failed'} for v${context.validation.planVersion}${context.validation.reasons.length ? `: ${context.validation.reasons.join('; ')}` : ''}`,
+            },
+          ]
+        : []),
+      ...(context.approval
+        ? [{ label: 'Approval', value: `v${context.approval.planVersion} by ${context.approval.approverId}` }]
+        : []),
+      { label: 'Execution', value: `${context.execution.status}, attempt ${context.execution.attempts}` },
+      ...(context.escalation
+        ? [{ label: 'Escalated', value: `${context.escalation.reason} at ${context.escalation.step}` }]
+        : []),
+      ...(record.status === 'active' ? [] : [{ label: 'Outcome', value: record.statePaths.join(', ') }]),
+    ];
+    const decided: Record<string, unknown> | null = plan && { planVersion: plan.version, planHash: plan.hash };
+    return {
+      facts,
+      prefill: decided ? { APPROVED: decided, REJECTED: decided } : {},
+      confirm: plan
+        ? {
+            APPROVED: `Approve plan version ${plan.version} (${plan.hash.slice(0, 19)}…): ${plan.operation} ${JSON.stringify(plan.parameters)}. It will be executed once${spec?.idempotent ? '' : ' and never retried'}.`,
+            REJECTED: `Reject plan version ${plan.version} (${plan.operation}).`,
+          }
+        : {},
+      artifacts: plan
+        ? { PLAN_PROPOSED: `v${plan.version} ${plan.operation} · ${plan.model} · prompt ${plan.promptVersion}` }
+        : {},
     };
   },
   summary(context) {
