@@ -385,7 +385,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           'Creates a workflow of the named definition (`definition`: `id` or `id@version`; the first registered by default) from its `input`, and starts it. With an `Idempotency-Key`, the same tenant and key give the same workflow (201 new, 200 existing).',
         tags: ['workflows'],
         parameters: [ref('parameters', 'Idempotency-Key')],
-        requestBody: jsonBody('CreateWorkflowBody', 'The customer request and optional configuration'),
+        requestBody: jsonBody('CreateWorkflowBody', 'The definition to run and its creation input'),
         responses: {
           '200': ok('The existing workflow of this Idempotency-Key', 'WorkflowView', {
             headers: { ETag: ref('headers', 'ETag'), Location: ref('headers', 'Location') },
