@@ -261,6 +261,28 @@ describe('/docs', () => {
     expect(init).toContain('validatorUrl: null');
   });
 
+  it('describes each definition’s creation input, events and view with its own schemas', () => {
+    const schemas = doc.components.schemas as Record<string, Record<string, unknown>>;
+    const agentInput = schemas.AgentTaskCreateInput as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(agentInput.properties)).toEqual(['task', 'config']);
+    expect(agentInput.required).toEqual(['task']);
+    expect(Object.keys((schemas.SupportCreateInput as { properties: object }).properties)).toEqual([
+      'request',
+      'config',
+    ]);
+    const agentEvents = schemas.AgentTaskEvent as { discriminator: { mapping: Record<string, string> } };
+    expect(Object.keys(agentEvents.discriminator.mapping)).toContain('PLAN_PROPOSED');
+    expect(resolve(agentEvents.discriminator.mapping.APPROVED ?? '')).toMatchObject({ title: 'APPROVED (agent-task)' });
+    const approved = schemas.AgentTaskApprovedPayload as { properties: Record<string, unknown> };
+    expect(Object.keys(approved.properties).sort()).toEqual(['comment', 'planHash', 'planVersion']);
+    const view = schemas.AgentTaskView as { allOf: { properties?: Record<string, unknown> }[] };
+    expect(Object.keys(view.allOf[1]?.properties ?? {})).toEqual(
+      expect.arrayContaining(['task', 'plan', 'validation', 'approval', 'execution']),
+    );
+    expect((schemas.WorkflowView as { oneOf: unknown[] }).oneOf).toHaveLength(2);
+    for (const ref of refsIn(doc)) expect(resolve(ref), ref).toBeDefined();
+  });
+
   it('serves nothing else from the package directory', async () => {
     for (const path of [
       '/docs/assets/package.json',
