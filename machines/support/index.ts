@@ -23,7 +23,8 @@ import { supportMachine } from './support.machine.ts';
 import { eventRoles, roles } from './support.roles.ts';
 import { supportDemo } from './demo.ts';
 import { supportView } from './view.ts';
-import { supportMachineV1 } from './versions/support.v1.machine.ts';
+import type { ReleasedVersion } from '../../src/definitions/released-version.ts';
+import { supportV1Release } from './versions/support.v1.ts';
 
 /** support@2, the latest: new workflows start here. */
 export const supportV2: WorkflowDefinition<SupportContext> = {
@@ -42,8 +43,12 @@ export const supportV2: WorkflowDefinition<SupportContext> = {
   deadLetterEvent: 'ESCALATE',
 };
 
-/** support@1, released: workflows started on it keep running on it. */
-export const supportV1: WorkflowDefinition<SupportContext> = { ...supportV2, version: 1, machine: supportMachineV1 };
+/** support@1, released (kept as data in `versions/`): workflows started on it keep running on it. */
+export const supportV1: WorkflowDefinition<SupportContext> & ReleasedVersion = {
+  ...supportV2,
+  version: 1,
+  ...supportV1Release,
+};
 
 export const support = defineWorkflow<SupportContext, SupportAdapters>({
   id: 'support',

@@ -237,6 +237,42 @@ describe('the operator console in Chromium', { timeout: 30_000 }, () => {
     await page.screenshot({ path: `${shots}/5-over-limit.png`, fullPage: true });
   });
 
+  it('works an agent task from its own queue: the plan as evidence, approval of that plan version', async () => {
+    const requester = await mintToken(secret, { sub: 'rhea', tenant: 'acme', roles: ['task_requester'] });
+    const approver = await mintToken(secret, { sub: 'tess', tenant: 'acme', roles: ['task_approver'] });
+    const { status, body } = await call('POST', '/v1/workflows', requester, {
+      definition: 'agent-task',
+      input: {
+        task: {
+          title: 'Tier update',
+          instructions: 'Set the tier of acc-7 to gold.',
+          requestedOperation: 'update_crm_record',
+          parameters: { recordId: 'acc-7', fields: { tier: 'gold' } },
+          dataAsOf: new Date().toISOString(),
+        },
+      },
+    });
+    expect(status).toBe(201);
+    const id = body.workflowId as string;
+    for (let i = 0; i < 300; i++) {
+      const view = await call('GET', `/v1/workflows/${id}`, requester);
+      if ((view.body.state as string[]).includes('awaitingApproval')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await signIn(approver);
+    const queue = page.locator('section[data-definition="agent-task"][data-queue="awaitingApproval"]');
+    await queue.locator(`a[data-workflow-id="${id}"]`).click();
+    await page.waitForSelector('#diagram svg');
+    const evidence = await page.textContent('#evidence');
+    expect(evidence).toContain('v1: update_crm_record');
+    expect(evidence).toContain('idempotent');
+    await page.click('#events button[data-event="APPROVED"]');
+    expect(await page.textContent('#confirm-summary')).toMatch(/Approve plan version 1 \(sha256:/);
+    await page.click('#confirm-ok');
+    await page.waitForSelector('#diagram[data-active="completed"]', { timeout: 15_000 });
+    await page.screenshot({ path: `${shots}/6-agent-task-completed.png`, fullPage: true });
+  });
+
   it('shows an error as a message, never a blank page', async () => {
     await page.goto(`${origin}/console#/workflows/no-such-workflow`);
     await page.waitForSelector('#message:not([hidden])');

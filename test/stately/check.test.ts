@@ -14,6 +14,7 @@ import {
   statelyCheck,
   statelyFiles,
   type LockedVersion,
+  type PinnedVersion,
   type Problem,
 } from '../../src/definitions/stately.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
@@ -33,6 +34,13 @@ function checkWith(v2: WorkflowDefinition, extra: Partial<Record<string, Workflo
     { ...files, [stateLockPath]: onDisk[stateLockPath] ?? null },
   ).filter((p) => !(p.code === 'STALE_FILE' && p.message.startsWith(stateLockPath)));
 }
+
+/**
+ * A released version without its pins: for the tests below that give support@1 another chart (built
+ * from support@2's), whose names its release never pinned.
+ */
+const withoutPins = ({ pins: _pins, ...definition }: WorkflowDefinition & PinnedVersion): WorkflowDefinition =>
+  definition;
 
 const completedWith = (entry: unknown) =>
   mutant((config) => patchAt(config, ['states', 'completed'], (state) => ({ ...state, entry })));
@@ -79,14 +87,17 @@ describe('npm run stately:check', () => {
         })),
       ).machine,
     });
-    const registry = new Map<string, WorkflowDefinition>([...definitions, ['support@1', retargeted(supportV1)]]);
+    const registry = new Map<string, WorkflowDefinition>([
+      ...definitions,
+      ['support@1', retargeted(withoutPins(supportV1))],
+    ]);
     expect(
       statelyCheck({ definitions: registry, findMigration }, onDisk).filter((p) => p.code !== 'STALE_FILE'),
     ).toEqual([
       {
         code: 'VERSION_CHANGED',
         message:
-          'support@1 is a released version and its chart changed in place; restore machines/versions/ and register a new version instead',
+          'support@1 is a released version and its chart changed in place; restore its released config in machines/support/versions/ and register a new version instead',
       },
     ]);
     // The latest version is the one the editor changes: only its states are locked.
@@ -158,7 +169,7 @@ describe('npm run stately:check', () => {
 
     // support@1 has a state support@2 lacks: fine with the registered migration, a fault without one.
     const v1 = {
-      ...supportV1,
+      ...withoutPins(supportV1),
       machine: mutant((config) =>
         patchAt(config, ['states'], (states) => ({ ...states, legacyHold: { type: 'final', description: 'Old.' } })),
       ).machine,

@@ -6,11 +6,12 @@ import type { Cluster, Redis } from 'ioredis';
 import type { WorkflowRecord } from '../../engine/decision.ts';
 import { type Archive, encodeArchive } from './archive-codec.ts';
 import type { Keys } from './keys.ts';
+import type { ArchiveScriptReply } from './reply-codes.ts';
 
 type StreamEntries = [string, string[]][];
 
 type ArchiveClient = (Redis | Cluster) & {
-  wardenArchive(...args: (string | number | Buffer)[]): Promise<number>;
+  wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
 };
 
 /** The events hash field that marks an archived workflow (no event id can take it); its value is the last archived audit id. */
@@ -43,8 +44,13 @@ export function mergeTrail(archive: Archive | null, live: StreamEntries, cursor:
   ];
 }
 
-/** Reads a finished workflow whole and folds it into its archive; 1 if archived, else 0. */
-export async function archiveWorkflow(client: ArchiveClient, k: Keys, shard: number, id: string): Promise<number> {
+/** Reads a finished workflow whole and folds it into its archive; `archive.lua`'s reply (`ArchiveReply`). */
+export async function archiveWorkflow(
+  client: ArchiveClient,
+  k: Keys,
+  shard: number,
+  id: string,
+): Promise<ArchiveScriptReply> {
   const [json, audit, outcomes, artifactIds] = await Promise.all([
     client.hget(k.workflow(id), 'r'),
     client.xrange(k.audit(id), '-', '+') as Promise<StreamEntries>,

@@ -26,21 +26,32 @@ import { type Archive, decodeArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
+import {
+  ArchiveReply,
+  LeaseReply,
+  RefuseReply,
+  TransitionReply,
+  type ArchiveScriptReply,
+  type LeaseScriptReply,
+  type RefuseScriptReply,
+  type TransitionScriptReply,
+} from './reply-codes.ts';
 
 export const OUTBOX_GROUP = 'workers';
 
 const script = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
 
 type Client = Redis | Cluster;
-type Reply = [number, string?];
 
 interface ScriptCommands {
-  wardenTransition(...args: (string | number)[]): Promise<[number, string | number | undefined]>;
-  wardenRefuse(...args: (string | number)[]): Promise<Reply>;
+  wardenTransition(...args: (string | number)[]): Promise<TransitionScriptReply>;
+  wardenRefuse(...args: (string | number)[]): Promise<RefuseScriptReply>;
+  /** Returns the number of timers moved. */
   wardenClaimTimers(...args: (string | number)[]): Promise<number>;
+  /** Returns the number of entries removed. */
   wardenTrimOutbox(...args: (string | number)[]): Promise<number>;
-  wardenLease(...args: (string | number)[]): Promise<number>;
-  wardenArchive(...args: (string | number | Buffer)[]): Promise<number>;
+  wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply>;
+  wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
 }
 
 export class ScriptError extends Error {
@@ -122,7 +133,7 @@ export class RedisStore implements WorkflowStore {
     previousPaths: string[],
     cancel: string[],
     dedupKey: string | undefined,
-  ): Promise<[number, string | number | undefined]> {
+  ): Promise<Exclude<TransitionScriptReply, [typeof TransitionReply.invalidArguments, string]>> {
     const { record } = request;
     const id = record.workflowId;
     const shard = this.shard(id);
@@ -167,20 +178,27 @@ export class RedisStore implements WorkflowStore {
       ...cancel.map((timerId) => timerMember(id, timerId)),
     ];
     const reply = await this.client.wardenTransition(keys.length, ...keys, ...args);
-    if (reply[0] === -1) throw new ScriptError(String(reply[1]));
+    if (reply[0] === TransitionReply.invalidArguments) throw new ScriptError(reply[1]);
     return reply;
   }
 
   async create(request: CreateRequest): Promise<CreateResult> {
-    const [code, value] = await this.transition('create', request, 0, [], [], request.dedupKey);
-    if (code === 1) return { status: 'created' };
-    if (code === 5) return { status: 'exists', workflowId: String(value) };
-    if (code === 2) return { status: 'exists', workflowId: request.record.workflowId };
-    throw new Error(`workflow ${request.record.workflowId} already exists`);
+    const reply = await this.transition('create', request, 0, [], [], request.dedupKey);
+    switch (reply[0]) {
+      case TransitionReply.written:
+        return { status: 'created' };
+      case TransitionReply.dedupExists:
+        return { status: 'exists', workflowId: reply[1] };
+      case TransitionReply.duplicate:
+        return { status: 'exists', workflowId: request.record.workflowId };
+      default:
+        // conflict: a record under this id already (ids are unique, so a bug); missing cannot happen.
+        throw new Error(`workflow ${request.record.workflowId} already exists`);
+    }
   }
 
   async commit(request: CommitRequest): Promise<CommitResult> {
-    const [code, value] = await this.transition(
+    const reply = await this.transition(
       'commit',
       request,
       request.expectedVersion,
@@ -188,15 +206,17 @@ export class RedisStore implements WorkflowStore {
       request.timersToCancel,
       undefined,
     );
-    switch (code) {
-      case 1:
+    switch (reply[0]) {
+      case TransitionReply.written:
         return { status: 'committed' };
-      case 2:
-        return { status: 'duplicate', outcome: JSON.parse(String(value)) as StoredOutcome };
-      case 3:
-        return { status: 'conflict', version: Number(value) };
-      default:
+      case TransitionReply.duplicate:
+        return { status: 'duplicate', outcome: JSON.parse(reply[1]) as StoredOutcome };
+      case TransitionReply.conflict:
+        return { status: 'conflict', version: reply[1] };
+      case TransitionReply.missing:
         return { status: 'missing' };
+      case TransitionReply.dedupExists:
+        throw new Error(`commit of ${request.record.workflowId} answered with a de-duplication reply`);
     }
   }
 
@@ -214,17 +234,25 @@ export class RedisStore implements WorkflowStore {
         request.expectedVersion,
         archiveChecked ? '1' : '0',
       );
-    let [code, value] = await refuse(false);
-    if (code === 5) {
+    let reply = await refuse(false);
+    if (reply[0] === RefuseReply.archived) {
       // Archived: the event id may be among the outcomes the archive took in (they never change).
       const archived = ownValue((await this.archiveOf(id))?.outcomes, request.eventId);
       if (archived !== undefined) return { status: 'duplicate', outcome: JSON.parse(archived) as StoredOutcome };
-      [code, value] = await refuse(true);
+      reply = await refuse(true);
     }
-    if (code === 1) return { status: 'recorded' };
-    if (code === 2) return { status: 'duplicate', outcome: JSON.parse(String(value)) as StoredOutcome };
-    if (code === 3) return { status: 'conflict', version: Number(value) };
-    return { status: 'missing' };
+    switch (reply[0]) {
+      case RefuseReply.recorded:
+        return { status: 'recorded' };
+      case RefuseReply.duplicate:
+        return { status: 'duplicate', outcome: JSON.parse(reply[1]) as StoredOutcome };
+      case RefuseReply.conflict:
+        return { status: 'conflict', version: reply[1] };
+      case RefuseReply.missing:
+        return { status: 'missing' };
+      case RefuseReply.archived:
+        throw new Error(`refusal of ${request.eventId} still found ${id} archived after looking in its archive`);
+    }
   }
 
   async load(workflowId: string): Promise<WorkflowRecord | null> {
@@ -269,8 +297,8 @@ export class RedisStore implements WorkflowStore {
   async archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number> {
     const k = this.keys;
     const ids = await this.client.zrangebyscore(k.finished(shard), '-inf', finishedBefore, 'LIMIT', 0, limit);
-    const archived = await Promise.all(ids.map((id) => archiveWorkflow(this.client, k, shard, id)));
-    return archived.reduce((sum, n) => sum + n, 0);
+    const replies = await Promise.all(ids.map((id) => archiveWorkflow(this.client, k, shard, id)));
+    return replies.filter((reply) => reply === ArchiveReply.archived).length;
   }
 
   async listByState(options: {
@@ -481,7 +509,7 @@ export class RedisStore implements WorkflowStore {
   }
 
   async acquireLease(shard: number, owner: string, ttlMs: number): Promise<boolean> {
-    return (await this.client.wardenLease(this.keys.lease(shard), 'acquire', owner, ttlMs)) === 1;
+    return (await this.client.wardenLease(this.keys.lease(shard), 'acquire', owner, ttlMs)) === LeaseReply.held;
   }
 
   async releaseLease(shard: number, owner: string): Promise<void> {

@@ -1,0 +1,81 @@
+/**
+ * The reply codes of the store's Lua scripts, in one place (as BullMQ's `enums/error-code.ts`).
+ * Each object mirrors the `Returns` block of its script's header in `lua/`; a unit test reads the
+ * headers and fails when the two drift apart. `claim-timers.lua` and `trim-outbox.lua` return
+ * counts, not codes.
+ */
+
+/** `transition.lua`: the first element of its reply. */
+export const TransitionReply = {
+  /** `{1}`: written. */
+  written: 1,
+  /** `{2, outcome JSON}`: the event id was applied before; its recorded outcome, nothing written. */
+  duplicate: 2,
+  /** `{3, version}`: version conflict; the current version, nothing written. */
+  conflict: 3,
+  /** `{4}`: commit of a workflow that does not exist, nothing written. */
+  missing: 4,
+  /** `{5, workflow id}`: create with a de-duplication key already used; the existing workflow. */
+  dedupExists: 5,
+  /** `{-1, message}`: invalid arguments, nothing written. */
+  invalidArguments: -1,
+} as const;
+
+/** The reply of `transition.lua`, as ioredis hands it over. */
+export type TransitionScriptReply =
+  | [typeof TransitionReply.written]
+  | [typeof TransitionReply.duplicate, string]
+  | [typeof TransitionReply.conflict, number]
+  | [typeof TransitionReply.missing]
+  | [typeof TransitionReply.dedupExists, string]
+  | [typeof TransitionReply.invalidArguments, string];
+
+/** `refuse.lua`: the first element of its reply. */
+export const RefuseReply = {
+  /** `{1}`: recorded. */
+  recorded: 1,
+  /** `{2, outcome JSON}`: the event id was seen before; its first outcome, nothing written. */
+  duplicate: 2,
+  /** `{3, version}`: the workflow moved on since; decide again, nothing written. */
+  conflict: 3,
+  /** `{4}`: no such workflow, nothing written. */
+  missing: 4,
+  /** `{5}`: the workflow is archived; look in the archive, then call again with ARGV[5] = '1'. */
+  archived: 5,
+} as const;
+
+/** The reply of `refuse.lua`, as ioredis hands it over. */
+export type RefuseScriptReply =
+  | [typeof RefuseReply.recorded]
+  | [typeof RefuseReply.duplicate, string]
+  | [typeof RefuseReply.conflict, number]
+  | [typeof RefuseReply.missing]
+  | [typeof RefuseReply.archived];
+
+/** `archive.lua`. */
+export const ArchiveReply = {
+  /** Archived. */
+  archived: 1,
+  /** Not archived: gone, not finished, already archived, or changed since it was read. */
+  notArchived: 0,
+} as const;
+
+export type ArchiveScriptReply = (typeof ArchiveReply)[keyof typeof ArchiveReply];
+
+/** `lease.lua`. */
+export const LeaseReply = {
+  /** The owner holds the lease afterwards (acquire) or gave it up (release). */
+  held: 1,
+  /** Another owner holds it. */
+  heldByAnother: 0,
+} as const;
+
+export type LeaseScriptReply = (typeof LeaseReply)[keyof typeof LeaseReply];
+
+/** Every script's codes by script file name, for the test that holds them to the Lua headers. */
+export const replyCodesByScript = {
+  transition: TransitionReply,
+  refuse: RefuseReply,
+  archive: ArchiveReply,
+  lease: LeaseReply,
+} as const;

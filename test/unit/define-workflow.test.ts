@@ -1,0 +1,136 @@
+/**
+ * `defineWorkflow` refuses a bundle that cannot run, naming each problem; a bundle that passes can
+ * be registered beside the others, and two bundles cannot share an id.
+ */
+import { setup } from 'xstate';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { support, supportV2 } from '../../machines/support/index.ts';
+import { defineWorkflow, InvalidWorkflowError } from '../../src/definitions/define-workflow.ts';
+import { createRegistry } from '../../src/definitions/registry.ts';
+import type { AnyWorkflowBundle } from '../../src/definitions/workflow.ts';
+
+const machine = setup({
+  guards: { isReady: () => true },
+  actions: { requestWork: () => undefined },
+  delays: { soon: 1000 },
+}).createMachine({
+  id: 'tiny',
+  initial: 'idle',
+  states: {
+    idle: { on: { GO: { guard: 'isReady', target: 'working' } } },
+    working: { entry: 'requestWork', on: { DONE: 'finished' }, after: { soon: 'finished' } },
+    finished: { type: 'final' },
+  },
+});
+
+const version = {
+  id: 'tiny',
+  version: 1,
+  machine,
+  inputSchema: z.object({}).loose(),
+  createRoles: ['maker'],
+  eventSchemas: { GO: z.strictObject({}), DONE: z.strictObject({}) },
+  eventRoles: { GO: ['maker'], DONE: ['worker'] },
+  effects: { requestWork: { operation: 'work', params: () => ({}) } },
+  jobGuards: [],
+  currentJobs: () => ({}),
+  explainGuard: (guard: string) => [guard],
+  startEvent: null,
+  deadLetterEvent: null,
+};
+
+function spec(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'tiny',
+    title: 'Tiny',
+    description: 'A test workflow.',
+    versions: [version],
+    createSchema: z.object({}),
+    roles: { maker: 'maker' },
+    handlers: { requestWork: () => () => Promise.resolve({ type: 'DONE', payload: {} }) },
+    view: { schema: z.object({}), render: () => ({}) },
+    queues: [{ state: 'working', title: 'Working' }],
+    paths: support.paths,
+    demo: support.demo,
+    ...overrides,
+  } as Parameters<typeof defineWorkflow>[0];
+}
+
+function problemsOf(overrides: Record<string, unknown>): string[] {
+  try {
+    defineWorkflow(spec(overrides));
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidWorkflowError);
+    return (error as InvalidWorkflowError).details.problems as string[];
+  }
+  throw new Error('the bundle was accepted');
+}
+
+describe('defineWorkflow', () => {
+  it('accepts a complete bundle and names its latest version', () => {
+    expect(defineWorkflow(spec()).latest).toBe(version);
+  });
+
+  it('names a guard, action or delay the chart uses that setup() lacks', () => {
+    const bare = setup({}).createMachine(machine.config as never);
+    const problems = problemsOf({ versions: [{ ...version, machine: bare }] });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/names the guard isReady, which setup\(\) does not implement/),
+        expect.stringMatching(/names the action requestWork, which setup\(\) does not implement/),
+        expect.stringMatching(/names the delay soon, which setup\(\) does not declare/),
+      ]),
+    );
+  });
+
+  it('names an event type the chart handles without a schema or roles', () => {
+    const problems = problemsOf({
+      versions: [{ ...version, eventSchemas: { GO: z.strictObject({}) }, eventRoles: { GO: ['maker'] } }],
+    });
+    expect(problems).toEqual([
+      'tiny@1: the chart handles DONE, which has no event schema',
+      'tiny@1: the chart handles DONE, but no role may send it',
+    ]);
+  });
+
+  it('names an effect without a handler, and a handler no version requests', () => {
+    expect(problemsOf({ handlers: {} })).toEqual(['tiny@1: the effect requestWork has no handler']);
+    const extra = { requestWork: spec().handlers.requestWork, requestOther: spec().handlers.requestWork };
+    expect(problemsOf({ handlers: extra })).toEqual(['a handler is given for requestOther, which no version requests']);
+  });
+
+  it('names a queue state that does not exist', () => {
+    expect(problemsOf({ queues: [{ state: 'reviewing', title: 'Review' }] })).toEqual([
+      'the queue state reviewing is not a leaf state of tiny@1',
+    ]);
+  });
+
+  it('names a start or dead-letter event the definition cannot take', () => {
+    const problems = problemsOf({ versions: [{ ...version, startEvent: 'BEGIN', deadLetterEvent: 'GO' }] });
+    expect(problems).toEqual([
+      'tiny@1: startEvent BEGIN has no event schema',
+      'tiny@1: deadLetterEvent GO must accept the payload { reason, jobId }',
+    ]);
+  });
+
+  it('names versions out of order, a bad id and a migration between unknown versions', () => {
+    const problems = problemsOf({
+      id: 'Tiny!',
+      versions: [version, { ...version, version: 1 }],
+      migrations: [{ from: 'tiny@1', to: 'tiny@3', migrate: (s: unknown) => s }],
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'the id Tiny! must be lower-case letters, digits and dashes',
+        'versions must be listed oldest first: tiny@1 after tiny@1',
+        'a migration names tiny@3, which is not a version of Tiny!',
+      ]),
+    );
+  });
+
+  it('refuses two workflows with the same id in one registry', () => {
+    const twin = { ...support, versions: [supportV2] } as AnyWorkflowBundle;
+    expect(() => createRegistry([support, twin])).toThrow(/workflow support cannot be registered/);
+  });
+});
