@@ -1,25 +1,23 @@
 /**
- * The engine's apply loop: load → decide → commit, re-deciding on a version conflict (bounded).
+ * The engine: creates workflows and applies events, timers and migrations to them through the one
+ * commit pipeline (`commit-pipeline.ts`: load → decide → commit, re-deciding on a version conflict).
  * The only component that writes workflow state; everything it writes for one event is one
  * atomic store operation.
  */
 import { trace, type Tracer } from '@opentelemetry/api';
-import type { Accepted, Effect, WorkflowRecord } from './decision.ts';
+import { createRequest, decideAndCommit, type ApplyOutcome, type Plan, type Step } from './commit-pipeline.ts';
+import type { WorkflowRecord } from './decision.ts';
 import { decideCreate, decideEvent, decideTimer, type IncomingEvent } from './decider.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
 import { WardenError } from './errors.ts';
-import { decideMigration, type SnapshotMigration } from './migrate.ts';
-import {
-  createInstrumentation,
-  type EngineObservation,
-  type EngineObserver,
-  type SpanIds,
-  type Trail,
-} from './observer.ts';
+import { decideMigration, migrationEventType, type SnapshotMigration } from './migrate.ts';
+import { createInstrumentation, type EngineObservation, type EngineObserver, type Trail } from './observer.ts';
 import type { Principal } from './principal.ts';
 import { shardForDedupKey, shardForKey, workflowIdFor } from '../store/shards.ts';
-import type { OutboxMessage, StoredOutcome, WorkflowStore } from '../store/store.ts';
+import type { WorkflowStore } from '../store/store.ts';
 
+export type { ApplyOutcome } from './commit-pipeline.ts';
+export { jobMessages } from './commit-pipeline.ts';
 export type { EngineObservation, EngineObserver } from './observer.ts';
 export { spanAttributes } from './observer.ts';
 
@@ -42,24 +40,13 @@ export interface EngineOptions {
   newId: () => string;
   /** Picks the shard of a workflow created without a de-duplication key. */
   pickShard?: (shards: number) => number;
-  /** How many times an event is decided again after losing a version race. */
+  /** How many times an event is decided in all when it keeps losing version races (default 8). */
   maxConflictRetries?: number;
   /** Told every decided outcome (metrics); must be quick and must not throw. */
   observer?: EngineObserver;
   /** Traces decide and commit; the global OpenTelemetry tracer (a no-op until one is registered) by default. */
   tracer?: Tracer;
 }
-
-export type ApplyOutcome =
-  | { outcome: 'accepted'; record: WorkflowRecord; effects: Effect[]; decision: Accepted }
-  | { outcome: 'duplicate'; stored: StoredOutcome }
-  | { outcome: 'refused'; code: string; message: string; details: Record<string, unknown>; version: number }
-  | { outcome: 'notFound' }
-  | { outcome: 'conflict'; attempts: number }
-  /** A timer delivered before it was due (clock skew): not recorded, deliver it again later. */
-  | { outcome: 'early'; dueAt: number }
-  /** The caller required another version (If-Match): nothing decided. */
-  | { outcome: 'preconditionFailed'; version: number };
 
 export type CreateOutcome =
   | { outcome: 'created'; record: WorkflowRecord; started: ApplyOutcome | null }
@@ -90,34 +77,46 @@ export class UnknownDefinitionError extends WardenError {
   }
 }
 
-export function jobMessages(record: WorkflowRecord, effects: readonly Effect[]): OutboxMessage[] {
-  return effects.map((effect) => ({
-    kind: 'job',
-    workflowId: record.workflowId,
-    jobId: effect.jobId,
-    type: effect.type,
-    operation: effect.operation,
-    params: effect.params,
-    version: record.version,
-  }));
+/** The engine: the only writer of workflow state. Every write goes through the commit pipeline. */
+export interface Engine {
+  /** The store the engine commits to. */
+  readonly store: WorkflowStore;
+  /**
+   * Creates a workflow of a registered definition (the latest version by default) and, unless
+   * `start` is false, sends the definition's start event. A repeated de-duplication key returns the
+   * existing workflow, started if its start was lost.
+   */
+  createWorkflow(request: CreateWorkflowRequest): Promise<CreateOutcome>;
+  /** Applies an event from a caller or a worker; with `expectedVersion`, only on that version. */
+  applyEvent(
+    workflowId: string,
+    event: IncomingEvent,
+    principal: Principal,
+    options?: { expectedVersion?: number },
+  ): Promise<ApplyOutcome>;
+  /** Applies a timer firing from the outbox; its event id derives from the timer and generation. */
+  applyTimer(timer: { workflowId: string; timerId: string; generation: number }): Promise<ApplyOutcome>;
+  /** The stored record, or null. */
+  load(workflowId: string): Promise<WorkflowRecord | null>;
+  /**
+   * Moves a workflow to `toVersion` of its definition with the registered migration, atomically.
+   * Operators only; refused when no migration is registered or the target cannot run the result.
+   */
+  migrateWorkflow(workflowId: string, toVersion: number, principal: Principal): Promise<ApplyOutcome>;
+  /** The registered definition a record runs on; throws `UnknownDefinitionError` when it is not registered. */
+  definitionOf(record: WorkflowRecord): WorkflowDefinition;
 }
 
-const acceptedOutcome = (record: WorkflowRecord): StoredOutcome => ({
-  outcome: 'accepted',
-  version: record.version,
-  statePaths: record.statePaths,
-});
-
-export function createEngine(options: EngineOptions) {
+export function createEngine(options: EngineOptions): Engine {
   const { store, definitions, clock } = options;
-  const maxRetries = options.maxConflictRetries ?? 8;
   const tracer = options.tracer ?? trace.getTracer('warden');
-
-  const { observe, inSpan, traceDecision, commitIds } = createInstrumentation(options.observer, tracer);
+  const instrumentation = createInstrumentation(options.observer, tracer);
+  const { observe, inSpan, traceDecision, commitIds } = instrumentation;
+  const pipeline = { store, clock, maxAttempts: options.maxConflictRetries ?? 8, instrumentation };
 
   function observeApply(
     kind: EngineObservation['kind'],
-    ids: SpanIds,
+    step: Step,
     trail: Trail,
     outcome: ApplyOutcome,
     event: { type: string; payload?: unknown },
@@ -125,8 +124,8 @@ export function createEngine(options: EngineOptions) {
     const audit = trail.decision?.audit;
     observe({
       kind,
-      workflowId: ids.workflowId,
-      eventId: ids.eventId,
+      workflowId: step.workflowId,
+      eventId: step.eventId,
       eventType: event.type,
       outcome: outcome.outcome === 'refused' ? outcome.code : outcome.outcome,
       guards: audit?.guard.guards ?? [],
@@ -146,265 +145,177 @@ export function createEngine(options: EngineOptions) {
     return definition;
   }
 
-  /** Decides with `decide` against the current record and commits, then tells the observer. */
+  /** Runs `step` through the pipeline and tells the observer what it came to. */
   async function apply(
     kind: 'event' | 'timer',
-    workflowId: string,
-    eventId: string,
-    decide: (definition: WorkflowDefinition, record: WorkflowRecord, now: number) => ReturnType<typeof decideEvent>,
-    expectedVersion: number | undefined,
+    step: Step,
     event: { type: string; payload?: unknown },
   ): Promise<ApplyOutcome> {
     const trail: Trail = {};
-    const outcome = await decideAndCommit(workflowId, eventId, decide, expectedVersion, trail);
-    observeApply(kind, { workflowId, eventId }, trail, outcome, event);
+    const outcome = await decideAndCommit(pipeline, step, trail);
+    observeApply(kind, step, trail, outcome, event);
     return outcome;
   }
 
-  /** Decides with `decide` against the current record and commits, retrying lost version races. */
-  async function decideAndCommit(
+  function applyEvent(
     workflowId: string,
-    eventId: string,
-    decide: (definition: WorkflowDefinition, record: WorkflowRecord, now: number) => ReturnType<typeof decideEvent>,
-    expectedVersion: number | undefined,
-    trail: Trail,
+    event: IncomingEvent,
+    principal: Principal,
+    options: { expectedVersion?: number } = {},
   ): Promise<ApplyOutcome> {
-    for (let attempt = 1; attempt <= maxRetries; attempt++) {
-      // One round trip for both reads (the client pipelines them); the commit script re-checks both.
-      const [record, seen] = await Promise.all([store.load(workflowId), store.outcomeOf(workflowId, eventId)]);
-      if (!record) return { outcome: 'notFound' };
-      if (seen) return { outcome: 'duplicate', stored: seen };
-      if (expectedVersion !== undefined && record.version !== expectedVersion) {
-        return { outcome: 'preconditionFailed', version: record.version };
-      }
-      const now = clock();
-      const decision = traceDecision({ workflowId, eventId }, () => decide(definitionOf(record), record, now));
-      Object.assign(trail, { previous: record, decision, now });
-      if (decision.outcome === 'refused') {
-        if (decision.details.early === true) return { outcome: 'early', dueAt: Number(decision.details.dueAt) };
-        const result = await inSpan('warden.commit', commitIds(decision), () =>
-          store.recordRefusal({
-            workflowId,
-            eventId,
-            expectedVersion: record.version,
-            audit: decision.audit,
-            outcome: { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details },
-          }),
-        );
-        if (result.status === 'conflict') continue;
-        if (result.status === 'missing') return { outcome: 'notFound' };
-        if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
-        return { ...decision, outcome: 'refused', version: record.version };
-      }
-      const result = await inSpan('warden.commit', commitIds(decision), () =>
-        store.commit({
-          record: decision.record,
-          eventId,
-          audit: decision.audit,
-          jobs: jobMessages(decision.record, decision.effects),
-          timersToArm: decision.timersToArm,
-          timersToCancel: decision.timersToCancel,
-          outcome: acceptedOutcome(decision.record),
-          expectedVersion: record.version,
-          previousStatePaths: record.status === 'active' ? record.statePaths : [],
+    return apply(
+      'event',
+      {
+        workflowId,
+        eventId: event.eventId,
+        expectedVersion: options.expectedVersion,
+        lookUpEventId: true,
+        recordRefusals: true,
+        plan: (record) => ({
+          decide: (now) => decideEvent({ definition: definitionOf(record), record, event, principal, now }),
         }),
-      );
-      if (result.status === 'committed') {
-        return { outcome: 'accepted', record: decision.record, effects: decision.effects, decision };
-      }
-      if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
-      if (result.status === 'missing') return { outcome: 'notFound' };
-      // conflict: someone else committed first; the event may still be legal in the new state.
-    }
-    return { outcome: 'conflict', attempts: maxRetries };
+      },
+      event,
+    );
   }
 
-  return {
-    store,
-
-    async createWorkflow(request: CreateWorkflowRequest): Promise<CreateOutcome> {
-      const { definitionId } = request;
-      const definition =
-        request.definitionVersion === undefined
-          ? definitions.latest(definitionId)
-          : definitions.get(definitionId, request.definitionVersion);
-      if (!definition) {
-        const wanted = `${definitionId}@${request.definitionVersion ?? 'latest'}`;
-        return {
-          outcome: 'refused',
-          code: 'INVALID_EVENT',
-          message: `no definition ${wanted} is registered`,
-          details: {},
-        };
-      }
-      const { principal, dedupKey } = request;
-      const unique = options.newId();
-      // Without a de-duplication key the unique part spreads workflows over the shards.
-      const shard =
-        dedupKey === undefined
-          ? (options.pickShard?.(store.shards) ?? shardForKey(unique, store.shards))
-          : shardForDedupKey(principal.tenantId, dedupKey, store.shards);
-      const workflowId = workflowIdFor(shard, unique);
-      const now = clock();
-      const eventId = `${workflowId}/create`;
-      const ids = { workflowId, eventId, correlationId: request.correlationId ?? null };
-      const decision = traceDecision(ids, () =>
-        decideCreate({
-          definition,
-          workflowId,
-          body: request.body,
-          principal,
-          eventId,
-          correlationId: request.correlationId ?? null,
-          now,
+  function applyTimer(timer: { workflowId: string; timerId: string; generation: number }): Promise<ApplyOutcome> {
+    const eventId = `${timer.workflowId}/timer/${timer.timerId}/${timer.generation}`;
+    const firing = { id: timer.timerId, generation: timer.generation };
+    return apply(
+      'timer',
+      {
+        workflowId: timer.workflowId,
+        eventId,
+        lookUpEventId: true,
+        recordRefusals: true,
+        plan: (record) => ({
+          decide: (now) => decideTimer({ definition: definitionOf(record), record, timer: firing, eventId, now }),
         }),
-      );
-      const observeCreate = (outcome: string, record?: WorkflowRecord) => {
-        const { eventType, guard } = decision.audit;
-        observe({
-          kind: 'create',
-          ...ids,
-          eventType,
-          outcome,
-          guards: guard.guards,
-          ...(record ? { record } : {}),
-          now,
-        });
-      };
-      if (decision.outcome === 'refused') {
-        observeCreate(decision.code);
-        return { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details };
-      }
-      const result = await inSpan('warden.commit', commitIds(decision), () =>
-        store.create({
-          record: decision.record,
-          eventId,
-          audit: decision.audit,
-          jobs: jobMessages(decision.record, decision.effects),
-          timersToArm: decision.timersToArm,
-          outcome: acceptedOutcome(decision.record),
-          dedupKey,
-        }),
-      );
-      if (result.status === 'created') observeCreate('accepted', decision.record);
-      else observeCreate('existing');
-      if (result.status === 'exists') {
-        const existing = await store.load(result.workflowId);
-        if (!existing) throw new Error(`de-duplication key names missing workflow ${result.workflowId}`);
-        // A creation whose START was lost (a crash, a retried request) is started now; START's
-        // event id makes this idempotent.
-        const startEvent = definitionOf(existing).startEvent;
-        if (existing.version === 1 && request.start !== false && startEvent !== null) {
-          const id = existing.workflowId;
-          const started = await this.applyEvent(id, { type: startEvent, eventId: `${id}/start` }, principal);
-          if (started.outcome === 'accepted') return { outcome: 'existing', record: started.record };
-        }
-        return { outcome: 'existing', record: (await store.load(result.workflowId)) ?? existing };
-      }
-      let started: ApplyOutcome | null = null;
-      if (request.start !== false && definition.startEvent !== null) {
-        const start = { type: definition.startEvent, eventId: `${workflowId}/start` };
-        started = await this.applyEvent(workflowId, start, principal);
-      }
-      const record = started?.outcome === 'accepted' ? started.record : decision.record;
-      return { outcome: 'created', record, started };
-    },
+      },
+      { type: timer.timerId },
+    );
+  }
 
-    /** Applies an event from a caller or a worker; with `expectedVersion`, only on that version. */
-    applyEvent(
-      workflowId: string,
-      event: IncomingEvent,
-      principal: Principal,
-      options: { expectedVersion?: number } = {},
-    ): Promise<ApplyOutcome> {
-      return apply(
-        'event',
-        workflowId,
-        event.eventId,
-        (definition, record, now) => decideEvent({ definition, record, event, principal, now }),
-        options.expectedVersion,
-        event,
-      );
-    },
-
-    /** Applies a timer firing from the outbox; its event id derives from the timer and generation. */
-    applyTimer(timer: { workflowId: string; timerId: string; generation: number }): Promise<ApplyOutcome> {
-      const eventId = `${timer.workflowId}/timer/${timer.timerId}/${timer.generation}`;
-      const decide = (definition: WorkflowDefinition, record: WorkflowRecord, now: number) =>
-        decideTimer({ definition, record, timer: { id: timer.timerId, generation: timer.generation }, eventId, now });
-      return apply('timer', timer.workflowId, eventId, decide, undefined, { type: timer.timerId });
-    },
-
-    load(workflowId: string): Promise<WorkflowRecord | null> {
-      return store.load(workflowId);
-    },
-
-    /**
-     * Moves a workflow to `toVersion` of its definition with the registered migration, atomically.
-     * Operators only; refused when no migration is registered or the target cannot run the result.
-     */
-    async migrateWorkflow(workflowId: string, toVersion: number, principal: Principal): Promise<ApplyOutcome> {
-      if (!principal.roles.includes(operatorRole)) {
-        return {
-          outcome: 'refused',
-          code: 'FORBIDDEN',
-          message: 'migrations need the operator role',
-          details: {},
-          version: 0,
-        };
-      }
-      const eventId = `${workflowId}/migrate/v${toVersion}`;
-      for (let attempt = 1; attempt <= maxRetries; attempt++) {
-        const record = await store.load(workflowId);
-        if (!record) return { outcome: 'notFound' };
+  async function migrateWorkflow(workflowId: string, toVersion: number, principal: Principal): Promise<ApplyOutcome> {
+    if (!principal.roles.includes(operatorRole)) {
+      const message = 'migrations need the operator role';
+      return { outcome: 'refused', code: 'FORBIDDEN', message, details: {}, version: 0 };
+    }
+    const step: Step = {
+      workflowId,
+      eventId: `${workflowId}/migrate/v${toVersion}`,
+      // A migration already applied is refused by the target (no migration onward), not replayed.
+      lookUpEventId: false,
+      // A refused migration is the operator's answer; the workflow's trail does not record it.
+      recordRefusals: false,
+      plan: (record): Plan => {
         const from = definitionOf(record);
         const to = definitions.get(record.definitionId, toVersion);
         const migration = to ? definitions.migration?.(definitionKey(from), definitionKey(to)) : undefined;
         if (!to || !migration) {
           const message = `no migration from ${definitionKey(from)} to ${record.definitionId}@${toVersion} is registered`;
-          return { outcome: 'refused', code: 'NO_MIGRATION', message, details: {}, version: record.version };
+          return {
+            settled: { outcome: 'refused', code: 'NO_MIGRATION', message, details: {}, version: record.version },
+          };
         }
-        const now = clock();
-        const decision = traceDecision({ workflowId, eventId }, () =>
-          decideMigration({ from, to, migration, record, principal, eventId, now }),
-        );
-        const observed = (outcome: ApplyOutcome): ApplyOutcome => {
-          const trail = { previous: record, decision, now };
-          observeApply('migrate', { workflowId, eventId }, trail, outcome, { type: decision.audit.eventType });
-          return outcome;
+        return {
+          decide: (now) => decideMigration({ from, to, migration, record, principal, eventId: step.eventId, now }),
         };
-        if (decision.outcome === 'refused') {
-          return observed({
-            outcome: 'refused',
-            code: decision.code,
-            message: decision.message,
-            details: decision.details,
-            version: record.version,
-          });
-        }
-        const result = await inSpan('warden.commit', commitIds(decision), () =>
-          store.commit({
-            record: decision.record,
-            eventId,
-            audit: decision.audit,
-            jobs: [],
-            timersToArm: [],
-            timersToCancel: [],
-            outcome: acceptedOutcome(decision.record),
-            expectedVersion: record.version,
-            previousStatePaths: record.status === 'active' ? record.statePaths : [],
-          }),
-        );
-        if (result.status === 'committed')
-          return observed({ outcome: 'accepted', record: decision.record, effects: [], decision });
-        if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
-        if (result.status === 'missing') return { outcome: 'notFound' };
-      }
-      return { outcome: 'conflict', attempts: maxRetries };
-    },
+      },
+    };
+    const trail: Trail = {};
+    const outcome = await decideAndCommit(pipeline, step, trail);
+    // Only what was decided is observed: an unregistered migration or a lost race is no decision.
+    if (trail.decision && (outcome.outcome === 'accepted' || outcome.outcome === 'refused')) {
+      observeApply('migrate', step, trail, outcome, { type: migrationEventType });
+    }
+    return outcome;
+  }
 
+  async function createWorkflow(request: CreateWorkflowRequest): Promise<CreateOutcome> {
+    const { definitionId, principal, dedupKey } = request;
+    const definition =
+      request.definitionVersion === undefined
+        ? definitions.latest(definitionId)
+        : definitions.get(definitionId, request.definitionVersion);
+    if (!definition) {
+      const wanted = `${definitionId}@${request.definitionVersion ?? 'latest'}`;
+      return {
+        outcome: 'refused',
+        code: 'INVALID_EVENT',
+        message: `no definition ${wanted} is registered`,
+        details: {},
+      };
+    }
+    const unique = options.newId();
+    // Without a de-duplication key the unique part spreads workflows over the shards.
+    const shard =
+      dedupKey === undefined
+        ? (options.pickShard?.(store.shards) ?? shardForKey(unique, store.shards))
+        : shardForDedupKey(principal.tenantId, dedupKey, store.shards);
+    const workflowId = workflowIdFor(shard, unique);
+    const now = clock();
+    const eventId = `${workflowId}/create`;
+    const correlationId = request.correlationId ?? null;
+    const ids = { workflowId, eventId, correlationId };
+    const decision = traceDecision(ids, () =>
+      decideCreate({ definition, workflowId, body: request.body, principal, eventId, correlationId, now }),
+    );
+    const observeCreate = (outcome: string, record?: WorkflowRecord) => {
+      const { eventType, guard } = decision.audit;
+      observe({ kind: 'create', ...ids, eventType, outcome, guards: guard.guards, ...(record ? { record } : {}), now });
+    };
+    if (decision.outcome === 'refused') {
+      observeCreate(decision.code);
+      return { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details };
+    }
+    const result = await inSpan('warden.commit', commitIds(decision), () =>
+      store.create(createRequest(decision, dedupKey)),
+    );
+    if (result.status === 'exists') {
+      observeCreate('existing');
+      return { outcome: 'existing', record: await startExisting(result.workflowId, request) };
+    }
+    observeCreate('accepted', decision.record);
+    let started: ApplyOutcome | null = null;
+    if (request.start !== false && definition.startEvent !== null) {
+      started = await applyEvent(
+        workflowId,
+        { type: definition.startEvent, eventId: `${workflowId}/start` },
+        principal,
+      );
+    }
+    const record = started?.outcome === 'accepted' ? started.record : decision.record;
+    return { outcome: 'created', record, started };
+  }
+
+  /**
+   * The workflow an earlier creation with the same de-duplication key made. One whose start was
+   * lost (a crash, a retried request) is started now; the start's event id makes this idempotent.
+   */
+  async function startExisting(workflowId: string, request: CreateWorkflowRequest): Promise<WorkflowRecord> {
+    const existing = await store.load(workflowId);
+    if (!existing) throw new Error(`de-duplication key names missing workflow ${workflowId}`);
+    const startEvent = definitionOf(existing).startEvent;
+    if (existing.version === 1 && request.start !== false && startEvent !== null) {
+      const started = await applyEvent(
+        workflowId,
+        { type: startEvent, eventId: `${workflowId}/start` },
+        request.principal,
+      );
+      if (started.outcome === 'accepted') return started.record;
+    }
+    return (await store.load(workflowId)) ?? existing;
+  }
+
+  return {
+    store,
+    createWorkflow,
+    applyEvent,
+    applyTimer,
+    load: (workflowId) => store.load(workflowId),
+    migrateWorkflow,
     definitionOf,
   };
 }
-
-export type Engine = ReturnType<typeof createEngine>;

@@ -111,3 +111,5 @@ export function createInstrumentation(observer: EngineObserver | undefined, trac
 
   return { observe, inSpan, traceDecision, commitIds };
 }
+
+export type Instrumentation = ReturnType<typeof createInstrumentation>;

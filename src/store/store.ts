@@ -35,7 +35,8 @@ export interface OutboxEntry {
   deliveries: number;
 }
 
-interface TransitionWrite {
+/** What every write of a transition carries (a creation, or a commit on a known version). */
+export interface TransitionWrite {
   record: WorkflowRecord;
   eventId: string;
   audit: AuditEntry;

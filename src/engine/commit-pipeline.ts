@@ -1,0 +1,153 @@
+/**
+ * The one way workflow state is written. An accepted decision becomes one store write
+ * (`transitionWrite`, then `commitRequest` or `createRequest`), and `decideAndCommit` is the one
+ * bounded loop that decides on the current record and commits with a compare-and-set on its
+ * version, deciding again when another commit won the race. Events, timers and migrations go
+ * through the loop; a creation has no version to race on and writes `createRequest` once.
+ */
+import type { Accepted, Decision, Effect, WorkflowRecord } from './decision.ts';
+import type { Instrumentation, Trail } from './observer.ts';
+import type {
+  CommitRequest,
+  CreateRequest,
+  OutboxMessage,
+  StoredOutcome,
+  TransitionWrite,
+  WorkflowStore,
+} from '../store/store.ts';
+
+/** What applying one event, timer or migration came to. */
+export type ApplyOutcome =
+  | { outcome: 'accepted'; record: WorkflowRecord; effects: Effect[]; decision: Accepted }
+  | { outcome: 'duplicate'; stored: StoredOutcome }
+  | { outcome: 'refused'; code: string; message: string; details: Record<string, unknown>; version: number }
+  | { outcome: 'notFound' }
+  | { outcome: 'conflict'; attempts: number }
+  /** A timer delivered before it was due (clock skew): not recorded, deliver it again later. */
+  | { outcome: 'early'; dueAt: number }
+  /** The caller required another version (If-Match): nothing decided. */
+  | { outcome: 'preconditionFailed'; version: number };
+
+/** The outbox jobs of a decision's effects, stamped with the version that requested them. */
+export function jobMessages(record: WorkflowRecord, effects: readonly Effect[]): OutboxMessage[] {
+  return effects.map((effect) => ({
+    kind: 'job',
+    workflowId: record.workflowId,
+    jobId: effect.jobId,
+    type: effect.type,
+    operation: effect.operation,
+    params: effect.params,
+    version: record.version,
+  }));
+}
+
+/** What an accepted decision writes, whatever made it: the next record, audit entry, jobs, timers and outcome. */
+export function transitionWrite(decision: Accepted): TransitionWrite {
+  const { record, audit } = decision;
+  return {
+    record,
+    eventId: audit.eventId,
+    audit,
+    jobs: jobMessages(record, decision.effects),
+    timersToArm: decision.timersToArm,
+    outcome: { outcome: 'accepted', version: record.version, statePaths: record.statePaths },
+  };
+}
+
+/** The store's commit request for a decision made on `previous`: written only if `previous` is still current. */
+export function commitRequest(decision: Accepted, previous: WorkflowRecord): CommitRequest {
+  return {
+    ...transitionWrite(decision),
+    timersToCancel: decision.timersToCancel,
+    expectedVersion: previous.version,
+    previousStatePaths: previous.status === 'active' ? previous.statePaths : [],
+  };
+}
+
+/** The store's create request for an accepted creation; same tenant and `dedupKey` → the same workflow. */
+export function createRequest(decision: Accepted, dedupKey: string | undefined): CreateRequest {
+  return { ...transitionWrite(decision), dedupKey };
+}
+
+/** What to do with the current record: settle without deciding (nothing written), or decide at `now`. */
+export type Plan = { settled: ApplyOutcome } | { decide: (now: number) => Decision };
+
+export interface Step {
+  workflowId: string;
+  eventId: string;
+  /** Decide only on this version (If-Match); on whatever is current when undefined. */
+  expectedVersion?: number | undefined;
+  /** Look the event id up before deciding, so a repeated delivery gets its first outcome without a decision. */
+  lookUpEventId: boolean;
+  /** Record a refusal (its audit entry and its outcome for de-duplication), or only return it. */
+  recordRefusals: boolean;
+  plan(record: WorkflowRecord): Plan;
+}
+
+export interface PipelineDeps {
+  store: WorkflowStore;
+  /** Milliseconds since the epoch. */
+  clock: () => number;
+  /** How many times a step is decided in all, losing a version race each time but the last. */
+  maxAttempts: number;
+  instrumentation: Pick<Instrumentation, 'inSpan' | 'traceDecision' | 'commitIds'>;
+}
+
+/**
+ * Decides `step` on the current record and commits the decision (or records the refusal), deciding
+ * again on the new record when another commit won the version race, at most `maxAttempts` times.
+ * `trail` is filled with what the last decision was made on, for the observer.
+ */
+export async function decideAndCommit(deps: PipelineDeps, step: Step, trail: Trail): Promise<ApplyOutcome> {
+  const { store, clock, maxAttempts } = deps;
+  const { inSpan, traceDecision, commitIds } = deps.instrumentation;
+  const { workflowId, eventId, expectedVersion } = step;
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    // One round trip for both reads (the client pipelines them); the commit script re-checks both.
+    const [record, seen] = await Promise.all([
+      store.load(workflowId),
+      step.lookUpEventId ? store.outcomeOf(workflowId, eventId) : null,
+    ]);
+    if (!record) return { outcome: 'notFound' };
+    if (seen) return { outcome: 'duplicate', stored: seen };
+    if (expectedVersion !== undefined && record.version !== expectedVersion) {
+      return { outcome: 'preconditionFailed', version: record.version };
+    }
+    const plan = step.plan(record);
+    if ('settled' in plan) return plan.settled;
+    const now = clock();
+    const decision = traceDecision({ workflowId, eventId }, () => plan.decide(now));
+    Object.assign(trail, { previous: record, decision, now });
+
+    if (decision.outcome === 'refused') {
+      if (decision.details.early === true) return { outcome: 'early', dueAt: Number(decision.details.dueAt) };
+      const { code, message, details } = decision;
+      const refused = { outcome: 'refused' as const, code, message, details, version: record.version };
+      if (!step.recordRefusals) return refused;
+      const result = await inSpan('warden.commit', commitIds(decision), () =>
+        store.recordRefusal({
+          workflowId,
+          eventId,
+          expectedVersion: record.version,
+          audit: decision.audit,
+          outcome: { outcome: 'refused', code, message, details },
+        }),
+      );
+      if (result.status === 'recorded') return refused;
+      if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
+      if (result.status === 'missing') return { outcome: 'notFound' };
+      continue; // conflict: the workflow moved on; the event may be legal in its new state.
+    }
+
+    const result = await inSpan('warden.commit', commitIds(decision), () =>
+      store.commit(commitRequest(decision, record)),
+    );
+    if (result.status === 'committed') {
+      return { outcome: 'accepted', record: decision.record, effects: decision.effects, decision };
+    }
+    if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
+    if (result.status === 'missing') return { outcome: 'notFound' };
+    // conflict: someone else committed first; the event may still be legal in the new state.
+  }
+  return { outcome: 'conflict', attempts: maxAttempts };
+}
