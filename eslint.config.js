@@ -20,6 +20,63 @@ const ioModules = [
   'prom-client',
 ];
 
+/** No workflow under src/: only the composition root (bin/warden.mjs) names one. */
+const noWorkflowImports = {
+  regex: '(^|/)machines/',
+  message:
+    'src/ never imports a workflow: take it from the registry handed to createSystem / main (see machines/index.ts).',
+};
+
+/** A relative import that reaches into one of these src/ folders (or, with `.ts`, these src/ files). */
+const intoFolders = (/** @type {string[]} */ folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
+const intoFiles = (/** @type {string[]} */ files) => `^(\\.\\./)+(${files.join('|')})\\.ts$`;
+const srcFolders = ['api', 'cli', 'console', 'definitions', 'effects', 'observability', 'paths', 'runtime', 'store'];
+
+/**
+ * The layer order of DESIGN.md §0, per folder. In flat config a later block that sets
+ * `no-restricted-imports` for a file replaces every earlier setting of it, so each list below is
+ * complete for its files: it repeats `noWorkflowImports` (and, for the engine, the I/O modules).
+ */
+const layerPatterns = {
+  engine: [
+    { group: ioModules, message: 'The engine is deterministic: no I/O imports (pass dependencies in).' },
+    noWorkflowImports,
+    {
+      regex: intoFolders(srcFolders),
+      message:
+        'The engine is the bottom layer: it imports no other src/ folder (it owns the store port; see store-port.ts).',
+    },
+    { regex: intoFiles(['system', 'config', 'main']), message: 'The engine imports no other src/ module.' },
+  ],
+  store: [
+    noWorkflowImports,
+    {
+      regex: intoFolders(['api', 'runtime', 'observability', 'effects', 'cli', 'definitions', 'paths']),
+      message: "The store implements the engine's port: it imports the engine, nothing above it.",
+    },
+    { regex: intoFiles(['system']), message: 'The store never imports the composition root.' },
+  ],
+  observability: [
+    noWorkflowImports,
+    {
+      regex: intoFolders(['api', 'runtime', 'cli']),
+      message:
+        'Observability is fed through observer interfaces declared in the engine (or by itself); it never imports the API or the runtime.',
+    },
+    { regex: intoFiles(['system']), message: 'Observability never imports the composition root.' },
+  ],
+  api: [
+    noWorkflowImports,
+    { regex: intoFolders(['cli']), message: 'The API is handed its dependencies; it never imports the CLI.' },
+    {
+      regex: intoFiles(['system']),
+      message: 'The API is handed its dependencies (ApiSystem); it never imports the composition root.',
+    },
+  ],
+};
+
+const restrictImports = (/** @type {unknown[]} */ patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
 export default defineConfig(
   { ignores: ['node_modules/**', 'coverage/**', 'dist/**', 'reports/**', '.stryker-tmp/**', 'scratch/**'] },
   js.configs.recommended,
@@ -41,21 +98,12 @@ export default defineConfig(
   {
     // The platform receives workflows; it never imports one (the composition root is bin/warden.mjs).
     files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)machines/',
-              message:
-                'src/ never imports a workflow: take it from the registry handed to createSystem / main (see machines/index.ts).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictImports([noWorkflowImports]),
   },
+  // The layers (DESIGN.md §0); each block replaces the one above for its folder, so each repeats it.
+  { files: ['src/store/**/*.ts'], rules: restrictImports(layerPatterns.store) },
+  { files: ['src/observability/**/*.ts'], rules: restrictImports(layerPatterns.observability) },
+  { files: ['src/api/**/*.ts'], rules: restrictImports(layerPatterns.api) },
   {
     // The deterministic part of every workflow: its chart and everything the chart's transitions run.
     // Adapters and handlers (`effects/`, executors) and path tooling beside them may do I/O.
@@ -74,7 +122,7 @@ export default defineConfig(
               group: ioModules,
               message: 'machines/ and the engine are deterministic: no I/O imports (pass dependencies in).',
             },
-            // Repeated here: for src/engine this block replaces the one above.
+            // Repeated here, since this block replaces the one above (src/engine's list is the engine block below).
             { regex: '^(\\.\\./)+machines/', message: 'src/ never imports a workflow.' },
           ],
         },
@@ -89,6 +137,11 @@ export default defineConfig(
         { object: 'Math', property: 'random', message: 'Use deterministic jitter.' },
       ],
     },
+  },
+  {
+    // After the deterministic block, whose import list it replaces for the engine with a complete one.
+    files: ['src/engine/**/*.ts'],
+    rules: restrictImports(layerPatterns.engine),
   },
   {
     files: ['bin/**/*.mjs', '*.js'],

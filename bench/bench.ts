@@ -48,7 +48,7 @@ import {
 } from './lib.ts';
 import { scaleCost, timerLateness } from './scale.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
-import type { CommitRequest } from '../src/store/store.ts';
+import type { CommitRequest } from '../src/engine/store-port.ts';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');

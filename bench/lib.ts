@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { registry } from '../machines/index.ts';
 import { createEngine, type Engine } from '../src/engine/engine.ts';
 import type { RedisClient } from '../src/store/redis/connect.ts';
-import type { CommitRequest, OutboxEntry, WorkflowStore } from '../src/store/store.ts';
+import type { CommitRequest, OutboxEntry, WorkflowStore } from '../src/engine/store-port.ts';
 import { principals } from '../machines/support/paths/principals.ts';
 
 export const assign = (n: number) => ({

@@ -23,7 +23,7 @@ import { MemoryStore } from './store/memory/memory-store.ts';
 import { connectRedis, type RedisClient } from './store/redis/connect.ts';
 import { createKeys } from './store/redis/keys.ts';
 import { RedisStore } from './store/redis/redis-store.ts';
-import type { WorkflowStore } from './store/store.ts';
+import type { WorkflowStore } from './engine/store-port.ts';
 
 export interface System {
   config: Config;

@@ -4,18 +4,10 @@
  * union is inferred from these schemas.
  */
 import { z } from 'zod';
-import { errorClasses } from '../../src/effects/effect-errors.ts';
+import { artifactRef, contentHash, errorClass, jobId, text } from '../../src/definitions/event-fields.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-
-export const contentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'sha256:<64 hex digits>');
-/** `<workflowId>/<operation>/<attempt>`, the deterministic id of the job that produced a result. */
-export const jobId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,80}\/[a-z]+\/[1-9][0-9]{0,5}$/, '<workflowId>/<operation>/<attempt>');
-export const artifactRef = z.strictObject({ id: text(200), hash: contentHash });
-export const errorClass = z.enum(errorClasses);
+export { artifactRef, contentHash, errorClass, jobId };
 export const planVersion = z.number().int().positive();
 
 /** A plan as proposed: the operation name is any text here (validation, not the schema, refuses unknown ones). */

@@ -6,19 +6,10 @@
  * so one definition serves TypeScript, runtime validation, OpenAPI and the path-test catalogue.
  */
 import { z } from 'zod';
+import { artifactRef, contentHash, errorClass, jobId, text } from '../../src/definitions/event-fields.ts';
 
 export const categories = ['billing', 'access', 'technical'] as const;
-export const errorClasses = [
-  'TIMEOUT',
-  'RATE_LIMITED',
-  'UNAVAILABLE',
-  'TRANSPORT',
-  'INVALID_OUTPUT',
-  'NOT_FOUND',
-  'UNAUTHORIZED',
-  'CONFLICT',
-  'INTERNAL',
-] as const;
+export { errorClasses } from '../../src/effects/effect-errors.ts';
 export const reviewSteps = [
   'classify',
   'gatherEvidence',
@@ -28,7 +19,6 @@ export const reviewSteps = [
   'notify',
 ] as const;
 
-const text = (max: number) => z.string().trim().min(1).max(max);
 /** Money in major units with at most two decimals (12.5 is 12.50). */
 export const money = z
   .number()
@@ -36,13 +26,7 @@ export const money = z
   .max(1_000_000_000)
   .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'at most two decimals');
 export const currency = z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code');
-export const contentHash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'sha256:<64 hex digits>');
-/** `<workflowId>/<operation>/<attempt>`, the deterministic id of the job that produced a result. */
-export const jobId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,80}\/[a-z]+\/[1-9][0-9]{0,5}$/, '<workflowId>/<operation>/<attempt>');
-export const artifactRef = z.strictObject({ id: text(200), hash: contentHash });
-export const errorClass = z.enum(errorClasses);
+export { artifactRef, contentHash, errorClass, jobId };
 
 const jobFailure = z.strictObject({ jobId, errorClass, message: text(2000) });
 const modelProvenance = { artifact: artifactRef, model: text(200), promptVersion: text(100) };

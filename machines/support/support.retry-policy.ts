@@ -7,9 +7,8 @@
  * reproduce. `execute` and `compensate` are writes: they are never retried blindly; `execute` may be
  * re-requested with the same idempotency key only after reconciliation proved it did not happen.
  */
-import type { errorClasses } from './support.events.ts';
-
-type ErrorClass = (typeof errorClasses)[number];
+import { backoffDelay as platformBackoff, type Backoff } from '../../src/definitions/backoff.ts';
+import type { ErrorClass } from '../../src/effects/effect-errors.ts';
 
 export const operations = [
   'classify',
@@ -26,17 +25,9 @@ export const operations = [
 ] as const;
 export type Operation = (typeof operations)[number];
 
-export interface RetryPolicy {
+export interface RetryPolicy extends Backoff {
   /** Attempts per visit to the step, the first included. */
   maxAttempts: number;
-  /** Wait before the second attempt, in milliseconds. */
-  initialIntervalMs: number;
-  /** Growth factor of the wait per attempt. */
-  backoffCoefficient: number;
-  /** Longest wait, in milliseconds, jitter included. */
-  maxIntervalMs: number;
-  /** Jitter as a fraction of the wait: 0.2 spreads it over ±20%. */
-  jitterRatio: number;
   /** Error classes worth another attempt; any other class goes to manual review at once. Empty for writes. */
   retryableErrors: readonly ErrorClass[];
 }
@@ -59,24 +50,7 @@ export const retryPolicies: Record<Operation, RetryPolicy> = {
   fraud: { maxAttempts: 3, ...backoff, retryableErrors: transient },
 };
 
-/** FNV-1a, 32 bits: a stable, dependency-free hash for jitter (not for security). */
-export function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/**
- * The wait after failed attempt `attempt` (1-based) of `operation`, in milliseconds: exponential
- * backoff capped at `maxIntervalMs`, with jitter that depends only on (workflowId, operation, attempt).
- */
+/** The wait after failed attempt `attempt` (1-based) of `operation`, in milliseconds (see `src/definitions/backoff.ts`). */
 export function backoffDelay(policy: RetryPolicy, workflowId: string, operation: Operation, attempt: number): number {
-  const exponent = Math.max(0, attempt - 1);
-  const base = Math.min(policy.maxIntervalMs, policy.initialIntervalMs * policy.backoffCoefficient ** exponent);
-  const unit = fnv1a(`${workflowId}:${operation}:${attempt}`) / 0x1_0000_0000;
-  const factor = 1 + policy.jitterRatio * (2 * unit - 1);
-  return Math.min(policy.maxIntervalMs, Math.max(0, Math.round(base * factor)));
+  return platformBackoff(policy, workflowId, operation, attempt);
 }

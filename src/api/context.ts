@@ -6,7 +6,7 @@ import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import type { Principal } from '../engine/principal.ts';
-import type { WorkflowStore } from '../store/store.ts';
+import type { WorkflowStore } from '../engine/store-port.ts';
 import type { Authenticator } from './auth.ts';
 
 export interface ApiDeps {

@@ -1,12 +1,29 @@
 /**
- * Builds the API's dependencies from a running system and binds it to a port.
+ * Builds the API's dependencies from what the composition root hands over and binds it to a port.
+ * The API never imports the composition root: it declares what it takes (`ApiSystem`).
  */
 import { serve, type ServerType } from '@hono/node-server';
+import type { Config } from '../config.ts';
+import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
-import type { System } from '../system.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { WorkflowStore } from '../engine/store-port.ts';
 import { createAuthenticator, type Authenticator } from './auth.ts';
 import type { ApiDeps } from './context.ts';
 import { createApp } from './create-app.ts';
+
+/** What the API takes from a running system; the composition root's `System` is one. */
+export interface ApiSystem {
+  engine: Engine;
+  store: WorkflowStore;
+  registry: WorkflowRegistry;
+  metrics: NonNullable<ApiDeps['metrics']>;
+  logger: NonNullable<ApiDeps['logger']>;
+  config: Pick<
+    Config,
+    'WARDEN_BODY_LIMIT' | 'WARDEN_RATE_PER_MINUTE' | 'WARDEN_JWKS_URL' | 'WARDEN_JWT_ISSUER' | 'WARDEN_JWT_AUDIENCE'
+  >;
+}
 
 /**
  * Resolves a queue's state name: a leaf state path, or its last segment when that is unambiguous.
@@ -56,7 +73,7 @@ function leafResolver(all: readonly WorkflowDefinition[]) {
   };
 }
 
-export function apiDeps(system: System, auth: Authenticator, workersAlive?: () => Promise<boolean>): ApiDeps {
+export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: () => Promise<boolean>): ApiDeps {
   const all = [...system.registry.versions.values()];
   const states = stateResolver(all);
   return {
@@ -79,7 +96,7 @@ export function apiDeps(system: System, auth: Authenticator, workersAlive?: () =
   };
 }
 
-export function authenticatorFor(system: System, secret: string): Authenticator {
+export function authenticatorFor(system: ApiSystem, secret: string): Authenticator {
   const { WARDEN_JWKS_URL: jwksUrl, WARDEN_JWT_ISSUER: issuer, WARDEN_JWT_AUDIENCE: audience } = system.config;
   return createAuthenticator({
     ...(jwksUrl ? { jwksUrl } : { secret }),

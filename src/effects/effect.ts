@@ -3,7 +3,7 @@
  * the work (call a model, a provider, a notifier) and return exactly one result event for the
  * engine. Handlers never change workflow state themselves; failures are events too.
  */
-import type { Artifact } from '../store/store.ts';
+import type { Artifact } from '../engine/store-port.ts';
 
 export interface JobToRun {
   workflowId: string;

@@ -14,7 +14,7 @@ import type {
   StoredOutcome,
   TransitionWrite,
   WorkflowStore,
-} from '../store/store.ts';
+} from './store-port.ts';
 
 /** What applying one event, timer or migration came to. */
 export type ApplyOutcome =

@@ -13,8 +13,8 @@ import { WardenError } from './errors.ts';
 import { decideMigration, migrationEventType, type SnapshotMigration } from './migrate.ts';
 import { createInstrumentation, type EngineObservation, type EngineObserver, type Trail } from './observer.ts';
 import type { Principal } from './principal.ts';
-import { shardForDedupKey, shardForKey, workflowIdFor } from '../store/shards.ts';
-import type { WorkflowStore } from '../store/store.ts';
+import { shardForDedupKey, shardForKey, workflowIdFor } from './shards.ts';
+import type { WorkflowStore } from './store-port.ts';
 
 export type { ApplyOutcome } from './commit-pipeline.ts';
 export { jobMessages } from './commit-pipeline.ts';

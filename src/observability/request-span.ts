@@ -6,12 +6,23 @@
 import { SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { Context, Input, Next } from 'hono';
 import { routePath } from 'hono/route';
-import type { ApiEnv } from '../api/context.ts';
-import { spanAttributes } from '../engine/engine.ts';
+import { spanAttributes } from '../engine/observer.ts';
+
+/**
+ * What the request span reads from a request's context, declared here so that observability never
+ * imports the API: the API's environment sets these variables (the request id before tracing
+ * starts, the workflow id once a route resolves it).
+ */
+export interface TracedRequestEnv {
+  Variables: {
+    requestId: string;
+    workflowId: string;
+  };
+}
 
 /** Runs the rest of the middleware chain inside the request's span. */
-export function traceRequest<P extends string, I extends Input>(
-  c: Context<ApiEnv, P, I>,
+export function traceRequest<E extends TracedRequestEnv, P extends string, I extends Input>(
+  c: Context<E, P, I>,
   next: Next,
   tracer: Tracer = trace.getTracer('warden'),
 ): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * Turns what the outbox worker sees into queue metrics: outbox lag, timer lateness, effect run time.
  */
-import type { WorkerObserver } from '../runtime/worker.ts';
+import type { WorkerObserver } from '../engine/worker-observer.ts';
 import type { Metrics } from './metrics.ts';
 
 /** The write time of a Redis stream entry id (`<ms>-<seq>`); null for ids without one (the memory store's counters). */

@@ -3,7 +3,7 @@
  * pending or undelivered entry (MINID), never by length — a length cap deletes pending jobs; and
  * folds workflows finished more than `archiveAfterMs` ago into their compressed archive.
  */
-import type { WorkflowStore } from '../store/store.ts';
+import type { WorkflowStore } from '../engine/store-port.ts';
 import type { ShardLeases } from './shard-leases.ts';
 
 /** Workflows archived per shard and tick. */

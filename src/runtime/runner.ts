@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine } from '../engine/engine.ts';
-import type { WorkflowStore } from '../store/store.ts';
+import type { WorkflowStore } from '../engine/store-port.ts';
 import { createJanitor } from './janitor.ts';
 import { createShardLeases } from './shard-leases.ts';
 import { createTimerService } from './timer-service.ts';

@@ -3,7 +3,7 @@
  * rounded up), renews what it holds, takes over shards whose lease expired (their owner died) and
  * gives back what exceeds its share when processes join.
  */
-import type { WorkflowStore } from '../store/store.ts';
+import type { WorkflowStore } from '../engine/store-port.ts';
 
 export interface ShardLeasesOptions {
   store: WorkflowStore;

@@ -2,7 +2,7 @@
  * The timer service: moves due timers of the leased shards into their outboxes (one atomic script
  * per shard), where workers deliver them as timer events carrying their generation.
  */
-import type { WorkflowStore } from '../store/store.ts';
+import type { WorkflowStore } from '../engine/store-port.ts';
 import type { ShardLeases } from './shard-leases.ts';
 
 export interface TimerServiceOptions {

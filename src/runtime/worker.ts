@@ -11,8 +11,11 @@ import { restoreSnapshot } from '../engine/snapshot.ts';
 import { contentHashOf } from '../effects/canonical-json.ts';
 import type { EffectHandler } from '../effects/effect.ts';
 import { withSpanIds } from '../observability/span-context.ts';
-import type { OutboxEntry, WorkflowStore } from '../store/store.ts';
+import type { OutboxEntry, WorkflowStore } from '../engine/store-port.ts';
+import type { WorkerObserver } from '../engine/worker-observer.ts';
 import type { ShardLeases } from './shard-leases.ts';
+
+export type { WorkerObserver } from '../engine/worker-observer.ts';
 
 export interface WorkerLogger {
   info(fields: Record<string, unknown>, message: string): void;
@@ -42,13 +45,6 @@ export interface WorkerOptions {
   observer?: WorkerObserver;
   /** Traces each entry (`warden.effect` or `warden.timer`); the global OpenTelemetry tracer by default. */
   tracer?: Tracer;
-}
-
-export interface WorkerObserver {
-  /** An outbox entry was delivered to this worker; `now` in ms since the epoch. */
-  delivered(entry: OutboxEntry, now: number): void;
-  /** An effect handler returned `resultType` after `durationMs`. */
-  effectRan(job: { type: string; operation: string }, resultType: string, durationMs: number): void;
 }
 
 /** The effect handlers of the workflow definition with this id, by effect type. */

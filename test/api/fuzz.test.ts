@@ -20,7 +20,7 @@ import { apiDeps } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { refusalCodes } from '../../src/engine/decision.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
-import type { WorkflowStore } from '../../src/store/store.ts';
+import type { WorkflowStore } from '../../src/engine/store-port.ts';
 import { createSystem } from '../../src/system.ts';
 import { payloadFor as validPayloadFor } from '../../machines/support/paths/catalogue.ts';
 import { principalFor } from '../../machines/support/paths/principals.ts';

@@ -10,7 +10,7 @@ import { workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createSystem } from '../../src/system.ts';
 import type { ActionProvider, SupportAdapters } from '../../machines/support/effects/index.ts';
-import type { WorkflowStore } from '../../src/store/store.ts';
+import type { WorkflowStore } from '../../src/engine/store-port.ts';
 
 const mode = process.env.CRASH_MODE ?? 'serve';
 const die = () => process.kill(process.pid, 'SIGKILL');

@@ -15,7 +15,7 @@ import { RedisActionProvider } from '../../machines/support/effects/index.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import { createSystem, type System } from '../../src/system.ts';
-import { shardOf } from '../../src/store/shards.ts';
+import { shardOf } from '../../src/engine/shards.ts';
 import { payloadFor } from '../../machines/support/paths/catalogue.ts';
 import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';

@@ -4,9 +4,9 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxMessage } from '../../src/store/store.ts';
+import type { OutboxMessage } from '../../src/engine/store-port.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
-import { shardOf } from '../../src/store/shards.ts';
+import { shardOf } from '../../src/engine/shards.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
 import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';

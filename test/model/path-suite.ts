@@ -22,9 +22,9 @@ import {
   type WalkSnapshot,
   type WalkStep,
 } from '../../src/paths/walk.ts';
-import type { StoredOutcome, WorkflowStore } from '../../src/store/store.ts';
+import type { StoredOutcome, WorkflowStore } from '../../src/engine/store-port.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
-import { shardForKey, workflowIdFor } from '../../src/store/shards.ts';
+import { shardForKey, workflowIdFor } from '../../src/engine/shards.ts';
 import { deletePrefix, freshPrefix, lazyTestRedis } from '../support/redis.ts';
 
 class SimulatedCrash extends Error {

@@ -17,7 +17,7 @@ import { createShardLeases } from '../../src/runtime/shard-leases.ts';
 import { createTimerService } from '../../src/runtime/timer-service.ts';
 import { createWorker, type JobOutcome, type Worker, type WorkerOptions } from '../../src/runtime/worker.ts';
 import type { EffectHandler } from '../../src/effects/index.ts';
-import type { WorkflowStore } from '../../src/store/store.ts';
+import type { WorkflowStore } from '../../src/engine/store-port.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';

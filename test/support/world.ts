@@ -13,7 +13,7 @@ import { createEngine, type Engine } from '../../src/engine/engine.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import type { RedisClient } from '../../src/store/redis/connect.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
-import type { WorkflowStore } from '../../src/store/store.ts';
+import type { WorkflowStore } from '../../src/engine/store-port.ts';
 import { t0 } from './harness.ts';
 import { deletePrefix, freshPrefix } from './redis.ts';
 

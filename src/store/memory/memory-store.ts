@@ -4,7 +4,7 @@
  * nothing survives a restart.
  */
 import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
-import { shardForDedupKey, shardOf } from '../shards.ts';
+import { shardForDedupKey, shardOf } from '../../engine/shards.ts';
 import type {
   Artifact,
   CommitRequest,
@@ -19,7 +19,7 @@ import type {
   RefusalResult,
   StoredOutcome,
   WorkflowStore,
-} from '../store.ts';
+} from '../../engine/store-port.ts';
 
 interface Stored {
   record: WorkflowRecord;

@@ -5,7 +5,7 @@
  * stream, timer set, state indexes, de-duplication keys) carries the same hash tag `{s017}`, so each
  * Lua script touches one slot and the same scripts run on Redis Cluster.
  */
-import { shardForDedupKey, shardLabel, shardOf } from '../shards.ts';
+import { shardForDedupKey, shardLabel, shardOf } from '../../engine/shards.ts';
 
 export interface KeySpace {
   /** Namespace of every key, e.g. `warden` (tests use a fresh prefix each). */

@@ -20,8 +20,8 @@ import type {
   RefusalResult,
   StoredOutcome,
   WorkflowStore,
-} from '../store.ts';
-import { shardOf } from '../shards.ts';
+} from '../../engine/store-port.ts';
+import { shardOf } from '../../engine/shards.ts';
 import { type Archive, decodeArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';

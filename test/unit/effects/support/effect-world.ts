@@ -14,7 +14,7 @@ import { effects, type EffectType } from '../../../../machines/support/support.e
 import { eventSchemas, type PayloadOf, type SupportEventType } from '../../../../machines/support/support.events.ts';
 import { contentHashOf } from '../../../../src/effects/canonical-json.ts';
 import type { EffectContext, EffectHandler, JobToRun, ResultEvent } from '../../../../src/effects/effect.ts';
-import type { Artifact } from '../../../../src/store/store.ts';
+import type { Artifact } from '../../../../src/engine/store-port.ts';
 
 export const t0 = Date.UTC(2026, 10, 30, 9, 0, 0);
 

@@ -1,8 +1,9 @@
 /**
- * The store: one interface, two implementations (Redis for real, memory for a first try), one
- * contract suite. Every write that belongs to a transition is one atomic operation.
+ * The store port: what the engine and the runtime need from a store, declared by the engine (the
+ * bottom layer) and implemented by `src/store` (Redis for real, memory for a first try), both held
+ * to one contract suite. Every write that belongs to a transition is one atomic operation.
  */
-import type { AuditEntry, RefusalCode, TimerToArm, WorkflowRecord } from '../engine/decision.ts';
+import type { AuditEntry, RefusalCode, TimerToArm, WorkflowRecord } from './decision.ts';
 
 /** What a repeated event id gets back: the outcome of its first delivery. */
 export type StoredOutcome =
