@@ -18,13 +18,17 @@ interface Args {
   event: SupportEvent;
 }
 
-/** A named `assign` over the support context, typed once here. */
+/**
+ * A named `assign` over the support context, typed once here. The function it wraps is kept on the
+ * action (`source`), so a released version's pin covers this action's own code, not the wrapper.
+ */
 function update<P extends ParameterizedObject['params'] | undefined = undefined>(
   fn: (args: Args, params: P) => Partial<SupportContext>,
 ) {
-  return assign<SupportContext, SupportEvent, P, SupportEvent, never>(({ context, event }, params) =>
+  const action = assign<SupportContext, SupportEvent, P, SupportEvent, never>(({ context, event }, params) =>
     fn({ context, event }, params),
   );
+  return Object.assign(action, { source: fn });
 }
 
 /** Effect actions are markers: the decider maps them to jobs; a running actor would do nothing. */

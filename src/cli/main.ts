@@ -21,6 +21,7 @@ Commands:
   paths [--json] [--definition ID[@V]] [--no-simple]
                          traverse a definition: reachable states, paths, transition coverage, invariants
   stately gen|check      write stately/ from every definition, or check it is current and the round trip safe
+  stately release ID@V   write a version's release files (config JSON and implementation pins)
   help                   this text
 `;
 
@@ -100,7 +101,7 @@ export async function main(
           print,
         );
       case 'stately':
-        return stately(registry, rest[0], print);
+        return stately(registry, rest[0], print, rest[1]);
       case 'help':
       case '--help':
       case '-h':

@@ -2,9 +2,10 @@
  * `warden stately gen` writes the files in `stately/` from `machines/`; `warden stately check`
  * fails (exit 1) with one line per problem when they are stale or the round trip is unsafe.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
+import { releaseFiles } from '../definitions/released-version.ts';
 import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
 
 type Print = (line: string) => void;
@@ -24,7 +25,31 @@ export function statelyFilesOnDisk(registry: WorkflowRegistry): Record<string, s
   return Object.fromEntries(statelyFiles({ definitions: registry.versions }).map((f) => [f.path, readOrNull(f.path)]));
 }
 
-export function stately(registry: WorkflowRegistry, action: string | undefined, print: Print): number {
+/**
+ * Writes a version's release files — its config as JSON and the pins of the implementations it
+ * names — to `machines/<id>/versions/<id>.v<N>.json` and `.pins.json`. Run it while the version is
+ * still the registered machine; run again on a released version to re-pin it deliberately.
+ */
+function release(registry: WorkflowRegistry, key: string | undefined, print: Print): number {
+  const definition = key ? registry.resolve(key) : undefined;
+  if (!key?.includes('@') || !definition) {
+    print(`usage: warden stately release <id>@<version>; registered: ${[...registry.versions.keys()].join(', ')}`);
+    return 2;
+  }
+  const files = releaseFiles(definition.machine);
+  const base = `machines/${definition.id}/versions/${definition.id}.v${definition.version}`;
+  mkdirSync(`${root}machines/${definition.id}/versions`, { recursive: true });
+  for (const [path, text] of [
+    [`${base}.json`, files.config],
+    [`${base}.pins.json`, files.pins],
+  ] as const) {
+    writeFileSync(`${root}${path}`, `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    print(`wrote ${path}`);
+  }
+  return 0;
+}
+
+export function stately(registry: WorkflowRegistry, action: string | undefined, print: Print, key?: string): number {
   const definitions = registry.versions;
   const findMigration = registry.migration;
   if (action === 'gen') {
@@ -50,6 +75,7 @@ export function stately(registry: WorkflowRegistry, action: string | undefined, 
     if (problems.length === 0) print('stately: the generated files are current and the round trip is safe');
     return problems.length === 0 ? 0 : 1;
   }
-  print('usage: warden stately gen|check');
+  if (action === 'release') return release(registry, key, print);
+  print('usage: warden stately gen|check|release <id>@<version>');
   return 2;
 }
