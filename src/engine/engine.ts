@@ -125,6 +125,7 @@ export function createEngine(options: EngineOptions): Engine {
     observe({
       kind,
       workflowId: step.workflowId,
+      definitionId: (outcome.outcome === 'accepted' ? outcome.record : trail.previous)?.definitionId ?? null,
       eventId: step.eventId,
       eventType: event.type,
       outcome: outcome.outcome === 'refused' ? outcome.code : outcome.outcome,
@@ -264,7 +265,16 @@ export function createEngine(options: EngineOptions): Engine {
     );
     const observeCreate = (outcome: string, record?: WorkflowRecord) => {
       const { eventType, guard } = decision.audit;
-      observe({ kind: 'create', ...ids, eventType, outcome, guards: guard.guards, ...(record ? { record } : {}), now });
+      observe({
+        kind: 'create',
+        ...ids,
+        definitionId: definition.id,
+        eventType,
+        outcome,
+        guards: guard.guards,
+        ...(record ? { record } : {}),
+        now,
+      });
     };
     if (decision.outcome === 'refused') {
       observeCreate(decision.code);

@@ -9,6 +9,8 @@ import type { Decision, WorkflowRecord } from './decision.ts';
 export interface EngineObservation {
   kind: 'create' | 'event' | 'timer' | 'migrate';
   workflowId: string;
+  /** The workflow's definition id (`support`); null when no record was found to decide on. */
+  definitionId: string | null;
   eventId: string;
   /** The event type (a timer's id for a timer, `xstate.init` for a creation). */
   eventType: string;

@@ -1,6 +1,6 @@
 /**
  * Turns the engine's decided outcomes into workflow metrics: outcomes, time in state, retries,
- * approval wait, refusals, compensations and manual reviews.
+ * approval wait, refusals, compensations and manual reviews, each labelled with the definition.
  */
 import { refusalCodes, type WorkflowRecord } from '../engine/decision.ts';
 import type { EngineObservation, EngineObserver } from '../engine/engine.ts';
@@ -37,9 +37,14 @@ function retryOf(payload: unknown): { operation: string; errorClass: string } | 
   };
 }
 
+/** The `definition` label: the definition id, `unknown` when there was no record (or an odd id). */
+const definitionLabel = (o: EngineObservation): string =>
+  o.definitionId !== null && labelCode.test(o.definitionId) ? o.definitionId : 'unknown';
+
 function record(metrics: Metrics, o: EngineObservation): void {
+  const definition = definitionLabel(o);
   if (refusals.has(o.outcome)) {
-    metrics.refusals.inc({ code: o.outcome, guard: o.guards.length > 0 ? o.guards.join(',') : 'none' });
+    metrics.refusals.inc({ definition, code: o.outcome, guard: o.guards.length > 0 ? o.guards.join(',') : 'none' });
     return;
   }
   const { previous, record: next } = o;
@@ -47,18 +52,18 @@ function record(metrics: Metrics, o: EngineObservation): void {
   if (previous) {
     const seconds = Math.max(0, o.now - previous.updatedAt) / 1000;
     // Each leaf of a parallel state spent the interval in its own state.
-    for (const state of previous.statePaths) metrics.timeInState.observe({ state }, seconds);
-    if (o.eventType === 'APPROVED') metrics.approvalWait.observe(seconds);
+    for (const state of previous.statePaths) metrics.timeInState.observe({ definition, state }, seconds);
+    if (o.eventType === 'APPROVED') metrics.approvalWait.observe({ definition }, seconds);
   }
   if (o.eventType === 'RETRYABLE_ERROR') {
     const retry = retryOf(o.payload);
-    if (retry) metrics.retries.inc({ operation: retry.operation, error_class: retry.errorClass });
+    if (retry) metrics.retries.inc({ definition, operation: retry.operation, error_class: retry.errorClass });
   }
   if (next.status === 'done' && previous?.status !== 'done') {
-    metrics.workflowsFinished.inc({ outcome: next.statePaths.map(topState).join(',') || 'unknown' });
+    metrics.workflowsFinished.inc({ definition, outcome: next.statePaths.map(topState).join(',') || 'unknown' });
   }
-  if (entered('compensating', previous, next)) metrics.compensations.inc();
-  if (entered('manualReview', previous, next)) metrics.manualReviews.inc({ reason: reviewReason(next) });
+  if (entered('compensating', previous, next)) metrics.compensations.inc({ definition });
+  if (entered('manualReview', previous, next)) metrics.manualReviews.inc({ definition, reason: reviewReason(next) });
 }
 
 /** An engine observer that records into `metrics`. */

@@ -1,7 +1,8 @@
 /**
  * The Prometheus metrics of one system, in a registry of their own (never prom-client's global
  * default), so tests and several systems in one process never share counts. Durations are in
- * seconds, as Prometheus expects.
+ * seconds, as Prometheus expects. Every workflow metric carries the `definition` (its id, e.g.
+ * `support`): states, outcomes and reasons mean something only within their workflow.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -39,26 +40,27 @@ export function createMetrics(options: MetricsOptions = {}) {
 
     workflowsFinished: new Counter({
       name: 'warden_workflows_finished_total',
-      help: 'Workflows that reached a final state, by that state.',
-      labelNames: ['outcome'] as const,
+      help: 'Workflows that reached a final state, by definition and that state.',
+      labelNames: ['definition', 'outcome'] as const,
       registers,
     }),
     timeInState: new Histogram({
       name: 'warden_time_in_state_seconds',
-      help: 'Time between a transition into a leaf state and the next accepted transition, by that state.',
-      labelNames: ['state'] as const,
+      help: 'Time between a transition into a leaf state and the next accepted transition, by definition and state.',
+      labelNames: ['definition', 'state'] as const,
       buckets: humanBuckets,
       registers,
     }),
     retries: new Counter({
       name: 'warden_retries_total',
-      help: 'Accepted RETRYABLE_ERROR results, by operation and error class.',
-      labelNames: ['operation', 'error_class'] as const,
+      help: 'Accepted RETRYABLE_ERROR results, by definition, operation and error class.',
+      labelNames: ['definition', 'operation', 'error_class'] as const,
       registers,
     }),
     approvalWait: new Histogram({
       name: 'warden_approval_wait_seconds',
-      help: 'Time from the last transition before an approval to the accepted approval.',
+      help: 'Time from the last transition before an approval to the accepted approval, by definition.',
+      labelNames: ['definition'] as const,
       buckets: humanBuckets,
       registers,
     }),
@@ -77,19 +79,20 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     refusals: new Counter({
       name: 'warden_refusals_total',
-      help: 'Refused events, by refusal code and the guards named (`none` when no guard was involved).',
-      labelNames: ['code', 'guard'] as const,
+      help: 'Refused events, by definition, refusal code and the guards named (`none` when no guard was involved).',
+      labelNames: ['definition', 'code', 'guard'] as const,
       registers,
     }),
     compensations: new Counter({
       name: 'warden_compensations_total',
-      help: 'Workflows that entered compensation.',
+      help: 'Workflows that entered compensation, by definition.',
+      labelNames: ['definition'] as const,
       registers,
     }),
     manualReviews: new Counter({
       name: 'warden_manual_reviews_total',
-      help: 'Workflows handed to manual review, by the reason recorded in the workflow context.',
-      labelNames: ['reason'] as const,
+      help: 'Workflows handed to manual review, by definition and the reason recorded in the workflow context.',
+      labelNames: ['definition', 'reason'] as const,
       registers,
     }),
     outboxLag: new Histogram({

@@ -28,6 +28,8 @@ describe('GET /metrics', () => {
       expect(text).toContain(`# TYPE ${name} `);
     }
     // START moved the new workflow out of requestReceived.
-    expect(text).toContain('warden_time_in_state_seconds_count{state="beforeAction.requestReceived"} 1');
+    expect(text).toContain(
+      'warden_time_in_state_seconds_count{definition="support",state="beforeAction.requestReceived"} 1',
+    );
   });
 });

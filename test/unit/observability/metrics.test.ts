@@ -41,14 +41,20 @@ describe('workflow metrics', () => {
     await rt.settle();
     expect((await rt.store.load(id))?.statePaths).toEqual(['completed']);
 
-    expect(await rt.value('warden_workflows_finished_total', { outcome: 'completed' })).toBe(1);
-    expect(await rt.value('warden_approval_wait_seconds_count')).toBe(1);
-    expect(await rt.value('warden_approval_wait_seconds_sum')).toBe(3600);
-    expect(await rt.value('warden_time_in_state_seconds_sum', { state: 'beforeAction.awaitingApproval' })).toBe(3600);
-    expect(await rt.value('warden_retries_total', { operation: 'classify', error_class: 'UNAVAILABLE' })).toBe(1);
+    const support = { definition: 'support' };
+    expect(await rt.value('warden_workflows_finished_total', { ...support, outcome: 'completed' })).toBe(1);
+    expect(await rt.value('warden_approval_wait_seconds_count', support)).toBe(1);
+    expect(await rt.value('warden_approval_wait_seconds_sum', support)).toBe(3600);
+    const awaiting = { ...support, state: 'beforeAction.awaitingApproval' };
+    expect(await rt.value('warden_time_in_state_seconds_sum', awaiting)).toBe(3600);
+    const unavailable = { ...support, operation: 'classify', error_class: 'UNAVAILABLE' };
+    expect(await rt.value('warden_retries_total', unavailable)).toBe(1);
     const refusals = await rt.metrics.refusals.get();
     expect(refusals.values).toEqual([
-      expect.objectContaining({ value: 1, labels: { code: 'GUARD_REJECTED', guard: expect.stringMatching(/\w/) } }),
+      expect.objectContaining({
+        value: 1,
+        labels: { definition: 'support', code: 'GUARD_REJECTED', guard: expect.stringMatching(/\w/) },
+      }),
     ]);
     expect(refusals.values[0]?.labels.guard).not.toBe('none');
     expect(await rt.value('warden_model_call_duration_seconds_count', { purpose: 'classify' })).toBe(1);
@@ -61,7 +67,7 @@ describe('workflow metrics', () => {
     // The retry was a timer, delivered on time; memory outbox ids carry no write time.
     expect(await rt.value('warden_timer_lateness_seconds_count')).toBe(1);
     expect(await rt.value('warden_outbox_lag_seconds_count', { kind: 'job' })).toBeUndefined();
-    expect(await rt.value('warden_compensations_total')).toBe(0);
+    expect(await rt.value('warden_compensations_total')).toBeUndefined();
   });
 
   it('counts a manual review with its reason and the lateness of the timer that sent it there', async () => {
@@ -70,7 +76,8 @@ describe('workflow metrics', () => {
     await rt.settle();
     expect(await rt.advance(5_000)).toBe(true);
     expect((await rt.store.load(id))?.statePaths).toEqual(['manualReview']);
-    expect(await rt.value('warden_manual_reviews_total', { reason: 'APPROVAL_TIMEOUT' })).toBe(1);
+    const timedOut = { definition: 'support', reason: 'APPROVAL_TIMEOUT' };
+    expect(await rt.value('warden_manual_reviews_total', timedOut)).toBe(1);
     expect(await rt.value('warden_timer_lateness_seconds_sum')).toBe(5);
     expect(await rt.value('warden_workflows_finished_total')).toBeUndefined();
   });
@@ -78,10 +85,11 @@ describe('workflow metrics', () => {
   it('exposes every metric in the Prometheus text format from its own registry', async () => {
     const a = createMetrics();
     const b = createMetrics();
-    a.compensations.inc();
+    a.compensations.inc({ definition: 'support' });
     expect(a.contentType).toMatch(/^text\/plain/);
-    expect(await a.render()).toContain('warden_compensations_total 1');
-    expect(await b.render()).toContain('warden_compensations_total 0');
+    expect(await a.render()).toContain('warden_compensations_total{definition="support"} 1');
+    expect(await b.render()).toContain('# TYPE warden_compensations_total counter');
+    expect(await b.render()).not.toContain('warden_compensations_total{');
   });
 });
 
@@ -102,6 +110,7 @@ describe('the engine metrics observer', () => {
   const accepted = (previous: WorkflowRecord, next: WorkflowRecord): EngineObservation => ({
     kind: 'event',
     workflowId: 'wf-1',
+    definitionId: next.definitionId,
     eventId: 'e-1',
     eventType: 'COMPENSATE',
     outcome: 'accepted',
@@ -119,13 +128,15 @@ describe('the engine metrics observer', () => {
     const compensating = record(['compensating.attempting'], 4_000);
     observer.decided(accepted(executing, compensating));
     observer.decided(accepted(compensating, record(['compensating.waiting'], 5_000)));
-    expect((await metrics.compensations.get()).values[0]?.value).toBe(1);
+    expect((await metrics.compensations.get()).values).toEqual([
+      expect.objectContaining({ value: 1, labels: { definition: 'support' } }),
+    ]);
     const inState = await metrics.timeInState.get();
     expect(inState.values).toContainEqual(
       expect.objectContaining({
         metricName: 'warden_time_in_state_seconds_sum',
         value: 3,
-        labels: { state: 'executingAction.executing' },
+        labels: { definition: 'support', state: 'executingAction.executing' },
       }),
     );
   });
@@ -134,7 +145,7 @@ describe('the engine metrics observer', () => {
     const metrics = createMetrics();
     engineMetricsObserver(metrics).decided(accepted(record(['a'], 0), record(['manualReview'], 1, { context: {} })));
     expect((await metrics.manualReviews.get()).values).toEqual([
-      expect.objectContaining({ value: 1, labels: { reason: 'unknown' } }),
+      expect.objectContaining({ value: 1, labels: { definition: 'support', reason: 'unknown' } }),
     ]);
   });
 
@@ -145,7 +156,16 @@ describe('the engine metrics observer', () => {
     observer.decided({ ...accepted(record(['a'], 0), record(['b'], 1)), outcome: 'NO_TRANSITION', record: undefined });
     expect((await metrics.timeInState.get()).values.filter((v) => v.value > 0)).toEqual([]);
     expect((await metrics.refusals.get()).values).toEqual([
-      expect.objectContaining({ value: 1, labels: { code: 'NO_TRANSITION', guard: 'none' } }),
+      expect.objectContaining({ value: 1, labels: { definition: 'support', code: 'NO_TRANSITION', guard: 'none' } }),
+    ]);
+  });
+
+  it('labels an outcome of a workflow that was not found with an unknown definition', async () => {
+    const metrics = createMetrics();
+    const { previous: _previous, ...missing } = accepted(record(['a'], 0), record(['b'], 1));
+    engineMetricsObserver(metrics).decided({ ...missing, definitionId: null, outcome: 'FORBIDDEN', record: undefined });
+    expect((await metrics.refusals.get()).values).toEqual([
+      expect.objectContaining({ labels: { definition: 'unknown', code: 'FORBIDDEN', guard: 'none' } }),
     ]);
   });
 });
