@@ -4,11 +4,12 @@
  * with the same key returns the first receipt without executing again. Two implementations: in
  * process memory (demo, tests) and on Redis (an atomic Lua script; survives a worker crash).
  */
-import { z } from 'zod';
 import { contentHashOf, stableId } from '../../src/effects/canonical-json.ts';
 import { ActionRefusedError, type EffectError } from '../../src/effects/effect-errors.ts';
 import { FaultInjector, withFault } from '../../src/effects/fault-injector.ts';
 import type { RedisClient } from '../../src/store/redis/connect.ts';
+import { type EffectRedisClient, type RecordReply, withScripts } from '../../src/effects/effect-scripts.ts';
+import { checkedPrefix, keyPart } from '../../src/effects/redis-keys.ts';
 import type { OperationReceipt } from './context.ts';
 import { operationReceipt } from './events.ts';
 
@@ -97,52 +98,44 @@ export class MemoryOperationExecutor extends FaultyExecutor implements TestableO
   }
 }
 
-/**
- * Records a receipt under an idempotency key exactly once.
- * KEYS[1] the key's receipt (string), KEYS[2] the ledger (list of every execution).
- * ARGV[1] the new receipt JSON. Returns {1, ARGV[1]} when recorded now, {0, stored} when the key had one.
- */
-export const recordExecutionLua = `
-local existing = redis.call('GET', KEYS[1])
-if existing then return {0, existing} end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('RPUSH', KEYS[2], ARGV[1])
-return {1, ARGV[1]}
-`;
+interface ExecutionScripts {
+  wardenRecordExecution(receiptKey: string, ledgerKey: string, receipt: string): Promise<RecordReply>;
+}
 
 /** Redis keys of the ledger; `{agent-task}` keeps them in one cluster slot for the script. */
 export function executorKeys(prefix: string) {
+  const tag = `${checkedPrefix(prefix)}:{agent-task}`;
   return {
-    receipt: (idempotencyKey: string) => `${prefix}:{agent-task}:execution:${idempotencyKey}`,
-    ledger: `${prefix}:{agent-task}:executions`,
+    receipt: (idempotencyKey: string) => `${tag}:execution:${keyPart(idempotencyKey)}`,
+    ledger: `${tag}:executions`,
   };
 }
-
-const reply = z.tuple([z.number(), z.string()]);
 
 export class RedisOperationExecutor extends FaultyExecutor implements TestableOperationExecutor {
   readonly keys: ReturnType<typeof executorKeys>;
 
+  private readonly client: EffectRedisClient & ExecutionScripts;
+
   constructor(
-    private readonly client: RedisClient,
+    client: RedisClient,
     prefix: string,
     private readonly clock: () => number,
   ) {
     super();
     this.keys = executorKeys(prefix);
+    this.client = withScripts<ExecutionScripts>(client, {
+      wardenRecordExecution: { file: new URL('./lua/record-execution.lua', import.meta.url), numberOfKeys: 2 },
+    });
   }
 
   execute(request: ExecutionRequest, options: ExecutorCallOptions = {}): Promise<OperationReceipt> {
     return this.guarded(options, async () => {
       const receipt = newReceipt(request, this.clock());
-      const raw = await this.client.eval(
-        recordExecutionLua,
-        2,
+      const [, json] = await this.client.wardenRecordExecution(
         this.keys.receipt(request.idempotencyKey),
         this.keys.ledger,
         JSON.stringify(receipt),
       );
-      const [, json] = reply.parse(raw);
       return operationReceipt.parse(JSON.parse(json));
     });
   }
