@@ -132,7 +132,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     definitions: registry,
     clock,
     newId,
-    observer: engineMetricsObserver(metrics),
+    observer: engineMetricsObserver(metrics, (id) => registry.bundle(id)?.queues.map((q) => q.state) ?? []),
   });
 
   const subscribeWakeUps = async (onWake: () => void): Promise<() => Promise<void>> => {

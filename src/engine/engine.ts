@@ -130,6 +130,7 @@ export function createEngine(options: EngineOptions): Engine {
       eventType: event.type,
       outcome: outcome.outcome === 'refused' ? outcome.code : outcome.outcome,
       guards: audit?.guard.guards ?? [],
+      ...(outcome.outcome === 'accepted' && audit ? { jobs: audit.effects } : {}),
       ...(trail.previous ? { previous: trail.previous } : {}),
       ...(outcome.outcome === 'accepted' ? { record: outcome.record } : {}),
       ...(event.payload === undefined ? {} : { payload: event.payload }),

@@ -53,14 +53,14 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     retries: new Counter({
       name: 'warden_retries_total',
-      help: 'Accepted RETRYABLE_ERROR results, by definition, operation and error class.',
-      labelNames: ['definition', 'operation', 'error_class'] as const,
+      help: 'Jobs requested again (attempt 2 and later), by definition and operation.',
+      labelNames: ['definition', 'operation'] as const,
       registers,
     }),
-    approvalWait: new Histogram({
-      name: 'warden_approval_wait_seconds',
-      help: 'Time from the last transition before an approval to the accepted approval, by definition.',
-      labelNames: ['definition'] as const,
+    queueWait: new Histogram({
+      name: 'warden_queue_wait_seconds',
+      help: 'How long a workflow waited in a queue state (awaiting approval, manual review...) before a decision moved it on, by definition and state.',
+      labelNames: ['definition', 'state'] as const,
       buckets: humanBuckets,
       registers,
     }),
@@ -83,16 +83,10 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['definition', 'code', 'guard'] as const,
       registers,
     }),
-    compensations: new Counter({
-      name: 'warden_compensations_total',
-      help: 'Workflows that entered compensation, by definition.',
-      labelNames: ['definition'] as const,
-      registers,
-    }),
-    manualReviews: new Counter({
-      name: 'warden_manual_reviews_total',
-      help: 'Workflows handed to manual review, by definition and the reason recorded in the workflow context.',
-      labelNames: ['definition', 'reason'] as const,
+    queueEntries: new Counter({
+      name: 'warden_queue_entries_total',
+      help: 'Workflows that entered a queue state (a person is needed), by definition and state.',
+      labelNames: ['definition', 'state'] as const,
       registers,
     }),
     outboxLag: new Histogram({

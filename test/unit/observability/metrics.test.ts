@@ -26,7 +26,7 @@ function flakyModel(): ModelClient {
 }
 
 describe('workflow metrics', () => {
-  it('counts a workflow driven to completion: outcome, states, approval wait, refusals, retries, model, effects', async () => {
+  it('counts a workflow driven to completion: outcome, states, queue wait, refusals, retries, model, effects', async () => {
     const rt = await testRuntime({ model: flakyModel() });
     const id = await rt.create({ requestedAmount: 40, currency: 'EUR' });
     await rt.settle();
@@ -43,12 +43,12 @@ describe('workflow metrics', () => {
 
     const support = { definition: 'support' };
     expect(await rt.value('warden_workflows_finished_total', { ...support, outcome: 'completed' })).toBe(1);
-    expect(await rt.value('warden_approval_wait_seconds_count', support)).toBe(1);
-    expect(await rt.value('warden_approval_wait_seconds_sum', support)).toBe(3600);
     const awaiting = { ...support, state: 'beforeAction.awaitingApproval' };
+    expect(await rt.value('warden_queue_entries_total', awaiting)).toBe(1);
+    expect(await rt.value('warden_queue_wait_seconds_count', awaiting)).toBe(1);
+    expect(await rt.value('warden_queue_wait_seconds_sum', awaiting)).toBe(3600);
     expect(await rt.value('warden_time_in_state_seconds_sum', awaiting)).toBe(3600);
-    const unavailable = { ...support, operation: 'classify', error_class: 'UNAVAILABLE' };
-    expect(await rt.value('warden_retries_total', unavailable)).toBe(1);
+    expect(await rt.value('warden_retries_total', { ...support, operation: 'classify' })).toBe(1);
     const refusals = await rt.metrics.refusals.get();
     expect(refusals.values).toEqual([
       expect.objectContaining({
@@ -67,17 +67,16 @@ describe('workflow metrics', () => {
     // The retry was a timer, delivered on time; memory outbox ids carry no write time.
     expect(await rt.value('warden_timer_lateness_seconds_count')).toBe(1);
     expect(await rt.value('warden_outbox_lag_seconds_count', { kind: 'job' })).toBeUndefined();
-    expect(await rt.value('warden_compensations_total')).toBeUndefined();
+    expect(await rt.value('warden_queue_entries_total', { ...support, state: 'manualReview' })).toBeUndefined();
   });
 
-  it('counts a manual review with its reason and the lateness of the timer that sent it there', async () => {
+  it('counts entering the manual-review queue and the lateness of the timer that sent it there', async () => {
     const rt = await testRuntime();
     const id = await rt.create();
     await rt.settle();
     expect(await rt.advance(5_000)).toBe(true);
     expect((await rt.store.load(id))?.statePaths).toEqual(['manualReview']);
-    const timedOut = { definition: 'support', reason: 'APPROVAL_TIMEOUT' };
-    expect(await rt.value('warden_manual_reviews_total', timedOut)).toBe(1);
+    expect(await rt.value('warden_queue_entries_total', { definition: 'support', state: 'manualReview' })).toBe(1);
     expect(await rt.value('warden_timer_lateness_seconds_sum')).toBe(5);
     expect(await rt.value('warden_workflows_finished_total')).toBeUndefined();
   });
@@ -85,11 +84,11 @@ describe('workflow metrics', () => {
   it('exposes every metric in the Prometheus text format from its own registry', async () => {
     const a = createMetrics();
     const b = createMetrics();
-    a.compensations.inc({ definition: 'support' });
+    a.queueEntries.inc({ definition: 'support', state: 'manualReview' });
     expect(a.contentType).toMatch(/^text\/plain/);
-    expect(await a.render()).toContain('warden_compensations_total{definition="support"} 1');
-    expect(await b.render()).toContain('# TYPE warden_compensations_total counter');
-    expect(await b.render()).not.toContain('warden_compensations_total{');
+    expect(await a.render()).toContain('warden_queue_entries_total{definition="support",state="manualReview"} 1');
+    expect(await b.render()).toContain('# TYPE warden_queue_entries_total counter');
+    expect(await b.render()).not.toContain('warden_queue_entries_total{');
   });
 });
 
@@ -121,16 +120,20 @@ describe('the engine metrics observer', () => {
     now: next.updatedAt,
   });
 
-  it('counts entering compensation once, not each transition inside it', async () => {
+  it('counts entering a queue state once, and its wait when a decision moves it on', async () => {
     const metrics = createMetrics();
-    const observer = engineMetricsObserver(metrics);
+    const observer = engineMetricsObserver(metrics, (id) => (id === 'support' ? ['manualReview'] : []));
     const executing = record(['executingAction.executing'], 1_000);
-    const compensating = record(['compensating.attempting'], 4_000);
-    observer.decided(accepted(executing, compensating));
-    observer.decided(accepted(compensating, record(['compensating.waiting'], 5_000)));
-    expect((await metrics.compensations.get()).values).toEqual([
-      expect.objectContaining({ value: 1, labels: { definition: 'support' } }),
+    const review = record(['manualReview'], 4_000);
+    observer.decided(accepted(executing, review));
+    observer.decided(accepted(review, record(['manualReview'], 5_000)));
+    observer.decided(accepted(record(['manualReview'], 5_000), record(['compensating.attempting'], 65_000)));
+    expect((await metrics.queueEntries.get()).values).toEqual([
+      expect.objectContaining({ value: 1, labels: { definition: 'support', state: 'manualReview' } }),
     ]);
+    expect((await metrics.queueWait.get()).values).toContainEqual(
+      expect.objectContaining({ metricName: 'warden_queue_wait_seconds_sum', value: 60 }),
+    );
     const inState = await metrics.timeInState.get();
     expect(inState.values).toContainEqual(
       expect.objectContaining({
@@ -141,11 +144,13 @@ describe('the engine metrics observer', () => {
     );
   });
 
-  it('labels a manual review with an unknown reason when the context has none', async () => {
+  it('counts a job requested again as a retry of its operation, a first attempt not', async () => {
     const metrics = createMetrics();
-    engineMetricsObserver(metrics).decided(accepted(record(['a'], 0), record(['manualReview'], 1, { context: {} })));
-    expect((await metrics.manualReviews.get()).values).toEqual([
-      expect.objectContaining({ value: 1, labels: { definition: 'support', reason: 'unknown' } }),
+    const observer = engineMetricsObserver(metrics);
+    observer.decided({ ...accepted(record(['a'], 0), record(['b'], 1)), jobs: ['wf-1/notify/1'] });
+    observer.decided({ ...accepted(record(['b'], 1), record(['c'], 2)), jobs: ['wf-1/notify/2', 'wf-1/x y/3'] });
+    expect((await metrics.retries.get()).values).toEqual([
+      expect.objectContaining({ value: 1, labels: { definition: 'support', operation: 'notify' } }),
     ]);
   });
 

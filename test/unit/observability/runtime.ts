@@ -59,7 +59,7 @@ export async function testRuntime(options: { model?: ModelClient } = {}): Promis
     definitions: registry,
     clock: now,
     newId: () => `obs${(++seq).toString().padStart(6, '0')}`,
-    observer: engineMetricsObserver(metrics),
+    observer: engineMetricsObserver(metrics, (id) => registry.bundle(id)?.queues.map((q) => q.state) ?? []),
   });
   const offline = createOfflineEffectDeps();
   const model = observedModelClient(options.model ?? offline.model, { metrics, clock: now });
