@@ -9,7 +9,7 @@ import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
 import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts';
 import { WardenError } from '../engine/errors.ts';
-import { inlineImplementations, missingImplementations } from './stately.ts';
+import { inlineImplementations, missingImplementations } from './chart-references.ts';
 import type { AnyWorkflowBundle, WorkflowBundle, WorkflowBundleSpec } from './workflow.ts';
 
 /** A workflow bundle that cannot be registered; `details.problems` lists every problem found. */

@@ -6,7 +6,8 @@
  */
 import { createMachine, type AnyStateMachine } from 'xstate';
 import { serialisableConfig } from './describe.ts';
-import { implementationPins, missingImplementations, parsePins, type ImplementationPins } from './stately.ts';
+import { missingImplementations } from './chart-references.ts';
+import { implementationPins, parsePins, type ImplementationPins } from './pins.ts';
 
 /** The implementations a released config names, by kind and name. */
 export interface ReleasedImplementations {

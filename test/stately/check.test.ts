@@ -14,9 +14,9 @@ import {
   statelyCheck,
   statelyFiles,
   type LockedVersion,
-  type PinnedVersion,
   type Problem,
 } from '../../src/definitions/stately.ts';
+import type { PinnedVersion } from '../../src/definitions/pins.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { mutant, patchAt } from '../model/mutants.ts';
 

@@ -15,15 +15,8 @@ import releasedPins from '../../machines/support/versions/support.v1.pins.json' 
 import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
 import { serialisableConfig } from '../../src/definitions/describe.ts';
 import { loadReleasedMachine, releaseFiles } from '../../src/definitions/released-version.ts';
-import {
-  implementationFingerprint,
-  implementationPins,
-  normalisedSource,
-  stateLock,
-  stateLockPath,
-  statelyCheck,
-  type LockedVersion,
-} from '../../src/definitions/stately.ts';
+import { implementationFingerprint, implementationPins, normalisedSource } from '../../src/definitions/pins.ts';
+import { stateLock, stateLockPath, statelyCheck, type LockedVersion } from '../../src/definitions/stately.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 
 const definitions = workflowRegistry.versions;
