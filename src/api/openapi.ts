@@ -304,6 +304,37 @@ function eventComponents(bundles: readonly AnyWorkflowBundle[]) {
   return { schemas };
 }
 
+/**
+ * The creation body: one alternative per definition, `input` typed by that definition's creation
+ * input. The first definition is the default, so its `definition` may be left out (and its input's
+ * fields may also be sent at the top level, which this document does not spell out).
+ */
+function createBodySchema(bundles: readonly AnyWorkflowBundle[]): JsonSchema {
+  const envelope = jsonSchema(createWorkflowBody) as { properties: Record<string, JsonSchema> };
+  return {
+    description:
+      'Names the definition (`id` for its latest version, or `id@version`) and its creation input, validated against that definition’s `<Id>CreateInput`.',
+    oneOf: bundles.map((bundle, i) => {
+      const keys = [
+        bundle.id,
+        ...(bundle.versions as readonly WorkflowDefinition[]).map((v) => `${v.id}@${v.version}`),
+      ];
+      return {
+        type: 'object',
+        title: bundle.title,
+        properties: {
+          definition: { type: 'string', enum: keys },
+          input: ref('schemas', `${pascal(bundle.id.replace(/-/g, '_'))}CreateInput`),
+          correlationId: envelope.properties.correlationId,
+        },
+        required: i === 0 ? ['input'] : ['definition', 'input'],
+        additionalProperties: false,
+      };
+    }),
+    example: { definition: bundles[0]?.id, input: bundles[0]?.paths.body },
+  };
+}
+
 /** Per workflow: its creation body and its view (the platform's fields plus what its definition renders). */
 function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
   const schemas: Record<string, JsonSchema> = {};
@@ -599,15 +630,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     paths,
     components: {
       schemas: {
-        CreateWorkflowBody: {
-          ...jsonSchema(createWorkflowBody),
-          description:
-            '`input` is validated against the named definition’s creation input (`<Id>CreateInput`); its fields may instead be sent at the top level.',
-          example: {
-            definition: bundles[0]?.id,
-            input: bundles[0]?.paths.body,
-          },
-        },
+        CreateWorkflowBody: createBodySchema(bundles),
         ...workflowComponents(bundles),
         ...events.schemas,
         Proposal: jsonSchema(proposalBody),
