@@ -67,32 +67,113 @@ function render(c: SupportContext, record: WorkflowRecord): Record<string, unkno
   };
 }
 
-const record = z.record(z.string(), z.unknown());
-const artifact = z.object({ kind: z.string(), id: z.string(), hash: z.string() });
+const ref = z.object({ id: z.string(), hash: z.string() });
+const artifact = ref.extend({ kind: z.string() });
+const receipt = z.object({
+  providerOperationId: z.string(),
+  idempotencyKey: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  status: z.literal('succeeded'),
+});
+const cancellation = z.object({
+  requestedBy: z.string(),
+  reason: z.string(),
+  at: z.number(),
+  status: z.enum(['pending', 'honoured', 'declinedActionExecuted']),
+});
+const resolution = z.object({ by: z.string(), kind: z.string(), text: z.string(), evidence: z.array(z.string()) });
 
 /** The shape of `render`, for the OpenAPI document: evidence while active, `result` once finished. */
 export const supportViewSchema = z.object({
   artifacts: z.array(artifact).optional(),
   evidence: z
     .object({
-      classification: record.nullable(),
-      policy: record.nullable(),
-      account: record.nullable(),
-      recommendation: record.nullable(),
-      validation: record.nullable(),
-      fraud: record.nullable(),
-      approval: record.nullable(),
+      classification: z
+        .object({
+          category: z.string(),
+          confidence: z.number(),
+          artifact: ref,
+          model: z.string(),
+          promptVersion: z.string(),
+        })
+        .nullable(),
+      policy: z.object({ policyId: z.string(), policyVersion: z.string(), artifact: ref }).nullable(),
+      account: z.object({ accountId: z.string(), artifact: ref }).nullable(),
+      recommendation: z
+        .object({
+          version: z.number().int(),
+          contentHash: z.string(),
+          actionType: z.literal('refund'),
+          amount: z.number(),
+          currency: z.string(),
+          artifact: ref,
+          model: z.string(),
+          promptVersion: z.string(),
+        })
+        .nullable(),
+      validation: z
+        .object({
+          recommendationVersion: z.number().int(),
+          outcome: z.enum(['valid', 'invalid', 'unclear']),
+          revisable: z.boolean(),
+          findings: z.array(z.string()),
+          policyVersion: z.string(),
+          validatorVersion: z.string(),
+        })
+        .nullable(),
+      fraud: z
+        .object({
+          status: z.enum(['cleared', 'suspected', 'notScreened']),
+          recommendationVersion: z.number().int().nullable(),
+          score: z.number().nullable(),
+          reasons: z.array(z.string()),
+          artifact: ref.nullable(),
+        })
+        .nullable(),
+      approval: z
+        .object({
+          approverId: z.string(),
+          approverTenantId: z.string(),
+          approverLimit: z.number(),
+          recommendationVersion: z.number().int(),
+          contentHash: z.string(),
+          amount: z.number(),
+          at: z.number(),
+        })
+        .nullable(),
     })
     .optional(),
-  manualReview: record.nullable().optional(),
-  cancellation: record.nullable().optional(),
+  manualReview: z
+    .object({
+      reason: z.string(),
+      step: z.string(),
+      detail: z.string().nullable(),
+      openedAt: z.number(),
+      deadline: z.number(),
+      overdue: z.boolean(),
+      owner: z.string(),
+      openQuestions: z.array(z.string()),
+      allowedCommands: z.array(z.string()),
+      evidence: z.array(z.string()),
+      cancellable: z.boolean(),
+    })
+    .nullable()
+    .optional(),
+  cancellation: cancellation.nullable().optional(),
   action: z.object({ status: z.string(), idempotencyKey: z.string().nullable() }).optional(),
   result: z
     .object({
       outcome: z.string(),
-      receipts: record,
-      cancellation: record.nullable(),
-      resolution: record.nullable(),
+      receipts: z.object({
+        action: receipt.nullable(),
+        notification: z.object({ deliveryId: z.string(), deliveryKey: z.string(), channel: z.string() }).nullable(),
+        compensation: z
+          .object({ providerOperationId: z.string(), idempotencyKey: z.string(), reason: z.string() })
+          .nullable(),
+      }),
+      cancellation: cancellation.nullable(),
+      resolution: resolution.nullable(),
       evidence: z.array(artifact),
       versions: z.record(z.string(), z.string().nullable()),
     })
