@@ -1,0 +1,355 @@
+/**
+ * The parts of the OpenAPI document: schemas of the responses (documentation only: the views are
+ * plain functions), error responses by code, and each registered definition's events, creation
+ * input and view, named after the definition.
+ */
+import { z } from 'zod';
+import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
+import { refusalCodes } from '../engine/decision.ts';
+import type { WorkflowDefinition } from '../engine/definition.ts';
+import { statusOf } from './errors.ts';
+import { createWorkflowBody, eventBody } from './schemas.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security?: Record<string, string[]>[];
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+}
+
+export type HttpMethod = 'get' | 'post';
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  jsonSchemaDialect: string;
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
+  tags: { name: string; description: string }[];
+  security: Record<string, string[]>[];
+  paths: Record<string, Partial<Record<HttpMethod, Operation>>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    parameters: Record<string, unknown>;
+    headers: Record<string, unknown>;
+    responses: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+  };
+}
+
+/** Every error code the API answers with. */
+export const errorCodes = Object.keys(statusOf);
+
+/** `{ error: { code, message, details } }`: the body of every error response. */
+export const errorResponseSchema = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(errorCodes as [string, ...string[]]),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()),
+  }),
+});
+
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return rest;
+}
+
+export const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
+});
+
+/** `REVIEW_RETRY_STEP` → `ReviewRetryStep`. */
+const pascal = (type: string) =>
+  type
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+// ---------------------------------------------------------------------------------------------
+// Response schemas (documentation only: the views are plain functions).
+
+const isoTime = z.iso.datetime();
+export const headerPattern = /^[\x21-\x7e]{1,200}$/;
+
+const viewBase = {
+  workflowId: z.string(),
+  tenantId: z.string(),
+  definition: z.string().describe('`<id>@<version>` of the definition the workflow runs on'),
+  version: z.number().int().describe('State version; also the `ETag`'),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+};
+
+const platformView = z
+  .object({
+    ...viewBase,
+    status: z.enum(['active', 'finished']),
+    state: z.array(z.string()).describe('Leaf state paths (the final state once finished)'),
+    allowedEvents: z
+      .array(z.object({ type: z.string(), schema: z.record(z.string(), z.unknown()) }))
+      .optional()
+      .describe('While active: the events this caller may send now, with the JSON Schema of their payloads'),
+    timers: z
+      .array(z.object({ id: z.string(), dueAt: isoTime, inMs: z.number() }))
+      .optional()
+      .describe('While active: the armed timers'),
+  })
+  .meta({ title: 'Workflow (platform fields)' });
+
+const auditEntry = z.object({
+  workflowId: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  channel: z.enum(['create', 'event', 'timer']),
+  outcome: z.enum(['accepted', ...refusalCodes]),
+  from: z.array(z.string()),
+  to: z.array(z.string()),
+  actor: z.object({ id: z.string(), kind: z.enum(['user', 'service', 'timer']), roles: z.array(z.string()) }),
+  guard: z.object({
+    outcome: z.enum(['passed', 'none', 'refused']),
+    guards: z.array(z.string()),
+    failedChecks: z.array(z.string()),
+  }),
+  causationId: z.string().nullable(),
+  correlationId: z.string().nullable(),
+  definition: z.string(),
+  version: z.number().int().describe('The record version after this entry (unchanged for a refusal)'),
+  at: z.number().int().describe('Milliseconds since the epoch'),
+  effects: z.array(z.string()),
+  timersArmed: z.array(z.string()),
+  timersCancelled: z.array(z.string()),
+});
+
+export const responseSchemas = {
+  PlatformView: platformView,
+  EventAccepted: z.object({
+    workflowId: z.string(),
+    eventId: z.string(),
+    outcome: z.literal('accepted'),
+    state: z.array(z.string()),
+    version: z.number().int(),
+  }),
+  QueuePage: z.object({
+    state: z.string().describe('The resolved state path'),
+    items: z.array(
+      z.object({ workflowId: z.string(), statePath: z.string(), since: isoTime, timeInStateMs: z.number() }),
+    ),
+    next: z.string().nullable().describe('Pass as `cursor` for the next page; null at the end'),
+  }),
+  AuditPage: z.object({
+    workflowId: z.string(),
+    entries: z.array(auditEntry),
+    next: z.string().nullable().describe('Pass as `cursor` for the next page; null at the end'),
+  }),
+  StreamState: z
+    .object({ workflowId: z.string(), version: z.number().int(), status: z.string(), state: z.array(z.string()) })
+    .describe('The `data` of each `state` server-sent event'),
+  Tools: z.object({
+    workflowId: z.string(),
+    version: z.number().int(),
+    tools: z.array(
+      z.object({
+        type: z.literal('function'),
+        function: z.object({
+          name: z.string(),
+          description: z.string(),
+          parameters: z.record(z.string(), z.unknown()),
+        }),
+      }),
+    ),
+  }),
+  DefinitionList: z.object({
+    definitions: z.array(
+      z.object({
+        id: z.string(),
+        version: z.number().int(),
+        key: z.string(),
+        latest: z.boolean(),
+        title: z.string(),
+        description: z.string(),
+        roles: z.record(z.string(), z.string()),
+        createRoles: z.array(z.string()),
+        queues: z.array(z.object({ state: z.string(), title: z.string() })),
+        events: z.array(z.string()),
+        input: z.record(z.string(), z.unknown()).describe('JSON Schema of the creation input'),
+        href: z.string(),
+      }),
+    ),
+  }),
+  Definition: z.object({
+    key: z.string(),
+    config: z.unknown().describe('The machine config as JSON; functions as `{ "$expr": "<source>" }`'),
+    graph: z.object({
+      nodes: z.array(z.object({ id: z.string(), type: z.string(), description: z.string().nullable() })),
+      edges: z.array(
+        z.object({ source: z.string(), target: z.string(), event: z.string(), guard: z.string().nullable() }),
+      ),
+    }),
+    mermaid: z.string().describe('A Mermaid `stateDiagram-v2`'),
+  }),
+  Health: z.object({ status: z.literal('ok') }),
+  Readiness: z.object({ status: z.enum(['ready', 'unavailable']), store: z.boolean(), workers: z.boolean() }),
+} satisfies Record<string, z.ZodType>;
+
+// ---------------------------------------------------------------------------------------------
+// Errors.
+
+export const bodyCodes = ['MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'INVALID_INPUT'];
+/** What the engine may refuse a caller's event with (`STALE_TIMER` belongs to the timer channel). */
+export const eventRefusals = refusalCodes.filter((code) => code !== 'STALE_TIMER');
+
+/** Error responses of the given codes, one per status, each naming its codes. */
+export function errorResponses(codes: readonly string[]): Record<string, unknown> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set(['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL', ...codes])) {
+    const status = statusOf[code];
+    if (status === undefined) throw new Error(`error code ${code} has no status`);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        String(status),
+        {
+          description: list.map((code) => `\`${code}\``).join(', '),
+          headers: {
+            'X-Request-Id': ref('headers', 'X-Request-Id'),
+            ...(list.includes('RATE_LIMITED') ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
+          },
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [ref('schemas', 'Error'), { properties: { error: { properties: { code: { enum: list } } } } }],
+              },
+            },
+          },
+        },
+      ]),
+  );
+}
+
+export function ok(description: string, schema: string | null, extra: Record<string, unknown> = {}) {
+  const { headers, ...rest } = extra as { headers?: Record<string, unknown> };
+  return {
+    description,
+    headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), ...headers },
+    ...(schema ? { content: { 'application/json': { schema: ref('schemas', schema) } } } : {}),
+    ...rest,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events: one envelope per event type, discriminated by `type`.
+
+/** Component names of a workflow's schemas: bare for the first (default) workflow, prefixed for the others. */
+function namer(bundles: readonly AnyWorkflowBundle[], bundle: AnyWorkflowBundle) {
+  const prefix = bundles[0] === bundle ? '' : pascal(bundle.id.replace(/-/g, '_'));
+  return (name: string) => `${prefix}${name}`;
+}
+
+export function eventComponents(bundles: readonly AnyWorkflowBundle[]) {
+  const schemas: Record<string, JsonSchema> = {};
+  const envelope = jsonSchema(eventBody) as { properties: Record<string, JsonSchema> };
+  const unions: string[] = [];
+  for (const bundle of bundles) {
+    const name = namer(bundles, bundle);
+    const mapping: Record<string, string> = {};
+    // The newest version describes an event type; older ones share the same schemas today.
+    const newestFirst = [...(bundle.versions as readonly WorkflowDefinition[])].sort((a, b) => b.version - a.version);
+    for (const definition of newestFirst) {
+      for (const [type, payload] of Object.entries(definition.eventSchemas)) {
+        if (mapping[type]) continue;
+        const event = name(pascal(type));
+        const optionalPayload = payload.safeParse({}).success;
+        schemas[`${event}Payload`] = jsonSchema(payload);
+        schemas[`${event}Event`] = {
+          type: 'object',
+          title: `${type} (${bundle.id})`,
+          properties: {
+            type: { type: 'string', const: type },
+            eventId: {
+              ...envelope.properties.eventId,
+              description: 'Makes the event idempotent: a repeated id returns the first outcome',
+            },
+            payload: ref('schemas', `${event}Payload`),
+            causationId: envelope.properties.causationId,
+          },
+          required: optionalPayload ? ['type'] : ['type', 'payload'],
+          additionalProperties: false,
+        };
+        mapping[type] = `#/components/schemas/${event}Event`;
+      }
+    }
+    const union = name('Event');
+    schemas[union] = {
+      description: `An event for a ${bundle.id} workflow: \`type\` picks the payload schema; unknown types are refused (422).`,
+      oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
+      discriminator: { propertyName: 'type', mapping },
+    };
+    unions.push(union);
+  }
+  schemas.AnyEvent = {
+    description: 'An event for a workflow of any registered definition (see each definition’s `…Event`).',
+    oneOf: unions.map((u) => ref('schemas', u)),
+  };
+  return { schemas };
+}
+
+/**
+ * The creation body: one alternative per definition, `input` typed by that definition's creation
+ * input. The first definition is the default, so its `definition` may be left out (and its input's
+ * fields may also be sent at the top level, which this document does not spell out).
+ */
+export function createBodySchema(bundles: readonly AnyWorkflowBundle[]): JsonSchema {
+  const envelope = jsonSchema(createWorkflowBody) as { properties: Record<string, JsonSchema> };
+  return {
+    description:
+      'Names the definition (`id` for its latest version, or `id@version`) and its creation input, validated against that definition’s `<Id>CreateInput`.',
+    oneOf: bundles.map((bundle, i) => {
+      const keys = [
+        bundle.id,
+        ...(bundle.versions as readonly WorkflowDefinition[]).map((v) => `${v.id}@${v.version}`),
+      ];
+      return {
+        type: 'object',
+        title: bundle.title,
+        properties: {
+          definition: { type: 'string', enum: keys },
+          input: ref('schemas', `${pascal(bundle.id.replace(/-/g, '_'))}CreateInput`),
+          correlationId: envelope.properties.correlationId,
+        },
+        required: i === 0 ? ['input'] : ['definition', 'input'],
+        additionalProperties: false,
+      };
+    }),
+    example: { definition: bundles[0]?.id, input: bundles[0]?.paths.body },
+  };
+}
+
+/** Per workflow: its creation body and its view (the platform's fields plus what its definition renders). */
+export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const bundle of bundles) {
+    const prefix = pascal(bundle.id.replace(/-/g, '_'));
+    schemas[`${prefix}CreateInput`] = {
+      ...jsonSchema(bundle.createSchema),
+      description: `The creation input of ${bundle.id}: ${bundle.description}`,
+    };
+    schemas[`${prefix}View`] = {
+      title: `${bundle.title} workflow`,
+      allOf: [ref('schemas', 'PlatformView'), jsonSchema(bundle.view.schema, 'output')],
+    };
+  }
+  schemas.WorkflowView = {
+    description: 'A workflow as its caller sees it: the platform’s fields plus what its definition renders.',
+    oneOf: bundles.map((b) => ref('schemas', `${pascal(b.id.replace(/-/g, '_'))}View`)),
+  };
+  return schemas;
+}
