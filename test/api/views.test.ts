@@ -3,6 +3,7 @@
  * one the OpenAPI document publishes): every field the view renders is declared, with its type,
  * while the workflow runs and once it is finished.
  */
+import { crmUpdateTask } from '../support/agent-task-input.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { agentTask } from '../../machines/agent-task/index.ts';
@@ -70,18 +71,7 @@ describe('workflow views', () => {
     const created = await w.json<{ workflowId: string }>(
       await w.call('POST', '/v1/workflows', {
         token: requester,
-        body: {
-          definition: 'agent-task',
-          input: {
-            task: {
-              title: 'Tier update',
-              instructions: 'Set the tier of acc-7 to gold.',
-              requestedOperation: 'update_crm_record',
-              parameters: { recordId: 'acc-7', fields: { tier: 'gold' } },
-              dataAsOf: new Date().toISOString(),
-            },
-          },
-        },
+        body: crmUpdateTask(),
       }),
     );
     const waiting = await w.waitFor(created.workflowId, 'awaitingApproval', requester);

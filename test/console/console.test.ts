@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import pino from 'pino';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { crmUpdateTask } from '../support/agent-task-input.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createApp } from '../../src/api/create-app.ts';
@@ -240,18 +241,7 @@ describe('the operator console in Chromium', { timeout: 30_000 }, () => {
   it('works an agent task from its own queue: the plan as evidence, approval of that plan version', async () => {
     const requester = await mintToken(secret, { sub: 'rhea', tenant: 'acme', roles: ['task_requester'] });
     const approver = await mintToken(secret, { sub: 'tess', tenant: 'acme', roles: ['task_approver'] });
-    const { status, body } = await call('POST', '/v1/workflows', requester, {
-      definition: 'agent-task',
-      input: {
-        task: {
-          title: 'Tier update',
-          instructions: 'Set the tier of acc-7 to gold.',
-          requestedOperation: 'update_crm_record',
-          parameters: { recordId: 'acc-7', fields: { tier: 'gold' } },
-          dataAsOf: new Date().toISOString(),
-        },
-      },
-    });
+    const { status, body } = await call('POST', '/v1/workflows', requester, crmUpdateTask());
     expect(status).toBe(201);
     const id = body.workflowId as string;
     for (let i = 0; i < 300; i++) {
