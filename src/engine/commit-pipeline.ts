@@ -20,7 +20,15 @@ import type {
 export type ApplyOutcome =
   | { outcome: 'accepted'; record: WorkflowRecord; effects: Effect[]; decision: Accepted }
   | { outcome: 'duplicate'; stored: StoredOutcome }
-  | { outcome: 'refused'; code: string; message: string; details: Record<string, unknown>; version: number }
+  | {
+      outcome: 'refused';
+      code: string;
+      message: string;
+      details: Record<string, unknown>;
+      version: number;
+      /** Set when the refusal was only counted (the workflow has its cap of recorded refusals): the count. */
+      unrecorded?: number;
+    }
   | { outcome: 'notFound' }
   | { outcome: 'conflict'; attempts: number }
   /** A timer delivered before it was due (clock skew): not recorded, deliver it again later. */
@@ -90,6 +98,8 @@ export interface PipelineDeps {
   clock: () => number;
   /** How many times a step is decided in all, losing a version race each time but the last. */
   maxAttempts: number;
+  /** Refusals recorded per workflow at most; beyond it they are counted only. */
+  maxRecordedRefusals: number;
   instrumentation: Pick<Instrumentation, 'inSpan' | 'traceDecision' | 'commitIds'>;
 }
 
@@ -131,9 +141,11 @@ export async function decideAndCommit(deps: PipelineDeps, step: Step, trail: Tra
           expectedVersion: record.version,
           audit: decision.audit,
           outcome: { outcome: 'refused', code, message, details },
+          maxRecorded: deps.maxRecordedRefusals,
         }),
       );
       if (result.status === 'recorded') return refused;
+      if (result.status === 'capped') return { ...refused, unrecorded: result.counted };
       if (result.status === 'duplicate') return { outcome: 'duplicate', stored: result.outcome };
       if (result.status === 'missing') return { outcome: 'notFound' };
       continue; // conflict: the workflow moved on; the event may be legal in its new state.

@@ -9,6 +9,7 @@
 import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
 import { getNextTransitions, initialTransition, transition } from 'xstate';
 import { actsAcrossTenants, principalSchema, type Principal } from './principal.ts';
+import { boundDetails } from './bounded-details.ts';
 import { planCommands } from './commands.ts';
 import type { Accepted, AuditActor, AuditEntry, Decision, RefusalCode, WorkflowRecord } from './decision.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
@@ -115,7 +116,7 @@ function refuse(step: Step, code: RefusalCode, message: string, details: Record<
     outcome: 'refused',
     code,
     message,
-    details,
+    details: boundDetails(details),
     audit: audit(step, { outcome: code, ...(guard ? { guard } : {}) }),
   };
 }

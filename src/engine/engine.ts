@@ -42,6 +42,8 @@ export interface EngineOptions {
   pickShard?: (shards: number) => number;
   /** How many times an event is decided in all when it keeps losing version races (default 8). */
   maxConflictRetries?: number;
+  /** Refusals recorded per workflow at most (audit entry and outcome); beyond it they are only counted (default 1000). */
+  maxRecordedRefusals?: number;
   /** Told every decided outcome (metrics); must be quick and must not throw. */
   observer?: EngineObserver;
   /** Traces decide and commit; the global OpenTelemetry tracer (a no-op until one is registered) by default. */
@@ -112,7 +114,13 @@ export function createEngine(options: EngineOptions): Engine {
   const tracer = options.tracer ?? trace.getTracer('warden');
   const instrumentation = createInstrumentation(options.observer, tracer);
   const { observe, inSpan, traceDecision, commitIds } = instrumentation;
-  const pipeline = { store, clock, maxAttempts: options.maxConflictRetries ?? 8, instrumentation };
+  const pipeline = {
+    store,
+    clock,
+    maxAttempts: options.maxConflictRetries ?? 8,
+    maxRecordedRefusals: options.maxRecordedRefusals ?? 1000,
+    instrumentation,
+  };
 
   function observeApply(
     kind: EngineObservation['kind'],

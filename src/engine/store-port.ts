@@ -73,10 +73,17 @@ export interface RefusalRequest {
   expectedVersion: number;
   audit: AuditEntry;
   outcome: StoredOutcome;
+  /**
+   * Refusals recorded per workflow at most: beyond it a refusal is only counted (no audit entry, no
+   * stored outcome), so refused events cannot fill the store.
+   */
+  maxRecorded: number;
 }
 
 export type RefusalResult =
   | { status: 'recorded' }
+  /** Counted, not recorded: the workflow reached its cap of recorded refusals. */
+  | { status: 'capped'; counted: number }
   | { status: 'duplicate'; outcome: StoredOutcome }
   | { status: 'conflict'; version: number }
   | { status: 'missing' };
@@ -114,6 +121,8 @@ export interface WorkflowStore {
   load(workflowId: string): Promise<WorkflowRecord | null>;
   /** The recorded outcome of an event id, if it was seen. */
   outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null>;
+  /** How many refusals the workflow has had (recorded or only counted) since it was last archived. */
+  refusalCount(workflowId: string): Promise<number>;
   auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>>;
   /** Workflows of a tenant whose state paths include the leaf path `statePath`, oldest first. */
   listByState(options: {

@@ -144,8 +144,41 @@ describe.each(kinds)('the %s store', (kind) => {
       expectedVersion: 1,
       audit: audit.items[0]!,
       outcome: { outcome: 'refused', code: 'NO_TRANSITION', message: 'm', details: {} },
+      maxRecorded: 1000,
     });
     expect(moved).toEqual({ status: 'conflict', version: 2 });
+  });
+
+  it('records refusals up to the cap, then only counts them', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const entry = (await world.store.auditPage(record.workflowId, { limit: 1 })).items[0]!;
+    const refuse = (n: number) =>
+      world.store.recordRefusal({
+        workflowId: record.workflowId,
+        eventId: `flood-${n}`,
+        expectedVersion: record.version,
+        audit: { ...entry, eventId: `flood-${n}`, outcome: 'NO_TRANSITION' },
+        outcome: { outcome: 'refused', code: 'NO_TRANSITION', message: 'm', details: {} },
+        maxRecorded: 3,
+      });
+    const before = (await world.store.auditPage(record.workflowId, { limit: 100 })).items.length;
+    const results = [];
+    for (let n = 1; n <= 5; n++) results.push(await refuse(n));
+    expect(results).toEqual([
+      { status: 'recorded' },
+      { status: 'recorded' },
+      { status: 'recorded' },
+      { status: 'capped', counted: 4 },
+      { status: 'capped', counted: 5 },
+    ]);
+    expect((await world.store.auditPage(record.workflowId, { limit: 100 })).items).toHaveLength(before + 3);
+    expect(await world.store.outcomeOf(record.workflowId, 'flood-3')).toMatchObject({ code: 'NO_TRANSITION' });
+    expect(await world.store.outcomeOf(record.workflowId, 'flood-4')).toBeNull();
+    expect(await world.store.refusalCount(record.workflowId)).toBe(5);
+    // A duplicate of a recorded refusal is still answered from its outcome, and not counted.
+    expect(await refuse(2)).toMatchObject({ status: 'duplicate' });
+    expect(await world.store.refusalCount(record.workflowId)).toBe(5);
   });
 
   it('moves due timers into the outbox once, with their generation, and cancels timers', async () => {
@@ -303,6 +336,7 @@ describe.each(kinds)('the %s store', (kind) => {
       expectedVersion: before.record!.version,
       audit: lateZero,
       outcome: (await world.store.outcomeOf(id, 'late-0'))!,
+      maxRecorded: 1000,
     });
     expect(refusedAgain).toMatchObject({ status: 'duplicate', outcome: { outcome: 'refused' } });
     expect((await world.store.auditPage(id, { limit: 100 })).items).toEqual(after);

@@ -24,6 +24,8 @@ import type {
 interface Stored {
   record: WorkflowRecord;
   events: Map<string, StoredOutcome>;
+  /** Refusals so far, recorded or only counted (beyond the cap). */
+  refusals: number;
   audit: { id: number; entry: AuditEntry }[];
   /** State path → when the workflow entered it. */
   since: Map<string, number>;
@@ -121,7 +123,7 @@ export class MemoryStore implements WorkflowStore {
         return Promise.resolve({ status: 'exists', workflowId: id });
       return Promise.reject(new Error(`workflow ${id} already exists`));
     }
-    const stored: Stored = { record: request.record, events: new Map(), audit: [], since: new Map() };
+    const stored: Stored = { record: request.record, events: new Map(), audit: [], since: new Map(), refusals: 0 };
     this.workflows.set(id, stored);
     this.write(stored, request, []);
     if (dedupKey !== undefined) this.dedup.set(dedupKey, id);
@@ -148,6 +150,8 @@ export class MemoryStore implements WorkflowStore {
     if (stored.record.version !== request.expectedVersion) {
       return Promise.resolve({ status: 'conflict', version: stored.record.version });
     }
+    stored.refusals += 1;
+    if (stored.refusals > request.maxRecorded) return Promise.resolve({ status: 'capped', counted: stored.refusals });
     stored.events.set(request.eventId, clone(request.outcome));
     stored.audit.push({ id: ++this.seq, entry: clone(request.audit) });
     return Promise.resolve({ status: 'recorded' });
@@ -156,6 +160,10 @@ export class MemoryStore implements WorkflowStore {
   load(workflowId: string): Promise<WorkflowRecord | null> {
     const stored = this.workflows.get(workflowId);
     return Promise.resolve(stored ? clone(stored.record) : null);
+  }
+
+  refusalCount(workflowId: string): Promise<number> {
+    return Promise.resolve(this.workflows.get(workflowId)?.refusals ?? 0);
   }
 
   outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null> {

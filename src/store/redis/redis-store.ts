@@ -233,6 +233,7 @@ export class RedisStore implements WorkflowStore {
         encodeAudit(request.audit),
         request.expectedVersion,
         archiveChecked ? '1' : '0',
+        request.maxRecorded,
       );
     let reply = await refuse(false);
     if (reply[0] === RefuseReply.archived) {
@@ -250,9 +251,16 @@ export class RedisStore implements WorkflowStore {
         return { status: 'conflict', version: reply[1] };
       case RefuseReply.missing:
         return { status: 'missing' };
+      case RefuseReply.capped:
+        return { status: 'capped', counted: reply[1] };
       case RefuseReply.archived:
         throw new Error(`refusal of ${request.eventId} still found ${id} archived after looking in its archive`);
     }
+  }
+
+  async refusalCount(workflowId: string): Promise<number> {
+    if (!this.owns(workflowId)) return 0;
+    return Number((await this.client.hget(this.keys.events(workflowId), '~refusals')) ?? 0);
   }
 
   async load(workflowId: string): Promise<WorkflowRecord | null> {

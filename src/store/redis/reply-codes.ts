@@ -42,6 +42,8 @@ export const RefuseReply = {
   missing: 4,
   /** `{5}`: the workflow is archived; look in the archive, then call again with ARGV[5] = '1'. */
   archived: 5,
+  /** `{6, count}`: the workflow has its cap of recorded refusals; counted, nothing else written. */
+  capped: 6,
 } as const;
 
 /** The reply of `refuse.lua`, as ioredis hands it over. */
@@ -50,7 +52,8 @@ export type RefuseScriptReply =
   | [typeof RefuseReply.duplicate, string]
   | [typeof RefuseReply.conflict, number]
   | [typeof RefuseReply.missing]
-  | [typeof RefuseReply.archived];
+  | [typeof RefuseReply.archived]
+  | [typeof RefuseReply.capped, number];
 
 /** `archive.lua`. */
 export const ArchiveReply = {

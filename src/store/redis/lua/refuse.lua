@@ -11,6 +11,7 @@
   ARGV[3]  audit entry JSON
   ARGV[4]  the version the refusal was decided on
   ARGV[5]  '1' when the caller has looked for the event id in the workflow's archive already
+  ARGV[6]  the most refusals recorded per workflow: beyond it they are counted, not recorded
 
   Returns
     {1}                 recorded
@@ -19,6 +20,8 @@
     {4}                 no such workflow, nothing written
     {5}                 the workflow is archived: look for the event id in the archive, then call
                         again with ARGV[5] = '1'; nothing written
+    {6, count}          the workflow has its cap of recorded refusals: counted (field `~refusals`
+                        of the events hash), nothing else written
 
   A refusal decided on an old version must not become the event's permanent outcome: the event
   may be legal in the current state, so the version is compared like a commit's.
@@ -31,6 +34,11 @@ if archivedUpTo and ARGV[5] ~= '1' then return {5} end
 local current = rcall('HGET', KEYS[1], 'v')
 if not current then return {4} end
 if tonumber(current) ~= tonumber(ARGV[4]) then return {3, tonumber(current)} end
+
+-- Every refusal is counted; only the first ARGV[6] are recorded, so a flood of refused events
+-- cannot fill the store (the count stays visible in the audit and metrics).
+local counted = rcall('HINCRBY', KEYS[2], '~refusals', 1)
+if counted > tonumber(ARGV[6]) then return {6, counted} end
 
 -- The trail of an archived workflow goes on after its archive: the first entry gets an id after the
 -- last archived one even if the clock is behind it (a stream id only grows within its stream, and
