@@ -55,6 +55,8 @@ export const configSchema = z.object({
   WARDEN_JWT_AUDIENCE: z.string().min(1).optional(),
   /** Requests per principal per minute (0 = unlimited). */
   WARDEN_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Refused events per principal per workflow per minute; beyond it, events to that workflow get 429 (0 = unlimited). */
+  WARDEN_REFUSALS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   /** Largest request body, bytes. */
   WARDEN_BODY_LIMIT: z.coerce
     .number()

@@ -25,6 +25,8 @@ export interface ApiDeps {
   bodyLimitBytes: number;
   /** Requests per principal per minute; 0 disables the limit. */
   ratePerMinute: number;
+  /** Refused events per principal per workflow per minute before its events get 429 (0 = unlimited). */
+  refusalsPerMinute?: number;
   streamPollMs: number;
   /** Open event streams allowed per principal (default 5). */
   maxStreamsPerPrincipal: number;

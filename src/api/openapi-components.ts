@@ -146,6 +146,10 @@ export const responseSchemas = {
     workflowId: z.string(),
     entries: z.array(auditEntry),
     next: z.string().nullable().describe('Pass as `cursor` for the next page; null at the end'),
+    refusalsCounted: z
+      .number()
+      .int()
+      .describe('Refused events so far (since the last archive); beyond 1,000 they are counted, not recorded'),
   }),
   StreamState: z
     .object({ workflowId: z.string(), version: z.number().int(), status: z.string(), state: z.array(z.string()) })

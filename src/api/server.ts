@@ -21,7 +21,12 @@ export interface ApiSystem {
   logger: NonNullable<ApiDeps['logger']>;
   config: Pick<
     Config,
-    'WARDEN_BODY_LIMIT' | 'WARDEN_RATE_PER_MINUTE' | 'WARDEN_JWKS_URL' | 'WARDEN_JWT_ISSUER' | 'WARDEN_JWT_AUDIENCE'
+    | 'WARDEN_BODY_LIMIT'
+    | 'WARDEN_RATE_PER_MINUTE'
+    | 'WARDEN_REFUSALS_PER_MINUTE'
+    | 'WARDEN_JWKS_URL'
+    | 'WARDEN_JWT_ISSUER'
+    | 'WARDEN_JWT_AUDIENCE'
   >;
 }
 
@@ -87,6 +92,7 @@ export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: (
     queueStates: states.known,
     bodyLimitBytes: system.config.WARDEN_BODY_LIMIT,
     ratePerMinute: system.config.WARDEN_RATE_PER_MINUTE,
+    refusalsPerMinute: system.config.WARDEN_REFUSALS_PER_MINUTE,
     streamPollMs: 250,
     maxStreamsPerPrincipal: 5,
     streamMaxMs: 15 * 60_000,

@@ -139,6 +139,7 @@ export function createEngine(options: EngineOptions): Engine {
       outcome: outcome.outcome === 'refused' ? outcome.code : outcome.outcome,
       guards: audit?.guard.guards ?? [],
       ...(outcome.outcome === 'accepted' && audit ? { jobs: audit.effects } : {}),
+      ...(outcome.outcome === 'refused' && outcome.unrecorded !== undefined ? { unrecorded: true } : {}),
       ...(trail.previous ? { previous: trail.previous } : {}),
       ...(outcome.outcome === 'accepted' ? { record: outcome.record } : {}),
       ...(event.payload === undefined ? {} : { payload: event.payload }),

@@ -18,6 +18,8 @@ export interface EngineObservation {
   outcome: string;
   /** The guards the decision named: those of the taken transition, or those that refused. */
   guards: string[];
+  /** A refusal only counted, not recorded: the workflow has its cap of recorded refusals. */
+  unrecorded?: boolean;
   /** The job ids an accepted decision requested (`<workflowId>/<operation>/<attempt>`). */
   jobs?: string[];
   /** The record the last decision was made on. */

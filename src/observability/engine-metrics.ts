@@ -31,6 +31,7 @@ function record(metrics: Metrics, queues: QueueStates, o: EngineObservation): vo
   const definition = definitionLabel(o);
   if (refusals.has(o.outcome)) {
     metrics.refusals.inc({ definition, code: o.outcome, guard: o.guards.length > 0 ? o.guards.join(',') : 'none' });
+    if (o.unrecorded) metrics.refusalsUnrecorded.inc({ definition });
     return;
   }
   const { previous, record: next } = o;

@@ -83,6 +83,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['definition', 'code', 'guard'] as const,
       registers,
     }),
+    refusalsUnrecorded: new Counter({
+      name: 'warden_refusals_unrecorded_total',
+      help: 'Refusals counted but not recorded (the workflow had its cap of recorded refusals), by definition.',
+      labelNames: ['definition'] as const,
+      registers,
+    }),
     queueEntries: new Counter({
       name: 'warden_queue_entries_total',
       help: 'Workflows that entered a queue state (a person is needed), by definition and state.',

@@ -13,6 +13,7 @@ import type { StoredOutcome } from '../../engine/store-port.ts';
 import { isWorkflowId } from '../../engine/shards.ts';
 import type { ApiEnv, ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { createRateLimiter } from '../rate-limit.ts';
 import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery } from '../schemas.ts';
 import { toolsFor } from '../tools.ts';
 import { workflowView } from '../views.ts';
@@ -54,6 +55,9 @@ const storedEventId = (principal: Principal, clientId: string) =>
 export function workflowRoutes(deps: ApiDeps) {
   const { engine, store, clock } = deps;
   const app = new Hono<ApiEnv>();
+  // Refused events cost a decision and a stored refusal: a caller whose events to one workflow keep
+  // being refused is slowed down for that workflow only; other callers and workflows are not.
+  const refusals = createRateLimiter({ perMinute: deps.refusalsPerMinute ?? 0, clock });
 
   /** The workflow, if it exists and belongs to the caller's tenant; otherwise 404 (never a hint). */
   async function loadOwned(id: string, principal: Principal): Promise<WorkflowRecord> {
@@ -104,6 +108,16 @@ export function workflowRoutes(deps: ApiDeps) {
   ) {
     const principal = c.get('principal');
     const record = await loadOwned(id, principal);
+    const refusalKey = `${principal.tenantId}/${principal.id}/${record.workflowId}`;
+    const wait = refusals.peek(refusalKey);
+    if (wait > 0) {
+      throw new ApiError(
+        'RATE_LIMITED',
+        'too many refused events to this workflow; wait before sending more',
+        { retryAfterMs: wait },
+        { 'Retry-After': String(Math.ceil(wait / 1000)) },
+      );
+    }
     const ifMatch = c.req.header('If-Match');
     let expectedVersion: number | undefined;
     if (ifMatch !== undefined && ifMatch.trim() !== '*') {
@@ -126,6 +140,7 @@ export function workflowRoutes(deps: ApiDeps) {
       expectedVersion === undefined ? {} : { expectedVersion },
     );
     c.set('workflowId', record.workflowId);
+    if (outcome.outcome === 'refused') refusals.take(refusalKey);
     return outcomeResponse(c, id, eventId, outcome);
   }
 
@@ -217,8 +232,12 @@ export function workflowRoutes(deps: ApiDeps) {
   app.get('/:id/audit', async (c) => {
     const record = await loadOwned(c.req.param('id'), c.get('principal'));
     const query = parse(auditQuery, c.req.query(), 'BAD_REQUEST');
-    const page = await store.auditPage(record.workflowId, { cursor: query.cursor ?? null, limit: query.limit });
-    return c.json({ workflowId: record.workflowId, entries: page.items, next: page.next });
+    const [page, refused] = await Promise.all([
+      store.auditPage(record.workflowId, { cursor: query.cursor ?? null, limit: query.limit }),
+      store.refusalCount(record.workflowId),
+    ]);
+    // Beyond the cap, refusals are counted, not recorded: the count says how many there were.
+    return c.json({ workflowId: record.workflowId, entries: page.items, next: page.next, refusalsCounted: refused });
   });
 
   app.get('/:id/tools', async (c) => {
