@@ -45,6 +45,12 @@ export const configSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   /** HTTP port of the API role. */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Interface the API binds: every interface by default; `127.0.0.1` keeps it on this machine. */
+  HOST: z.string().min(1).max(255).default('0.0.0.0'),
+  /** A request whose headers have not arrived after this long is dropped, ms. */
+  WARDEN_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
+  /** A request whose body has not arrived after this long is dropped, ms (event streams are not requests that wait on a body). */
+  WARDEN_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   /** HS256 secret for Bearer tokens; unset (and no JWKS) = one is generated at start-up and tokens printed. */
   WARDEN_JWT_SECRET: z.string().min(16).optional(),
   /** Verify tokens against this JWKS (RS256/ES256) instead of a shared secret. */

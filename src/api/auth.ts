@@ -8,12 +8,21 @@ import { z } from 'zod';
 import type { Principal } from '../engine/principal.ts';
 import { ApiError } from './errors.ts';
 
+/** Text claims must be well-formed UTF-16: a lone surrogate cannot be stored, keyed or logged faithfully. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const claimText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((text) => !loneSurrogate.test(text), 'not well-formed text');
+
 const claimsSchema = z.object({
   /** Tokens must expire. */
   exp: z.number(),
-  sub: z.string().min(1).max(200),
-  tenant: z.string().min(1).max(200),
-  roles: z.array(z.string().min(1).max(100)).max(50).default([]),
+  sub: claimText(200),
+  tenant: claimText(200),
+  roles: z.array(claimText(100)).max(50).default([]),
   approvalLimit: z.number().min(0).default(0),
   /** `service` tokens (workers) act across tenants. */
   kind: z.enum(['user', 'service']).default('user'),

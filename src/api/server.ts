@@ -111,10 +111,25 @@ export function authenticatorFor(system: ApiSystem, secret: string): Authenticat
   });
 }
 
-export function serveApi(deps: ApiDeps, port: number): Promise<ServerType> {
+export interface ServeOptions {
+  /** The interface to bind (default every interface, `0.0.0.0`). */
+  host?: string;
+  /** Headers must arrive within this many ms (default 10 s). */
+  headersTimeoutMs?: number;
+  /** A request must arrive whole within this many ms (default 30 s), not Node's 300 s. */
+  requestTimeoutMs?: number;
+}
+
+export function serveApi(deps: ApiDeps, port: number, options: ServeOptions = {}): Promise<ServerType> {
   const app = createApp(deps);
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  // Node checks the timeouts every `connectionsCheckingInterval` (30 s by default): check often
+  // enough that a stalled request is dropped close to its timeout.
+  const connectionsCheckingInterval = Math.max(250, Math.min(headersTimeout, requestTimeout) / 4);
+  const serverOptions = { headersTimeout, requestTimeout, connectionsCheckingInterval };
   return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port, hostname: '0.0.0.0' }, () => {
+    const server = serve({ fetch: app.fetch, port, hostname: options.host ?? '0.0.0.0', serverOptions }, () => {
       resolve(server);
     });
   });

@@ -57,8 +57,15 @@ export async function serve(
     if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) await printStarterTokens(registry, secret, print);
     const workersAlive = runtime ? () => Promise.resolve(runtime.leases.owned().length > 0) : undefined;
     const deps = { ...apiDeps(system, authenticatorFor(system, secret), workersAlive), isShuttingDown: () => stopping };
-    server = await serveApi(deps, config.PORT);
-    print(`warden API listening on http://localhost:${config.PORT} (store: ${system.store.kind})`);
+    server = await serveApi(deps, config.PORT, {
+      host: config.HOST,
+      headersTimeoutMs: config.WARDEN_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: config.WARDEN_REQUEST_TIMEOUT_MS,
+    });
+    const shown = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
+    print(
+      `warden API listening on http://${shown}:${config.PORT} (bound to ${config.HOST}; store: ${system.store.kind})`,
+    );
   }
   system.logger.info({ roles: [...roles], store: system.store.kind }, 'warden is running');
   await new Promise<void>((resolve) => {
