@@ -33,7 +33,22 @@ async function waitFor(check: () => boolean, what: string, ms = 15_000): Promise
   }
 }
 
-export async function startCluster(basePort = 20_000 + Math.floor(Math.random() * 9_000)): Promise<TestCluster> {
+/**
+ * Starts a 3-master cluster on loopback ports from `basePort` (random by default). A random base can
+ * meet a port another process holds (its own or its cluster bus port, +10000): then another base
+ * is tried, up to three times.
+ */
+export async function startCluster(basePort?: number): Promise<TestCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOn(basePort ?? 20_000 + Math.floor(Math.random() * 9_000));
+    } catch (error) {
+      if (basePort !== undefined || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startClusterOn(basePort: number): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'warden-cluster-'));
   const ports = [basePort, basePort + 1, basePort + 2];
   const children = ports.map((port) =>
