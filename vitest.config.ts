@@ -13,8 +13,18 @@ export default defineConfig({
         test: {
           name: 'suite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/reliability/**'],
+          exclude: ['test/reliability/**', 'test/console/**'],
           sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // Chromium needs a core of its own to keep its timing: the browser tests run after the rest
+        // of the suite and the reliability runs, alone on the machine.
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/console/**/*.test.ts'],
+          sequence: { groupOrder: 2 },
         },
       },
       {

@@ -160,7 +160,7 @@ afterAll(async () => {
   client.disconnect();
 });
 
-describe('the operator console in Chromium', { timeout: 30_000 }, () => {
+describe('the operator console in Chromium', { timeout: 60_000 }, () => {
   it('signs in with a token and shows the approval queue with the time waiting', async () => {
     await signIn(tokens.approver);
     expect(await page.textContent('#who')).toContain('alice');
