@@ -127,12 +127,14 @@ export function createSystem(config: Config, options: SystemOptions): System {
       Object.fromEntries(Object.entries(bundle.handlers).map(([type, factory]) => [type, factory(deps)])),
     );
   }
+  // Read on every decided event by the metrics observer: built once.
+  const queueStates = new Map(registry.bundles.map((b) => [b.id, b.queues.map((q) => q.state)]));
   const engine = createEngine({
     store,
     definitions: registry,
     clock,
     newId,
-    observer: engineMetricsObserver(metrics, (id) => registry.bundle(id)?.queues.map((q) => q.state) ?? []),
+    observer: engineMetricsObserver(metrics, (id) => queueStates.get(id) ?? []),
   });
 
   const subscribeWakeUps = async (onWake: () => void): Promise<() => Promise<void>> => {

@@ -17,7 +17,8 @@ export function workflowView(
   principal: Principal,
   now: number,
 ) {
-  const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
+  const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
+  const context: unknown = snapshot.context;
   const own = bundle ? bundle.view.render(context, record) : {};
   const presentation = bundle?.view.present?.(context, record);
   if (presentation) Object.assign(own, { presentation });
@@ -36,7 +37,7 @@ export function workflowView(
     ...base,
     status: 'active' as const,
     state: record.statePaths,
-    allowedEvents: allowedEvents(definition, record, principal),
+    allowedEvents: allowedEvents(definition, record, principal, snapshot),
     timers: Object.entries(record.timers).map(([id, t]) => ({
       id,
       dueAt: new Date(t.dueAt).toISOString(),

@@ -3,7 +3,7 @@
  * current state has a transition for. Guards are not evaluated (an approval over the limit is still
  * listed, and refused with a reason); internal and worker-only events are never listed for people.
  */
-import { getNextTransitions } from 'xstate';
+import { getNextTransitions, type AnyMachineSnapshot } from 'xstate';
 import { z } from 'zod';
 import type { WorkflowRecord } from './decision.ts';
 import type { WorkflowDefinition } from './definition.ts';
@@ -27,13 +27,15 @@ export function payloadJsonSchema(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
+/** `restored`: the record's snapshot when the caller has restored it already (it is not restored twice). */
 export function allowedEvents(
   definition: WorkflowDefinition,
   record: WorkflowRecord,
   principal: Principal,
+  restored?: AnyMachineSnapshot,
 ): AllowedEvent[] {
   if (record.status !== 'active') return [];
-  const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
+  const snapshot = restored ?? restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
   const candidates = new Set(getNextTransitions(snapshot).map((t) => t.eventType as string));
   const allowed: AllowedEvent[] = [];
   for (const [type, schema] of Object.entries(definition.eventSchemas)) {
