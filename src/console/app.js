@@ -121,8 +121,10 @@
       `${claims.sub || '?'} · ${claims.tenant || '?'} · ${(claims.roles || []).join(', ')}` +
       (claims.approvalLimit ? ` · limit ${claims.approvalLimit}` : '');
     const match = /^#\/workflows\/([^/]+)$/.exec(hash);
+    const mine = generation;
     const page = match ? renderWorkflow(decodeURIComponent(match[1])) : renderQueues();
     page.catch((error) => {
+      if (mine !== generation) return; // a page the person already left
       if (error instanceof ApiProblem && error.status === 401) {
         renderSignIn();
       }
@@ -178,6 +180,7 @@
 
   async function renderQueues() {
     // The queues come from the registered definitions: each names the states people work from.
+    const mine = generation;
     const { definitions } = await api('/v1/definitions');
     const queues = definitions
       .filter((d) => d.latest)
@@ -196,6 +199,8 @@
         ),
       ),
     );
+    // The person may have moved on (or signed out) while the queues loaded: never draw over their page.
+    if (mine !== generation) return;
     view.replaceChildren(
       el('h1', {}, 'Queues'),
       ...queues.map((queue, i) => {

@@ -152,7 +152,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  if (server) await new Promise((resolve) => server?.close(resolve));
   await runtime?.stop();
   await system?.close();
   const client = await connectTestRedis();
@@ -236,6 +236,26 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     expect(decided).toEqual([expect.objectContaining({ eventType: 'APPROVED', outcome: 'GUARD_REJECTED' })]);
     expect(await page.locator('#audit tr[data-event="REJECTED_BY_REVIEWER"]').count()).toBe(0);
     await page.screenshot({ path: `${shots}/5-over-limit.png`, fullPage: true });
+  });
+
+  it('signing out while the queues still load leaves the sign-in form, not the queues drawn over it', async () => {
+    await signIn(tokens.approver);
+    const slow = async (route: { fallback: () => Promise<void> }) => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.fallback();
+    };
+    await page.route('**/v1/workflows?*', slow);
+    try {
+      await openWorkflow(workflows[2] as string);
+      await page.evaluate("location.hash = '#/queues'"); // the queues start loading (slowly)
+      await page.click('#sign-out');
+      await page.waitForSelector('#token');
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // the queue requests finish meanwhile
+      expect(await page.locator('#token').isVisible()).toBe(true);
+      expect(await page.locator('section[data-queue]').count()).toBe(0);
+    } finally {
+      await page.unroute('**/v1/workflows?*', slow);
+    }
   });
 
   it('works an agent task from its own queue: the plan as evidence, approval of that plan version', async () => {
