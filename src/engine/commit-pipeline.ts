@@ -89,6 +89,8 @@ export interface Step {
   lookUpEventId: boolean;
   /** Record a refusal (its audit entry and its outcome for de-duplication), or only return it. */
   recordRefusals: boolean;
+  /** A job result's lease, re-checked atomically by the commit. */
+  lease?: { jobId: string; token: string } | undefined;
   plan(record: WorkflowRecord): Plan;
 }
 
@@ -152,8 +154,19 @@ export async function decideAndCommit(deps: PipelineDeps, step: Step, trail: Tra
     }
 
     const result = await inSpan('warden.commit', commitIds(decision), () =>
-      store.commit(commitRequest(decision, record)),
+      store.commit({ ...commitRequest(decision, record), lease: step.lease }),
     );
+    if (result.status === 'leaseLost') {
+      // The lease moved or expired between reading it and committing: refused, not recorded (rare).
+      const jobId = step.lease?.jobId ?? '';
+      return {
+        outcome: 'refused',
+        code: 'LEASE_NOT_HELD',
+        message: `the lease on job ${jobId} was lost before the result was written (${result.reason})`,
+        details: { jobId, reason: result.reason },
+        version: record.version,
+      };
+    }
     if (result.status === 'committed') {
       return { outcome: 'accepted', record: decision.record, effects: decision.effects, decision };
     }

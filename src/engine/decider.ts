@@ -12,7 +12,7 @@ import { actsAcrossTenants, principalSchema, type Principal } from './principal.
 import { boundDetails } from './bounded-details.ts';
 import { planCommands } from './commands.ts';
 import type { Accepted, AuditActor, AuditEntry, Decision, RefusalCode, WorkflowRecord } from './decision.ts';
-import { definitionKey, type WorkflowDefinition } from './definition.ts';
+import { definitionKey, isJobResultEvent, type WorkflowDefinition } from './definition.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from './errors.ts';
 import { persistSnapshot, restoreSnapshot, statePaths } from './snapshot.ts';
 
@@ -37,12 +37,26 @@ export interface DecideCreateArgs {
   now: number;
 }
 
+/** Whether a job's lease was held by the sender of its result, as the store said when it was read. */
+export type LeaseCheck = 'held' | 'missing' | 'wrongToken' | 'expired';
+
+/** The job a result answers and what the store said of the sender's lease on it. */
+export interface JobBinding {
+  jobId: string;
+  lease: LeaseCheck;
+}
+
 export interface DecideEventArgs {
   definition: WorkflowDefinition;
   record: WorkflowRecord;
   event: IncomingEvent;
   principal: Principal;
   now: number;
+  /**
+   * Set only by the engine's job-result path after reading the lease: a job result (an event only
+   * workers may send) without a held lease is refused, whoever sends it.
+   */
+  job?: JobBinding;
 }
 
 export interface DecideTimerArgs {
@@ -343,6 +357,23 @@ export function decideEvent(args: DecideEventArgs): Decision {
   if (!actsAcrossTenants(principal) && principal.tenantId !== record.tenantId) {
     return refuse(step, 'FORBIDDEN', 'the workflow belongs to another tenant', { reason: 'TENANT_MISMATCH' });
   }
+  const job = args.job;
+  if (isJobResultEvent(definition, event.type)) {
+    if (!job) {
+      return refuse(
+        step,
+        'FORBIDDEN',
+        `${event.type} is a job result: only the worker holding the job's lease may report it (the job API)`,
+        { reason: 'JOB_RESULT_NEEDS_LEASE' },
+      );
+    }
+    if (job.lease !== 'held') {
+      return refuse(step, 'LEASE_NOT_HELD', `the lease on job ${job.jobId} is not held by this sender (${job.lease})`, {
+        jobId: job.jobId,
+        reason: job.lease,
+      });
+    }
+  }
   if (record.status !== 'active') {
     return refuse(step, 'WORKFLOW_FINISHED', `the workflow is finished (${record.statePaths.join(', ')})`, {
       state: record.statePaths,
@@ -354,6 +385,12 @@ export function decideEvent(args: DecideEventArgs): Decision {
   }
   const snapshot = restoreChecked(definition, record);
   const payload = parsed.data as Record<string, unknown>;
+  if (job && payload.jobId !== undefined && payload.jobId !== job.jobId) {
+    return refuse(step, 'FORBIDDEN', `the lease is on job ${job.jobId}, the result names another`, {
+      reason: 'LEASE_FOR_ANOTHER_JOB',
+      jobId: job.jobId,
+    });
+  }
   if (typeof payload.jobId === 'string') {
     const current = Object.values(definition.currentJobs(snapshot.context));
     if (!current.includes(payload.jobId)) {

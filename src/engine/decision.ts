@@ -11,6 +11,7 @@ export const refusalCodes = [
   'FORBIDDEN',
   'STALE_TIMER',
   'STALE_JOB',
+  'LEASE_NOT_HELD',
 ] as const;
 export type RefusalCode = (typeof refusalCodes)[number];
 

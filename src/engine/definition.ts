@@ -4,6 +4,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
+import { workerRole } from './principal.ts';
 
 export interface EffectSpec<TContext> {
   /** The operation the job performs; names the job id `<workflowId>/<operation>/<attempt>`. */
@@ -36,6 +37,22 @@ export interface WorkflowDefinition<TContext = unknown> {
    * workflow over; null when the chart has no such event.
    */
   deadLetterEvent: string | null;
+}
+
+/**
+ * Is `type` a job's result: an event only workers may send that neither starts the workflow nor
+ * hands it to a person (the dead-letter event)? Results are accepted only from the worker holding
+ * the job's lease, never from a caller who merely has the worker role.
+ */
+export function isJobResultEvent(
+  definition: Pick<WorkflowDefinition, 'eventRoles' | 'startEvent' | 'deadLetterEvent'>,
+  type: string,
+): boolean {
+  const roles = Object.hasOwn(definition.eventRoles, type) ? definition.eventRoles[type] : undefined;
+  if (!roles || roles.length === 0 || type === definition.startEvent || type === definition.deadLetterEvent) {
+    return false;
+  }
+  return roles.every((role) => role === workerRole);
 }
 
 export function definitionKey(definition: Pick<WorkflowDefinition, 'id' | 'version'>): string {

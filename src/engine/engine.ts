@@ -7,7 +7,7 @@
 import { trace, type Tracer } from '@opentelemetry/api';
 import { createRequest, decideAndCommit, type ApplyOutcome, type Plan, type Step } from './commit-pipeline.ts';
 import type { WorkflowRecord } from './decision.ts';
-import { decideCreate, decideEvent, decideTimer, type IncomingEvent } from './decider.ts';
+import { decideCreate, decideEvent, decideTimer, type IncomingEvent, type LeaseCheck } from './decider.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
 import { WardenError } from './errors.ts';
 import { decideMigration, migrationEventType, type SnapshotMigration } from './migrate.ts';
@@ -69,6 +69,15 @@ export interface CreateWorkflowRequest {
   start?: boolean;
 }
 
+/** A job's result, reported by the worker holding the job's lease. */
+export interface JobResult {
+  jobId: string;
+  /** The token the lease was granted with. */
+  leaseToken: string;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
 /** A stored workflow names a definition version this process does not know. */
 export class UnknownDefinitionError extends WardenError {
   constructor(workflowId: string, definition: string) {
@@ -96,6 +105,12 @@ export interface Engine {
     principal: Principal,
     options?: { expectedVersion?: number },
   ): Promise<ApplyOutcome>;
+  /**
+   * Applies a job's result (event id `<jobId>/result`) if `leaseToken` holds the job's unexpired
+   * lease, checked again atomically by the commit; otherwise refuses it with `LEASE_NOT_HELD` and
+   * audits the refusal under an event id of its own, so the holder's result still counts.
+   */
+  applyJobResult(workflowId: string, result: JobResult, principal: Principal): Promise<ApplyOutcome>;
   /** Applies a timer firing from the outbox; its event id derives from the timer and generation. */
   applyTimer(timer: { workflowId: string; timerId: string; generation: number }): Promise<ApplyOutcome>;
   /** The stored record, or null. */
@@ -107,6 +122,14 @@ export interface Engine {
   migrateWorkflow(workflowId: string, toVersion: number, principal: Principal): Promise<ApplyOutcome>;
   /** The registered definition a record runs on; throws `UnknownDefinitionError` when it is not registered. */
   definitionOf(record: WorkflowRecord): WorkflowDefinition;
+}
+
+/** Compares two texts in time that depends on their length only (lease tokens). */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
 
 export function createEngine(options: EngineOptions): Engine {
@@ -184,6 +207,44 @@ export function createEngine(options: EngineOptions): Engine {
         recordRefusals: true,
         plan: (record) => ({
           decide: (now) => decideEvent({ definition: definitionOf(record), record, event, principal, now }),
+        }),
+      },
+      event,
+    );
+  }
+
+  async function applyJobResult(workflowId: string, result: JobResult, principal: Principal): Promise<ApplyOutcome> {
+    const { jobId, leaseToken } = result;
+    const lease = await store.jobLease(workflowId, jobId);
+    const check: LeaseCheck = !lease
+      ? 'missing'
+      : !sameText(lease.token, leaseToken)
+        ? 'wrongToken'
+        : !lease.done && lease.expiresAt < clock()
+          ? 'expired'
+          : 'held';
+    // A refusal for want of the lease is audited under an id of its own: recorded under the result's
+    // id, it would become the outcome the lease holder's result gets back.
+    const eventId = check === 'held' ? `${jobId}/result` : `${jobId}/refused/${options.newId()}`;
+    const event: IncomingEvent = { type: result.type, eventId, payload: result.payload, causationId: jobId };
+    return apply(
+      'event',
+      {
+        workflowId,
+        eventId,
+        lookUpEventId: check === 'held',
+        recordRefusals: true,
+        lease: check === 'held' ? { jobId, token: leaseToken } : undefined,
+        plan: (record) => ({
+          decide: (now) =>
+            decideEvent({
+              definition: definitionOf(record),
+              record,
+              event,
+              principal,
+              now,
+              job: { jobId, lease: check },
+            }),
         }),
       },
       event,
@@ -333,6 +394,7 @@ export function createEngine(options: EngineOptions): Engine {
     store,
     createWorkflow,
     applyEvent,
+    applyJobResult,
     applyTimer,
     load: (workflowId) => store.load(workflowId),
     migrateWorkflow,

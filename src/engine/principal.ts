@@ -16,9 +16,12 @@ export const principalSchema = z.strictObject({
 
 export type Principal = z.infer<typeof principalSchema>;
 
+/** The role of Warden's workers, in-process or external: the only role that may report a job's result. */
+export const workerRole = 'worker';
+
 /** Workers act for every tenant; anybody else — user or service — only within their own. */
 export function actsAcrossTenants(principal: Principal): boolean {
   return (
-    principal.kind === 'service' && principal.roles.length > 0 && principal.roles.every((role) => role === 'worker')
+    principal.kind === 'service' && principal.roles.length > 0 && principal.roles.every((role) => role === workerRole)
   );
 }

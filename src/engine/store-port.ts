@@ -10,19 +10,22 @@ export type StoredOutcome =
   | { outcome: 'accepted'; version: number; statePaths: string[] }
   | { outcome: 'refused'; code: RefusalCode; message: string; details: Record<string, unknown> };
 
+/** A job an accepted transition requested, as the outbox carries it. */
+export interface JobMessage {
+  kind: 'job';
+  workflowId: string;
+  jobId: string;
+  /** The named effect action, e.g. `executeRefund`. */
+  type: string;
+  operation: string;
+  params: Record<string, unknown>;
+  /** The record version that requested the job. */
+  version: number;
+}
+
 /** A message in a shard's outbox: a job to perform or a timer that came due. */
 export type OutboxMessage =
-  | {
-      kind: 'job';
-      workflowId: string;
-      jobId: string;
-      /** The named effect action, e.g. `executeRefund`. */
-      type: string;
-      operation: string;
-      params: Record<string, unknown>;
-      /** The record version that requested the job. */
-      version: number;
-    }
+  | JobMessage
   | { kind: 'timer'; workflowId: string; timerId: string; generation: number; dueAt: number }
   /** An entry that could not be read: dead-lettered by the worker, never retried. */
   | { kind: 'invalid'; raw: string };
@@ -58,10 +61,28 @@ export interface CommitRequest extends TransitionWrite {
   /** The state paths before this transition, to move the workflow between state indexes. */
   previousStatePaths: string[];
   timersToCancel: string[];
+  /**
+   * A job result's lease: written only if this token still holds the job's lease and it has not
+   * expired (checked in the same atomic write, which then ends the lease).
+   */
+  lease?: { jobId: string; token: string } | undefined;
+}
+
+/** A worker's hold on one job: its result is accepted only with this token, before `expiresAt`. */
+export interface JobLease {
+  token: string;
+  /** Who holds it: a worker process's consumer name or an external worker's principal id. */
+  owner: string;
+  /** Ms since the epoch. */
+  expiresAt: number;
+  /** Its result was written: the holder asking again gets that result's outcome. */
+  done?: boolean;
 }
 
 export type CommitResult =
   | { status: 'committed' }
+  /** The commit carried a lease that is no longer held (taken over, or expired): nothing written. */
+  | { status: 'leaseLost'; reason: 'missing' | 'wrongToken' | 'expired' }
   | { status: 'duplicate'; outcome: StoredOutcome }
   | { status: 'conflict'; version: number }
   | { status: 'missing' };
@@ -163,6 +184,18 @@ export interface WorkflowStore {
   heartbeat(owner: string, now: number, ttlMs: number): Promise<number>;
   /** Forgets a process (on shutdown). */
   leave(owner: string): Promise<void>;
+  /** Gives `lease` on a job to its owner, replacing any earlier lease on the job (a new delivery). */
+  grantJobLease(workflowId: string, jobId: string, lease: JobLease): Promise<void>;
+  /** Extends a lease still held with `token` at `now` to `expiresAt`; otherwise says why not. */
+  renewJobLease(
+    workflowId: string,
+    jobId: string,
+    token: string,
+    expiresAt: number,
+    now: number,
+  ): Promise<'renewed' | 'missing' | 'wrongToken' | 'expired'>;
+  /** The current lease on a job (done once its result was written), or null when none was granted. */
+  jobLease(workflowId: string, jobId: string): Promise<JobLease | null>;
   /** Is the store reachable? */
   ping(): Promise<boolean>;
   close(): Promise<void>;

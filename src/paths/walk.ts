@@ -6,9 +6,9 @@
  */
 import type { ActorLogic, AnyMachineSnapshot } from 'xstate';
 import { getNextTransitions } from 'xstate';
-import { decideCreate, decideEvent, decideTimer } from '../engine/decider.ts';
+import { decideCreate, decideEvent, decideTimer, type JobBinding } from '../engine/decider.ts';
 import type { AuditEntry, Decision, WorkflowRecord } from '../engine/decision.ts';
-import type { WorkflowDefinition } from '../engine/definition.ts';
+import { isJobResultEvent, type WorkflowDefinition } from '../engine/definition.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 import type { PathModel, WalkEvent } from '../definitions/workflow.ts';
 import { isTimerEvent, platformEvents, resolveTimer, type ResolvedEvent } from './catalogue.ts';
@@ -127,12 +127,17 @@ export function applyWalkEvent(walkable: Walkable, walk: WalkSnapshot, event: Wa
     });
     machineEvent = { type: resolved.id, eventId, at: now };
   } else {
+    // The walk plays the worker too: its results come with the lease a worker's delivery holds.
+    const jobId = (resolved.payload as { jobId?: unknown } | null | undefined)?.jobId;
+    const job: JobBinding | undefined =
+      isJobResultEvent(definition, resolved.type) && typeof jobId === 'string' ? { jobId, lease: 'held' } : undefined;
     decision = decideEvent({
       definition,
       record: walk.record,
       event: { type: resolved.type, eventId, payload: resolved.payload },
       principal: resolved.principal,
       now,
+      ...(job ? { job } : {}),
     });
     const schema = Object.hasOwn(definition.eventSchemas, resolved.type)
       ? definition.eventSchemas[resolved.type]

@@ -4,6 +4,7 @@
  * dropped. Jobs of a dead worker are reclaimed after the job lease. Effects are therefore
  * at-least-once; every external write carries an idempotency key.
  */
+import { randomBytes } from 'node:crypto';
 import { SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import { spanAttributes, type Engine } from '../engine/engine.ts';
 import type { Principal } from '../engine/principal.ts';
@@ -11,7 +12,7 @@ import { restoreSnapshot } from '../engine/snapshot.ts';
 import { contentHashOf } from '../effects/canonical-json.ts';
 import type { EffectHandler } from '../effects/effect.ts';
 import { withSpanIds } from '../observability/span-context.ts';
-import type { OutboxEntry, WorkflowStore } from '../engine/store-port.ts';
+import type { JobMessage, OutboxEntry, WorkflowStore } from '../engine/store-port.ts';
 import type { WorkerObserver } from '../engine/worker-observer.ts';
 import type { ShardLeases } from './shard-leases.ts';
 
@@ -45,12 +46,35 @@ export interface WorkerOptions {
   observer?: WorkerObserver;
   /** Traces each entry (`warden.effect` or `warden.timer`); the global OpenTelemetry tracer by default. */
   tracer?: Tracer;
+  /** Effect types that external workers run over the job API; none by default. */
+  external?: ExternalEffects;
 }
 
 /** The effect handlers of the workflow definition with this id, by effect type. */
 export type HandlersFor = (definitionId: string) => Readonly<Record<string, EffectHandler>> | undefined;
 
-export type JobOutcome = 'applied' | 'duplicate' | 'refused' | 'dropped' | 'retry' | 'failed' | 'deadLettered';
+export type JobOutcome =
+  | 'applied'
+  | 'duplicate'
+  | 'refused'
+  | 'dropped'
+  | 'retry'
+  | 'failed'
+  | 'deadLettered'
+  /** Given to the queue of an external worker. */
+  | 'handedOff';
+
+/** Effect types run by external workers, and how their jobs reach them. */
+export interface ExternalEffects {
+  (definitionId: string, effectType: string): boolean;
+  /** Puts the job in its external queue (idempotent by job id). */
+  handOff(definitionId: string, message: JobMessage, now: number): Promise<void>;
+}
+
+/** An unguessable lease token (144 random bits). */
+export function newLeaseToken(): string {
+  return randomBytes(18).toString('base64url');
+}
 
 const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -121,11 +145,23 @@ export function createWorker(options: WorkerOptions) {
     const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
     if (!Object.values(definition.currentJobs(context)).includes(message.jobId)) return 'dropped';
     const own = handlers(definition.id);
+    if (options.external?.(definition.id, message.type)) {
+      // Run by an external worker: handed to its queue (idempotently), then acknowledged here.
+      await options.external.handOff(definition.id, message, clock());
+      return 'handedOff';
+    }
     const handler = own && Object.hasOwn(own, message.type) ? own[message.type] : undefined;
     if (!handler) {
       logger.error({ jobId: message.jobId, type: message.type, definition: definition.id }, 'no handler for effect');
       return 'failed';
     }
+    // This delivery's lease: its result is accepted only with this token, and only before it expires.
+    const leaseToken = newLeaseToken();
+    await store.grantJobLease(message.workflowId, message.jobId, {
+      token: leaseToken,
+      owner: consumer,
+      expiresAt: clock() + options.jobLeaseMs,
+    });
     const started = clock();
     const result = await handler({
       job: { ...message, deliveries: entry.deliveries },
@@ -146,17 +182,17 @@ export function createWorker(options: WorkerOptions) {
     // Aborted by a forced shutdown: the result may be an artefact of the abort. Neither apply nor
     // acknowledge; the job is redelivered (and a refund reconciles first).
     if (shutdown.signal.aborted) return 'retry';
-    const outcome = await engine.applyEvent(
+    const outcome = await engine.applyJobResult(
       message.workflowId,
-      {
-        type: result.type,
-        eventId: `${message.jobId}/result`,
-        payload: result.payload,
-        causationId: message.jobId,
-      },
+      { jobId: message.jobId, leaseToken, type: result.type, payload: result.payload },
       principal,
     );
     if (outcome.outcome === 'conflict') return 'retry';
+    if (outcome.outcome === 'refused' && outcome.code === 'LEASE_NOT_HELD') {
+      // Took longer than the job lease: another delivery owns the job now (or will, once reclaimed).
+      logger.warn({ jobId: message.jobId, reason: outcome.details.reason }, 'job lease lost before the result');
+      return 'retry';
+    }
     if (outcome.outcome === 'refused') {
       logger.warn({ jobId: message.jobId, code: outcome.code, message: outcome.message }, 'job result refused');
       return 'refused';

@@ -1,4 +1,5 @@
 /** Drives one agent task through the pure decider, keeping the record, the jobs, the timers and the audit trail. */
+import { heldJob } from '../support/job-results.ts';
 import { agentTaskV1 } from '../../machines/agent-task/index.ts';
 import type { AgentTaskContext } from '../../machines/agent-task/context.ts';
 import { agentTaskPrincipals, pathBody } from '../../machines/agent-task/paths.ts';
@@ -51,12 +52,14 @@ export class TaskHarness {
   }
 
   send(type: string, payload: Record<string, unknown>, principal: Principal): Decision {
+    const job = heldJob(agentTaskV1, type, payload, principal);
     const decision = decideEvent({
       definition: agentTaskV1,
       record: this.record,
       event: { type, eventId: `evt-${++this.seq}`, payload },
       principal,
       now: this.now,
+      ...(job ? { job } : {}),
     });
     this.take(decision);
     return decision;

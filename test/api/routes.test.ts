@@ -197,7 +197,12 @@ describe('POST /v1/workflows/:id/events', () => {
       403,
       'FORBIDDEN',
     );
-    await expectError(await send(w.tokens.worker, { type: 'CLASSIFIED', payload: {} }), 422, 'INVALID_EVENT');
+    const result = await expectError(
+      await send(w.tokens.worker, { type: 'CLASSIFIED', payload: {} }),
+      403,
+      'FORBIDDEN',
+    );
+    expect(result.details).toMatchObject({ reason: 'JOB_RESULT_NEEDS_LEASE' });
     expect((await w.json<View>(await w.call('GET', `/v1/workflows/${id}`, { token: w.tokens.agent }))).version).toBe(
       view.version,
     );
@@ -217,20 +222,25 @@ describe('POST /v1/workflows/:id/events', () => {
     expect(unknown.status).toBe(404);
   });
 
-  it('refuses a stale job result with 409 STALE_JOB', async () => {
+  it('refuses a job result on the events route whoever sends it, and audits the refusal', async () => {
     const view = await awaitingApproval();
     const response = await w.call('POST', `/v1/workflows/${view.workflowId}/events`, {
       token: w.tokens.worker,
       body: {
         type: 'ACTION_EXECUTED',
+        eventId: 'forged-receipt',
         payload: {
           jobId: `${view.workflowId}/execute/1`,
           receipt: { providerOperationId: 'x', idempotencyKey: 'k', amount: 1, currency: 'EUR', status: 'succeeded' },
         },
       },
     });
-    expect(response.status).toBe(409);
-    expect((await errorOf(response)).code).toBe('STALE_JOB');
+    expect(response.status).toBe(403);
+    expect(await errorOf(response)).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'JOB_RESULT_NEEDS_LEASE' } });
+    const audit = await w.json<{ entries: { eventType: string; outcome: string }[] }>(
+      await w.call('GET', `/v1/workflows/${view.workflowId}/audit`, { token: w.tokens.agent }),
+    );
+    expect(audit.entries.at(-1)).toMatchObject({ eventType: 'ACTION_EXECUTED', outcome: 'FORBIDDEN' });
   });
 });
 

@@ -6,6 +6,7 @@
  * CRASH_MODE=before-commit         apply CRASH_EVENT (JSON) to CRASH_WORKFLOW and SIGKILL itself
  *                                  after deciding, before committing
  */
+import { applyAs } from '../support/job-results.ts';
 import { workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createSystem } from '../../src/system.ts';
@@ -59,7 +60,7 @@ const system = createSystem(loadConfig(), {
 
 if (mode === 'before-commit') {
   const event = JSON.parse(process.env.CRASH_EVENT ?? '{}') as { type: string; eventId: string; payload: unknown };
-  await system.engine.applyEvent(process.env.CRASH_WORKFLOW ?? '', event, {
+  await applyAs(system.engine, process.env.CRASH_WORKFLOW ?? '', event, {
     id: 'crash-worker',
     tenantId: 'system',
     kind: 'service',

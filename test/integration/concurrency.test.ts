@@ -2,6 +2,7 @@
  * Concurrency on the real Redis: appliers with their own connections race on one workflow. Every
  * version is committed exactly once; a loser decides again against the new state.
  */
+import { applyAs } from '../support/job-results.ts';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registry } from '../../machines/index.ts';
@@ -48,12 +49,14 @@ describe('concurrent appliers', () => {
     const context = await contextOf(world, record.workflowId);
     const [a, b] = [rival(), rival()];
     const [policy, account] = await Promise.all([
-      a.applyEvent(
+      applyAs(
+        a,
         record.workflowId,
         { type: 'POLICY_RETRIEVED', eventId: 'p', payload: payloadFor('POLICY_RETRIEVED', context) },
         principals.worker,
       ),
-      b.applyEvent(
+      applyAs(
+        b,
         record.workflowId,
         { type: 'ACCOUNT_INSPECTED', eventId: 'a', payload: payloadFor('ACCOUNT_INSPECTED', context) },
         principals.worker,
@@ -113,14 +116,24 @@ describe('concurrent appliers', () => {
     const record = await createSupport(world);
     const context = await contextOf(world, record.workflowId);
     const appliers = Array.from({ length: 4 }, () => rival());
-    const event = { type: 'CLASSIFIED', eventId: 'classified-once', payload: payloadFor('CLASSIFIED', context) };
+    // One lease, its holder's result delivered 100 times at once (a worker retrying, and redeliveries).
+    const jobId = context.jobs.classify ?? '';
+    const leaseToken = 'lease-token-0123456789';
+    await world.store.grantJobLease(record.workflowId, jobId, {
+      token: leaseToken,
+      owner: 'w',
+      expiresAt: t0 + 60_000,
+    });
+    const result = { jobId, leaseToken, type: 'CLASSIFIED', payload: payloadFor('CLASSIFIED', context) };
     const outcomes = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => appliers[i % 4]!.applyEvent(record.workflowId, event, principals.worker)),
+      Array.from({ length: 100 }, (_, i) =>
+        appliers[i % 4]!.applyJobResult(record.workflowId, result, principals.worker),
+      ),
     );
     expect(outcomes.filter((o) => o.outcome === 'accepted')).toHaveLength(1);
     expect(outcomes.filter((o) => o.outcome === 'duplicate')).toHaveLength(99);
     const audit = await world.store.auditPage(record.workflowId, { limit: 1000 });
-    expect(audit.items.filter((e) => e.eventId === 'classified-once')).toHaveLength(1);
+    expect(audit.items.filter((e) => e.eventId === `${jobId}/result`)).toHaveLength(1);
     const jobs = await world.store.readOutbox('c', [Number(record.workflowId.slice(1, 4))], 100);
     expect(jobs.filter((j) => j.message.kind === 'job' && j.message.operation === 'policy')).toHaveLength(1);
   });

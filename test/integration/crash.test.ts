@@ -3,6 +3,7 @@
  * and before its result committed; a process killed between decide and commit; timers that survive
  * a restart.
  */
+import { applyAs } from '../support/job-results.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
@@ -153,8 +154,8 @@ describe('crashes', { timeout: 60_000 }, () => {
     expect((await system.store.auditPage(id, { limit: 100 })).items).toEqual(auditBefore.items);
     expect(await system.store.outcomeOf(id, event.eventId)).toBeNull();
 
-    expect(await system.engine.applyEvent(id, event, principals.worker)).toMatchObject({ outcome: 'accepted' });
-    expect(await system.engine.applyEvent(id, event, principals.worker)).toMatchObject({ outcome: 'duplicate' });
+    expect(await applyAs(system.engine, id, event, principals.worker)).toMatchObject({ outcome: 'accepted' });
+    expect(await applyAs(system.engine, id, event, principals.worker)).toMatchObject({ outcome: 'duplicate' });
   });
 
   it('timers survive a restart and fire exactly once', async () => {

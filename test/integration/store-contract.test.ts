@@ -2,6 +2,7 @@
  * One contract, every store: memory, the real Redis, and a 3-master Redis Cluster started for this
  * file (which is what proves that every script touches one slot).
  */
+import { applyAs } from '../support/job-results.ts';
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxMessage } from '../../src/engine/store-port.ts';
@@ -103,15 +104,15 @@ describe.each(kinds)('the %s store', (kind) => {
         promptVersion: 'p',
       },
     };
-    const first = await world.engine.applyEvent(record.workflowId, event, principals.worker);
+    const first = await applyAs(world.engine, record.workflowId, event, principals.worker);
     expect(first).toMatchObject({ outcome: 'accepted', record: { version: 3 } });
-    const second = await world.engine.applyEvent(record.workflowId, event, principals.worker);
+    const second = await applyAs(world.engine, record.workflowId, event, principals.worker);
     expect(second).toEqual({
       outcome: 'duplicate',
       stored: { outcome: 'accepted', version: 3, statePaths: expect.any(Array) },
     });
     const audit = await world.store.auditPage(record.workflowId, { limit: 10 });
-    expect(audit.items.filter((e) => e.eventId === 'classified-1')).toHaveLength(1);
+    expect(audit.items.filter((e) => e.eventId === `${context.jobs.classify}/result`)).toHaveLength(1);
 
     // A commit expecting an old version is a conflict and writes nothing.
     const stale = await world.store.commit({

@@ -60,6 +60,7 @@ async function answer(h: Harness, effectType: string, model: ModelClient) {
     event: { type: event.type, eventId: `${effect.jobId}/result`, payload: event.payload },
     principal: principals.worker,
     now: h.now,
+    job: { jobId: effect.jobId, lease: 'held' },
   });
   return { event, decision };
 }

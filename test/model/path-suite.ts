@@ -3,6 +3,7 @@
  * decider and (b) through the engine on the real Redis, with a crash injected at every step
  * between decide and commit and after commit before acknowledgement.
  */
+import { applyAs, heldJob } from '../support/job-results.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, WorkflowRecord } from '../../src/engine/decision.ts';
 import { createEngine, type ApplyOutcome, type Engine } from '../../src/engine/engine.ts';
@@ -160,6 +161,8 @@ function refusedProbe(walkable: Walkable, walk: WalkSnapshot) {
     if (isTimerEvent(event) || event.variant === 'valid' || event.variant.startsWith('job:')) continue;
     const resolved = resolveWalkEvent(walkable, walk, event);
     if (resolved.kind !== 'event') continue;
+    // A probe is sent like any caller's event, without a lease: a job result among them is refused
+    // for want of one (a result's own id is the job's, so a probe could not carry one anyway).
     const decision = decideEvent({
       definition: walkable.definition,
       record: walk.record,
@@ -218,14 +221,21 @@ async function replayOnEngine(
     const expected = pure.steps[step];
     if (!expected) throw new Error(`${where}: the pure run has no step ${step + 1}`);
     const resolved = expected.resolved;
+    // A worker's result goes with a lease, under its job's event id; any other event under its own.
+    const job =
+      resolved.kind === 'event'
+        ? heldJob(walkable.definition, resolved.type, resolved.payload, resolved.principal)
+        : undefined;
     const eventId =
       resolved.kind === 'timer'
         ? `${workflowId}/timer/${resolved.id}/${resolved.generation}`
-        : `${workflowId}-${step + 1}`;
+        : job
+          ? `${job.jobId}/result`
+          : `${workflowId}-${step + 1}`;
     const apply = (e: Engine): Promise<ApplyOutcome> =>
       resolved.kind === 'timer'
         ? e.applyTimer({ workflowId, timerId: resolved.id, generation: resolved.generation })
-        : e.applyEvent(workflowId, { type: resolved.type, eventId, payload: resolved.payload }, resolved.principal);
+        : applyAs(e, workflowId, { type: resolved.type, eventId, payload: resolved.payload }, resolved.principal);
     clock.now = resolved.kind === 'timer' ? Math.max(mirror.now, resolved.dueAt) : mirror.now;
     // A refused event first: it is audited and leaves the stored record as it was.
     const probe = refusedProbe(walkable, mirror);

@@ -13,6 +13,7 @@ import type { Principal } from '../../src/engine/principal.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import { payloadFor } from '../../machines/support/paths/catalogue.ts';
 import { principalFor, principals } from '../../machines/support/paths/principals.ts';
+import { heldJob } from './job-results.ts';
 
 export const t0 = Date.UTC(2026, 10, 30, 9, 0, 0);
 
@@ -74,12 +75,16 @@ export class Harness {
   /** Sends an event with the catalogue's payload for the current context, overridden by `patch`. */
   send(type: string, patch: Record<string, unknown> = {}, principal?: Principal): Decision {
     const base = type in this.definition.eventSchemas ? payloadFor(type as SupportEventType, this.context) : {};
+    const sender = principal ?? principalFor(type);
+    const payload = { ...base, ...patch };
+    const job = heldJob(this.definition, type, payload, sender);
     const decision = decideEvent({
       definition: this.definition,
       record: this.record,
-      event: { type, eventId: `evt-${++this.seq}`, payload: { ...base, ...patch } },
-      principal: principal ?? principalFor(type),
+      event: { type, eventId: `evt-${++this.seq}`, payload },
+      principal: sender,
       now: this.now,
+      ...(job ? { job } : {}),
     });
     this.take(decision);
     return decision;

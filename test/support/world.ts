@@ -2,6 +2,7 @@
  * A store plus an engine with an injected clock and predictable ids, on memory, on the real Redis
  * (fresh key prefix) or on a Redis Cluster, for tests that run against every store.
  */
+import { applyAs } from './job-results.ts';
 import { registry } from '../../machines/index.ts';
 import type { SupportContext } from '../../machines/support/support.context.ts';
 import type { SupportEventType } from '../../machines/support/support.events.ts';
@@ -68,7 +69,8 @@ export async function send(
   eventId = `e-${++eventSeq}`,
 ) {
   const context = await contextOf(world, workflowId);
-  return world.engine.applyEvent(
+  return applyAs(
+    world.engine,
     workflowId,
     { type, eventId, payload: { ...payloadFor(type, context), ...patch } },
     principal,

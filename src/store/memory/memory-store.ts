@@ -11,6 +11,7 @@ import type {
   CommitResult,
   CreateRequest,
   CreateResult,
+  JobLease,
   OutboxEntry,
   OutboxMessage,
   Page,
@@ -138,8 +139,48 @@ export class MemoryStore implements WorkflowStore {
     if (stored.record.version !== request.expectedVersion) {
       return Promise.resolve({ status: 'conflict', version: stored.record.version });
     }
+    if (request.lease) {
+      const key = `${request.record.workflowId}\n${request.lease.jobId}`;
+      const held = this.jobLeases.get(key);
+      const reason = !held
+        ? 'missing'
+        : held.token !== request.lease.token
+          ? 'wrongToken'
+          : held.expiresAt < request.record.updatedAt
+            ? 'expired'
+            : null;
+      if (reason) return Promise.resolve({ status: 'leaseLost', reason });
+      if (held) held.done = true;
+    }
     this.write(stored, request, request.timersToCancel);
     return Promise.resolve({ status: 'committed' });
+  }
+
+  private readonly jobLeases = new Map<string, JobLease>();
+
+  grantJobLease(workflowId: string, jobId: string, lease: JobLease): Promise<void> {
+    this.jobLeases.set(`${workflowId}\n${jobId}`, { ...lease });
+    return Promise.resolve();
+  }
+
+  renewJobLease(
+    workflowId: string,
+    jobId: string,
+    token: string,
+    expiresAt: number,
+    now: number,
+  ): Promise<'renewed' | 'missing' | 'wrongToken' | 'expired'> {
+    const held = this.jobLeases.get(`${workflowId}\n${jobId}`);
+    if (!held) return Promise.resolve('missing');
+    if (held.token !== token) return Promise.resolve('wrongToken');
+    if (held.expiresAt < now) return Promise.resolve('expired');
+    held.expiresAt = expiresAt;
+    return Promise.resolve('renewed');
+  }
+
+  jobLease(workflowId: string, jobId: string): Promise<JobLease | null> {
+    const held = this.jobLeases.get(`${workflowId}\n${jobId}`);
+    return Promise.resolve(held ? { ...held } : null);
   }
 
   recordRefusal(request: RefusalRequest): Promise<RefusalResult> {

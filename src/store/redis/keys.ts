@@ -53,6 +53,8 @@ export function createKeys(space: KeySpace) {
     /** String: the workflow created for (tenant, de-duplication key); lives in the shard the key hashes to. */
     dedup: (tenantId: string, key: string) =>
       `${tag(shardForDedupKey(tenantId, key, space.shards))}:dedup:${part(tenantId)}:${part(key)}`,
+    /** Hash: the lease on one job (token, owner, expiry), in its workflow's shard. */
+    jobLease: (workflowId: string, jobId: string) => `${forWorkflow(workflowId)}:joblease:${part(jobId)}`,
     /** String: which process holds the shard's lease. */
     lease: (shard: number) => `${tag(shard)}:lease`,
     /** Pub/sub channel: jobs were queued or a timer was armed (the message is the shard). */

@@ -12,6 +12,7 @@ import type {
   CommitResult,
   CreateRequest,
   CreateResult,
+  JobLease,
   OutboxEntry,
   OutboxMessage,
   Page,
@@ -28,16 +29,24 @@ import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 import {
   ArchiveReply,
+  JobLeaseReply,
   LeaseReply,
   RefuseReply,
   TransitionReply,
   type ArchiveScriptReply,
+  type JobLeaseScriptReply,
   type LeaseScriptReply,
   type RefuseScriptReply,
   type TransitionScriptReply,
 } from './reply-codes.ts';
 
 export const OUTBOX_GROUP = 'workers';
+
+/**
+ * How long a job's lease hash is kept after it was granted or renewed, ms. Results end leases; this
+ * only collects abandoned ones, so it is relative (Redis's clock), far beyond any lease.
+ */
+const JOB_LEASE_KEPT_MS = 24 * 60 * 60 * 1000;
 
 const script = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
 
@@ -51,6 +60,7 @@ interface ScriptCommands {
   /** Returns the number of entries removed. */
   wardenTrimOutbox(...args: (string | number)[]): Promise<number>;
   wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply>;
+  wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
   wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
 }
 
@@ -70,6 +80,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenClaimTimers', { lua: script('claim-timers'), numberOfKeys: 3 });
   client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox'), numberOfKeys: 1 });
   client.defineCommand('wardenLease', { lua: script('lease'), numberOfKeys: 1 });
+  client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
   // Auto-pipelining on a cluster routes a script call by its first argument; for a script with a
   // variable key count that is the count, not a key, so calls land in pipelines of the wrong node
@@ -133,6 +144,7 @@ export class RedisStore implements WorkflowStore {
     previousPaths: string[],
     cancel: string[],
     dedupKey: string | undefined,
+    lease?: { jobId: string; token: string },
   ): Promise<Exclude<TransitionScriptReply, [typeof TransitionReply.invalidArguments, string]>> {
     const { record } = request;
     const id = record.workflowId;
@@ -152,6 +164,7 @@ export class RedisStore implements WorkflowStore {
       ...leave,
       ...enter,
       ...(dedupKey === undefined ? [] : [k.dedup(record.tenantId, dedupKey)]),
+      ...(lease ? [k.jobLease(id, lease.jobId)] : []),
     ];
     const args: (string | number)[] = [
       mode,
@@ -176,6 +189,7 @@ export class RedisStore implements WorkflowStore {
       ...request.timersToArm.flatMap((t) => [timerMember(id, t.id), t.dueAt, t.generation]),
       cancel.length,
       ...cancel.map((timerId) => timerMember(id, timerId)),
+      ...(lease ? [1, lease.token] : [0]),
     ];
     const reply = await this.client.wardenTransition(keys.length, ...keys, ...args);
     if (reply[0] === TransitionReply.invalidArguments) throw new ScriptError(reply[1]);
@@ -205,10 +219,13 @@ export class RedisStore implements WorkflowStore {
       request.previousStatePaths,
       request.timersToCancel,
       undefined,
+      request.lease,
     );
     switch (reply[0]) {
       case TransitionReply.written:
         return { status: 'committed' };
+      case TransitionReply.leaseNotHeld:
+        return { status: 'leaseLost', reason: reply[1] };
       case TransitionReply.duplicate:
         return { status: 'duplicate', outcome: JSON.parse(reply[1]) as StoredOutcome };
       case TransitionReply.conflict:
@@ -514,6 +531,41 @@ export class RedisStore implements WorkflowStore {
       (await this.client.get(this.keys.artifact(workflowId, artifactId))) ??
       ownValue((await this.archiveOf(workflowId))?.artifacts, artifactId);
     return json ? (JSON.parse(json) as Artifact) : null;
+  }
+
+  async grantJobLease(workflowId: string, jobId: string, lease: JobLease): Promise<void> {
+    const key = this.keys.jobLease(workflowId, jobId);
+    await this.client
+      .multi()
+      .del(key)
+      .hset(key, 't', lease.token, 'o', lease.owner, 'u', lease.expiresAt)
+      .pexpire(key, JOB_LEASE_KEPT_MS)
+      .exec();
+  }
+
+  async renewJobLease(
+    workflowId: string,
+    jobId: string,
+    token: string,
+    expiresAt: number,
+    now: number,
+  ): Promise<'renewed' | 'missing' | 'wrongToken' | 'expired'> {
+    const key = this.keys.jobLease(workflowId, jobId);
+    const reply = await this.client.wardenJobLease(key, token, expiresAt, now, JOB_LEASE_KEPT_MS);
+    return reply[0] === JobLeaseReply.renewed ? 'renewed' : reply[1];
+  }
+
+  async jobLease(workflowId: string, jobId: string): Promise<JobLease | null> {
+    if (!this.owns(workflowId)) return null;
+    const [token, owner, until, done] = await this.client.hmget(
+      this.keys.jobLease(workflowId, jobId),
+      't',
+      'o',
+      'u',
+      'd',
+    );
+    if (token === null || token === undefined) return null;
+    return { token, owner: owner ?? '', expiresAt: Number(until ?? 0), ...(done === '1' ? { done: true } : {}) };
   }
 
   async acquireLease(shard: number, owner: string, ttlMs: number): Promise<boolean> {

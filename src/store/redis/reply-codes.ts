@@ -17,6 +17,8 @@ export const TransitionReply = {
   missing: 4,
   /** `{5, workflow id}`: create with a de-duplication key already used; the existing workflow. */
   dedupExists: 5,
+  /** `{6, reason}`: the lease is not held (`missing`, `wrongToken`, `expired`); nothing written. */
+  leaseNotHeld: 6,
   /** `{-1, message}`: invalid arguments, nothing written. */
   invalidArguments: -1,
 } as const;
@@ -28,6 +30,7 @@ export type TransitionScriptReply =
   | [typeof TransitionReply.conflict, number]
   | [typeof TransitionReply.missing]
   | [typeof TransitionReply.dedupExists, string]
+  | [typeof TransitionReply.leaseNotHeld, 'missing' | 'wrongToken' | 'expired']
   | [typeof TransitionReply.invalidArguments, string];
 
 /** `refuse.lua`: the first element of its reply. */
@@ -75,10 +78,22 @@ export const LeaseReply = {
 
 export type LeaseScriptReply = (typeof LeaseReply)[keyof typeof LeaseReply];
 
+/** `job-lease.lua`: the first element of its reply. */
+export const JobLeaseReply = {
+  /** `{1}`: renewed. */
+  renewed: 1,
+  /** `{0, reason}`: not renewed (`missing`, `wrongToken`, `expired`). */
+  notHeld: 0,
+} as const;
+
+export type JobLeaseScriptReply =
+  [typeof JobLeaseReply.renewed] | [typeof JobLeaseReply.notHeld, 'missing' | 'wrongToken' | 'expired'];
+
 /** Every script's codes by script file name, for the test that holds them to the Lua headers. */
 export const replyCodesByScript = {
   transition: TransitionReply,
   refuse: RefuseReply,
   archive: ArchiveReply,
   lease: LeaseReply,
+  'job-lease': JobLeaseReply,
 } as const;

@@ -12,6 +12,8 @@
   KEYS[8+O .. 7+O+N]    state indexes to enter  (N = ARGV[13]); a finished workflow enters none
                         (N = 0) and enters the finished set instead
   KEYS[8+O+N]           de-duplication key, when ARGV[14] = 1 (create only)
+  last KEYS             the job's lease hash (fields t = token, u = expiry ms, d = done), when the lease
+                        flag is 1 (commit only)
 
   ARGV[1]  mode: "create" | "commit"
   ARGV[2]  workflow id
@@ -29,6 +31,8 @@
   ARGV[17] J = number of outbox jobs, then J job JSONs
   then A = number of timers to arm, then A triples (member, due time, generation)
   then C = number of timers to cancel, then C members
+  then the lease flag (0 | 1), then, when 1, the lease token: written only while that token holds
+  the job's lease and it has not expired at ARGV[9]; the write marks the lease done
 
   Returns
     {1}                   written
@@ -36,6 +40,7 @@
     {3, version}          version conflict: the current version, nothing written
     {4}                   commit of a workflow that does not exist, nothing written
     {5, workflow id}      create with a de-duplication key already used: the existing workflow
+    {6, reason}           the lease is not held: "missing", "wrongToken" or "expired"; nothing written
     {-1, message}         invalid arguments, nothing written
 
   Order: validate every argument, then de-duplicate, then compare versions, then write. Redis does
@@ -68,9 +73,7 @@ if not expected or not version or version ~= expected + 1 or not now then
   return {-1, 'bad version or time'}
 end
 if (mode == 'create') ~= (expected == 0) then return {-1, 'create must expect version 0'} end
-if not leaving or not entering or #KEYS ~= 7 + leaving + entering + (hasDedup and 1 or 0) then
-  return {-1, 'key count does not match'}
-end
+if not leaving or not entering then return {-1, 'bad index counts'} end
 if hasDedup and mode ~= 'create' then return {-1, 'de-duplication key outside create'} end
 
 local i = 17
@@ -90,7 +93,15 @@ i = armFrom + armCount * 3
 local cancelCount = num(ARGV[i])
 if not cancelCount then return {-1, 'bad cancel count'} end
 local cancelFrom = i + 1
-if #ARGV ~= cancelFrom + cancelCount - 1 then return {-1, 'argument count does not match'} end
+i = cancelFrom + cancelCount
+local hasLease = ARGV[i] == '1'
+if ARGV[i] ~= '0' and not hasLease then return {-1, 'bad lease flag'} end
+if hasLease and mode ~= 'commit' then return {-1, 'lease outside commit'} end
+local leaseToken = ARGV[i + 1]
+if #ARGV ~= i + (hasLease and 1 or 0) then return {-1, 'argument count does not match'} end
+if #KEYS ~= 7 + leaving + entering + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
+  return {-1, 'key count does not match'}
+end
 
 -- De-duplication: an event id applied before returns its first outcome.
 local seen = rcall('HGET', KEYS[2], eventId)
@@ -108,6 +119,15 @@ if mode == 'create' then
 else
   if not current then return {4} end
   if tonumber(current) ~= expected then return {3, tonumber(current)} end
+end
+
+-- The job's lease: only its holder's result is written, and only before the lease expires.
+local leaseKey = KEYS[#KEYS]
+if hasLease then
+  local held = rcall('HMGET', leaseKey, 't', 'u')
+  if not held[1] then return {6, 'missing'} end
+  if held[1] ~= leaseToken then return {6, 'wrongToken'} end
+  if (num(held[2]) or 0) < now then return {6, 'expired'} end
 end
 
 -- Writes. Nothing below may fail.
@@ -140,6 +160,8 @@ end
 if entering == 0 then rcall('ZADD', KEYS[7], now, workflowId) end
 
 if hasDedup then rcall('SET', KEYS[8 + leaving + entering], workflowId) end
+-- The lease is done, not deleted: its holder asking again gets the result's outcome, anyone else a refusal.
+if hasLease then rcall('HSET', leaseKey, 'd', '1') end
 -- Wake the shard's idle workers and timer service; the message is the shard number.
 if armCount > 0 or jobCount > 0 then rcall('PUBLISH', ARGV[15], ARGV[16]) end
 return {1}
