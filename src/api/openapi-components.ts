@@ -151,9 +151,19 @@ export const responseSchemas = {
       .int()
       .describe('Refused events so far (since the last archive); beyond 1,000 they are counted, not recorded'),
   }),
-  StreamState: z
-    .object({ workflowId: z.string(), version: z.number().int(), status: z.string(), state: z.array(z.string()) })
-    .describe('The `data` of each `state` server-sent event'),
+  StreamVersion: z
+    .object({
+      workflowId: z.string(),
+      version: z.number().int().describe('The version, also the event `id`'),
+      eventType: z
+        .string()
+        .optional()
+        .describe('The event that made this version (`xstate.init`: the creation); not on `finished`'),
+      state: z.array(z.string()).describe('Leaf state paths after this version'),
+      status: z.enum(['active', 'finished']).describe('`finished` only on the last version of a finished workflow'),
+      at: isoTime.describe('When the version was committed'),
+    })
+    .describe('The `data` of each `state` server-sent event, and of the final `finished` one'),
   Tools: z.object({
     workflowId: z.string(),
     version: z.number().int(),

@@ -25,7 +25,7 @@ import {
   type OpenApiDocument,
 } from './openapi-components.ts';
 import { statusOf } from './errors.ts';
-import { auditQuery, proposalBody, queueQuery } from './schemas.ts';
+import { auditQuery, lastEventIdPattern, proposalBody, queueQuery, streamQuery } from './schemas.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -147,24 +147,40 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     '/v1/workflows/{id}/stream': {
       get: {
         operationId: 'streamWorkflow',
-        summary: 'Server-sent events of state changes',
-        description:
-          'One `state` event (id: the version, data: `StreamState` JSON) per new version; the stream ends when the workflow finishes.',
+        summary: 'Server-sent events, one per version',
+        description: [
+          'A `text/event-stream` a standard `EventSource` follows. One `state` event per committed version, in order, from the audit trail (`id`: the version, `data`: `StreamVersion` JSON); refused events send nothing.',
+          'A reconnect with `Last-Event-ID` (or `?lastEventId=`, the header winning) gets only the later versions; a value that is not a version, or is past an active workflow’s version, is 400.',
+          'Once the workflow has finished: the remaining versions, then one `finished` event (`id`: the final version) and the end of the stream; a request with `Last-Event-ID` at or past the final version gets 204, on which an `EventSource` stops.',
+          'A `: keep-alive` comment follows 15 s without an event; a stream ends after 15 min or when the server stops, and the client resumes with `Last-Event-ID`.',
+        ].join('\n\n'),
         tags: ['workflows'],
-        parameters: [idParameter],
+        parameters: [idParameter, ref('parameters', 'Last-Event-ID'), ...queryParameters(streamQuery)],
         responses: {
           '200': {
-            description: 'An event stream',
+            description: 'An event stream: `state` events, then `finished` once the workflow has finished',
             headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
             content: {
               'text/event-stream': {
-                schema: { type: 'string', description: 'event: state\\nid: <version>\\ndata: <StreamState JSON>' },
-                example:
-                  'event: state\nid: 3\ndata: {"workflowId":"s017-abc","version":3,"status":"active","state":[]}\n\n',
+                schema: {
+                  type: 'string',
+                  description:
+                    'event: state\\nid: <version>\\ndata: <StreamVersion JSON>, one per version; then, for a finished workflow, event: finished\\nid: <final version>\\ndata: <StreamVersion JSON without eventType>',
+                },
+                example: [
+                  'event: state\nid: 10\ndata: {"workflowId":"s017-abcdefgh","version":10,"eventType":"ACTION_EXECUTED","state":["notifyingCustomer.attempting"],"status":"active","at":"2026-01-05T10:00:01.000Z"}\n\n',
+                  'event: state\nid: 11\ndata: {"workflowId":"s017-abcdefgh","version":11,"eventType":"CUSTOMER_NOTIFIED","state":["completed"],"status":"finished","at":"2026-01-05T10:00:02.000Z"}\n\n',
+                  'event: finished\nid: 11\ndata: {"workflowId":"s017-abcdefgh","version":11,"state":["completed"],"status":"finished","at":"2026-01-05T10:00:02.000Z"}\n\n',
+                ].join(''),
               },
             },
           },
-          ...errorResponses(idCodes),
+          '204': {
+            description:
+              'The workflow has finished and `Last-Event-ID` is at or past its final version: nothing more will come',
+            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
+          },
+          ...errorResponses([...idCodes, 'BAD_REQUEST']),
         },
       },
     },
@@ -324,6 +340,13 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           required: false,
           description: 'The same tenant and key create one workflow; a repeat returns it with 200.',
           schema: { type: 'string', pattern: headerPattern.source },
+        },
+        'Last-Event-ID': {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'The last version the client has (an `EventSource` sends it on reconnect): resume after it.',
+          schema: { type: 'string', pattern: lastEventIdPattern.source },
         },
         'If-Match': {
           name: 'If-Match',

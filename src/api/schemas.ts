@@ -49,6 +49,14 @@ export const queueQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+/** A stream event id: the version a client already has. */
+export const lastEventIdPattern = /^[0-9]{1,15}$/;
+
+export const streamQuery = z.object({
+  /** Resume after this version, for clients that cannot send the `Last-Event-ID` header (which wins). */
+  lastEventId: z.string().regex(lastEventIdPattern, 'a version number such as 12').optional(),
+});
+
 export const auditQuery = z.strictObject({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),

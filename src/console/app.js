@@ -516,24 +516,37 @@
     const mine = generation;
     const first = await refresh();
     if (first.status === 'active' && mine === generation) {
-      stopStream = follow(`${path}/stream`, (version) => {
+      stopStream = follow(`${path}/stream`, first.version, (version) => {
         if (version > shown) refresh().catch((error) => show(error.message));
       });
     }
   }
 
-  /** Follows the server-sent events of a workflow (fetch, so the token goes in a header); reconnects while open. */
-  function follow(path, onVersion) {
+  /**
+   * Follows the server-sent events of a workflow after version `after` (fetch, so the token goes in
+   * a header): one `state` event per version; reconnects with `Last-Event-ID` while the workflow is
+   * active, and stops on the `finished` event or the 204 a finished workflow answers.
+   */
+  function follow(path, after, onVersion) {
     const controller = new AbortController();
     let stopped = false;
+    let lastEventId = String(after);
     const run = async () => {
       while (!stopped) {
         try {
           const response = await fetch(path, {
-            headers: { Authorization: `Bearer ${sessionStorage.getItem(tokenKey)}`, Accept: 'text/event-stream' },
+            headers: {
+              Authorization: `Bearer ${sessionStorage.getItem(tokenKey)}`,
+              Accept: 'text/event-stream',
+              'Last-Event-ID': lastEventId,
+            },
             signal: controller.signal,
           });
-          if (response.status === 401 || response.status === 403 || response.status === 404) {
+          if (response.status === 204) {
+            stopped = true;
+            return;
+          }
+          if ([400, 401, 403, 404].includes(response.status)) {
             stopped = true;
             show(`Live updates stopped: the stream answered ${response.status}.`);
             return;
@@ -547,13 +560,22 @@
             buffer += value;
             let end;
             while ((end = buffer.indexOf('\n\n')) >= 0) {
-              const block = buffer.slice(0, end);
+              const lines = buffer.slice(0, end).split('\n');
               buffer = buffer.slice(end + 2);
-              const data = block.split('\n').find((line) => line.startsWith('data:'));
-              if (!data) continue;
-              const change = JSON.parse(data.slice(5));
-              onVersion(change.version);
-              if (change.status !== 'active') stopped = true;
+              const field = (name) =>
+                lines
+                  .find((line) => line.startsWith(`${name}:`))
+                  ?.slice(name.length + 1)
+                  .trim();
+              const data = field('data');
+              if (data === undefined) continue;
+              lastEventId = field('id') ?? lastEventId;
+              onVersion(JSON.parse(data).version);
+              if (field('event') === 'finished') {
+                stopped = true;
+                controller.abort();
+                return;
+              }
             }
           }
         } catch (error) {

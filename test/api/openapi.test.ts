@@ -231,6 +231,25 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe('the stream in the document', () => {
+  it('describes one event per version, Last-Event-ID resumption, the finished event and 204', () => {
+    const stream = doc.paths['/v1/workflows/{id}/stream']?.get;
+    expect(stream?.parameters).toEqual(
+      expect.arrayContaining([
+        { $ref: '#/components/parameters/Last-Event-ID' },
+        expect.objectContaining({ name: 'lastEventId', in: 'query', required: false }),
+      ]),
+    );
+    expect(doc.components.parameters['Last-Event-ID']).toMatchObject({ in: 'header', required: false });
+    expect(Object.keys(stream?.responses ?? {})).toEqual(expect.arrayContaining(['200', '204', '400']));
+    expect(JSON.stringify(stream?.responses['200'])).toContain('event: finished');
+    expect(doc.components.schemas.StreamVersion).toMatchObject({
+      properties: { status: { enum: ['active', 'finished'] }, eventType: { type: 'string' } },
+    });
+    expect(JSON.stringify(stream)).not.toContain('done');
+  });
+});
+
 describe('/docs', () => {
   const packageDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 

@@ -45,6 +45,27 @@ const approval = (view: View, patch: Record<string, unknown> = {}) => ({
   },
 });
 
+/** The events of a server-sent event stream's text: name, id and parsed JSON data. */
+function sseEvents(text: string): { event: string; id?: string; data: unknown }[] {
+  return text
+    .split('\n\n')
+    .map((block) => block.split('\n').filter((line) => line !== '' && !line.startsWith(':')))
+    .filter((lines) => lines.length > 0)
+    .map((lines) => {
+      const field = (name: string) =>
+        lines
+          .find((line) => line.startsWith(`${name}:`))
+          ?.slice(name.length + 1)
+          .replace(/^ /, '');
+      const id = field('id');
+      return {
+        event: field('event') ?? 'message',
+        ...(id === undefined ? {} : { id }),
+        data: JSON.parse(field('data') ?? 'null'),
+      };
+    });
+}
+
 const errorOf = async (response: Response) =>
   (await w.json<{ error: { code: string; details: Record<string, unknown> } }>(response)).error;
 
@@ -277,14 +298,122 @@ describe('audit, queues, stream', () => {
     expect((await w.call('GET', '/v1/workflows', { token: w.tokens.approver })).status).toBe(400);
   });
 
-  it('streams state changes as server-sent events until the workflow finishes', async () => {
+  it('streams one state event per version from the trail, in order, then a finished event', async () => {
     const view = await awaitingApproval();
     const stream = await w.call('GET', `/v1/workflows/${view.workflowId}/stream`, { token: w.tokens.agent });
+    expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     await w.call('POST', `/v1/workflows/${view.workflowId}/events`, { token: w.tokens.approver, body: approval(view) });
     const text = await stream.text();
-    expect(text).toContain('event: state');
-    expect(text).toContain('"state":["completed"]');
+    const events = sseEvents(text);
+    const trail = await w.json<{ entries: { outcome: string; version: number; eventType: string; to: string[] }[] }>(
+      await w.call('GET', `/v1/workflows/${view.workflowId}/audit?limit=500`, { token: w.tokens.agent }),
+    );
+    const accepted = trail.entries.filter((e) => e.outcome === 'accepted');
+    const states = events.filter((e) => e.event === 'state');
+    expect(states.map((e) => e.data)).toMatchObject(
+      accepted.map((e, i) => ({
+        version: e.version,
+        eventType: e.eventType,
+        state: e.to,
+        status: i === accepted.length - 1 ? 'finished' : 'active',
+      })),
+    );
+    const final = accepted.at(-1)!.version;
+    expect(states.map((e) => e.id)).toEqual(Array.from({ length: final }, (_, i) => String(i + 1)));
+    expect(events.at(-1)).toMatchObject({
+      event: 'finished',
+      id: String(final),
+      data: { version: final, status: 'finished', state: ['completed'] },
+    });
+    expect(text).not.toContain('"status":"done"');
+  });
+
+  it('resumes after Last-Event-ID, from the header or else the lastEventId query, without repeats', async () => {
+    const view = await awaitingApproval();
+    await w.call('POST', `/v1/workflows/${view.workflowId}/events`, { token: w.tokens.approver, body: approval(view) });
+    const done = await w.waitFor(view.workflowId, 'completed');
+    const final = done.version as number;
+    const path = `/v1/workflows/${view.workflowId}/stream`;
+    const ids = async (response: Response) => sseEvents(await response.text()).map((e) => `${e.event}:${e.id ?? ''}`);
+    const header = await w.call('GET', path, {
+      token: w.tokens.agent,
+      headers: { 'Last-Event-ID': String(final - 2) },
+    });
+    expect(await ids(header)).toEqual([`state:${final - 1}`, `state:${final}`, `finished:${final}`]);
+    const query = await w.call('GET', `${path}?lastEventId=${final - 1}`, { token: w.tokens.agent });
+    expect(await ids(query)).toEqual([`state:${final}`, `finished:${final}`]);
+    const both = await w.call('GET', `${path}?lastEventId=1`, {
+      token: w.tokens.agent,
+      headers: { 'Last-Event-ID': String(final - 1) },
+    });
+    expect(await ids(both)).toEqual([`state:${final}`, `finished:${final}`]);
+  });
+
+  it('answers 204 to a stream request at or past the final version of a finished workflow', async () => {
+    const view = await awaitingApproval();
+    await w.call('POST', `/v1/workflows/${view.workflowId}/events`, { token: w.tokens.approver, body: approval(view) });
+    const final = (await w.waitFor(view.workflowId, 'completed')).version as number;
+    for (const lastEventId of [final, final + 5]) {
+      const response = await w.call('GET', `/v1/workflows/${view.workflowId}/stream`, {
+        token: w.tokens.agent,
+        headers: { 'Last-Event-ID': String(lastEventId) },
+      });
+      expect(response.status).toBe(204);
+      expect(await response.text()).toBe('');
+    }
+    const other = await w.call('GET', `/v1/workflows/${view.workflowId}/stream`, {
+      token: w.tokens.otherAgent,
+      headers: { 'Last-Event-ID': String(final) },
+    });
+    expect(other.status).toBe(404);
+  });
+
+  it('sends no event for a refused event, across a trail longer than one page read', async () => {
+    const open = await apiWorld({ refusalsPerMinute: 0 });
+    try {
+      const view = await open.json<View>(
+        await open.call('POST', '/v1/workflows', { token: open.tokens.agent, body: refundRequest }),
+      );
+      const ready = (await open.waitFor(view.workflowId, 'awaitingApproval', open.tokens.approver)) as View;
+      const events = `/v1/workflows/${view.workflowId}/events`;
+      for (let i = 0; i < 120; i += 1) {
+        const refused = await open.call('POST', events, { token: open.tokens.smallApprover, body: approval(ready) });
+        expect(refused.status).toBe(403);
+      }
+      await open.call('POST', events, { token: open.tokens.approver, body: approval(ready) });
+      await open.waitFor(view.workflowId, 'completed');
+      const streamed = sseEvents(
+        await (await open.call('GET', `/v1/workflows/${view.workflowId}/stream`, { token: open.tokens.agent })).text(),
+      );
+      const trail = await open.json<{ entries: { outcome: string; version: number }[] }>(
+        await open.call('GET', `/v1/workflows/${view.workflowId}/audit?limit=500`, { token: open.tokens.agent }),
+      );
+      expect(trail.entries.length).toBeGreaterThan(120);
+      const versions = trail.entries.filter((e) => e.outcome === 'accepted').map((e) => String(e.version));
+      expect(streamed.map((e) => `${e.event}:${e.id ?? ''}`)).toEqual([
+        ...versions.map((v) => `state:${v}`),
+        `finished:${versions.at(-1)}`,
+      ]);
+    } finally {
+      await open.stop();
+    }
+  });
+
+  it('refuses a Last-Event-ID that is not a version, or is past an active workflow’s version, with 400', async () => {
+    const view = await created();
+    const path = `/v1/workflows/${view.workflowId}/stream`;
+    for (const headers of [{ 'Last-Event-ID': 'abc' }, { 'Last-Event-ID': '-1' }, { 'Last-Event-ID': '1.5' }]) {
+      const response = await w.call('GET', path, { token: w.tokens.agent, headers });
+      expect(response.status, JSON.stringify(headers)).toBe(400);
+      expect(await errorOf(response)).toMatchObject({ code: 'BAD_REQUEST' });
+    }
+    const query = await w.call('GET', `${path}?lastEventId=x`, { token: w.tokens.agent });
+    expect(query.status).toBe(400);
+    expect((await errorOf(query)).code).toBe('BAD_REQUEST');
+    const ahead = await w.call('GET', path, { token: w.tokens.agent, headers: { 'Last-Event-ID': '1000' } });
+    expect(ahead.status).toBe(400);
+    expect((await errorOf(ahead)).details).toMatchObject({ lastEventId: 1000 });
   });
 });
 

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
 import type { ApplyOutcome } from '../../engine/engine.ts';
 import type { WorkflowRecord } from '../../engine/decision.ts';
@@ -17,6 +16,7 @@ import { createRateLimiter } from '../rate-limit.ts';
 import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery } from '../schemas.ts';
 import { toolsFor } from '../tools.ts';
 import { workflowView } from '../views.ts';
+import { workflowStream } from './workflow-stream.ts';
 
 async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   const type = c.req.header('content-type') ?? '';
@@ -275,59 +275,7 @@ export function workflowRoutes(deps: ApiDeps) {
     return sendEvent(c, id, { type: proposal.name, eventId: proposal.eventId, payload });
   });
 
-  const openStreams = new Map<string, number>();
-  app.get('/:id/stream', async (c) => {
-    const principal = c.get('principal');
-    const first = await loadOwned(c.req.param('id'), principal);
-    // Hono answers HEAD with the GET handler: never start a poller nobody will read.
-    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream' });
-    const who = `${principal.tenantId}/${principal.id}`;
-    const open = openStreams.get(who) ?? 0;
-    if (open >= deps.maxStreamsPerPrincipal) {
-      throw new ApiError('RATE_LIMITED', `at most ${deps.maxStreamsPerPrincipal} open streams per caller`);
-    }
-    openStreams.set(who, open + 1);
-    const closeAt = clock() + deps.streamMaxMs;
-    return streamSSE(c, async (stream) => {
-      try {
-        await follow(stream);
-      } finally {
-        const left = (openStreams.get(who) ?? 1) - 1;
-        if (left > 0) openStreams.set(who, left);
-        else openStreams.delete(who);
-      }
-    });
-
-    async function follow(stream: Parameters<Parameters<typeof streamSSE>[1]>[0]): Promise<void> {
-      let version = -1;
-      let lastWrite = clock();
-      while (!stream.aborted && !stream.closed) {
-        if (clock() - lastWrite >= 15_000) {
-          // A comment line keeps proxies from closing a quiet stream.
-          await stream.write(': keep-alive\n\n');
-          lastWrite = clock();
-        }
-        const record = await store.load(first.workflowId);
-        if (!record) break;
-        if (record.version !== version) {
-          version = record.version;
-          lastWrite = clock();
-          await stream.writeSSE({
-            event: 'state',
-            id: String(record.version),
-            data: JSON.stringify({
-              workflowId: record.workflowId,
-              version,
-              status: record.status,
-              state: record.statePaths,
-            }),
-          });
-        }
-        if (record.status !== 'active' || clock() >= closeAt || deps.isShuttingDown?.()) break;
-        await stream.sleep(deps.streamPollMs);
-      }
-    }
-  });
+  app.get('/:id/stream', workflowStream(deps, loadOwned));
 
   return app;
 }

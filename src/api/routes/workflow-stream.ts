@@ -1,0 +1,177 @@
+/**
+ * `GET /v1/workflows/:id/stream`: one server-sent `state` event per committed version, in order,
+ * read from the audit trail (so a client can rebuild the history, not only see the latest state),
+ * resumable with `Last-Event-ID`, and ended the way a standard EventSource client stops on: a
+ * `finished` event, then 204 No Content to the reconnect that follows.
+ */
+import type { Context } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
+import type { Principal } from '../../engine/principal.ts';
+import type { ApiDeps, ApiEnv } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { lastEventIdPattern, streamQuery } from '../schemas.ts';
+
+/** The `data` of a `state` event (and, with the final version, of the `finished` event). */
+export interface StreamedVersion {
+  workflowId: string;
+  version: number;
+  /** The event that made this version (`xstate.init` for the creation); absent on `finished`. */
+  eventType?: string;
+  state: string[];
+  status: 'active' | 'finished';
+  /** When the version was committed, ISO 8601. */
+  at: string;
+}
+
+/** Audit entries read per store call while catching up. */
+const auditPageSize = 100;
+/** A comment line after this much quiet keeps proxies from closing the stream, ms. */
+const keepAliveMs = 15_000;
+
+/**
+ * The version the client already has: the `Last-Event-ID` header (what a reconnecting EventSource
+ * sends) or else the `lastEventId` query parameter; null for neither. Anything but a version is 400.
+ */
+export function lastEventIdOf(c: Context<ApiEnv>): number | null {
+  const query = streamQuery.safeParse(c.req.query());
+  if (!query.success) {
+    throw new ApiError('BAD_REQUEST', 'the request does not match its schema', {
+      issues: query.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
+    });
+  }
+  const header = c.req.header('Last-Event-ID');
+  // An EventSource sends no header before its first event id; an empty one means none either.
+  const raw = header !== undefined && header !== '' ? header : query.data.lastEventId;
+  if (raw === undefined) return null;
+  if (!lastEventIdPattern.test(raw)) {
+    throw new ApiError('BAD_REQUEST', 'Last-Event-ID must be a version number such as 12', {
+      lastEventId: raw.slice(0, 100),
+    });
+  }
+  return Number(raw);
+}
+
+const finished = (record: WorkflowRecord) => record.status !== 'active';
+
+function versionEvent(record: WorkflowRecord, entry: AuditEntry): StreamedVersion {
+  return {
+    workflowId: record.workflowId,
+    version: entry.version,
+    eventType: entry.eventType,
+    state: entry.to,
+    // Only the last version of a finished workflow is finished; nothing is committed after it.
+    status: finished(record) && entry.version === record.version ? 'finished' : 'active',
+    at: new Date(entry.at).toISOString(),
+  };
+}
+
+/**
+ * The stream route. `loadOwned` is the tenant-checked read of the workflow routes (404 otherwise);
+ * open streams are counted per principal, at most `deps.maxStreamsPerPrincipal`.
+ */
+export function workflowStream(
+  deps: ApiDeps,
+  loadOwned: (id: string, principal: Principal) => Promise<WorkflowRecord>,
+) {
+  const { store, clock } = deps;
+  const openStreams = new Map<string, number>();
+
+  /**
+   * Writes the accepted versions after `sent` up to `record.version`, reading the trail from
+   * `cursor` (the start of a page not yet read to its end). Returns where the next read starts.
+   */
+  async function catchUp(
+    stream: SSEStreamingApi,
+    record: WorkflowRecord,
+    from: { sent: number; cursor: string | null },
+  ): Promise<{ sent: number; cursor: string | null }> {
+    let { sent, cursor } = from;
+    for (;;) {
+      const page = await store.auditPage(record.workflowId, { cursor, limit: auditPageSize });
+      let ahead = false;
+      for (const entry of page.items) {
+        if (stream.aborted || stream.closed) return { sent, cursor };
+        // Entries past the record read are for the next poll, when the record says whether they finished it.
+        if (entry.version > record.version) ahead = true;
+        if (ahead || entry.outcome !== 'accepted' || entry.version <= sent) continue;
+        await stream.writeSSE({
+          event: 'state',
+          id: String(entry.version),
+          data: JSON.stringify(versionEvent(record, entry)),
+        });
+        sent = entry.version;
+      }
+      if (ahead || page.next === null) {
+        // Every version up to the record's has been read (a commit writes the record and its entry
+        // at once, and the trail is in version order): one missing from the trail is not waited for.
+        return { sent: Math.max(sent, record.version), cursor };
+      }
+      cursor = page.next;
+    }
+  }
+
+  return async (c: Context<ApiEnv>) => {
+    const principal = c.get('principal');
+    const first = await loadOwned(c.req.param('id') ?? '', principal);
+    const after = lastEventIdOf(c);
+    if (after !== null && after > first.version && !finished(first)) {
+      throw new ApiError('BAD_REQUEST', `Last-Event-ID ${after} is past the workflow's version ${first.version}`, {
+        lastEventId: after,
+        version: first.version,
+      });
+    }
+    // A finished workflow the client has seen to its end: 204 makes an EventSource stop reconnecting.
+    if (after !== null && after >= first.version && finished(first)) return c.body(null, 204);
+    // Hono answers HEAD with the GET handler: never start a poller nobody will read.
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream' });
+    const who = `${principal.tenantId}/${principal.id}`;
+    const open = openStreams.get(who) ?? 0;
+    if (open >= deps.maxStreamsPerPrincipal) {
+      throw new ApiError('RATE_LIMITED', `at most ${deps.maxStreamsPerPrincipal} open streams per caller`);
+    }
+    openStreams.set(who, open + 1);
+    const closeAt = clock() + deps.streamMaxMs;
+    return streamSSE(c, async (stream) => {
+      try {
+        await follow(stream, first.workflowId, after ?? 0, closeAt);
+      } finally {
+        const left = (openStreams.get(who) ?? 1) - 1;
+        if (left > 0) openStreams.set(who, left);
+        else openStreams.delete(who);
+      }
+    });
+  };
+
+  /** Polls the record; on a new version, sends the versions since `after` from the trail. */
+  async function follow(stream: SSEStreamingApi, workflowId: string, after: number, closeAt: number): Promise<void> {
+    // All the state a stream keeps: the last version sent and where to read the trail next.
+    let position = { sent: after, cursor: null as string | null };
+    let lastWrite = clock();
+    while (!stream.aborted && !stream.closed) {
+      const record = await store.load(workflowId);
+      if (!record) return;
+      if (record.version > position.sent) {
+        position = await catchUp(stream, record, position);
+        lastWrite = clock();
+      }
+      if (finished(record) && position.sent >= record.version) {
+        const last: StreamedVersion = {
+          workflowId,
+          version: record.version,
+          state: record.statePaths,
+          status: 'finished',
+          at: new Date(record.updatedAt).toISOString(),
+        };
+        await stream.writeSSE({ event: 'finished', id: String(record.version), data: JSON.stringify(last) });
+        return;
+      }
+      if (clock() - lastWrite >= keepAliveMs) {
+        await stream.write(': keep-alive\n\n');
+        lastWrite = clock();
+      }
+      if (clock() >= closeAt || deps.isShuttingDown?.()) return;
+      await stream.sleep(deps.streamPollMs);
+    }
+  }
+}
