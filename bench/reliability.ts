@@ -234,11 +234,12 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
           const record = records.find(([candidate]) => candidate === id)?.[1];
           const shard = Number(id.slice(1, 4));
           const k = store.keys;
-          const [pending, groups, timers, lease] = await Promise.all([
+          const [pending, groups, timers, workerLease, timerLease] = await Promise.all([
             client.xpending(k.outbox(shard), 'workers'),
             client.xinfo('GROUPS', k.outbox(shard)),
             client.zrange(k.timers(shard), '0', '2', 'WITHSCORES'),
-            client.get(k.lease(shard)),
+            client.get(k.lease('worker', shard)),
+            client.get(k.lease('timers', shard)),
           ]);
           const context = (record?.snapshot as { context?: { jobs?: unknown } } | undefined)?.context;
           return {
@@ -247,7 +248,7 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
             idleMs: record ? Date.now() - record.updatedAt : null,
             jobs: context?.jobs,
             timers: record?.timers,
-            shard: { pending, groups, timers, lease, now: Date.now() },
+            shard: { pending, groups, timers, leases: { worker: workerLease, timers: timerLease }, now: Date.now() },
           };
         }),
       ),

@@ -7,7 +7,5 @@ import { register } from 'tsx/esm/api';
 register();
 const { main } = await import('../src/cli/main.ts');
 const { workflows } = await import('../machines/index.ts');
+// Every command closes what it opened, so the process ends by itself once main returns.
 process.exitCode = await main(process.argv.slice(2), workflows);
-// Everything is closed by now; should a library still hold a handle (a socket that did not close),
-// do not hang: give pending output a moment, then exit. Unref'd, so it never delays a clean exit.
-setTimeout(() => process.exit(), 2_000).unref();

@@ -137,12 +137,18 @@ export function createSystem(config: Config, options: SystemOptions): System {
     observer: engineMetricsObserver(metrics, (id) => queueStates.get(id) ?? []),
   });
 
+  // The memory store calls one listener: it fans out to every runtime subscribed in this process.
+  const memoryListeners = new Set<() => void>();
   const subscribeWakeUps = async (onWake: () => void): Promise<() => Promise<void>> => {
     if (memory) {
       const local = memory;
-      local.onWake = onWake;
+      memoryListeners.add(onWake);
+      local.onWake = () => {
+        for (const listener of memoryListeners) listener();
+      };
       return () => {
-        local.onWake = null;
+        memoryListeners.delete(onWake);
+        if (memoryListeners.size === 0) local.onWake = null;
         return Promise.resolve();
       };
     }

@@ -55,7 +55,9 @@ export async function serve(
   if (roles.has('api')) {
     const secret = config.WARDEN_JWT_SECRET ?? (config.WARDEN_JWKS_URL ? '' : generateSecret());
     if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) await printStarterTokens(registry, secret, print);
-    const workersAlive = runtime ? () => Promise.resolve(runtime.leases.owned().length > 0) : undefined;
+    const workersAlive = runtime
+      ? () => Promise.resolve([...runtime.leases.values()].some((held) => held.owned().length > 0))
+      : undefined;
     const deps = { ...apiDeps(system, authenticatorFor(system, secret), workersAlive), isShuttingDown: () => stopping };
     server = await serveApi(deps, config.PORT, {
       host: config.HOST,

@@ -176,14 +176,17 @@ export interface WorkflowStore {
   archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number>;
   putArtifact(artifact: Artifact): Promise<void>;
   getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null>;
-  /** Takes or renews the shard's lease for `owner` for `ttlMs`; false when another owner holds it. */
-  acquireLease(shard: number, owner: string, ttlMs: number): Promise<boolean>;
-  /** Gives the lease up if `owner` holds it. */
-  releaseLease(shard: number, owner: string): Promise<void>;
-  /** Records that process `owner` is alive at `now`; returns how many processes were alive within `ttlMs`. */
-  heartbeat(owner: string, now: number, ttlMs: number): Promise<number>;
-  /** Forgets a process (on shutdown). */
-  leave(owner: string): Promise<void>;
+  /**
+   * Takes or renews the shard's lease of `role` for `owner` for `ttlMs`; false when another owner
+   * holds it. Each role (`worker`, `timers`) leases every shard separately.
+   */
+  acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean>;
+  /** Gives the role's lease of the shard up if `owner` holds it. */
+  releaseLease(role: string, shard: number, owner: string): Promise<void>;
+  /** Records that process `owner` of `role` is alive at `now`; returns how many of the role's processes were alive within `ttlMs`. */
+  heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number>;
+  /** Forgets a process of `role` (on shutdown). */
+  leave(role: string, owner: string): Promise<void>;
   /** Gives `lease` on a job to its owner, replacing any earlier lease on the job (a new delivery). */
   grantJobLease(workflowId: string, jobId: string, lease: JobLease): Promise<void>;
   /** Extends a lease still held with `token` at `now` to `expiresAt`; otherwise says why not. */

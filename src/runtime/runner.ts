@@ -1,12 +1,13 @@
 /**
- * Runs the roles of one process — workers, timer service, janitor — as loops over the leased
- * shards, and stops them gracefully: stop reading, finish the jobs in flight, release the leases.
+ * Runs the roles of one process — workers, timer service, janitor — as loops over the shards each
+ * role leases, woken by one wake-up subscription, and stops them gracefully: stop reading, finish
+ * the jobs in flight, close the subscription, release the leases.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Engine } from '../engine/engine.ts';
 import type { WorkflowStore } from '../engine/store-port.ts';
 import { createJanitor } from './janitor.ts';
-import { createShardLeases } from './shard-leases.ts';
+import { createShardLeases, type ShardLeases } from './shard-leases.ts';
 import { createTimerService } from './timer-service.ts';
 import { createWorker, type HandlersFor, type WorkerLogger, type WorkerObserver } from './worker.ts';
 
@@ -74,25 +75,48 @@ export interface RuntimeOptions {
 
 export function createRuntime(options: RuntimeOptions) {
   const { store, clock, roles } = options;
-  const leases = createShardLeases({ store, owner: options.owner, leaseMs: options.leaseMs, clock });
+  const leasesOf = (role: Role) =>
+    createShardLeases({ store, role, owner: options.owner, leaseMs: options.leaseMs, clock });
+  // Each role leases every shard on its own: the worker processes together cover every shard, and so
+  // do the timer processes, whatever mix of processes runs. A process holds leases for its roles only.
+  const workerLeases = leasesOf('worker');
+  const timerLeases = leasesOf('timers');
+  const leases: ReadonlyMap<Role, ShardLeases> = new Map(
+    (
+      [
+        ['worker', workerLeases],
+        ['timers', timerLeases],
+      ] as const
+    ).filter(([role]) => roles.has(role)),
+  );
   const worker = createWorker({
     store,
     engine: options.engine,
     handlers: options.handlers,
-    leases,
+    leases: workerLeases,
     consumer: options.owner,
     clock,
     jobLeaseMs: options.jobLeaseMs,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.observer ? { observer: options.observer } : {}),
   });
-  const timers = createTimerService({ store, leases, clock });
-  const janitor = createJanitor({ store, leases, clock, archiveAfterMs: options.archiveAfterMs ?? 60_000 });
+  const timers = createTimerService({ store, leases: timerLeases, clock });
+  // Run by the worker loop, on the worker's shards.
+  const janitor = createJanitor({
+    store,
+    leases: workerLeases,
+    clock,
+    archiveAfterMs: options.archiveAfterMs ?? 60_000,
+  });
   let running = false;
   const isRunning = () => running;
   const loops: Promise<void>[] = [];
   const sleepers: Sleeper[] = [];
   let unsubscribe: (() => Promise<void>) | null = null;
+
+  async function tickLeases(): Promise<void> {
+    for (const held of leases.values()) await held.tick();
+  }
 
   async function loop(name: string, sleeper: Sleeper, body: () => Promise<number>): Promise<void> {
     sleepers.push(sleeper);
@@ -109,6 +133,7 @@ export function createRuntime(options: RuntimeOptions) {
   }
 
   return {
+    /** The shard leases of each role this runtime runs. */
     leases,
     worker,
     timers,
@@ -116,20 +141,21 @@ export function createRuntime(options: RuntimeOptions) {
 
     async start(): Promise<void> {
       running = true;
-      await leases.tick();
+      await tickLeases();
       loops.push(
         loop('leases', createSleeper(), async () => {
-          await leases.tick();
+          await tickLeases();
           return options.leaseMs / 3;
         }),
       );
       const workerSleeper = createSleeper();
       const timerSleeper = createSleeper();
-      if (options.subscribeWakeUps) {
-        // A notification wakes the idle worker and timer loops; one that arrives while they work is kept.
+      const woken = [...(roles.has('worker') ? [workerSleeper] : []), ...(roles.has('timers') ? [timerSleeper] : [])];
+      if (options.subscribeWakeUps && woken.length > 0) {
+        // One subscription per runtime, fanned out to the loops that wait for work, closed on stop. A
+        // notification wakes the idle loops; one that arrives while a loop works is kept for it.
         unsubscribe = await options.subscribeWakeUps(() => {
-          workerSleeper.wake();
-          timerSleeper.wake();
+          for (const sleeper of woken) sleeper.wake();
         });
       }
       if (roles.has('worker')) {
@@ -155,12 +181,6 @@ export function createRuntime(options: RuntimeOptions) {
         );
       }
       if (roles.has('timers')) {
-        // Only the timer loop wakes on a notification; one that arrives while it works is kept.
-        const timerSleeper = createSleeper();
-        if (options.subscribeWakeUps)
-          unsubscribe = await options.subscribeWakeUps(() => {
-            timerSleeper.wake();
-          });
         loops.push(
           loop('timers', timerSleeper, async () => {
             const moved = await timers.tick();
@@ -181,7 +201,8 @@ export function createRuntime(options: RuntimeOptions) {
       await worker.stop();
       await Promise.allSettled(loops);
       if (unsubscribe) await unsubscribe();
-      await leases.releaseAll();
+      unsubscribe = null;
+      for (const held of leases.values()) await held.releaseAll();
     },
   };
 }

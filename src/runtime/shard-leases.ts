@@ -1,12 +1,16 @@
 /**
- * Shard ownership: each process leases a fair share of the shards (shards ÷ live processes,
- * rounded up), renews what it holds, takes over shards whose lease expired (their owner died) and
- * gives back what exceeds its share when processes join.
+ * Shard ownership for one role of a process. Each role (`worker`, `timers`) leases every shard on
+ * its own, so the processes of a role together cover all shards whatever else runs: each leases a
+ * fair share (shards ÷ live processes of the role, rounded up), renews what it holds, takes over
+ * shards whose lease expired (their owner died) and gives back what exceeds its share when
+ * processes join.
  */
 import type { WorkflowStore } from '../engine/store-port.ts';
 
 export interface ShardLeasesOptions {
   store: WorkflowStore;
+  /** The role these leases serve; processes share shards only with processes of the same role. */
+  role: string;
   owner: string;
   /** Lease time to live, ms. Renewed every `tick`; tick at least every third of it. */
   leaseMs: number;
@@ -14,40 +18,41 @@ export interface ShardLeasesOptions {
 }
 
 export function createShardLeases(options: ShardLeasesOptions) {
-  const { store, owner, leaseMs, clock } = options;
+  const { store, role, owner, leaseMs, clock } = options;
   const owned = new Set<number>();
   // Start the search at a different shard per owner, so processes do not all race for shard 0.
   let offset = 0;
   for (const ch of owner) offset = (offset * 31 + ch.charCodeAt(0)) % store.shards;
 
   return {
+    role,
     owner,
     owned: (): number[] => [...owned].sort((a, b) => a - b),
 
     /** Heartbeat, renew, rebalance. Returns the shards held afterwards. */
     async tick(): Promise<number[]> {
-      const alive = Math.max(1, await store.heartbeat(owner, clock(), leaseMs));
+      const alive = Math.max(1, await store.heartbeat(role, owner, clock(), leaseMs));
       const share = Math.ceil(store.shards / alive);
       for (const shard of [...owned]) {
-        if (!(await store.acquireLease(shard, owner, leaseMs))) owned.delete(shard);
+        if (!(await store.acquireLease(role, shard, owner, leaseMs))) owned.delete(shard);
       }
       while (owned.size > share) {
         const shard = [...owned].pop();
         if (shard === undefined) break;
         owned.delete(shard);
-        await store.releaseLease(shard, owner);
+        await store.releaseLease(role, shard, owner);
       }
       for (let i = 0; i < store.shards && owned.size < share; i++) {
         const shard = (offset + i) % store.shards;
-        if (!owned.has(shard) && (await store.acquireLease(shard, owner, leaseMs))) owned.add(shard);
+        if (!owned.has(shard) && (await store.acquireLease(role, shard, owner, leaseMs))) owned.add(shard);
       }
       return [...owned];
     },
 
     async releaseAll(): Promise<void> {
-      for (const shard of owned) await store.releaseLease(shard, owner);
+      for (const shard of owned) await store.releaseLease(role, shard, owner);
       owned.clear();
-      await store.leave(owner);
+      await store.leave(role, owner);
     },
   };
 }

@@ -404,18 +404,32 @@ describe.each(kinds)('the %s store', (kind) => {
 
   it('leases shards to one owner at a time and counts live processes', async () => {
     fresh();
-    expect(await world.store.acquireLease(7, 'p1', 10_000)).toBe(true);
-    expect(await world.store.acquireLease(7, 'p2', 10_000)).toBe(false);
-    expect(await world.store.acquireLease(7, 'p1', 10_000)).toBe(true);
-    await world.store.releaseLease(7, 'p2');
-    expect(await world.store.acquireLease(7, 'p2', 10_000)).toBe(false);
-    await world.store.releaseLease(7, 'p1');
-    expect(await world.store.acquireLease(7, 'p2', 10_000)).toBe(true);
-    expect(await world.store.heartbeat('p1', 1000, 5000)).toBe(1);
-    expect(await world.store.heartbeat('p2', 2000, 5000)).toBe(2);
-    expect(await world.store.heartbeat('p2', 7000, 5000)).toBe(1);
-    await world.store.leave('p2');
-    expect(await world.store.heartbeat('p3', 7000, 5000)).toBe(1);
+    expect(await world.store.acquireLease('worker', 7, 'p1', 10_000)).toBe(true);
+    expect(await world.store.acquireLease('worker', 7, 'p2', 10_000)).toBe(false);
+    expect(await world.store.acquireLease('worker', 7, 'p1', 10_000)).toBe(true);
+    await world.store.releaseLease('worker', 7, 'p2');
+    expect(await world.store.acquireLease('worker', 7, 'p2', 10_000)).toBe(false);
+    await world.store.releaseLease('worker', 7, 'p1');
+    expect(await world.store.acquireLease('worker', 7, 'p2', 10_000)).toBe(true);
+    expect(await world.store.heartbeat('worker', 'p1', 1000, 5000)).toBe(1);
+    expect(await world.store.heartbeat('worker', 'p2', 2000, 5000)).toBe(2);
+    expect(await world.store.heartbeat('worker', 'p2', 7000, 5000)).toBe(1);
+    await world.store.leave('worker', 'p2');
+    expect(await world.store.heartbeat('worker', 'p3', 7000, 5000)).toBe(1);
+  });
+
+  it('leases each shard once per role and counts live processes per role', async () => {
+    fresh();
+    expect(await world.store.acquireLease('worker', 3, 'w1', 10_000)).toBe(true);
+    expect(await world.store.acquireLease('timers', 3, 't1', 10_000)).toBe(true);
+    expect(await world.store.acquireLease('timers', 3, 'w1', 10_000)).toBe(false);
+    await world.store.releaseLease('timers', 3, 'w1');
+    expect(await world.store.acquireLease('worker', 3, 't1', 10_000)).toBe(false);
+    expect(await world.store.heartbeat('worker', 'w1', 1000, 5000)).toBe(1);
+    expect(await world.store.heartbeat('timers', 't1', 1000, 5000)).toBe(1);
+    expect(await world.store.heartbeat('timers', 't2', 1000, 5000)).toBe(2);
+    await world.store.leave('worker', 't1');
+    expect(await world.store.heartbeat('timers', 't1', 1000, 5000)).toBe(2);
   });
 });
 

@@ -61,7 +61,13 @@ export async function runtimeWorld(options: RuntimeWorldOptions = {}): Promise<R
   const redis = options.redis;
   const world = makeWorld(store, clock, redis ? () => deletePrefix(redis, prefix) : undefined);
   const handlers = { ...createEffectHandlers({ ...offline, actions, notifier, ...options.deps }), ...options.handlers };
-  const leases = createShardLeases({ store, owner: 'test-process', leaseMs: 3_600_000, clock: () => clock.now });
+  const leases = createShardLeases({
+    store,
+    role: 'worker',
+    owner: 'test-process',
+    leaseMs: 3_600_000,
+    clock: () => clock.now,
+  });
   await leases.tick();
   const worker = createWorker({
     store: options.wrapStore ? options.wrapStore(store) : store,

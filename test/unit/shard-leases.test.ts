@@ -6,7 +6,8 @@ describe('shard leases', () => {
   const setup = () => {
     const clock = { now: 0 };
     const store = new MemoryStore({ shards: 12, clock: () => clock.now });
-    const leases = (owner: string) => createShardLeases({ store, owner, leaseMs: 1000, clock: () => clock.now });
+    const leases = (owner: string, role = 'worker') =>
+      createShardLeases({ store, role, owner, leaseMs: 1000, clock: () => clock.now });
     return { clock, store, leases };
   };
 
@@ -48,5 +49,38 @@ describe('shard leases', () => {
     await a.releaseAll();
     const b = leases('b');
     expect(await b.tick()).toHaveLength(12);
+  });
+
+  it('covers every shard for each role, whatever mix of processes holds which role', async () => {
+    const { leases } = setup();
+    // A worker-only process, a timers-only process and one with both roles.
+    const workerOnly = leases('a', 'worker');
+    const timersOnly = leases('b', 'timers');
+    const bothWorker = leases('c', 'worker');
+    const bothTimers = leases('c', 'timers');
+    const all = [workerOnly, timersOnly, bothWorker, bothTimers];
+    for (let round = 0; round < 3; round++) for (const held of all) await held.tick();
+    const workerShards = [...workerOnly.owned(), ...bothWorker.owned()];
+    const timerShards = [...timersOnly.owned(), ...bothTimers.owned()];
+    expect(new Set(workerShards).size).toBe(12);
+    expect(workerShards).toHaveLength(12);
+    expect(new Set(timerShards).size).toBe(12);
+    expect(timerShards).toHaveLength(12);
+    expect(timersOnly.owned()).toHaveLength(6);
+  });
+
+  it('gives the shards of a dead process to the survivors of its role only', async () => {
+    const { clock, leases } = setup();
+    const worker = leases('a', 'worker');
+    const timersA = leases('b', 'timers');
+    const timersB = leases('c', 'timers');
+    for (let round = 0; round < 2; round++) for (const held of [worker, timersA, timersB]) await held.tick();
+    expect([worker.owned().length, timersA.owned().length, timersB.owned().length]).toEqual([12, 6, 6]);
+    // c dies: its timer shards go to b once their leases expire; the worker's stay as they were.
+    clock.now += 1500;
+    await worker.tick();
+    await timersA.tick();
+    expect(timersA.owned()).toHaveLength(12);
+    expect(worker.owned()).toHaveLength(12);
   });
 });

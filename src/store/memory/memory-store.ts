@@ -359,30 +359,36 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(artifact ? clone(artifact) : null);
   }
 
-  private readonly leases = new Map<number, { owner: string; until: number }>();
-  private readonly processes = new Map<string, number>();
+  /** Shard leases by `<role> <shard>`. */
+  private readonly leases = new Map<string, { owner: string; until: number }>();
+  /** Live processes by role: owner → last heartbeat. */
+  private readonly processes = new Map<string, Map<string, number>>();
 
-  acquireLease(shard: number, owner: string, ttlMs: number): Promise<boolean> {
+  acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean> {
     const now = this.clock();
-    const lease = this.leases.get(shard);
+    const key = `${role} ${shard}`;
+    const lease = this.leases.get(key);
     if (lease && lease.owner !== owner && lease.until > now) return Promise.resolve(false);
-    this.leases.set(shard, { owner, until: now + ttlMs });
+    this.leases.set(key, { owner, until: now + ttlMs });
     return Promise.resolve(true);
   }
 
-  releaseLease(shard: number, owner: string): Promise<void> {
-    if (this.leases.get(shard)?.owner === owner) this.leases.delete(shard);
+  releaseLease(role: string, shard: number, owner: string): Promise<void> {
+    const key = `${role} ${shard}`;
+    if (this.leases.get(key)?.owner === owner) this.leases.delete(key);
     return Promise.resolve();
   }
 
-  heartbeat(owner: string, now: number, ttlMs: number): Promise<number> {
-    this.processes.set(owner, now);
-    for (const [id, seen] of this.processes) if (seen < now - ttlMs) this.processes.delete(id);
-    return Promise.resolve(this.processes.size);
+  heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number> {
+    const processes = this.processes.get(role) ?? new Map<string, number>();
+    this.processes.set(role, processes);
+    processes.set(owner, now);
+    for (const [id, seen] of processes) if (seen < now - ttlMs) processes.delete(id);
+    return Promise.resolve(processes.size);
   }
 
-  leave(owner: string): Promise<void> {
-    this.processes.delete(owner);
+  leave(role: string, owner: string): Promise<void> {
+    this.processes.get(role)?.delete(owner);
     return Promise.resolve();
   }
 

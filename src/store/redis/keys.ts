@@ -55,12 +55,12 @@ export function createKeys(space: KeySpace) {
       `${tag(shardForDedupKey(tenantId, key, space.shards))}:dedup:${part(tenantId)}:${part(key)}`,
     /** Hash: the lease on one job (token, owner, expiry), in its workflow's shard. */
     jobLease: (workflowId: string, jobId: string) => `${forWorkflow(workflowId)}:joblease:${part(jobId)}`,
-    /** String: which process holds the shard's lease. */
-    lease: (shard: number) => `${tag(shard)}:lease`,
+    /** String: which process of `role` holds the shard's lease; each role leases every shard. */
+    lease: (role: string, shard: number) => `${tag(shard)}:lease:${part(role)}`,
     /** Pub/sub channel: jobs were queued or a timer was armed (the message is the shard). */
     wakeChannel: `${space.prefix}:timers:wake`,
-    /** Sorted set of live worker processes scored by last heartbeat. */
-    processes: `${space.prefix}:processes`,
+    /** Sorted set of the live processes of `role`, scored by last heartbeat. */
+    processes: (role: string) => `${space.prefix}:processes:${part(role)}`,
   };
 }
 

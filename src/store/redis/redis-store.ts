@@ -568,16 +568,17 @@ export class RedisStore implements WorkflowStore {
     return { token, owner: owner ?? '', expiresAt: Number(until ?? 0), ...(done === '1' ? { done: true } : {}) };
   }
 
-  async acquireLease(shard: number, owner: string, ttlMs: number): Promise<boolean> {
-    return (await this.client.wardenLease(this.keys.lease(shard), 'acquire', owner, ttlMs)) === LeaseReply.held;
+  async acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean> {
+    const reply = await this.client.wardenLease(this.keys.lease(role, shard), 'acquire', owner, ttlMs);
+    return reply === LeaseReply.held;
   }
 
-  async releaseLease(shard: number, owner: string): Promise<void> {
-    await this.client.wardenLease(this.keys.lease(shard), 'release', owner, 0);
+  async releaseLease(role: string, shard: number, owner: string): Promise<void> {
+    await this.client.wardenLease(this.keys.lease(role, shard), 'release', owner, 0);
   }
 
-  async heartbeat(owner: string, now: number, ttlMs: number): Promise<number> {
-    const key = this.keys.processes;
+  async heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number> {
+    const key = this.keys.processes(role);
     const [, , alive] = await Promise.all([
       this.client.zadd(key, now, owner),
       this.client.zremrangebyscore(key, '-inf', now - ttlMs),
@@ -586,8 +587,8 @@ export class RedisStore implements WorkflowStore {
     return alive;
   }
 
-  async leave(owner: string): Promise<void> {
-    await this.client.zrem(this.keys.processes, owner);
+  async leave(role: string, owner: string): Promise<void> {
+    await this.client.zrem(this.keys.processes(role), owner);
   }
 
   async ping(): Promise<boolean> {

@@ -64,7 +64,7 @@ export async function testRuntime(options: { model?: ModelClient } = {}): Promis
   const offline = createOfflineEffectDeps();
   const model = observedModelClient(options.model ?? offline.model, { metrics, clock: now });
   const handlers = createEffectHandlers({ ...offline, model });
-  const leases = createShardLeases({ store, owner: 'obs-test', leaseMs: 3_600_000, clock: now });
+  const leases = createShardLeases({ store, role: 'worker', owner: 'obs-test', leaseMs: 3_600_000, clock: now });
   await leases.tick();
   const worker = createWorker({
     store,

@@ -1,7 +1,7 @@
 --[[
-  lease.lua — take, renew or release a shard's lease.
+  lease.lua — take, renew or release one role's lease of a shard (each role leases every shard).
 
-  KEYS[1]  lease key (string: the owner's id, with a time to live)
+  KEYS[1]  lease key of the role and shard (string: the owner's id, with a time to live)
 
   ARGV[1]  "acquire" | "release"
   ARGV[2]  owner id

@@ -1,0 +1,87 @@
+/**
+ * The runtime's wake-up subscription: one per runtime whatever its roles, fanned out to the worker
+ * and timer loops, closed on stop. Polls are set to 30 s, so only a wake-up can make the worker read
+ * within the test.
+ */
+import type { Redis } from 'ioredis';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { support } from '../../machines/support/index.ts';
+import { workflows } from '../../machines/index.ts';
+import { loadConfig } from '../../src/config.ts';
+import { MemoryStore } from '../../src/store/memory/memory-store.ts';
+import { createKeys } from '../../src/store/redis/keys.ts';
+import { createSystem, type System } from '../../src/system.ts';
+import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
+
+let redis: Redis;
+beforeAll(async () => {
+  redis = await connectTestRedis();
+});
+afterAll(async () => {
+  await redis.quit();
+});
+
+const slowPolls = { WARDEN_POLL_MS: '30000', WARDEN_TIMER_POLL_MS: '30000', WARDEN_SHARDS: '4', LOG_LEVEL: 'silent' };
+
+function systemWith(env: Record<string, string>): System {
+  return createSystem(loadConfig({ ...slowPolls, ...env }), {
+    definitions: workflows,
+    logger: pino({ level: 'silent' }),
+  });
+}
+
+/** Creates the demo support request and waits until the workers bring it to the approver. */
+async function reachesApproval(system: System): Promise<void> {
+  const created = await system.engine.createWorkflow({
+    definitionId: support.id,
+    body: support.demo.input(Date.now()),
+    principal: support.demo.creator,
+  });
+  if (created.outcome !== 'created') throw new Error(`creation refused: ${created.outcome}`);
+  const id = created.record.workflowId;
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const record = await system.store.load(id);
+    if (record?.statePaths.includes('beforeAction.awaitingApproval')) return;
+    if (Date.now() > until) throw new Error(`not woken: ${id} is still in ${record?.statePaths.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the wake-up subscription of a runtime with worker and timer roles', () => {
+  it('wakes the worker when a commit on the memory store queues jobs, and is dropped on stop', async () => {
+    const system = systemWith({});
+    const store = system.store;
+    if (!(store instanceof MemoryStore)) throw new Error('expected the memory store');
+    const runtime = system.runtime(new Set(['worker', 'timers']));
+    await runtime.start();
+    try {
+      expect(store.onWake).not.toBeNull();
+      await reachesApproval(system);
+    } finally {
+      await runtime.stop();
+      await system.close();
+    }
+    expect(store.onWake).toBeNull();
+  });
+
+  it('holds one Redis subscription, wakes the worker through it and closes it on stop', async () => {
+    const prefix = freshPrefix('wake');
+    const system = systemWith({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
+    const channel = createKeys({ prefix, shards: 4 }).wakeChannel;
+    const subscribers = async () => ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
+    const runtime = system.runtime(new Set(['worker', 'timers']));
+    try {
+      await runtime.start();
+      expect(await subscribers()).toBe(1);
+      await reachesApproval(system);
+      await runtime.stop();
+      expect(await subscribers()).toBe(0);
+    } finally {
+      await runtime.stop();
+      await system.close();
+      await deletePrefix(redis, prefix);
+    }
+  });
+});
