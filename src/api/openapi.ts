@@ -85,7 +85,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         operationId: 'createWorkflow',
         summary: 'Create a workflow',
         description:
-          'Creates a workflow of the named definition (`definition`: `id` or `id@version`; the first registered by default) from its `input`, and starts it. With an `Idempotency-Key`, the same tenant and key give the same workflow (201 new, 200 existing).',
+          'Creates a workflow of the named definition (`definition`: `id` or `id@version`; the first registered by default) from its `input`, and starts it. With an `Idempotency-Key`, the same tenant and key give the same workflow (201 new, 200 existing); the key sent again with another definition, version or input is 422 `IDEMPOTENCY_KEY_REUSED`, naming the existing workflow.',
         tags: ['workflows'],
         parameters: [ref('parameters', 'Idempotency-Key')],
         requestBody: jsonBody('CreateWorkflowBody', 'The definition to run and its creation input'),
@@ -96,7 +96,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           '201': ok('Created', 'WorkflowView', {
             headers: { ETag: ref('headers', 'ETag'), Location: ref('headers', 'Location') },
           }),
-          ...errorResponses([...bodyCodes, 'BAD_REQUEST', 'FORBIDDEN']),
+          ...errorResponses([...bodyCodes, 'IDEMPOTENCY_KEY_REUSED', 'BAD_REQUEST', 'FORBIDDEN']),
         },
       },
       get: {
@@ -322,7 +322,8 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'The same tenant and key create one workflow; a repeat returns it with 200.',
+          description:
+            'The same tenant and key create one workflow; a repeat of the same request returns it with 200, another request with the key is 422 `IDEMPOTENCY_KEY_REUSED`.',
           schema: { type: 'string', pattern: headerPattern.source },
         },
         'If-Match': {

@@ -11,6 +11,7 @@ import type { WorkflowRecord } from '../../engine/decision.ts';
 import { actsAcrossTenants, type Principal } from '../../engine/principal.ts';
 import type { StoredOutcome } from '../../engine/store-port.ts';
 import { isWorkflowId } from '../../engine/shards.ts';
+import { contentHashOf } from '../../effects/canonical-json.ts';
 import type { ApiEnv, ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { createRateLimiter } from '../rate-limit.ts';
@@ -177,6 +178,11 @@ export function workflowRoutes(deps: ApiDeps) {
       body,
       principal,
       dedupKey: key,
+      // What was asked for, as sent: a retry after a new version became the latest still matches.
+      dedupFingerprint:
+        key === undefined
+          ? undefined
+          : contentHashOf({ definition: bundle.id, version: version === undefined ? null : target.version, body }),
       correlationId,
     });
     if (created.outcome === 'refused') {

@@ -21,10 +21,12 @@ import type {
   StoredOutcome,
   WorkflowStore,
 } from '../../engine/store-port.ts';
+import { sameCreation } from '../../engine/store-port.ts';
 import { shardOf } from '../../engine/shards.ts';
 import { type Archive, decodeArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
+import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 import {
   ArchiveReply,
@@ -132,7 +134,7 @@ export class RedisStore implements WorkflowStore {
     expectedVersion: number,
     previousPaths: string[],
     cancel: string[],
-    dedupKey: string | undefined,
+    dedup: { key: string; value: string } | undefined,
   ): Promise<Exclude<TransitionScriptReply, [typeof TransitionReply.invalidArguments, string]>> {
     const { record } = request;
     const id = record.workflowId;
@@ -151,7 +153,7 @@ export class RedisStore implements WorkflowStore {
       k.finished(shard),
       ...leave,
       ...enter,
-      ...(dedupKey === undefined ? [] : [k.dedup(record.tenantId, dedupKey)]),
+      ...(dedup === undefined ? [] : [k.dedup(record.tenantId, dedup.key)]),
     ];
     const args: (string | number)[] = [
       mode,
@@ -167,7 +169,7 @@ export class RedisStore implements WorkflowStore {
       encodeAudit(request.audit),
       leave.length,
       enter.length,
-      dedupKey === undefined ? 0 : 1,
+      dedup === undefined ? '0' : dedup.value,
       k.wakeChannel,
       shard,
       request.jobs.length,
@@ -183,12 +185,20 @@ export class RedisStore implements WorkflowStore {
   }
 
   async create(request: CreateRequest): Promise<CreateResult> {
-    const reply = await this.transition('create', request, 0, [], [], request.dedupKey);
+    const { dedupKey, dedupFingerprint } = request;
+    const dedup =
+      dedupKey === undefined
+        ? undefined
+        : { key: dedupKey, value: formatDedupValue(request.record.workflowId, dedupFingerprint) };
+    const reply = await this.transition('create', request, 0, [], [], dedup);
     switch (reply[0]) {
       case TransitionReply.written:
         return { status: 'created' };
-      case TransitionReply.dedupExists:
-        return { status: 'exists', workflowId: reply[1] };
+      case TransitionReply.dedupExists: {
+        const existing = parseDedupValue(reply[1]);
+        const same = sameCreation(existing.fingerprint, request.dedupFingerprint);
+        return { status: same ? 'exists' : 'reused', workflowId: existing.workflowId };
+      }
       case TransitionReply.duplicate:
         return { status: 'exists', workflowId: request.record.workflowId };
       default:
