@@ -12,6 +12,7 @@ import { actsAcrossTenants, type Principal } from '../../engine/principal.ts';
 import type { StoredOutcome } from '../../engine/store-port.ts';
 import { isWorkflowId } from '../../engine/shards.ts';
 import { contentHashOf } from '../../effects/canonical-json.ts';
+import { callerKey } from '../caller-key.ts';
 import type { ApiEnv, ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { createRateLimiter } from '../rate-limit.ts';
@@ -47,11 +48,11 @@ const etag = (record: { version: number }) => `"${record.version}"`;
 
 /**
  * Callers name their events in a space of their own: the stored id is prefixed with their tenant
- * and subject, so no caller can take an id the system uses (job results, timers, START) or one
- * another caller will use. Responses give back the caller's own id.
+ * and subject, each part length-prefixed, so no caller can take an id the system uses (job results,
+ * timers, START) or one another caller will use. Responses give back the caller's own id.
  */
 const storedEventId = (principal: Principal, clientId: string) =>
-  `api:${principal.tenantId}:${principal.id}:${clientId}`;
+  `api:${callerKey(principal.tenantId, principal.id, clientId)}`;
 
 export function workflowRoutes(deps: ApiDeps) {
   const { engine, store, clock } = deps;
@@ -109,7 +110,7 @@ export function workflowRoutes(deps: ApiDeps) {
   ) {
     const principal = c.get('principal');
     const record = await loadOwned(id, principal);
-    const refusalKey = `${principal.tenantId}/${principal.id}/${record.workflowId}`;
+    const refusalKey = callerKey(principal.tenantId, principal.id, record.workflowId);
     const wait = refusals.peek(refusalKey);
     if (wait > 0) {
       throw new ApiError(
@@ -287,7 +288,7 @@ export function workflowRoutes(deps: ApiDeps) {
     const first = await loadOwned(c.req.param('id'), principal);
     // Hono answers HEAD with the GET handler: never start a poller nobody will read.
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream' });
-    const who = `${principal.tenantId}/${principal.id}`;
+    const who = callerKey(principal.tenantId, principal.id);
     const open = openStreams.get(who) ?? 0;
     if (open >= deps.maxStreamsPerPrincipal) {
       throw new ApiError('RATE_LIMITED', `at most ${deps.maxStreamsPerPrincipal} open streams per caller`);
