@@ -255,7 +255,12 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         tags: ['docs'],
         security: open,
         responses: {
-          '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } },
+          '200': {
+            description: 'OpenAPI 3.1 (the same bytes and `ETag` for the life of the process)',
+            headers: { ETag: { schema: { type: 'string' } } },
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          '304': { description: 'Unchanged: `If-None-Match` names the current `ETag`' },
         },
       },
     },
