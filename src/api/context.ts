@@ -39,6 +39,8 @@ export interface ApiDeps {
   buildOpenApi?: (registry: WorkflowRegistry) => OpenApiDocument;
   /** Prometheus exposition of this process's metrics, if enabled. */
   metrics?: { contentType: string; render(): Promise<string> };
+  /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>` (401 otherwise). */
+  metricsToken?: string;
   /** Is the runtime (workers) of this deployment alive? Consulted by /readyz. */
   workersAlive?: () => Promise<boolean>;
   logger?: {

@@ -238,12 +238,27 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       get: {
         operationId: 'metrics',
         summary: 'Prometheus metrics of this process',
+        description:
+          'Open unless `WARDEN_METRICS_TOKEN` is set; then it needs `Authorization: Bearer <that token>` (not a JWT).',
         tags: ['operations'],
         security: open,
         responses: {
           '200': {
             description: 'The Prometheus text exposition format',
             content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+          '401': {
+            description: '`UNAUTHORIZED`: `WARDEN_METRICS_TOKEN` is set and the request does not carry it',
+            content: {
+              'application/json': {
+                schema: {
+                  allOf: [
+                    ref('schemas', 'Error'),
+                    { properties: { error: { properties: { code: { enum: ['UNAUTHORIZED'] } } } } },
+                  ],
+                },
+              },
+            },
           },
         },
       },
