@@ -191,6 +191,10 @@ async function supportLoad(origins: readonly string[], secret: string, count: nu
 const finished = (record: WorkflowRecord) => record.status === 'done';
 const waitsForPerson = (record: WorkflowRecord) => record.statePaths.some((path) => path.startsWith('manualReview'));
 
+/** The value, or why it could not be read. */
+const orReason = <T>(value: Promise<T>): Promise<T | { unavailable: string }> =>
+  value.catch((error: unknown) => ({ unavailable: error instanceof Error ? error.message : String(error) }));
+
 /** What the store and the refund ledger say about the workflows created. */
 async function inspect(client: RedisClient, prefix: string, ids: readonly string[]) {
   const store = new RedisStore(client, { prefix, shards: SHARDS });
@@ -227,24 +231,26 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
     if (state === 'completed' && (refundsOf.get(id) ?? 0) === 0) completedWithoutRefund.push(id);
   }
   return {
-    /** What an operator would look at first for a few workflows that did not settle. */
-    stuck: async () =>
+    /** What an operator would look at first for the workflows that did not settle (the first `limit`). */
+    stuck: async (limit = 5) =>
       Promise.all(
-        unsettled.slice(0, 5).map(async (id) => {
+        unsettled.slice(0, limit).map(async (id) => {
           const record = records.find(([candidate]) => candidate === id)?.[1];
           const shard = Number(id.slice(1, 4));
           const k = store.keys;
+          // A post-mortem must not fail itself: a shard no worker ever read has no consumer group.
           const [pending, groups, timers, workerLease, timerLease] = await Promise.all([
-            client.xpending(k.outbox(shard), 'workers'),
-            client.xinfo('GROUPS', k.outbox(shard)),
-            client.zrange(k.timers(shard), '0', '2', 'WITHSCORES'),
-            client.get(k.lease('worker', shard)),
-            client.get(k.lease('timers', shard)),
+            orReason(client.xpending(k.outbox(shard), 'workers')),
+            orReason(client.xinfo('GROUPS', k.outbox(shard))),
+            orReason(client.zrange(k.timers(shard), '0', '2', 'WITHSCORES')),
+            orReason(client.get(k.lease('worker', shard))),
+            orReason(client.get(k.lease('timers', shard))),
           ]);
           const context = (record?.snapshot as { context?: { jobs?: unknown } } | undefined)?.context;
           return {
             id,
             state: record?.statePaths,
+            version: record?.version,
             idleMs: record ? Date.now() - record.updatedAt : null,
             jobs: context?.jobs,
             timers: record?.timers,
@@ -274,9 +280,38 @@ export interface SoakOptions {
   /** A random worker is SIGKILLed every `killEveryMs[0]`–`killEveryMs[1]` ms and restarted within `restartMs`. */
   killEveryMs: readonly [number, number];
   restartMs: number;
-  /** Longest wait for every workflow to settle. */
-  timeoutMs: number;
+  /**
+   * Longest wait without progress (no workflow moved, none settled) before giving up on the rest.
+   * Progress, not wall time: a loaded machine slows the run down without failing it.
+   */
+  stallMs: number;
   log: (line: string) => void;
+}
+
+/** One unsettled workflow as the soak left it: state, version, jobs in flight, timers, its shard's outbox. */
+export type PostMortemEntry = Awaited<ReturnType<Awaited<ReturnType<typeof inspect>>['stuck']>>[number];
+
+/**
+ * Transitions made since each workflow was first seen: what the workers (and the approvals they make
+ * possible) got done. The API's own creation and start are counted in the first sighting.
+ */
+class Progress {
+  private readonly firstVersion = new Map<string, number>();
+  moved = 0;
+
+  note(records: ReadonlyMap<string, WorkflowRecord | null>): void {
+    let moved = 0;
+    for (const [id, record] of records) {
+      if (!record) continue;
+      let first = this.firstVersion.get(id);
+      if (first === undefined) {
+        first = record.version;
+        this.firstVersion.set(id, first);
+      }
+      moved += record.version - first;
+    }
+    this.moved = moved;
+  }
 }
 
 export interface SoakReport {
@@ -295,6 +330,8 @@ export interface SoakReport {
   lostWorkflows: number;
   unsettled: number;
   completedWithoutRefund: number;
+  /** For each unsettled workflow (up to 20), what it was doing when the soak gave up on it. */
+  postMortem: PostMortemEntry[];
   ok: boolean;
 }
 
@@ -324,25 +361,46 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     );
     let killing = true;
     const stillKilling = () => killing;
+    const progress = new Progress();
+    const progressStore = new RedisStore(client, { prefix, shards: SHARDS });
     const killer = (async () => {
+      let movedAtLastKill = -1;
       while (stillKilling()) {
         await sleep(between(...options.killEveryMs));
-        if (stillKilling()) pool.killOne(options.restartMs);
+        const ids = [...load.created];
+        progress.note(new Map(await Promise.all(ids.map(async (id) => [id, await progressStore.load(id)] as const))));
+        // On a loaded machine a restarted worker can take seconds to boot: kill again only once the
+        // pool got something done since the last kill, or no kill schedule is survivable.
+        if (stillKilling() && progress.moved > movedAtLastKill) {
+          movedAtLastKill = progress.moved;
+          pool.killOne(options.restartMs);
+        }
       }
     })();
     await load.creating;
     options.log(`created ${load.created.length} workflows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    // Killing goes on until every workflow has settled: recovery has to make progress under it.
-    const deadline = Date.now() + options.timeoutMs;
+    // Killing goes on until every workflow has settled: recovery has to make progress under it. The
+    // wait ends when everything settled, or when nothing moved for stallMs.
     let report = await inspect(client, prefix, load.created);
-    while (report.unsettled.length > 0 && Date.now() < deadline) {
+    let lastMoved = -1;
+    let lastUnsettled = report.unsettled.length;
+    let lastProgressAt = Date.now();
+    while (report.unsettled.length > 0 && Date.now() - lastProgressAt < options.stallMs) {
       await sleep(1_000);
       report = await inspect(client, prefix, load.created);
-      options.log(`${report.unsettled.length} unsettled, ${pool.kills} workers killed so far`);
+      progress.note(report.records);
+      if (progress.moved > lastMoved || report.unsettled.length < lastUnsettled) {
+        lastMoved = progress.moved;
+        lastUnsettled = report.unsettled.length;
+        lastProgressAt = Date.now();
+      }
+      options.log(`${report.unsettled.length} unsettled, ${progress.moved} transitions, ${pool.kills} kills so far`);
     }
     killing = false;
     await killer;
-    if (report.unsettled.length > 0) options.log(JSON.stringify(await report.stuck(), null, 1));
+    // Taken while the workers still run: what each unsettled workflow was waiting for.
+    const postMortem = report.unsettled.length > 0 ? await report.stuck(20) : [];
+    if (postMortem.length > 0) options.log(JSON.stringify(postMortem, null, 1));
     await load.stop();
     const seconds = (Date.now() - started) / 1000;
     await workers.stop();
@@ -363,6 +421,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       lostWorkflows: report.lost.length,
       unsettled: report.unsettled.length,
       completedWithoutRefund: report.completedWithoutRefund.length,
+      postMortem,
       ok:
         load.created.length === options.workflows &&
         report.lost.length === 0 &&

@@ -18,7 +18,7 @@ const report = await runSoak({
   workers: cluster ? 3 : 2,
   killEveryMs: [1000, 4000],
   restartMs: 500,
-  timeoutMs: numberArgument('--timeout-ms', 300_000),
+  stallMs: numberArgument('--stall-ms', 120_000),
   log: (line) => {
     console.error(line);
   },

@@ -59,6 +59,8 @@ export const configSchema = z.object({
   WARDEN_JWT_ISSUER: z.string().min(1).optional(),
   /** When set, Bearer tokens must carry this audience (`aud`). */
   WARDEN_JWT_AUDIENCE: z.string().min(1).optional(),
+  /** When set, `/metrics` requires `Authorization: Bearer <this token>`; unset = open. */
+  WARDEN_METRICS_TOKEN: z.string().min(16).max(1024).optional(),
   /** Requests per principal per minute (0 = unlimited). */
   WARDEN_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Refused events per principal per workflow per minute; beyond it, events to that workflow get 429 (0 = unlimited). */

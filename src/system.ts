@@ -74,6 +74,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
       );
       return counts.reduce((a, b) => a + b, 0);
     },
+    clock,
   });
   const owner = options.owner ?? `${hostname()}-${process.pid}-${newId().slice(0, 6)}`;
   let client: RedisClient | null = null;

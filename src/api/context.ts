@@ -8,6 +8,7 @@ import type { WorkflowDefinition } from '../engine/definition.ts';
 import type { Principal } from '../engine/principal.ts';
 import type { WorkflowStore } from '../engine/store-port.ts';
 import type { Authenticator } from './auth.ts';
+import type { OpenApiDocument } from './openapi-components.ts';
 
 export interface ApiDeps {
   engine: Engine;
@@ -34,8 +35,12 @@ export interface ApiDeps {
   streamMaxMs: number;
   /** True once the server is stopping: open streams end. */
   isShuttingDown?: () => boolean;
+  /** Builds the OpenAPI document (default `openApiDocument`); called at most once per app. */
+  buildOpenApi?: (registry: WorkflowRegistry) => OpenApiDocument;
   /** Prometheus exposition of this process's metrics, if enabled. */
   metrics?: { contentType: string; render(): Promise<string> };
+  /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>` (401 otherwise). */
+  metricsToken?: string;
   /** Is the runtime (workers) of this deployment alive? Consulted by /readyz. */
   workersAlive?: () => Promise<boolean>;
   logger?: {

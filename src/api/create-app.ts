@@ -9,6 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { traceRequest } from '../observability/request-span.ts';
 import type { ApiDeps, ApiEnv } from './context.ts';
+import { callerKey } from './caller-key.ts';
 import { ApiError, errorBody, sendError } from './errors.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { consoleRoutes } from './routes/console.ts';
@@ -49,7 +50,7 @@ export function createApp(deps: ApiDeps) {
   app.use('/v1/*', async (c, next) => {
     const principal = await deps.auth.authenticate(c.req.header('Authorization'));
     c.set('principal', principal);
-    const wait = limiter.take(`${principal.tenantId}/${principal.id}`);
+    const wait = limiter.take(callerKey(principal.tenantId, principal.id));
     if (wait > 0) {
       throw new ApiError(
         'RATE_LIMITED',

@@ -25,6 +25,7 @@ export const statusOf: Record<string, ContentfulStatusCode> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   INVALID_EVENT: 422,
   INVALID_INPUT: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,

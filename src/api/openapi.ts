@@ -85,7 +85,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         operationId: 'createWorkflow',
         summary: 'Create a workflow',
         description:
-          'Creates a workflow of the named definition (`definition`: `id` or `id@version`; the first registered by default) from its `input`, and starts it. With an `Idempotency-Key`, the same tenant and key give the same workflow (201 new, 200 existing).',
+          'Creates a workflow of the named definition (`definition`: `id` or `id@version`; the first registered by default) from its `input`, and starts it. With an `Idempotency-Key`, the same tenant and key give the same workflow (201 new, 200 existing); the key sent again with another definition, version or input is 422 `IDEMPOTENCY_KEY_REUSED`, naming the existing workflow.',
         tags: ['workflows'],
         parameters: [ref('parameters', 'Idempotency-Key')],
         requestBody: jsonBody('CreateWorkflowBody', 'The definition to run and its creation input'),
@@ -96,7 +96,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           '201': ok('Created', 'WorkflowView', {
             headers: { ETag: ref('headers', 'ETag'), Location: ref('headers', 'Location') },
           }),
-          ...errorResponses([...bodyCodes, 'BAD_REQUEST', 'FORBIDDEN']),
+          ...errorResponses([...bodyCodes, 'IDEMPOTENCY_KEY_REUSED', 'BAD_REQUEST', 'FORBIDDEN']),
         },
       },
       get: {
@@ -254,12 +254,27 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       get: {
         operationId: 'metrics',
         summary: 'Prometheus metrics of this process',
+        description:
+          'Open unless `WARDEN_METRICS_TOKEN` is set; then it needs `Authorization: Bearer <that token>` (not a JWT).',
         tags: ['operations'],
         security: open,
         responses: {
           '200': {
             description: 'The Prometheus text exposition format',
             content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+          '401': {
+            description: '`UNAUTHORIZED`: `WARDEN_METRICS_TOKEN` is set and the request does not carry it',
+            content: {
+              'application/json': {
+                schema: {
+                  allOf: [
+                    ref('schemas', 'Error'),
+                    { properties: { error: { properties: { code: { enum: ['UNAUTHORIZED'] } } } } },
+                  ],
+                },
+              },
+            },
           },
         },
       },
@@ -271,7 +286,12 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         tags: ['docs'],
         security: open,
         responses: {
-          '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } },
+          '200': {
+            description: 'OpenAPI 3.1 (the same bytes and `ETag` for the life of the process)',
+            headers: { ETag: { schema: { type: 'string' } } },
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          '304': { description: 'Unchanged: `If-None-Match` names the current `ETag`' },
         },
       },
     },
@@ -338,7 +358,8 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'The same tenant and key create one workflow; a repeat returns it with 200.',
+          description:
+            'The same tenant and key create one workflow; a repeat of the same request returns it with 200, another request with the key is 422 `IDEMPOTENCY_KEY_REUSED`.',
           schema: { type: 'string', pattern: headerPattern.source },
         },
         'Last-Event-ID': {

@@ -27,6 +27,7 @@ export interface ApiSystem {
     | 'WARDEN_JWKS_URL'
     | 'WARDEN_JWT_ISSUER'
     | 'WARDEN_JWT_AUDIENCE'
+    | 'WARDEN_METRICS_TOKEN'
   >;
 }
 
@@ -97,6 +98,7 @@ export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: (
     maxStreamsPerPrincipal: 5,
     streamMaxMs: 15 * 60_000,
     metrics: system.metrics,
+    ...(system.config.WARDEN_METRICS_TOKEN ? { metricsToken: system.config.WARDEN_METRICS_TOKEN } : {}),
     ...(workersAlive ? { workersAlive } : {}),
     logger: system.logger,
   };

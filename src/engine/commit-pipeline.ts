@@ -73,8 +73,11 @@ export function commitRequest(decision: Accepted, previous: WorkflowRecord): Com
 }
 
 /** The store's create request for an accepted creation; same tenant and `dedupKey` → the same workflow. */
-export function createRequest(decision: Accepted, dedupKey: string | undefined): CreateRequest {
-  return { ...transitionWrite(decision), dedupKey };
+export function createRequest(
+  decision: Accepted,
+  dedup: Pick<CreateRequest, 'dedupKey' | 'dedupFingerprint'>,
+): CreateRequest {
+  return { ...transitionWrite(decision), dedupKey: dedup.dedupKey, dedupFingerprint: dedup.dedupFingerprint };
 }
 
 /** What to do with the current record: settle without deciding (nothing written), or decide at `now`. */

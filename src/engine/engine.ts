@@ -64,6 +64,11 @@ export interface CreateWorkflowRequest {
   principal: Principal;
   /** Same tenant and key → the same workflow. */
   dedupKey?: string | undefined;
+  /**
+   * A hash of what this creation asks for (definition, version, input): the same key sent again
+   * with another fingerprint is refused with `IDEMPOTENCY_KEY_REUSED`. Without it, no comparison.
+   */
+  dedupFingerprint?: string | undefined;
   correlationId?: string | undefined;
   /** Send the definition's start event right after creation (default true). */
   start?: boolean;
@@ -352,8 +357,17 @@ export function createEngine(options: EngineOptions): Engine {
       return { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details };
     }
     const result = await inSpan('warden.commit', commitIds(decision), () =>
-      store.create(createRequest(decision, dedupKey)),
+      store.create(createRequest(decision, { dedupKey, dedupFingerprint: request.dedupFingerprint })),
     );
+    if (result.status === 'reused') {
+      observeCreate('IDEMPOTENCY_KEY_REUSED');
+      return {
+        outcome: 'refused',
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        message: 'this Idempotency-Key was used for another creation request',
+        details: { workflowId: result.workflowId },
+      };
+    }
     if (result.status === 'exists') {
       observeCreate('existing');
       return { outcome: 'existing', record: await startExisting(result.workflowId, request) };

@@ -52,9 +52,23 @@ export interface TransitionWrite {
 export interface CreateRequest extends TransitionWrite {
   /** Same tenant and key → the same workflow. */
   dedupKey?: string | undefined;
+  /**
+   * What the creation asked for (an opaque hash, no spaces), stored with `dedupKey`: the key reused
+   * with another fingerprint is `reused`, not the first workflow.
+   */
+  dedupFingerprint?: string | undefined;
 }
 
-export type CreateResult = { status: 'created' } | { status: 'exists'; workflowId: string };
+export type CreateResult =
+  { status: 'created' } | { status: 'exists'; workflowId: string } | { status: 'reused'; workflowId: string };
+
+/**
+ * Whether a de-duplication key's first creation and this one asked for the same thing. A side
+ * without a fingerprint (a record written before fingerprints, a caller that sends none) matches.
+ */
+export function sameCreation(stored: string | null | undefined, asked: string | null | undefined): boolean {
+  return !stored || !asked || stored === asked;
+}
 
 export interface CommitRequest extends TransitionWrite {
   expectedVersion: number;

@@ -5,6 +5,7 @@
  * `support`): states, outcomes and reasons mean something only within their workflow.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createCachedReading } from './cached-reading.ts';
 
 /** Waits measured in minutes to days: time in a state, time to an approval. */
 const humanBuckets = [1, 10, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400];
@@ -14,21 +15,34 @@ const queueBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 3
 const callBuckets = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60];
 
 export interface MetricsOptions {
-  /** Counts workflows whose job has waited unacknowledged longer than it should (read on each scrape). */
+  /**
+   * Counts workflows whose job has waited unacknowledged longer than it should. It reads every
+   * shard (one Redis command each), so it runs on the first scrape and then at most once per
+   * `stuckMaxAgeMs`, in the background; scrapes in between answer from the last count.
+   */
   countStuck?: () => Promise<number>;
+  /** How stale the stuck count may be, ms (default 30 000: a job counts as stuck after minutes). */
+  stuckMaxAgeMs?: number;
+  clock?: () => number;
 }
 
 export function createMetrics(options: MetricsOptions = {}) {
   const registry = new Registry();
   const registers = [registry];
-  const { countStuck } = options;
-  if (countStuck) {
+  const { countStuck, stuckMaxAgeMs: maxAgeMs = 30_000 } = options;
+  const stuck = countStuck
+    ? createCachedReading(countStuck, {
+        maxAgeMs,
+        clock: options.clock ?? (() => Date.now()),
+      })
+    : null;
+  if (stuck) {
     new Gauge({
       name: 'warden_stuck_workflows',
-      help: 'Workflows whose job has been delivered and not acknowledged for longer than twice the job lease.',
+      help: `Workflows whose job has been delivered and not acknowledged for longer than twice the job lease (counted at most every ${maxAgeMs / 1000} s).`,
       registers,
       async collect() {
-        this.set(await countStuck());
+        this.set(await stuck.get());
       },
     });
   }
@@ -37,6 +51,8 @@ export function createMetrics(options: MetricsOptions = {}) {
     contentType: registry.contentType,
     /** The exposition text of every metric, for `/metrics`. */
     render: (): Promise<string> => registry.metrics(),
+    /** Resolves when a background refresh of a cached gauge has finished (tests, shutdown). */
+    refreshed: (): Promise<void> => stuck?.settled() ?? Promise.resolve(),
 
     workflowsFinished: new Counter({
       name: 'warden_workflows_finished_total',

@@ -47,6 +47,14 @@ function countingStore(store: WorkflowStore): WorkflowStore {
         };
       }
       if (!(writeMethods as readonly (string | symbol)[]).includes(property)) return method;
+      // A creation that finds its de-duplication key taken writes nothing: only one that creates counts.
+      if (property === 'create') {
+        return async (...args: unknown[]) => {
+          const result = (await method(...args)) as Awaited<ReturnType<WorkflowStore['create']>>;
+          if (result.status === 'created') writes.create += 1;
+          return result;
+        };
+      }
       return (...args: unknown[]) => {
         writes[property as keyof Writes] += 1;
         return method(...args);

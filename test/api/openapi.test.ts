@@ -68,6 +68,26 @@ describe('the OpenAPI document', () => {
     expect(Object.isFrozen(doc.paths)).toBe(true);
   });
 
+  it('is serialised once per app: the same bytes and ETag every time, and a 304 for a matching If-None-Match', async () => {
+    let builds = 0;
+    const counted = createApp({
+      ...deps,
+      buildOpenApi: (registry) => {
+        builds += 1;
+        return openApiDocument(registry);
+      },
+    });
+    const first = await counted.request('/openapi.json');
+    const second = await counted.request('/openapi.json');
+    const etag = first.headers.get('ETag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(second.headers.get('ETag')).toBe(etag);
+    expect(await second.text()).toBe(await first.text());
+    const unchanged = await counted.request('/openapi.json', { headers: { 'If-None-Match': etag ?? '' } });
+    expect(unchanged.status).toBe(304);
+    expect(builds).toBe(1);
+  });
+
   it('describes every route the app serves, with its method', () => {
     const routes = app.routes
       .filter((r) => r.method !== 'ALL')

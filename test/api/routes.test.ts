@@ -92,6 +92,27 @@ describe('POST /v1/workflows', () => {
     expect(other.workflowId).not.toBe(first.workflowId);
   });
 
+  it('refuses an Idempotency-Key sent again with another creation request (422, naming the first workflow)', async () => {
+    const first = await created(w.tokens.agent, 'ticket-reused');
+    const send = (body: unknown) =>
+      w.call('POST', '/v1/workflows', { token: w.tokens.agent, body, headers: { 'Idempotency-Key': 'ticket-reused' } });
+    const otherInput = { request: { ...refundRequest.request, requestedAmount: 4000 } };
+    const reused = await send(otherInput);
+    expect(reused.status).toBe(422);
+    expect(await errorOf(reused)).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      details: { workflowId: first.workflowId },
+    });
+    // The same request with its keys in another order is the same request.
+    const { currency, ...request } = refundRequest.request;
+    const same = await send({ request: { currency, ...request } });
+    expect(same.status).toBe(200);
+    expect((await w.json<View>(same)).workflowId).toBe(first.workflowId);
+    // Naming the latest version explicitly is another request than "the latest".
+    const pinned = await send({ definition: 'support@2', input: refundRequest });
+    expect(pinned.status).toBe(422);
+  });
+
   it('refuses bad input with the right status and nothing stored', async () => {
     const cases: [Parameters<ApiWorld['call']>[2], number, string][] = [
       [{ token: w.tokens.agent, body: { request: { customerId: 'c' } } }, 422, 'INVALID_INPUT'],

@@ -88,6 +88,58 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(otherTenant.workflowId).not.toBe(first.workflowId);
   });
 
+  it('refuses a de-duplication key reused for another creation, and returns the first for the same one', async () => {
+    fresh();
+    const create = (fingerprint: string, customerId = 'c') =>
+      world.engine.createWorkflow({
+        definitionId: 'support',
+        body: { request: { customerId, subject: 's', message: 'm' } },
+        principal: principals.agent,
+        dedupKey: 'ticket-78',
+        dedupFingerprint: fingerprint,
+      });
+    const first = await create('sha256:aaa');
+    expect(first.outcome).toBe('created');
+    if (first.outcome !== 'created') return;
+    expect(await create('sha256:aaa')).toMatchObject({
+      outcome: 'existing',
+      record: { workflowId: first.record.workflowId },
+    });
+    expect(await create('sha256:bbb', 'someone-else')).toEqual({
+      outcome: 'refused',
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: expect.any(String),
+      details: { workflowId: first.record.workflowId },
+    });
+    // A creation that sends no fingerprint is not compared.
+    const unfingerprinted = await world.engine.createWorkflow({
+      definitionId: 'support',
+      body: { request: { customerId: 'c', subject: 's', message: 'm' } },
+      principal: principals.agent,
+      dedupKey: 'ticket-78',
+    });
+    expect(unfingerprinted).toMatchObject({ outcome: 'existing', record: { workflowId: first.record.workflowId } });
+  });
+
+  it('reads a de-duplication value written before fingerprints as its workflow, matching any creation', async () => {
+    fresh();
+    const first = await createSupport(world, { dedupKey: 'ticket-79' });
+    if (world.store instanceof RedisStore) {
+      // The form older versions wrote: the bare workflow id.
+      const client = kind === 'redis' ? redis : clusterClient;
+      const key = world.store.keys.dedup(first.tenantId, 'ticket-79');
+      expect(await client.get(key)).toBe(first.workflowId);
+    }
+    const again = await world.engine.createWorkflow({
+      definitionId: 'support',
+      body: { request: { customerId: 'c', subject: 's', message: 'm' } },
+      principal: principals.agent,
+      dedupKey: 'ticket-79',
+      dedupFingerprint: 'sha256:ccc',
+    });
+    expect(again).toMatchObject({ outcome: 'existing', record: { workflowId: first.workflowId } });
+  });
+
   it('commits with a version compare-and-set and returns the first outcome for a repeated event id', async () => {
     fresh();
     const record = await createSupport(world);

@@ -3,6 +3,7 @@
  * served from the local `swagger-ui-dist` package: no CDN, no external URL, and a content security
  * policy that keeps the page on this origin.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -86,7 +87,26 @@ export function docsRoutes(deps: ApiDeps) {
     return file;
   };
 
-  app.get('/openapi.json', (c) => c.json(openApiDocument(deps.registry)));
+  // Serialised once, on first request: every request gets the same bytes and a strong ETag.
+  let openApi: { body: string; etag: string } | null = null;
+  const servedOpenApi = () => {
+    if (!openApi) {
+      const body = JSON.stringify((deps.buildOpenApi ?? openApiDocument)(deps.registry));
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      openApi = { body, etag };
+    }
+    return openApi;
+  };
+
+  app.get('/openapi.json', (c) => {
+    const { body, etag } = servedOpenApi();
+    c.header('ETag', etag);
+    c.header('Cache-Control', 'no-cache');
+    const match = c.req.header('If-None-Match');
+    if (match?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return c.body(null, 304);
+    c.header('Content-Type', json);
+    return c.body(body);
+  });
 
   app.get('/docs', (c) => {
     c.header('Content-Security-Policy', contentSecurityPolicy);

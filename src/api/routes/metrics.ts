@@ -1,12 +1,31 @@
 /**
- * `/metrics`: Prometheus metrics of this process.
+ * `/metrics`: Prometheus metrics of this process; behind a bearer token when `metricsToken` is set.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { ApiDeps, ApiEnv } from '../context.ts';
+import { ApiError } from '../errors.ts';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether `header` is `Bearer <token>`, compared in constant time (digests, so lengths leak nothing). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(header ?? '');
+  return timingSafeEqual(digest(match?.[1] ?? ''), digest(token)) && match !== null;
+}
 
 export function metricsRoutes(deps: ApiDeps) {
   const app = new Hono<ApiEnv>();
   app.get('/metrics', async (c) => {
+    const token = deps.metricsToken;
+    if (token !== undefined && !bearerMatches(c.req.header('Authorization'), token)) {
+      throw new ApiError(
+        'UNAUTHORIZED',
+        'the metrics need the metrics bearer token',
+        {},
+        { 'WWW-Authenticate': 'Bearer' },
+      );
+    }
     if (!deps.metrics) return c.text('', 200);
     c.header('Content-Type', deps.metrics.contentType);
     return c.body(await deps.metrics.render());

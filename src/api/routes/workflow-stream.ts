@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
 import type { Principal } from '../../engine/principal.ts';
+import { callerKey } from '../caller-key.ts';
 import type { ApiDeps, ApiEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { lastEventIdPattern, streamQuery } from '../schemas.ts';
@@ -125,7 +126,7 @@ export function workflowStream(
     if (after !== null && after >= first.version && finished(first)) return c.body(null, 204);
     // Hono answers HEAD with the GET handler: never start a poller nobody will read.
     if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream' });
-    const who = `${principal.tenantId}/${principal.id}`;
+    const who = callerKey(principal.tenantId, principal.id);
     const open = openStreams.get(who) ?? 0;
     if (open >= deps.maxStreamsPerPrincipal) {
       throw new ApiError('RATE_LIMITED', `at most ${deps.maxStreamsPerPrincipal} open streams per caller`);

@@ -10,6 +10,8 @@ import type { WorkflowRecord } from '../../engine/decision.ts';
 import { actsAcrossTenants, type Principal } from '../../engine/principal.ts';
 import type { StoredOutcome } from '../../engine/store-port.ts';
 import { isWorkflowId } from '../../engine/shards.ts';
+import { contentHashOf } from '../../effects/canonical-json.ts';
+import { callerKey } from '../caller-key.ts';
 import type { ApiEnv, ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { createRateLimiter } from '../rate-limit.ts';
@@ -46,11 +48,11 @@ const etag = (record: { version: number }) => `"${record.version}"`;
 
 /**
  * Callers name their events in a space of their own: the stored id is prefixed with their tenant
- * and subject, so no caller can take an id the system uses (job results, timers, START) or one
- * another caller will use. Responses give back the caller's own id.
+ * and subject, each part length-prefixed, so no caller can take an id the system uses (job results,
+ * timers, START) or one another caller will use. Responses give back the caller's own id.
  */
 const storedEventId = (principal: Principal, clientId: string) =>
-  `api:${principal.tenantId}:${principal.id}:${clientId}`;
+  `api:${callerKey(principal.tenantId, principal.id, clientId)}`;
 
 export function workflowRoutes(deps: ApiDeps) {
   const { engine, store, clock } = deps;
@@ -108,7 +110,7 @@ export function workflowRoutes(deps: ApiDeps) {
   ) {
     const principal = c.get('principal');
     const record = await loadOwned(id, principal);
-    const refusalKey = `${principal.tenantId}/${principal.id}/${record.workflowId}`;
+    const refusalKey = callerKey(principal.tenantId, principal.id, record.workflowId);
     const wait = refusals.peek(refusalKey);
     if (wait > 0) {
       throw new ApiError(
@@ -177,6 +179,11 @@ export function workflowRoutes(deps: ApiDeps) {
       body,
       principal,
       dedupKey: key,
+      // What was asked for, as sent: a retry after a new version became the latest still matches.
+      dedupFingerprint:
+        key === undefined
+          ? undefined
+          : contentHashOf({ definition: bundle.id, version: version === undefined ? null : target.version, body }),
       correlationId,
     });
     if (created.outcome === 'refused') {

@@ -21,6 +21,7 @@ import type {
   StoredOutcome,
   WorkflowStore,
 } from '../../engine/store-port.ts';
+import { sameCreation } from '../../engine/store-port.ts';
 
 interface Stored {
   record: WorkflowRecord;
@@ -62,7 +63,7 @@ export class MemoryStore implements WorkflowStore {
   readonly kind = 'memory' as const;
   readonly shards: number;
   private readonly workflows = new Map<string, Stored>();
-  private readonly dedup = new Map<string, string>();
+  private readonly dedup = new Map<string, { workflowId: string; fingerprint: string | undefined }>();
   private readonly shardState = new Map<number, Shard>();
   private readonly artifacts = new Map<string, Artifact>();
   private readonly clock: () => number;
@@ -114,7 +115,10 @@ export class MemoryStore implements WorkflowStore {
     const dedupKey = request.dedupKey === undefined ? undefined : `${tenant}\n${request.dedupKey}`;
     if (dedupKey !== undefined) {
       const existing = this.dedup.get(dedupKey);
-      if (existing) return Promise.resolve({ status: 'exists', workflowId: existing });
+      if (existing) {
+        const status = sameCreation(existing.fingerprint, request.dedupFingerprint) ? 'exists' : 'reused';
+        return Promise.resolve({ status, workflowId: existing.workflowId });
+      }
       // Mirror the Redis layout: a de-duplicated workflow lives in the shard its key hashes to.
       if (shardOf(id) !== shardForDedupKey(tenant, request.dedupKey ?? '', this.shards))
         throw new Error('workflow id not in its dedup shard');
@@ -127,7 +131,7 @@ export class MemoryStore implements WorkflowStore {
     const stored: Stored = { record: request.record, events: new Map(), audit: [], since: new Map(), refusals: 0 };
     this.workflows.set(id, stored);
     this.write(stored, request, []);
-    if (dedupKey !== undefined) this.dedup.set(dedupKey, id);
+    if (dedupKey !== undefined) this.dedup.set(dedupKey, { workflowId: id, fingerprint: request.dedupFingerprint });
     return Promise.resolve({ status: 'created' });
   }
 

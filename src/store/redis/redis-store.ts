@@ -22,10 +22,12 @@ import type {
   StoredOutcome,
   WorkflowStore,
 } from '../../engine/store-port.ts';
+import { sameCreation } from '../../engine/store-port.ts';
 import { shardOf } from '../../engine/shards.ts';
 import { type Archive, decodeArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
+import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 import {
   ArchiveReply,
@@ -143,7 +145,7 @@ export class RedisStore implements WorkflowStore {
     expectedVersion: number,
     previousPaths: string[],
     cancel: string[],
-    dedupKey: string | undefined,
+    dedup: { key: string; value: string } | undefined,
     lease?: { jobId: string; token: string },
   ): Promise<Exclude<TransitionScriptReply, [typeof TransitionReply.invalidArguments, string]>> {
     const { record } = request;
@@ -163,7 +165,7 @@ export class RedisStore implements WorkflowStore {
       k.finished(shard),
       ...leave,
       ...enter,
-      ...(dedupKey === undefined ? [] : [k.dedup(record.tenantId, dedupKey)]),
+      ...(dedup === undefined ? [] : [k.dedup(record.tenantId, dedup.key)]),
       ...(lease ? [k.jobLease(id, lease.jobId)] : []),
     ];
     const args: (string | number)[] = [
@@ -180,7 +182,7 @@ export class RedisStore implements WorkflowStore {
       encodeAudit(request.audit),
       leave.length,
       enter.length,
-      dedupKey === undefined ? 0 : 1,
+      dedup === undefined ? '0' : dedup.value,
       k.wakeChannel,
       shard,
       request.jobs.length,
@@ -197,12 +199,20 @@ export class RedisStore implements WorkflowStore {
   }
 
   async create(request: CreateRequest): Promise<CreateResult> {
-    const reply = await this.transition('create', request, 0, [], [], request.dedupKey);
+    const { dedupKey, dedupFingerprint } = request;
+    const dedup =
+      dedupKey === undefined
+        ? undefined
+        : { key: dedupKey, value: formatDedupValue(request.record.workflowId, dedupFingerprint) };
+    const reply = await this.transition('create', request, 0, [], [], dedup);
     switch (reply[0]) {
       case TransitionReply.written:
         return { status: 'created' };
-      case TransitionReply.dedupExists:
-        return { status: 'exists', workflowId: reply[1] };
+      case TransitionReply.dedupExists: {
+        const existing = parseDedupValue(reply[1]);
+        const same = sameCreation(existing.fingerprint, request.dedupFingerprint);
+        return { status: same ? 'exists' : 'reused', workflowId: existing.workflowId };
+      }
       case TransitionReply.duplicate:
         return { status: 'exists', workflowId: request.record.workflowId };
       default:

@@ -15,7 +15,10 @@ export const TransitionReply = {
   conflict: 3,
   /** `{4}`: commit of a workflow that does not exist, nothing written. */
   missing: 4,
-  /** `{5, workflow id}`: create with a de-duplication key already used; the existing workflow. */
+  /**
+   * `{5, stored value}`: create with a de-duplication key already used; `<workflow id> <fingerprint>`
+   * (or a bare workflow id, written before fingerprints), parsed by `parseDedupValue`.
+   */
   dedupExists: 5,
   /** `{6, reason}`: the lease is not held (`missing`, `wrongToken`, `expired`); nothing written. */
   leaseNotHeld: 6,

@@ -1,4 +1,11 @@
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { workflows } from '../../../machines/index.ts';
+import { createAuthenticator } from '../../../src/api/auth.ts';
+import { createApp } from '../../../src/api/create-app.ts';
+import { apiDeps } from '../../../src/api/server.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createSystem } from '../../../src/system.ts';
 import { testApi } from './api.ts';
 
 describe('GET /metrics', () => {
@@ -30,5 +37,35 @@ describe('GET /metrics', () => {
     expect(text).toContain(
       'warden_time_in_state_seconds_count{definition="support",state="beforeAction.requestReceived"} 1',
     );
+  });
+});
+
+describe('GET /metrics with WARDEN_METRICS_TOKEN', () => {
+  const token = 'metrics-token-0123456789';
+  const system = createSystem(loadConfig({ LOG_LEVEL: 'silent', WARDEN_SHARDS: '4', WARDEN_METRICS_TOKEN: token }), {
+    definitions: workflows,
+    logger: pino({ level: 'silent' }),
+  });
+  const app = createApp(apiDeps(system, createAuthenticator({ secret: 'observability-test-secret-0123456789' })));
+  const scrape = (authorization?: string) =>
+    app.request('/metrics', authorization === undefined ? {} : { headers: { Authorization: authorization } });
+
+  it('answers 401 with a JSON error without the token, or with another one', async () => {
+    for (const authorization of [undefined, '', 'Bearer', `Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, token]) {
+      const response = await scrape(authorization);
+      expect(response.status, String(authorization)).toBe(401);
+      expect(response.headers.get('WWW-Authenticate')).toBe('Bearer');
+      expect(await response.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+    }
+  });
+
+  it('serves the metrics with the token', async () => {
+    const response = await scrape(`Bearer ${token}`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('# TYPE warden_refusals_total ');
+  });
+
+  it('refuses a token shorter than 16 characters at start-up', () => {
+    expect(() => loadConfig({ WARDEN_METRICS_TOKEN: 'short' })).toThrow(/WARDEN_METRICS_TOKEN/);
   });
 });

@@ -11,7 +11,7 @@
   KEYS[8 .. 7+O]        state indexes to leave  (O = ARGV[12])
   KEYS[8+O .. 7+O+N]    state indexes to enter  (N = ARGV[13]); a finished workflow enters none
                         (N = 0) and enters the finished set instead
-  KEYS[8+O+N]           de-duplication key, when ARGV[14] = 1 (create only)
+  KEYS[8+O+N]           de-duplication key, when ARGV[14] is not '0' (create only)
   last KEYS             the job's lease hash (fields t = token, u = expiry ms, d = done), when the lease
                         flag is 1 (commit only)
 
@@ -26,7 +26,9 @@
   ARGV[9]  now (ms since epoch): the score of a state index entry
   ARGV[10] outcome JSON, returned to a later delivery of the same event id
   ARGV[11] audit entry JSON
-  ARGV[12] O, ARGV[13] N, ARGV[14] has de-duplication key (0 | 1)
+  ARGV[12] O, ARGV[13] N, ARGV[14] '0' without a de-duplication key, else the value to store under
+           it: "<workflow id> <fingerprint of the creation request>" (values written before the
+           fingerprint are a bare workflow id)
   ARGV[15] wake-up channel (published to when jobs are queued or timers armed), ARGV[16] shard number
   ARGV[17] J = number of outbox jobs, then J job JSONs
   then A = number of timers to arm, then A triples (member, due time, generation)
@@ -39,7 +41,8 @@
     {2, outcome JSON}     the event id was applied before: its recorded outcome, nothing written
     {3, version}          version conflict: the current version, nothing written
     {4}                   commit of a workflow that does not exist, nothing written
-    {5, workflow id}      create with a de-duplication key already used: the existing workflow
+    {5, stored value}     create with a de-duplication key already used: its stored value (the
+                          existing workflow and the fingerprint of the request that made it)
     {6, reason}           the lease is not held: "missing", "wrongToken" or "expired"; nothing written
     {-1, message}         invalid arguments, nothing written
 
@@ -64,7 +67,8 @@ local version = num(ARGV[5])
 local now = num(ARGV[9])
 local leaving = num(ARGV[12])
 local entering = num(ARGV[13])
-local hasDedup = ARGV[14] == '1'
+local dedupValue = ARGV[14]
+local hasDedup = dedupValue ~= '0'
 
 if (mode ~= 'create' and mode ~= 'commit') or workflowId == '' or eventId == '' then
   return {-1, 'bad mode, workflow id or event id'}
@@ -159,7 +163,7 @@ for n = 1, entering do
 end
 if entering == 0 then rcall('ZADD', KEYS[7], now, workflowId) end
 
-if hasDedup then rcall('SET', KEYS[8 + leaving + entering], workflowId) end
+if hasDedup then rcall('SET', KEYS[8 + leaving + entering], dedupValue) end
 -- The lease is done, not deleted: its holder asking again gets the result's outcome, anyone else a refusal.
 if hasLease then rcall('HSET', leaseKey, 'd', '1') end
 -- Wake the shard's idle workers and timer service; the message is the shard number.
