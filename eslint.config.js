@@ -148,6 +148,15 @@ export default defineConfig(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly' } },
   },
   {
+    // An external worker written against the HTTP API alone, as a user would: plain JavaScript.
+    files: ['test/external-worker/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      parserOptions: { projectService: false, program: null },
+      globals: { process: 'readonly', console: 'readonly', fetch: 'readonly' },
+    },
+  },
+  {
     // The console's browser script: plain JavaScript, no types to check it with.
     files: ['src/console/**/*.js'],
     ...tseslint.configs.disableTypeChecked,

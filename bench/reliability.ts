@@ -10,6 +10,7 @@
  *   `appendfsync always`, killed with SIGKILL and restarted mid-run; every commit the API
  *   acknowledged (a 201 creation, an accepted event) must be in the store afterwards.
  */
+import { callerKey } from '../src/api/caller-key.ts';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -507,7 +508,7 @@ export async function runRedisRestart(options: RestartOptions): Promise<RestartR
         if (!record) continue;
         if (record.version < ack.version) lostCommits++;
         for (const eventId of ack.eventIds) {
-          const outcome = await report.store.outcomeOf(id, `api:${tenant}:alice:${eventId}`);
+          const outcome = await report.store.outcomeOf(id, `api:${callerKey(tenant, 'alice', eventId)}`);
           if (outcome?.outcome !== 'accepted') lostCommits++;
         }
       }

@@ -36,6 +36,11 @@ export const configSchema = z.object({
   WARDEN_POLL_MS: ms(50),
   /** Longest timer-service sleep without a wake-up notification. */
   WARDEN_TIMER_POLL_MS: ms(1_000),
+  /**
+   * Effect types run by external workers over the job API, comma-separated `<definition>:<effect
+   * type>` (e.g. `support:requestClassification`); none by default.
+   */
+  WARDEN_EXTERNAL_EFFECTS: z.string().max(4000).optional(),
   /** Default timeout of every effect call. */
   WARDEN_EFFECT_TIMEOUT_MS: ms(10_000),
   /** `local` (offline, deterministic) or `openai` (any OpenAI-compatible chat-completions endpoint). */

@@ -18,7 +18,10 @@ import {
   workerMetricsObserver,
   type Metrics,
 } from './observability/index.ts';
+import { createExternalJobs, externalQueues, type ExternalJobs } from './runtime/external-jobs.ts';
 import { createRuntime, type Role, type Runtime } from './runtime/runner.ts';
+import { MemoryJobQueue } from './store/memory/memory-job-queue.ts';
+import { RedisJobQueue } from './store/redis/redis-job-queue.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
 import { connectRedis, type RedisClient } from './store/redis/connect.ts';
 import { createKeys } from './store/redis/keys.ts';
@@ -39,6 +42,8 @@ export interface System {
   metrics: Metrics;
   /** Builds the runtime for these roles (not started). */
   runtime(roles: ReadonlySet<Role>): Runtime;
+  /** The job API's side of external workers (claim, heartbeat, complete, fail). */
+  externalJobs: ExternalJobs;
   close(): Promise<void>;
 }
 
@@ -137,6 +142,17 @@ export function createSystem(config: Config, options: SystemOptions): System {
     newId,
     observer: engineMetricsObserver(metrics, (id) => queueStates.get(id) ?? []),
   });
+  const externalJobs = createExternalJobs({
+    engine,
+    store,
+    queue: client ? new RedisJobQueue(client, { prefix: config.WARDEN_PREFIX }) : new MemoryJobQueue(),
+    handlers: (definitionId) => handlers.get(definitionId),
+    clock,
+    queues: externalQueues(
+      config.WARDEN_EXTERNAL_EFFECTS,
+      new Map(registry.bundles.map((b) => [b.id, Object.keys(b.handlers)])),
+    ),
+  });
 
   // The memory store calls one listener: it fans out to every runtime subscribed in this process.
   const memoryListeners = new Set<() => void>();
@@ -173,6 +189,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     notifier,
     logger,
     metrics,
+    externalJobs,
     runtime: (roles) =>
       createRuntime({
         store,
@@ -189,6 +206,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
         subscribeWakeUps,
         observer: workerMetricsObserver(metrics),
         logger,
+        external: externalJobs.external,
       }),
     close: async () => {
       if (client) await client.quit();

@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import type { Principal } from '../engine/principal.ts';
 import type { WorkflowStore } from '../engine/store-port.ts';
+import type { ExternalJobs } from '../runtime/external-jobs.ts';
 import type { Authenticator } from './auth.ts';
 import type { OpenApiDocument } from './openapi-components.ts';
 
@@ -41,6 +42,8 @@ export interface ApiDeps {
   metrics?: { contentType: string; render(): Promise<string> };
   /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>` (401 otherwise). */
   metricsToken?: string;
+  /** External workers' side of jobs (the job API); absent when nothing runs outside. */
+  jobs?: ExternalJobs;
   /** Is the runtime (workers) of this deployment alive? Consulted by /readyz. */
   workersAlive?: () => Promise<boolean>;
   logger?: {

@@ -3,6 +3,7 @@
  * `app.request()`; `serveApi` binds it. Every error becomes `{ error: { code, message, details } }`
  * in one handler, with no stack trace.
  */
+import { jobRoutes } from './routes/jobs.ts';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -64,6 +65,7 @@ export function createApp(deps: ApiDeps) {
 
   app.route('/v1/workflows', workflowRoutes(deps));
   app.route('/v1/definitions', definitionRoutes(deps));
+  app.route('/v1/jobs', jobRoutes(deps.jobs));
   app.route('/', docsRoutes(deps));
   app.route('/', consoleRoutes());
   app.route('/', metricsRoutes(deps));

@@ -4,6 +4,7 @@
  * described by documentation-only schemas of the views (`openapi-components.ts`). Error responses
  * name their codes and carry the statuses of `statusOf`. Built once per registry.
  */
+import { jobPaths, jobSchemas } from './openapi-jobs.ts';
 import type { z } from 'zod';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
@@ -232,6 +233,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         responses: { '200': ok('The definition', 'Definition'), ...errorResponses(idCodes) },
       },
     },
+    ...jobPaths,
     '/healthz': {
       get: {
         operationId: 'health',
@@ -333,6 +335,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       { name: 'definitions', description: 'The registered statecharts' },
       { name: 'operations', description: 'Health, readiness and metrics' },
       { name: 'docs', description: 'This reference' },
+      { name: 'jobs', description: 'External workers: claim, heartbeat, complete, fail' },
     ],
     security: bearer,
     paths,
@@ -342,6 +345,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         ...workflowComponents(bundles),
         ...events.schemas,
         Proposal: jsonSchema(proposalBody),
+        ...jobSchemas,
         ...Object.fromEntries(Object.entries(responseSchemas).map(([name, s]) => [name, jsonSchema(s, 'output')])),
         ErrorCode: { type: 'string', enum: errorCodes },
         Error: jsonSchema(errorResponseSchema),

@@ -19,6 +19,8 @@ export interface ApiSystem {
   registry: WorkflowRegistry;
   metrics: NonNullable<ApiDeps['metrics']>;
   logger: NonNullable<ApiDeps['logger']>;
+  /** External workers' side of jobs, served by the job API. */
+  externalJobs?: ApiDeps['jobs'];
   config: Pick<
     Config,
     | 'WARDEN_BODY_LIMIT'
@@ -100,6 +102,7 @@ export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: (
     metrics: system.metrics,
     ...(system.config.WARDEN_METRICS_TOKEN ? { metricsToken: system.config.WARDEN_METRICS_TOKEN } : {}),
     ...(workersAlive ? { workersAlive } : {}),
+    ...(system.externalJobs ? { jobs: system.externalJobs } : {}),
     logger: system.logger,
   };
 }

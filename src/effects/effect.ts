@@ -38,4 +38,9 @@ export interface EffectContext<TContext = unknown> {
 /** Method syntax on purpose: handlers typed for one workflow's context are held as one type. */
 export interface EffectHandler {
   (ctx: EffectContext<never>): Promise<ResultEvent>;
+  /**
+   * The event this effect reports for a failure (an `EffectError` with its class and retryability),
+   * schema-checked: how an external worker's reported failure becomes the workflow's own event.
+   */
+  failure?(ctx: EffectContext<never>, error: unknown): ResultEvent;
 }

@@ -54,7 +54,12 @@ function validated(
  * and whatever happens becomes exactly one schema-valid event.
  */
 export function createHandler<TContext>(spec: HandlerSpec<TContext>): EffectHandler {
-  return async (ctx: EffectContext<TContext>) => {
+  const failure = (ctx: EffectContext<TContext>, error: unknown): ResultEvent => {
+    const checked = validated(spec.schemas, spec.onError(ctx, error));
+    if (checked.ok) return checked.event;
+    throw new Error(`effect handler for ${ctx.job.type} cannot report this failure: ${checked.message}`);
+  };
+  const handler = async (ctx: EffectContext<TContext>) => {
     const outcome = await runWithDeadline(ctx.signal, spec.timeoutMs, (signal) => spec.run(ctx, signal));
     const event =
       outcome.status === 'done'
@@ -68,6 +73,7 @@ export function createHandler<TContext>(spec: HandlerSpec<TContext>): EffectHand
     if (fallback.ok) return fallback.event;
     throw new Error(`effect handler for ${ctx.job.type} cannot produce a valid event: ${fallback.message}`);
   };
+  return Object.assign(handler, { failure });
 }
 
 /** Parses a job's params; a malformed job is a definitive failure (retrying sends the same params). */

@@ -1,12 +1,12 @@
 /**
  * The events a given principal may send to a workflow now: event types their roles allow, that the
  * current state has a transition for. Guards are not evaluated (an approval over the limit is still
- * listed, and refused with a reason); internal and worker-only events are never listed for people.
+ * listed, and refused with a reason); internal events and job results are never listed.
  */
 import { getNextTransitions, type AnyMachineSnapshot } from 'xstate';
 import { z } from 'zod';
 import type { WorkflowRecord } from './decision.ts';
-import type { WorkflowDefinition } from './definition.ts';
+import { isJobResultEvent, type WorkflowDefinition } from './definition.ts';
 import type { Principal } from './principal.ts';
 import { restoreSnapshot } from './snapshot.ts';
 
@@ -39,7 +39,8 @@ export function allowedEvents(
   const candidates = new Set(getNextTransitions(snapshot).map((t) => t.eventType as string));
   const allowed: AllowedEvent[] = [];
   for (const [type, schema] of Object.entries(definition.eventSchemas)) {
-    if (!candidates.has(type)) continue;
+    // Job results are reported through the job API with a lease, never sent as a caller's event.
+    if (!candidates.has(type) || isJobResultEvent(definition, type)) continue;
     const roles = definition.eventRoles[type] ?? [];
     if (!principal.roles.some((role) => roles.includes(role))) continue;
     allowed.push({ type, schema: payloadJsonSchema(schema) });

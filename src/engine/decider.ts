@@ -358,21 +358,21 @@ export function decideEvent(args: DecideEventArgs): Decision {
     return refuse(step, 'FORBIDDEN', 'the workflow belongs to another tenant', { reason: 'TENANT_MISMATCH' });
   }
   const job = args.job;
-  if (isJobResultEvent(definition, event.type)) {
-    if (!job) {
-      return refuse(
-        step,
-        'FORBIDDEN',
-        `${event.type} is a job result: only the worker holding the job's lease may report it (the job API)`,
-        { reason: 'JOB_RESULT_NEEDS_LEASE' },
-      );
-    }
-    if (job.lease !== 'held') {
-      return refuse(step, 'LEASE_NOT_HELD', `the lease on job ${job.jobId} is not held by this sender (${job.lease})`, {
-        jobId: job.jobId,
-        reason: job.lease,
-      });
-    }
+  // Whatever it reports (a result, or the dead-letter event a failure maps to), a job's event counts
+  // only from the holder of its lease; a job result counts from nobody else.
+  if (job && job.lease !== 'held') {
+    return refuse(step, 'LEASE_NOT_HELD', `the lease on job ${job.jobId} is not held by this sender (${job.lease})`, {
+      jobId: job.jobId,
+      reason: job.lease,
+    });
+  }
+  if (!job && isJobResultEvent(definition, event.type)) {
+    return refuse(
+      step,
+      'FORBIDDEN',
+      `${event.type} is a job result: only the worker holding the job's lease may report it (the job API)`,
+      { reason: 'JOB_RESULT_NEEDS_LEASE' },
+    );
   }
   if (record.status !== 'active') {
     return refuse(step, 'WORKFLOW_FINISHED', `the workflow is finished (${record.statePaths.join(', ')})`, {

@@ -9,7 +9,13 @@ import type { WorkflowStore } from '../engine/store-port.ts';
 import { createJanitor } from './janitor.ts';
 import { createShardLeases, type ShardLeases } from './shard-leases.ts';
 import { createTimerService } from './timer-service.ts';
-import { createWorker, type HandlersFor, type WorkerLogger, type WorkerObserver } from './worker.ts';
+import {
+  createWorker,
+  type ExternalEffects,
+  type HandlersFor,
+  type WorkerLogger,
+  type WorkerObserver,
+} from './worker.ts';
 
 export type Role = 'worker' | 'timers';
 
@@ -71,6 +77,8 @@ export interface RuntimeOptions {
   logger?: WorkerLogger;
   /** Told about deliveries and effects (metrics: outbox lag, timer lateness, effect duration). */
   observer?: WorkerObserver;
+  /** Effect types external workers run: the worker hands their jobs to the job API's queues. */
+  external?: ExternalEffects;
 }
 
 export function createRuntime(options: RuntimeOptions) {
@@ -99,6 +107,7 @@ export function createRuntime(options: RuntimeOptions) {
     jobLeaseMs: options.jobLeaseMs,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.observer ? { observer: options.observer } : {}),
+    ...(options.external ? { external: options.external } : {}),
   });
   const timers = createTimerService({ store, leases: timerLeases, clock });
   // Run by the worker loop, on the worker's shards.

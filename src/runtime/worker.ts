@@ -9,11 +9,12 @@ import { SpanStatusCode, trace, type Attributes, type Tracer } from '@openteleme
 import { spanAttributes, type Engine } from '../engine/engine.ts';
 import type { Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
-import { contentHashOf } from '../effects/canonical-json.ts';
 import type { EffectHandler } from '../effects/effect.ts';
 import { withSpanIds } from '../observability/span-context.ts';
 import type { JobMessage, OutboxEntry, WorkflowStore } from '../engine/store-port.ts';
 import type { WorkerObserver } from '../engine/worker-observer.ts';
+import { effectContextFor } from './effect-context.ts';
+import { escalateJob } from './escalate.ts';
 import type { ShardLeases } from './shard-leases.ts';
 
 export type { WorkerObserver } from '../engine/worker-observer.ts';
@@ -163,19 +164,9 @@ export function createWorker(options: WorkerOptions) {
       expiresAt: clock() + options.jobLeaseMs,
     });
     const started = clock();
-    const result = await handler({
-      job: { ...message, deliveries: entry.deliveries },
-      context: context as never,
-      now: clock,
-      signal: shutdown.signal,
-      saveArtifact: async (kind, content) => {
-        const hash = contentHashOf(content);
-        const id = `${message.jobId}:${kind}:${hash.slice(7, 19)}`;
-        await store.putArtifact({ id, workflowId: message.workflowId, hash, kind, content, createdAt: clock() });
-        return { id, hash };
-      },
-      loadArtifact: (id) => store.getArtifact(message.workflowId, id),
-    });
+    const result = await handler(
+      effectContextFor(store, clock, message, context, { signal: shutdown.signal, deliveries: entry.deliveries }),
+    );
     observe((o) => {
       o.effectRan(message, result.type, clock() - started);
     });
@@ -200,29 +191,18 @@ export function createWorker(options: WorkerOptions) {
     return outcome.outcome === 'accepted' ? 'applied' : outcome.outcome === 'duplicate' ? 'duplicate' : 'dropped';
   }
 
-  /** Sends the definition's dead-letter event (its own name for "a person takes over"), if it has one. */
-  async function escalate(workflowId: string, jobId: string, reason: string): Promise<{ outcome: string }> {
-    const record = await store.load(workflowId);
-    if (!record) return { outcome: 'notFound' };
-    const type = engine.definitionOf(record).deadLetterEvent;
-    if (type === null) return { outcome: 'noDeadLetterEvent' };
-    return engine.applyEvent(
-      workflowId,
-      { type, eventId: `${jobId}/dead-letter`, payload: { reason, jobId } },
-      principal,
-    );
-  }
-
   /** Gives up on an entry: dead-letter it for operators and send its workflow to a person if it can. */
   async function deadLetter(entry: OutboxEntry, reason: string): Promise<JobOutcome> {
     logger.error({ shard: entry.shard, entryId: entry.entryId, reason }, 'dead-lettering an outbox entry');
     await store.deadLetter(entry, reason);
     const message = entry.message;
     if (message.kind === 'job') {
-      const escalation = await escalate(message.workflowId, message.jobId, reason).catch((error: unknown) => ({
-        outcome: 'error',
-        error,
-      }));
+      const escalation = await escalateJob(engine, principal, message.workflowId, message.jobId, reason).catch(
+        (error: unknown) => ({
+          outcome: 'error',
+          error,
+        }),
+      );
       logger.warn({ jobId: message.jobId, outcome: escalation.outcome }, 'escalated the workflow of a dead job');
     }
     return 'deadLettered';

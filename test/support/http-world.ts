@@ -17,7 +17,12 @@ const secret = 'http-world-secret-0123456789abcdef';
 export interface HttpWorld {
   system: System;
   base: string;
-  token(sub: string, tenant: string, roles: string[], options?: { approvalLimit?: number }): Promise<string>;
+  token(
+    sub: string,
+    tenant: string,
+    roles: string[],
+    options?: { approvalLimit?: number; kind?: 'user' | 'service' },
+  ): Promise<string>;
   /** Sends a JSON request; resolves with the status and the parsed body (typed as the caller expects). */
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
   request<T = Record<string, unknown>>(
@@ -34,6 +39,8 @@ export interface HttpWorld {
 export async function httpWorld(
   definitions: readonly AnyWorkflowBundle[],
   options: Omit<SystemOptions, 'definitions'> = {},
+  /** More configuration, as environment variables (e.g. `WARDEN_EXTERNAL_EFFECTS`). */
+  env: Record<string, string> = {},
 ): Promise<HttpWorld> {
   const client = await connectTestRedis(); // fails with the start hint when Redis is down
   const prefix = freshPrefix('http');
@@ -44,6 +51,7 @@ export async function httpWorld(
     WARDEN_SHARDS: '8',
     LOG_LEVEL: 'silent',
     WARDEN_RATE_PER_MINUTE: '0',
+    ...env,
   });
   const system = createSystem(config, { logger: pino({ level: 'silent' }), ...options, definitions });
   const runtime = system.runtime(new Set(['worker', 'timers']));
@@ -67,7 +75,13 @@ export async function httpWorld(
     system,
     base,
     token: (sub, tenant, roles, tokenOptions = {}) =>
-      mintToken(secret, { sub, tenant, roles, approvalLimit: tokenOptions.approvalLimit ?? 0 }),
+      mintToken(secret, {
+        sub,
+        tenant,
+        roles,
+        approvalLimit: tokenOptions.approvalLimit ?? 0,
+        ...(tokenOptions.kind ? { kind: tokenOptions.kind } : {}),
+      }),
     request,
     async waitFor(id, state, token, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import type { z } from 'zod';
 import type { ApplyOutcome } from '../../engine/engine.ts';
 import type { WorkflowRecord } from '../../engine/decision.ts';
 import { actsAcrossTenants, type Principal } from '../../engine/principal.ts';
@@ -19,30 +18,7 @@ import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery } f
 import { toolsFor } from '../tools.ts';
 import { workflowView } from '../views.ts';
 import { workflowStream } from './workflow-stream.ts';
-
-async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!type.toLowerCase().startsWith('application/json')) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
-  }
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    throw new ApiError('MALFORMED_JSON', 'the body is not valid JSON');
-  }
-  return parse(schema, raw, 'INVALID_INPUT');
-}
-
-function parse<S extends z.ZodType>(schema: S, raw: unknown, code: string): z.infer<S> {
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ApiError(code, 'the request does not match its schema', {
-      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
-    });
-  }
-  return parsed.data;
-}
+import { parse, readJson } from '../read-json.ts';
 
 const etag = (record: { version: number }) => `"${record.version}"`;
 

@@ -1,0 +1,120 @@
+/**
+ * The job API in the OpenAPI document: external workers claim jobs, heartbeat, and complete or fail
+ * them with the lease token of their claim. Built from the same zod schemas the routes parse.
+ */
+import { z } from 'zod';
+import { bodyCodes, errorResponses, jsonSchema, ok, ref, type JsonSchema } from './openapi-components.ts';
+import { claimBody, completeBody, failBody, heartbeatBody } from './routes/jobs.ts';
+
+const claimedJob = z.object({
+  jobId: z.string(),
+  workflowId: z.string(),
+  definition: z.object({ id: z.string(), version: z.number().int() }),
+  type: z.string().describe('The effect type'),
+  queue: z.string().describe('`<definition>:<effect type>`'),
+  operation: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  deliveries: z.number().int().describe('1 on the first claim'),
+  leaseToken: z.string().describe('Send it with every heartbeat and with the result'),
+  leaseExpiresAt: z.number().int().describe('Ms since the epoch; heartbeat before then'),
+});
+
+const jobResult = z.object({
+  jobId: z.string(),
+  outcome: z.enum(['accepted', 'escalated']),
+  version: z.number().int().optional(),
+  state: z.array(z.string()).optional(),
+  replayed: z.boolean().optional().describe('The holder sent this result before: its first outcome'),
+});
+
+export const jobSchemas: Record<string, JsonSchema> = {
+  ClaimJobsBody: jsonSchema(claimBody),
+  ClaimedJobs: jsonSchema(z.object({ jobs: z.array(claimedJob) }), 'output'),
+  HeartbeatBody: jsonSchema(heartbeatBody),
+  Heartbeat: jsonSchema(z.object({ jobId: z.string(), leaseExpiresAt: z.number().int() }), 'output'),
+  CompleteJobBody: jsonSchema(completeBody),
+  FailJobBody: jsonSchema(failBody),
+  JobResult: jsonSchema(jobResult, 'output'),
+};
+
+const body = (schema: string, description: string) => ({
+  required: true,
+  description,
+  content: { 'application/json': { schema: ref('schemas', schema) } },
+});
+
+const jobIdParameter = {
+  name: 'jobId',
+  in: 'path',
+  required: true,
+  description: 'The job id from the claim, URL-encoded (it contains `/`)',
+  schema: { type: 'string' },
+};
+
+const workerOnly = ['FORBIDDEN', 'NOT_FOUND'];
+const leased = [...bodyCodes, ...workerOnly, 'LEASE_NOT_HELD'];
+
+export const jobPaths = {
+  '/v1/jobs/claim': {
+    post: {
+      operationId: 'claimJobs',
+      summary: 'Claim jobs of external workers’ queues (long poll)',
+      description:
+        'For service principals with the `worker` role. Waits up to `waitMs` for a job of the named `<definition>:<effect type>` queues (those in `WARDEN_EXTERNAL_EFFECTS`); each claimed job carries a lease token valid until `leaseExpiresAt`.',
+      tags: ['jobs'],
+      requestBody: body('ClaimJobsBody', 'The queues, how many jobs, the lease time and the longest wait'),
+      responses: {
+        '200': ok('The jobs claimed (possibly none)', 'ClaimedJobs'),
+        ...errorResponses([...bodyCodes, ...workerOnly]),
+      },
+    },
+  },
+  '/v1/jobs/{jobId}/heartbeat': {
+    post: {
+      operationId: 'heartbeatJob',
+      summary: 'Extend a held lease',
+      tags: ['jobs'],
+      parameters: [jobIdParameter],
+      requestBody: body('HeartbeatBody', 'The lease token and the new lease time'),
+      responses: { '200': ok('Extended', 'Heartbeat'), ...errorResponses(leased) },
+    },
+  },
+  '/v1/jobs/{jobId}/complete': {
+    post: {
+      operationId: 'completeJob',
+      summary: 'Report a job’s result with its lease token',
+      description:
+        'Applied only with the token of the job’s current, unexpired lease (checked again atomically by the commit); anything else is 409 `LEASE_NOT_HELD` and audited. A payload that does not match its schema is 422 and does not use the job up.',
+      tags: ['jobs'],
+      parameters: [jobIdParameter],
+      requestBody: body('CompleteJobBody', 'The lease token and the result event'),
+      responses: {
+        '200': ok('Applied (or the first outcome of a repeat)', 'JobResult'),
+        ...errorResponses([
+          ...leased,
+          'INVALID_EVENT',
+          'STALE_JOB',
+          'WORKFLOW_FINISHED',
+          'NO_TRANSITION',
+          'GUARD_REJECTED',
+          'CONFLICT',
+        ]),
+      },
+    },
+  },
+  '/v1/jobs/{jobId}/fail': {
+    post: {
+      operationId: 'failJob',
+      summary: 'Report a job’s failure with its lease token',
+      description:
+        'Becomes the effect’s own failure event, so the workflow’s retry policy decides; an effect without one hands the workflow to a person (`escalated`).',
+      tags: ['jobs'],
+      parameters: [jobIdParameter],
+      requestBody: body('FailJobBody', 'The lease token, the error class, a message, and whether a retry may help'),
+      responses: {
+        '200': ok('Applied', 'JobResult'),
+        ...errorResponses([...leased, 'INVALID_EVENT', 'STALE_JOB', 'WORKFLOW_FINISHED', 'CONFLICT']),
+      },
+    },
+  },
+};

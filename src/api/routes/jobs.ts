@@ -1,0 +1,128 @@
+/**
+ * The job API for external workers (service principals with the worker role): claim jobs of named
+ * queues (long poll, bounded), heartbeat, and complete or fail a job with the lease token its claim
+ * returned. A result counts only with the token of the job's current, unexpired lease.
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { ApplyOutcome } from '../../engine/engine.ts';
+import { workerRole } from '../../engine/principal.ts';
+import { failureSchema, JobApiError, type ExternalJobs } from '../../runtime/external-jobs.ts';
+import type { ApiEnv } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { readJson } from '../read-json.ts';
+
+const leaseMs = z.number().int().min(1_000).max(600_000);
+const leaseToken = z.string().min(1).max(200);
+
+export const claimBody = z.strictObject({
+  /** Queues to take jobs from, `<definition>:<effect type>`, in order of preference. */
+  queues: z.array(z.string().min(1).max(300)).min(1).max(50),
+  /** Most jobs to claim (default 1). */
+  max: z.number().int().min(1).max(32).default(1),
+  /** How long each claim holds its job before another worker may take it, ms (default 30 s). */
+  leaseMs: leaseMs.default(30_000),
+  /** Wait this long for a job when none is ready, ms (long poll; default 0, at most 20 s). */
+  waitMs: z.number().int().min(0).max(20_000).default(0),
+});
+
+export const heartbeatBody = z.strictObject({ leaseToken, leaseMs: leaseMs.default(30_000) });
+
+export const completeBody = z.strictObject({
+  leaseToken,
+  result: z.strictObject({ type: z.string().min(1).max(200), payload: z.record(z.string(), z.unknown()) }),
+});
+
+export const failBody = failureSchema.extend({ leaseToken });
+
+/** Between claims of a long poll, ms. */
+const pollMs = 100;
+
+export function jobRoutes(jobs: ExternalJobs | undefined) {
+  const app = new Hono<ApiEnv>();
+
+  app.use('*', async (c, next) => {
+    const principal = c.get('principal');
+    if (principal.kind !== 'service' || !principal.roles.includes(workerRole)) {
+      throw new ApiError('FORBIDDEN', 'the job API is for worker services (kind service, role worker)');
+    }
+    if (!jobs || jobs.queues.size === 0) {
+      throw new ApiError('NOT_FOUND', 'no effect runs on external workers here (WARDEN_EXTERNAL_EFFECTS)');
+    }
+    await next();
+  });
+
+  /** Runs a job call, turning the job API's refusals into API errors. */
+  async function guarded<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof JobApiError) throw new ApiError(error.code, error.message, error.details);
+      throw error;
+    }
+  }
+
+  function resultResponse(c: Context<ApiEnv>, jobId: string, outcome: ApplyOutcome | { outcome: 'escalated' }) {
+    switch (outcome.outcome) {
+      case 'accepted':
+        return c.json({
+          jobId,
+          outcome: 'accepted',
+          version: outcome.record.version,
+          state: outcome.record.statePaths,
+        });
+      case 'escalated':
+        return c.json({ jobId, outcome: 'escalated' });
+      case 'duplicate':
+        if (outcome.stored.outcome === 'accepted') {
+          const { version, statePaths } = outcome.stored;
+          return c.json({ jobId, outcome: 'accepted', version, state: statePaths, replayed: true });
+        }
+        throw new ApiError(outcome.stored.code, outcome.stored.message, outcome.stored.details);
+      case 'refused':
+        throw new ApiError(outcome.code, outcome.message, outcome.details);
+      case 'notFound':
+        throw new ApiError('NOT_FOUND', `no workflow for job ${jobId}`);
+      default:
+        throw new ApiError('CONFLICT', 'the workflow kept changing; try again');
+    }
+  }
+
+  app.post('/claim', async (c) => {
+    const principal = c.get('principal');
+    const body = await readJson(c, claimBody);
+    const service = jobs as ExternalJobs;
+    const deadline = Date.now() + body.waitMs;
+    const signal = c.req.raw.signal;
+    for (;;) {
+      const claimed = await guarded(() => service.claim(principal, body));
+      if (claimed.length > 0 || Date.now() >= deadline || signal.aborted) return c.json({ jobs: claimed });
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - Date.now())));
+    }
+  });
+
+  app.post('/:jobId/heartbeat', async (c) => {
+    const body = await readJson(c, heartbeatBody);
+    const jobId = c.req.param('jobId');
+    const renewed = await guarded(() => (jobs as ExternalJobs).heartbeat({ jobId, ...body }));
+    return c.json({ jobId, ...renewed });
+  });
+
+  app.post('/:jobId/complete', async (c) => {
+    const body = await readJson(c, completeBody);
+    const jobId = c.req.param('jobId');
+    const outcome = await guarded(() =>
+      (jobs as ExternalJobs).complete(c.get('principal'), { jobId, leaseToken: body.leaseToken, ...body.result }),
+    );
+    return resultResponse(c, jobId, outcome);
+  });
+
+  app.post('/:jobId/fail', async (c) => {
+    const body = await readJson(c, failBody);
+    const jobId = c.req.param('jobId');
+    const outcome = await guarded(() => (jobs as ExternalJobs).fail(c.get('principal'), { jobId, ...body }));
+    return resultResponse(c, jobId, outcome);
+  });
+
+  return app;
+}

@@ -1,0 +1,254 @@
+/**
+ * External workers over the job API, on a running server: an effect type named in
+ * WARDEN_EXTERNAL_EFFECTS is handed to its queue by the in-process worker; a service principal with
+ * the worker role claims it and completes it with the lease token its claim returned. Every way a
+ * result can come from someone other than the lease holder is refused, and audited.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workflows } from '../../machines/index.ts';
+import { httpWorld, type HttpWorld } from '../support/http-world.ts';
+import { stampWorkflow } from './tiny-workflow.ts';
+
+let world: HttpWorld;
+let clerk: string;
+let workerA: string;
+let workerB: string;
+let userWithWorkerRole: string;
+
+interface Claimed {
+  jobId: string;
+  workflowId: string;
+  type: string;
+  queue: string;
+  params: { document: string };
+  deliveries: number;
+  leaseToken: string;
+  leaseExpiresAt: number;
+}
+
+beforeAll(async () => {
+  world = await httpWorld([...workflows, stampWorkflow], {}, { WARDEN_EXTERNAL_EFFECTS: 'stamp:requestStamp' });
+  clerk = await world.token('clerk-1', 't1', ['clerk']);
+  workerA = await world.token('stamper-a', 'system', ['worker'], { kind: 'service' });
+  workerB = await world.token('stamper-b', 'system', ['worker'], { kind: 'service' });
+  userWithWorkerRole = await world.token('mallory', 't1', ['worker']);
+});
+
+afterAll(async () => {
+  await world.stop();
+});
+
+async function createStamp(document: string): Promise<string> {
+  const created = await world.request('POST', '/v1/workflows', clerk, { definition: 'stamp', input: { document } });
+  expect(created.status).toBe(201);
+  return created.body.workflowId as string;
+}
+
+/** Claims the job of `workflowId` (other workflows' jobs claimed meanwhile are left to expire). */
+async function claimFor(workflowId: string, token: string, leaseMs = 10_000): Promise<Claimed> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const { status, body } = await world.request<{ jobs: Claimed[] }>('POST', '/v1/jobs/claim', token, {
+      queues: ['stamp:requestStamp'],
+      max: 32,
+      leaseMs,
+      waitMs: 500,
+    });
+    expect(status).toBe(200);
+    const mine = body.jobs.find((j) => j.workflowId === workflowId);
+    if (mine) return mine;
+    if (Date.now() > until) throw new Error(`no job of ${workflowId} was claimable`);
+  }
+}
+
+const jobPath = (jobId: string, action: string) => `/v1/jobs/${encodeURIComponent(jobId)}/${action}`;
+const stamped = (jobId: string, stamp = 'external') => ({ type: 'STAMPED', payload: { jobId, stamp } });
+
+async function auditOf(id: string) {
+  const { body } = await world.request<{ entries: { eventType: string; outcome: string; actor: { id: string } }[] }>(
+    'GET',
+    `/v1/workflows/${id}/audit`,
+    clerk,
+  );
+  return body.entries;
+}
+
+describe('the job API for external workers', () => {
+  it('lets a worker that speaks only HTTP complete a workflow', async () => {
+    const id = await createStamp('contract-ext');
+    const child = spawn(process.execPath, ['test/external-worker/stamp-worker.mjs'], {
+      env: { ...process.env, WARDEN_URL: world.base, WARDEN_TOKEN: workerA, JOBS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, output).toBe(0);
+    const view = await world.waitFor(id, 'awaitingSignOff', clerk);
+    // Stamped by the external worker, not by the in-process handler (which stamps `stamp:<document>`).
+    expect(view).toMatchObject({ stamp: 'external:contract-ext' });
+    expect((await auditOf(id)).find((e) => e.eventType === 'STAMPED')).toMatchObject({
+      outcome: 'accepted',
+      actor: { id: 'stamper-a' },
+    });
+  });
+
+  it('is only for worker services: a user token with the worker role gets 403', async () => {
+    const claim = await world.request('POST', '/v1/jobs/claim', userWithWorkerRole, { queues: ['stamp:requestStamp'] });
+    expect(claim.status).toBe(403);
+    const agent = await world.request('POST', '/v1/jobs/claim', clerk, { queues: ['stamp:requestStamp'] });
+    expect(agent.status).toBe(403);
+  });
+
+  it('refuses job results on the events route and in proposals, whoever sends them', async () => {
+    const id = await createStamp('contract-forged');
+    const job = await claimFor(id, workerA);
+    for (const token of [userWithWorkerRole, workerA]) {
+      const sent = await world.request('POST', `/v1/workflows/${id}/events`, token, stamped(job.jobId, 'forged'));
+      expect(sent.status).toBe(403);
+    }
+    const forged = await world.request('POST', `/v1/workflows/${id}/events`, workerA, stamped(job.jobId, 'forged'));
+    expect(forged.body).toMatchObject({ error: { code: 'FORBIDDEN', details: { reason: 'JOB_RESULT_NEEDS_LEASE' } } });
+    const proposal = await world.request('POST', `/v1/workflows/${id}/proposals`, workerA, {
+      name: 'STAMPED',
+      arguments: JSON.stringify({ jobId: job.jobId, stamp: 'forged' }),
+    });
+    expect(proposal.status).toBe(403);
+    const tools = await world.request<{ tools: { function: { name: string } }[] }>(
+      'GET',
+      `/v1/workflows/${id}/tools`,
+      workerA,
+    );
+    expect(tools.body.tools.map((t) => t.function.name)).toEqual(['ESCALATE']); // never STAMPED
+    // The lease holder's result still counts.
+    const done = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+      leaseToken: job.leaseToken,
+      result: stamped(job.jobId),
+    });
+    expect(done.body).toMatchObject({ outcome: 'accepted', state: ['awaitingSignOff'] });
+  });
+
+  it('refuses a result with a wrong token and audits it; the holder completes afterwards', async () => {
+    const id = await createStamp('contract-wrong');
+    const job = await claimFor(id, workerA);
+    const wrong = await world.request('POST', jobPath(job.jobId, 'complete'), workerB, {
+      leaseToken: `${job.leaseToken}x`,
+      result: stamped(job.jobId, 'thief'),
+    });
+    expect(wrong.status).toBe(409);
+    expect(wrong.body).toMatchObject({ error: { code: 'LEASE_NOT_HELD', details: { reason: 'wrongToken' } } });
+    expect((await auditOf(id)).at(-1)).toMatchObject({
+      eventType: 'STAMPED',
+      outcome: 'LEASE_NOT_HELD',
+      actor: { id: 'stamper-b' },
+    });
+    const right = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+      leaseToken: job.leaseToken,
+      result: stamped(job.jobId, 'holder'),
+    });
+    expect(right.body).toMatchObject({ outcome: 'accepted', state: ['awaitingSignOff'] });
+    // Its retry is answered with the same outcome; the view shows the holder's stamp.
+    const again = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+      leaseToken: job.leaseToken,
+      result: stamped(job.jobId, 'holder'),
+    });
+    expect(again.body).toMatchObject({ outcome: 'accepted', replayed: true });
+    expect((await world.request('GET', `/v1/workflows/${id}`, clerk)).body).toMatchObject({ stamp: 'holder' });
+  });
+
+  it('refuses a result after the lease expired, and after the job moved to another worker', async () => {
+    const id = await createStamp('contract-slow');
+    const first = await claimFor(id, workerA, 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    const beat = await world.request('POST', jobPath(first.jobId, 'heartbeat'), workerA, {
+      leaseToken: first.leaseToken,
+    });
+    expect(beat.body).toMatchObject({ error: { code: 'LEASE_NOT_HELD', details: { reason: 'expired' } } });
+    const late = await world.request('POST', jobPath(first.jobId, 'complete'), workerA, {
+      leaseToken: first.leaseToken,
+      result: stamped(first.jobId, 'late'),
+    });
+    expect(late.body).toMatchObject({ error: { code: 'LEASE_NOT_HELD', details: { reason: 'expired' } } });
+
+    const second = await claimFor(id, workerB);
+    expect(second).toMatchObject({ jobId: first.jobId, deliveries: 2 });
+    expect(second.leaseToken).not.toBe(first.leaseToken);
+    const stale = await world.request('POST', jobPath(first.jobId, 'complete'), workerA, {
+      leaseToken: first.leaseToken,
+      result: stamped(first.jobId, 'stale'),
+    });
+    expect(stale.body).toMatchObject({ error: { code: 'LEASE_NOT_HELD', details: { reason: 'wrongToken' } } });
+    const done = await world.request('POST', jobPath(second.jobId, 'complete'), workerB, {
+      leaseToken: second.leaseToken,
+      result: stamped(second.jobId, 'second'),
+    });
+    expect(done.body).toMatchObject({ outcome: 'accepted' });
+    const refusals = (await auditOf(id)).filter((e) => e.outcome === 'LEASE_NOT_HELD');
+    expect(refusals.map((e) => e.actor.id)).toEqual(['stamper-a', 'stamper-a']);
+  });
+
+  it('refuses a result for a job the workflow no longer waits for', async () => {
+    const id = await createStamp('contract-gone');
+    const job = await claimFor(id, workerA);
+    // A person gives up on it meanwhile (the dead-letter event, which workers and the platform send).
+    const escalated = await world.request('POST', `/v1/workflows/${id}/events`, workerA, {
+      type: 'ESCALATE',
+      payload: { reason: 'taken over', jobId: job.jobId },
+    });
+    expect(escalated.body).toMatchObject({ outcome: 'accepted', state: ['stuck'] });
+    const late = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+      leaseToken: job.leaseToken,
+      result: stamped(job.jobId),
+    });
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ error: { code: 'WORKFLOW_FINISHED' } });
+    const failed = await world.request('POST', jobPath(job.jobId, 'fail'), workerA, {
+      leaseToken: job.leaseToken,
+      errorClass: 'UNAVAILABLE',
+      message: 'the stamp machine is down',
+      retryable: true,
+    });
+    expect(failed.body).toMatchObject({ error: { code: 'STALE_JOB' } });
+  });
+
+  it('turns a reported failure into the effect’s own failure event', async () => {
+    const id = await createStamp('contract-fail');
+    const job = await claimFor(id, workerA);
+    const failed = await world.request('POST', jobPath(job.jobId, 'fail'), workerA, {
+      leaseToken: job.leaseToken,
+      errorClass: 'UNAVAILABLE',
+      message: 'the stamp machine is down',
+      retryable: true,
+    });
+    // The stamp effect reports any failure as ESCALATE (its handler's onError).
+    expect(failed.body).toMatchObject({ outcome: 'accepted', state: ['stuck'] });
+  });
+
+  it('refuses a malformed result without using up the job, and unknown queues with their names', async () => {
+    const id = await createStamp('contract-malformed');
+    const job = await claimFor(id, workerA);
+    const malformed = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+      leaseToken: job.leaseToken,
+      result: { type: 'STAMPED', payload: { jobId: job.jobId, stamp: '' } },
+    });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body).toMatchObject({ error: { code: 'INVALID_EVENT' } });
+    const notAResult = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+      leaseToken: job.leaseToken,
+      result: { type: 'SIGNED_OFF', payload: {} },
+    });
+    expect(notAResult.status).toBe(422);
+    const fixed = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+      leaseToken: job.leaseToken,
+      result: stamped(job.jobId),
+    });
+    expect(fixed.body).toMatchObject({ outcome: 'accepted' });
+    const unknown = await world.request('POST', '/v1/jobs/claim', workerA, { queues: ['support:nope'] });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({
+      error: { details: { unknown: ['support:nope'], queues: ['stamp:requestStamp'] } },
+    });
+  });
+});
