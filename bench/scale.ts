@@ -34,7 +34,7 @@ for i = from, to - 1 do
   local tag = prefix .. ':{' .. label .. '}'
   redis.call('HSET', tag .. ':wf:' .. id, 'v', 2, 'r', record, 't', tenant, 'p', paths)
   redis.call('XADD', tag .. ':audit:' .. id, '*', 'e', audit)
-  redis.call('ZADD', tag .. ':idx:' .. index, now, id)
+  redis.call('ZADD', index, now, id)
 end
 return to - from
 `;
@@ -51,7 +51,8 @@ async function storeWith(stored: number) {
     const record = await store.load(template as string);
     const [firstAudit] = (await store.auditPage(template as string, { limit: 1 })).items;
     if (!record || !firstAudit) throw new Error('the template workflow is gone');
-    const indexPart = store.keys.stateIndex(0, record.tenantId, record.statePaths[0] ?? '').split(':idx:')[1] as string;
+    // One index per tenant and state on a single node (this Redis), whatever the shard.
+    const indexKey = store.keys.stateIndex(0, record.tenantId, record.statePaths[0] ?? '');
     for (let from = 1; from < stored; from += 20_000) {
       await client.eval(
         POPULATE,
@@ -64,7 +65,7 @@ async function storeWith(stored: number) {
         record.tenantId,
         JSON.stringify(record.statePaths),
         encodeAudit(firstAudit),
-        indexPart,
+        indexKey,
         Date.now(),
       );
     }

@@ -1,6 +1,7 @@
 /**
  * The `warden` command line. Each subcommand is one function; later issues add theirs here.
  */
+import { reindex } from './reindex.ts';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createRegistry, type WorkflowRegistry } from '../definitions/registry.ts';
@@ -15,7 +16,11 @@ const usage = `warden <command> [options]
 
 Commands:
   serve [--role api|worker|timers]   the API, workers and timer service (all unless --role) until SIGTERM
-  token --sub ID --tenant T --roles a,b [--limit N]   mint a Bearer token (needs WARDEN_JWT_SECRET)
+  token --sub ID --tenant T --roles a,b [--limit N] [--kind user|service]
+                         mint a Bearer token (needs WARDEN_JWT_SECRET); an external worker is
+                         --kind service --roles worker
+  reindex                one-off after upgrading a single-node deployment: fold the per-shard queue
+                         indexes of earlier versions into one per tenant and state
   demo [--definition ID] drive one workflow (the first registered by default) to completion with the local adapters
   definitions [--json]   the registered workflow definitions, their states and events
   paths [--json] [--definition ID[@V]] [--no-simple]
@@ -67,6 +72,7 @@ export async function main(
       tenant: { type: 'string' },
       roles: { type: 'string' },
       limit: { type: 'string' },
+      kind: { type: 'string' },
       definition: { type: 'string' },
       'no-simple': { type: 'boolean', default: false },
     },
@@ -84,6 +90,8 @@ export async function main(
         );
       case 'token':
         return await token(loadConfig(), values, print);
+      case 'reindex':
+        return await reindex(loadConfig(), print);
       case 'demo':
         return await runDemo(loadConfig(), registry, print, {
           definition: typeof values.definition === 'string' ? values.definition : undefined,

@@ -19,7 +19,12 @@ export async function token(
     return 2;
   }
   if (!sub || !tenant || !roles) {
-    print('usage: warden token --sub ID --tenant TENANT --roles role1,role2 [--limit AMOUNT]');
+    print('usage: warden token --sub ID --tenant TENANT --roles role1,role2 [--limit AMOUNT] [--kind user|service]');
+    return 2;
+  }
+  const kind = text('kind') ?? 'user';
+  if (kind !== 'user' && kind !== 'service') {
+    print('--kind must be user or service (an external worker is a service with the worker role)');
     return 2;
   }
   const limit = Number(text('limit') ?? 0);
@@ -27,6 +32,8 @@ export async function token(
     print('--limit must be a non-negative number');
     return 2;
   }
-  print(await mintToken(config.WARDEN_JWT_SECRET, { sub, tenant, roles: roles.split(','), approvalLimit: limit }));
+  print(
+    await mintToken(config.WARDEN_JWT_SECRET, { sub, tenant, roles: roles.split(','), approvalLimit: limit, kind }),
+  );
   return 0;
 }

@@ -78,6 +78,23 @@ describe('the warden command', () => {
         kind: 'user',
       });
       expect((await run('token', '--sub', 'alice')).code).toBe(2);
+      // An external worker's token: a service with the worker role.
+      const worker = await run(
+        'token',
+        '--sub',
+        'stamper',
+        '--tenant',
+        'system',
+        '--roles',
+        'worker',
+        '--kind',
+        'service',
+      );
+      expect(worker.code).toBe(0);
+      expect(
+        await createAuthenticator({ secret: 'cli-secret-0123456789abcdef' }).authenticate(`Bearer ${worker.out}`),
+      ).toMatchObject({ id: 'stamper', kind: 'service', roles: ['worker'] });
+      expect((await run('token', '--sub', 'a', '--tenant', 't', '--roles', 'r', '--kind', 'admin')).code).toBe(2);
     } finally {
       delete process.env.WARDEN_JWT_SECRET;
     }

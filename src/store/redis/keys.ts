@@ -12,6 +12,11 @@ export interface KeySpace {
   prefix: string;
   /** Number of shards; fixed for the life of a deployment. */
   shards: number;
+  /**
+   * Redis Cluster: keys of one script must share a slot, so the state indexes are kept per shard
+   * (and a queue page merges them). On one Redis node they are one per tenant and state.
+   */
+  cluster?: boolean;
 }
 
 /** Index and de-duplication keys embed user strings; encode them so no separator or brace leaks in. */
@@ -47,9 +52,14 @@ export function createKeys(space: KeySpace) {
     timerGenerations: (shard: number) => `${tag(shard)}:timergen`,
     /** Sorted set: workflows of the shard finished and not yet archived, scored by when they finished. */
     finished: (shard: number) => `${tag(shard)}:finished`,
-    /** Sorted set: workflows of a tenant in a state, scored by when they entered it. */
+    /**
+     * Sorted set: workflows of a tenant in a state, scored by when they entered it. One per tenant
+     * and state on a single node, so a queue page is one range read; one per shard on a cluster.
+     */
     stateIndex: (shard: number, tenantId: string, statePath: string) =>
-      `${tag(shard)}:idx:${part(tenantId)}:${part(statePath)}`,
+      space.cluster
+        ? `${tag(shard)}:idx:${part(tenantId)}:${part(statePath)}`
+        : `${space.prefix}:idx:${part(tenantId)}:${part(statePath)}`,
     /** String: the workflow created for (tenant, de-duplication key); lives in the shard the key hashes to. */
     dedup: (tenantId: string, key: string) =>
       `${tag(shardForDedupKey(tenantId, key, space.shards))}:dedup:${part(tenantId)}:${part(key)}`,

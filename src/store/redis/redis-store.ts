@@ -123,7 +123,7 @@ export class RedisStore implements WorkflowStore {
 
   constructor(client: Client, space: KeySpace) {
     this.client = defineScripts(client);
-    this.keys = createKeys(space);
+    this.keys = createKeys({ ...space, cluster: space.cluster ?? 'nodes' in client });
     this.shards = space.shards;
   }
 
@@ -346,7 +346,9 @@ export class RedisStore implements WorkflowStore {
     const [sinceText, afterId] = options.cursor ? options.cursor.split(':') : [];
     const after = sinceText ? Number(sinceText) : -Infinity;
     const key = (shard: number) => this.keys.stateIndex(shard, options.tenantId, options.statePath);
-    const reads = Array.from({ length: this.shards }, (_, shard) =>
+    // One index on a single node: a page is one or two range reads. On a cluster, one per shard, merged.
+    const indexes = this.keys.space.cluster ? this.shards : 1;
+    const reads = Array.from({ length: indexes }, (_, shard) =>
       this.client.zrangebyscore(
         key(shard),
         Number.isFinite(after) ? `(${after}` : '-inf',
@@ -361,7 +363,7 @@ export class RedisStore implements WorkflowStore {
     // page boundary inside one millisecond loses nothing.
     if (Number.isFinite(after)) {
       reads.push(
-        ...Array.from({ length: this.shards }, (_, shard) =>
+        ...Array.from({ length: indexes }, (_, shard) =>
           this.client.zrangebyscore(key(shard), after, after, 'WITHSCORES'),
         ),
       );
@@ -380,6 +382,32 @@ export class RedisStore implements WorkflowStore {
     const page = ordered.slice(0, options.limit);
     const last = page.at(-1);
     return { items: page, next: ordered.length > options.limit && last ? `${last.since}:${last.workflowId}` : null };
+  }
+
+  /**
+   * One-off after an upgrade on a single node: moves the per-shard state indexes earlier versions
+   * kept (`<prefix>:{s017}:idx:<tenant>:<state>`) into the one per tenant and state, keeping each
+   * entry's time; returns how many entries moved. Nothing to do on a cluster.
+   */
+  async consolidateStateIndexes(): Promise<number> {
+    if (this.keys.space.cluster || 'nodes' in this.client) return 0;
+    const { prefix } = this.keys.space;
+    let moved = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.client.scan(cursor, 'MATCH', `${prefix}:{s*}:idx:*`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        const target = `${prefix}:idx:${key.slice(key.indexOf(':idx:') + ':idx:'.length)}`;
+        const entries = await this.client.zrange(key, '0', '-1', 'WITHSCORES');
+        const pairs: (string | number)[] = [];
+        for (let i = 0; i + 1 < entries.length; i += 2) pairs.push(Number(entries[i + 1]), entries[i] ?? '');
+        if (pairs.length > 0) await this.client.zadd(target, 'NX', ...pairs);
+        await this.client.del(key);
+        moved += pairs.length / 2;
+      }
+    } while (cursor !== '0');
+    return moved;
   }
 
   async claimDueTimers(shard: number, now: number, limit: number): Promise<number> {

@@ -1,0 +1,91 @@
+/**
+ * Issue 13 §3: a queue page costs O(page size) on a single Redis node. The commit script keeps one
+ * sorted set per tenant and state, so a page is one range read (two with a cursor), whatever the
+ * number of shards; before, every page read every shard's index (a cluster still does). Commands
+ * are counted with MONITOR, keeping only those that name this test's key prefix.
+ */
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, QueueItem } from '../../src/engine/store-port.ts';
+import { RedisStore } from '../../src/store/redis/redis-store.ts';
+import { createSupport, makeWorld, type World } from '../support/world.ts';
+import { connectTestRedis, deletePrefix, freshPrefix } from '../support/redis.ts';
+
+const shards = 64;
+const state = 'beforeAction.classifying.attempting';
+let redis: Redis;
+let monitor: Redis;
+let prefix: string;
+let world: World;
+let store: RedisStore;
+const seen: string[][] = [];
+let sentinels = 0;
+
+beforeAll(async () => {
+  redis = await connectTestRedis();
+  monitor = await redis.monitor();
+  prefix = freshPrefix('qidx');
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    if (args.some((arg) => arg.includes(prefix))) seen.push(args);
+  });
+  store = new RedisStore(redis, { prefix, shards });
+  world = makeWorld(store);
+  // 12 workflows over many shards, four of them entering the state in the same millisecond.
+  for (let i = 0; i < 12; i++) {
+    if (i % 4 !== 0) world.clock.now += 1;
+    await createSupport(world);
+  }
+  await commandsOf(() => Promise.resolve()); // MONITOR has reported everything the setup sent
+});
+
+afterAll(async () => {
+  monitor.disconnect();
+  await deletePrefix(redis, prefix);
+  await redis.quit();
+});
+
+async function commandsOf<T>(action: () => Promise<T>): Promise<{ result: T; commands: string[][] }> {
+  const from = seen.length;
+  const result = await action();
+  const sentinel = `${prefix}:sentinel:${++sentinels}`;
+  await redis.exists(sentinel);
+  const until = Date.now() + 10_000;
+  while (!seen.some((args) => args.includes(sentinel))) {
+    if (Date.now() > until) throw new Error('MONITOR never reported the sentinel');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { result, commands: seen.slice(from).filter((args) => !args.includes(sentinel)) };
+}
+
+describe('queue pages on a single Redis node', () => {
+  it('cost one or two range reads a page, whatever the number of shards, and miss nothing', async () => {
+    const listed: string[] = [];
+    const costs: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const current: string | null = cursor;
+      const { result, commands }: { result: Page<QueueItem>; commands: string[][] } = await commandsOf(() =>
+        store.listByState({ tenantId: 'acme', statePath: state, limit: 5, cursor: current }),
+      );
+      costs.push(commands.length);
+      listed.push(...result.items.map((item) => item.workflowId));
+      cursor = result.next;
+    } while (cursor);
+    expect(listed).toHaveLength(12);
+    expect(new Set(listed).size).toBe(12);
+    expect(costs[0]).toBe(1);
+    for (const cost of costs) expect(cost).toBeLessThanOrEqual(2);
+  });
+
+  it('folds the per-shard indexes of earlier versions into one per tenant and state (warden reindex)', async () => {
+    const old = `${prefix}:{s007}:idx:acme:${encodeURIComponent('legacy.waiting')}`;
+    await redis.zadd(old, 5, 's007-legacy000001', 6, 's007-legacy000002');
+    expect(await store.consolidateStateIndexes()).toBe(2);
+    expect(await redis.exists(old)).toBe(0);
+    const page = await store.listByState({ tenantId: 'acme', statePath: 'legacy.waiting', limit: 10 });
+    expect(page.items.map((item) => [item.workflowId, item.since])).toEqual([
+      ['s007-legacy000001', 5],
+      ['s007-legacy000002', 6],
+    ]);
+  });
+});
