@@ -61,15 +61,14 @@ describe('queue pages on a single Redis node', () => {
   it('cost one or two range reads a page, whatever the number of shards, and miss nothing', async () => {
     const listed: string[] = [];
     const costs: number[] = [];
+    const pageAfter = (cursor: string | null) =>
+      commandsOf<Page<QueueItem>>(() => store.listByState({ tenantId: 'acme', statePath: state, limit: 5, cursor }));
     let cursor: string | null = null;
     do {
-      const current: string | null = cursor;
-      const { result, commands }: { result: Page<QueueItem>; commands: string[][] } = await commandsOf(() =>
-        store.listByState({ tenantId: 'acme', statePath: state, limit: 5, cursor: current }),
-      );
-      costs.push(commands.length);
-      listed.push(...result.items.map((item) => item.workflowId));
-      cursor = result.next;
+      const page = await pageAfter(cursor);
+      costs.push(page.commands.length);
+      listed.push(...page.result.items.map((item) => item.workflowId));
+      cursor = page.result.next;
     } while (cursor);
     expect(listed).toHaveLength(12);
     expect(new Set(listed).size).toBe(12);
