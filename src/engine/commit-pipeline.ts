@@ -6,10 +6,12 @@
  * through the loop; a creation has no version to race on and writes `createRequest` once.
  */
 import type { Accepted, Decision, Effect, WorkflowRecord } from './decision.ts';
+import type { LeaseCheck } from './decider.ts';
 import type { Instrumentation, Trail } from './observer.ts';
 import type {
   CommitRequest,
   CreateRequest,
+  JobLease,
   OutboxMessage,
   StoredOutcome,
   TransitionWrite,
@@ -92,9 +94,36 @@ export interface Step {
   lookUpEventId: boolean;
   /** Record a refusal (its audit entry and its outcome for de-duplication), or only return it. */
   recordRefusals: boolean;
-  /** A job result's lease, re-checked atomically by the commit. */
+  /**
+   * A job result's lease: read with the record (one round trip), told to `plan`, and checked again
+   * atomically by the commit. A refusal is recorded under its audit entry's event id, which `plan`
+   * chooses (a result refused for want of the lease must not take the holder's result id).
+   */
   lease?: { jobId: string; token: string } | undefined;
-  plan(record: WorkflowRecord): Plan;
+  /**
+   * A record the caller read already (a worker, before running the effect): the first attempt
+   * decides on it without reading, the commit's version compare-and-set (and its event-id and lease
+   * checks) catching anything that changed meanwhile; a lease is then presumed held.
+   */
+  known?: WorkflowRecord | undefined;
+  /** An outbox entry of the workflow's shard to acknowledge in the same atomic write as the commit. */
+  ackEntry?: string | undefined;
+  plan(record: WorkflowRecord, lease?: LeaseCheck): Plan;
+}
+
+/** Whether `token` holds the job's lease at `now`, by the lease the store returned. */
+export function checkLease(lease: JobLease | null, token: string, now: number): LeaseCheck {
+  if (!lease) return 'missing';
+  if (!sameText(lease.token, token)) return 'wrongToken';
+  return !lease.done && lease.expiresAt < now ? 'expired' : 'held';
+}
+
+/** Compares two texts in time that depends on their length only (lease tokens). */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
 
 export interface PipelineDeps {
@@ -118,17 +147,24 @@ export async function decideAndCommit(deps: PipelineDeps, step: Step, trail: Tra
   const { inSpan, traceDecision, commitIds } = deps.instrumentation;
   const { workflowId, eventId, expectedVersion } = step;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    // One round trip for both reads (the client pipelines them); the commit script re-checks both.
-    const [record, seen] = await Promise.all([
-      store.load(workflowId),
-      step.lookUpEventId ? store.outcomeOf(workflowId, eventId) : null,
-    ]);
+    const known = attempt === 1 ? step.known : undefined;
+    // One round trip for every read (the client pipelines them); the commit script re-checks them.
+    const [record, seen, lease] = known
+      ? [known, null, null]
+      : await Promise.all([
+          store.load(workflowId),
+          step.lookUpEventId ? store.outcomeOf(workflowId, eventId) : null,
+          step.lease ? store.jobLease(workflowId, step.lease.jobId) : null,
+        ]);
+    const leaseCheck =
+      step.lease && !known ? checkLease(lease, step.lease.token, clock()) : step.lease ? 'held' : undefined;
     if (!record) return { outcome: 'notFound' };
-    if (seen) return { outcome: 'duplicate', stored: seen };
+    // Only the lease holder learns a result's first outcome; anyone else is refused below.
+    if (seen && (leaseCheck === undefined || leaseCheck === 'held')) return { outcome: 'duplicate', stored: seen };
     if (expectedVersion !== undefined && record.version !== expectedVersion) {
       return { outcome: 'preconditionFailed', version: record.version };
     }
-    const plan = step.plan(record);
+    const plan = step.plan(record, leaseCheck);
     if ('settled' in plan) return plan.settled;
     const now = clock();
     const decision = traceDecision({ workflowId, eventId }, () => plan.decide(now));
@@ -142,7 +178,7 @@ export async function decideAndCommit(deps: PipelineDeps, step: Step, trail: Tra
       const result = await inSpan('warden.commit', commitIds(decision), () =>
         store.recordRefusal({
           workflowId,
-          eventId,
+          eventId: decision.audit.eventId,
           expectedVersion: record.version,
           audit: decision.audit,
           outcome: { outcome: 'refused', code, message, details },
@@ -157,7 +193,11 @@ export async function decideAndCommit(deps: PipelineDeps, step: Step, trail: Tra
     }
 
     const result = await inSpan('warden.commit', commitIds(decision), () =>
-      store.commit({ ...commitRequest(decision, record), lease: step.lease }),
+      store.commit({
+        ...commitRequest(decision, record),
+        lease: step.lease,
+        ackEntry: step.ackEntry,
+      }),
     );
     if (result.status === 'leaseLost') {
       // The lease moved or expired between reading it and committing: refused, not recorded (rare).

@@ -83,6 +83,13 @@ export interface JobResult {
   payload: Record<string, unknown>;
 }
 
+export interface JobResultOptions {
+  /** The record as the worker read it before the effect: decided on first, no read (see `Step.known`). */
+  known?: WorkflowRecord;
+  /** The job's outbox entry, acknowledged by the same atomic write that commits the result. */
+  ackEntry?: string;
+}
+
 /** A stored workflow names a definition version this process does not know. */
 export class UnknownDefinitionError extends WardenError {
   constructor(workflowId: string, definition: string) {
@@ -115,7 +122,12 @@ export interface Engine {
    * lease, checked again atomically by the commit; otherwise refuses it with `LEASE_NOT_HELD` and
    * audits the refusal under an event id of its own, so the holder's result still counts.
    */
-  applyJobResult(workflowId: string, result: JobResult, principal: Principal): Promise<ApplyOutcome>;
+  applyJobResult(
+    workflowId: string,
+    result: JobResult,
+    principal: Principal,
+    options?: JobResultOptions,
+  ): Promise<ApplyOutcome>;
   /** Applies a timer firing from the outbox; its event id derives from the timer and generation. */
   applyTimer(timer: { workflowId: string; timerId: string; generation: number }): Promise<ApplyOutcome>;
   /** The stored record, or null. */
@@ -127,14 +139,6 @@ export interface Engine {
   migrateWorkflow(workflowId: string, toVersion: number, principal: Principal): Promise<ApplyOutcome>;
   /** The registered definition a record runs on; throws `UnknownDefinitionError` when it is not registered. */
   definitionOf(record: WorkflowRecord): WorkflowDefinition;
-}
-
-/** Compares two texts in time that depends on their length only (lease tokens). */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
 }
 
 export function createEngine(options: EngineOptions): Engine {
@@ -218,41 +222,46 @@ export function createEngine(options: EngineOptions): Engine {
     );
   }
 
-  async function applyJobResult(workflowId: string, result: JobResult, principal: Principal): Promise<ApplyOutcome> {
+  function applyJobResult(
+    workflowId: string,
+    result: JobResult,
+    principal: Principal,
+    given: JobResultOptions = {},
+  ): Promise<ApplyOutcome> {
     const { jobId, leaseToken } = result;
-    const lease = await store.jobLease(workflowId, jobId);
-    const check: LeaseCheck = !lease
-      ? 'missing'
-      : !sameText(lease.token, leaseToken)
-        ? 'wrongToken'
-        : !lease.done && lease.expiresAt < clock()
-          ? 'expired'
-          : 'held';
-    // A refusal for want of the lease is audited under an id of its own: recorded under the result's
-    // id, it would become the outcome the lease holder's result gets back.
-    const eventId = check === 'held' ? `${jobId}/result` : `${jobId}/refused/${options.newId()}`;
-    const event: IncomingEvent = { type: result.type, eventId, payload: result.payload, causationId: jobId };
+    const resultId = `${jobId}/result`;
+    let refusedId: string | undefined;
+    const eventFor = (lease: LeaseCheck | undefined): IncomingEvent => ({
+      type: result.type,
+      // A refusal for want of the lease is audited under an id of its own: recorded under the
+      // result's id, it would become the outcome the lease holder's result gets back.
+      eventId: lease === 'held' ? resultId : (refusedId ??= `${jobId}/refused/${options.newId()}`),
+      payload: result.payload,
+      causationId: jobId,
+    });
     return apply(
       'event',
       {
         workflowId,
-        eventId,
-        lookUpEventId: check === 'held',
+        eventId: resultId,
+        lookUpEventId: true,
         recordRefusals: true,
-        lease: check === 'held' ? { jobId, token: leaseToken } : undefined,
-        plan: (record) => ({
+        lease: { jobId, token: leaseToken },
+        known: given.known,
+        ackEntry: given.ackEntry,
+        plan: (record, lease) => ({
           decide: (now) =>
             decideEvent({
               definition: definitionOf(record),
               record,
-              event,
+              event: eventFor(lease),
               principal,
               now,
-              job: { jobId, lease: check },
+              job: { jobId, lease: lease ?? 'missing' },
             }),
         }),
       },
-      event,
+      { type: result.type, payload: result.payload },
     );
   }
 

@@ -80,6 +80,8 @@ export interface CommitRequest extends TransitionWrite {
    * expired (checked in the same atomic write, which then ends the lease).
    */
   lease?: { jobId: string; token: string } | undefined;
+  /** An outbox entry of the workflow's shard, acknowledged in the same atomic write (a worker's job). */
+  ackEntry?: string | undefined;
 }
 
 /** A worker's hold on one job: its result is accepted only with this token, before `expiresAt`. */

@@ -91,6 +91,8 @@ export function createWorker(options: WorkerOptions) {
     approvalLimit: 0,
   };
   const inFlight = new Set<Promise<unknown>>();
+  /** Entries whose result commit acknowledged them too. */
+  const ackedByCommit = new Set<string>();
   const shutdown = new AbortController();
   const maxDeliveries = options.maxDeliveries ?? 5;
   const shutdownGraceMs = options.shutdownGraceMs ?? 15_000;
@@ -140,7 +142,17 @@ export function createWorker(options: WorkerOptions) {
       if (outcome.outcome === 'conflict' || outcome.outcome === 'early') return 'retry';
       return outcome.outcome === 'accepted' ? 'applied' : 'refused';
     }
-    const record = await store.load(message.workflowId);
+    // This delivery's lease: its result is accepted only with this token, and only before it expires.
+    // Granted with the read (one round trip); a job dropped below leaves a lease nobody uses.
+    const leaseToken = newLeaseToken();
+    const [record] = await Promise.all([
+      store.load(message.workflowId),
+      store.grantJobLease(message.workflowId, message.jobId, {
+        token: leaseToken,
+        owner: consumer,
+        expiresAt: clock() + options.jobLeaseMs,
+      }),
+    ]);
     if (!record || record.status !== 'active') return 'dropped';
     const definition = engine.definitionOf(record);
     const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
@@ -156,13 +168,6 @@ export function createWorker(options: WorkerOptions) {
       logger.error({ jobId: message.jobId, type: message.type, definition: definition.id }, 'no handler for effect');
       return 'failed';
     }
-    // This delivery's lease: its result is accepted only with this token, and only before it expires.
-    const leaseToken = newLeaseToken();
-    await store.grantJobLease(message.workflowId, message.jobId, {
-      token: leaseToken,
-      owner: consumer,
-      expiresAt: clock() + options.jobLeaseMs,
-    });
     const started = clock();
     const result = await handler(
       effectContextFor(store, clock, message, context, { signal: shutdown.signal, deliveries: entry.deliveries }),
@@ -173,11 +178,15 @@ export function createWorker(options: WorkerOptions) {
     // Aborted by a forced shutdown: the result may be an artefact of the abort. Neither apply nor
     // acknowledge; the job is redelivered (and a refund reconciles first).
     if (shutdown.signal.aborted) return 'retry';
+    // Decided first on the record read above (the commit's compare-and-set catches any change), and
+    // acknowledged by the same atomic write: one round trip for the result.
     const outcome = await engine.applyJobResult(
       message.workflowId,
       { jobId: message.jobId, leaseToken, type: result.type, payload: result.payload },
       principal,
+      { known: record, ackEntry: entry.entryId },
     );
+    if (outcome.outcome === 'accepted') ackedByCommit.add(entry.entryId);
     if (outcome.outcome === 'conflict') return 'retry';
     if (outcome.outcome === 'refused' && outcome.code === 'LEASE_NOT_HELD') {
       // Took longer than the job lease: another delivery owns the job now (or will, once reclaimed).
@@ -224,6 +233,7 @@ export function createWorker(options: WorkerOptions) {
       return 'failed';
     }
     if (outcome === 'retry' || outcome === 'failed' || outcome === 'deadLettered') return outcome;
+    if (ackedByCommit.delete(entry.entryId)) return outcome;
     try {
       await store.ackOutbox(entry.shard, [entry.entryId]);
     } catch (error) {

@@ -42,7 +42,7 @@ export interface RuntimeWorldOptions {
   /** Replaces some effect handlers. */
   handlers?: Record<string, EffectHandler>;
   worker?: Partial<Pick<WorkerOptions, 'maxDeliveries' | 'shutdownGraceMs' | 'jobLeaseMs'>>;
-  /** Wraps the store the worker uses (fault injection). */
+  /** Wraps the store the worker and its engine use (fault injection). */
   wrapStore?: (store: WorkflowStore) => WorkflowStore;
 }
 
@@ -59,7 +59,11 @@ export async function runtimeWorld(options: RuntimeWorldOptions = {}): Promise<R
     ? new RedisStore(options.redis, { prefix, shards })
     : new MemoryStore({ shards, clock: () => clock.now });
   const redis = options.redis;
-  const world = makeWorld(store, clock, redis ? () => deletePrefix(redis, prefix) : undefined);
+  const world = makeWorld(
+    options.wrapStore ? options.wrapStore(store) : store,
+    clock,
+    redis ? () => deletePrefix(redis, prefix) : undefined,
+  );
   const handlers = { ...createEffectHandlers({ ...offline, actions, notifier, ...options.deps }), ...options.handlers };
   const leases = createShardLeases({
     store,

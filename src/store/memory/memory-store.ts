@@ -157,6 +157,10 @@ export class MemoryStore implements WorkflowStore {
       if (held) held.done = true;
     }
     this.write(stored, request, request.timersToCancel);
+    if (request.ackEntry !== undefined) {
+      const shard = shardOf(request.record.workflowId);
+      if (shard !== null) void this.ackOutbox(shard, [request.ackEntry]);
+    }
     return Promise.resolve({ status: 'committed' });
   }
 

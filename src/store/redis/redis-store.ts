@@ -147,6 +147,7 @@ export class RedisStore implements WorkflowStore {
     cancel: string[],
     dedup: { key: string; value: string } | undefined,
     lease?: { jobId: string; token: string },
+    ackEntry?: string,
   ): Promise<Exclude<TransitionScriptReply, [typeof TransitionReply.invalidArguments, string]>> {
     const { record } = request;
     const id = record.workflowId;
@@ -192,6 +193,7 @@ export class RedisStore implements WorkflowStore {
       cancel.length,
       ...cancel.map((timerId) => timerMember(id, timerId)),
       ...(lease ? [1, lease.token] : [0]),
+      ...(ackEntry ? [OUTBOX_GROUP, ackEntry] : ['', '']),
     ];
     const reply = await this.client.wardenTransition(keys.length, ...keys, ...args);
     if (reply[0] === TransitionReply.invalidArguments) throw new ScriptError(reply[1]);
@@ -230,6 +232,7 @@ export class RedisStore implements WorkflowStore {
       request.timersToCancel,
       undefined,
       request.lease,
+      request.ackEntry,
     );
     switch (reply[0]) {
       case TransitionReply.written:

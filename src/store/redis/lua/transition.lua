@@ -35,6 +35,8 @@
   then C = number of timers to cancel, then C members
   then the lease flag (0 | 1), then, when 1, the lease token: written only while that token holds
   the job's lease and it has not expired at ARGV[9]; the write marks the lease done
+  then the consumer group and the id of an entry of the outbox (KEYS[4]) to acknowledge with the
+  write (a worker's job), or two empty strings
 
   Returns
     {1}                   written
@@ -102,7 +104,9 @@ local hasLease = ARGV[i] == '1'
 if ARGV[i] ~= '0' and not hasLease then return {-1, 'bad lease flag'} end
 if hasLease and mode ~= 'commit' then return {-1, 'lease outside commit'} end
 local leaseToken = ARGV[i + 1]
-if #ARGV ~= i + (hasLease and 1 or 0) then return {-1, 'argument count does not match'} end
+i = i + 1 + (hasLease and 1 or 0)
+local ackGroup, ackEntry = ARGV[i], ARGV[i + 1]
+if #ARGV ~= i + 1 then return {-1, 'argument count does not match'} end
 if #KEYS ~= 7 + leaving + entering + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
   return {-1, 'key count does not match'}
 end
@@ -166,6 +170,7 @@ if entering == 0 then rcall('ZADD', KEYS[7], now, workflowId) end
 if hasDedup then rcall('SET', KEYS[8 + leaving + entering], dedupValue) end
 -- The lease is done, not deleted: its holder asking again gets the result's outcome, anyone else a refusal.
 if hasLease then rcall('HSET', leaseKey, 'd', '1') end
+if ackGroup ~= '' then rcall('XACK', KEYS[4], ackGroup, ackEntry) end
 -- Wake the shard's idle workers and timer service; the message is the shard number.
 if armCount > 0 or jobCount > 0 then rcall('PUBLISH', ARGV[15], ARGV[16]) end
 return {1}
