@@ -7,6 +7,8 @@ export default defineConfig({
     // must not fail because another file held the cores for a while.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Redis and Chromium are checked once, before any test file starts (one message naming what is missing).
+    globalSetup: ['test/support/prerequisites.ts'],
     projects: [
       {
         extends: true,

@@ -56,8 +56,13 @@ export const configSchema = z.object({
   WARDEN_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   /** A request whose body has not arrived after this long is dropped, ms (event streams are not requests that wait on a body). */
   WARDEN_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
-  /** HS256 secret for Bearer tokens; unset (and no JWKS) = one is generated at start-up and tokens printed. */
+  /**
+   * HS256 secret for Bearer tokens; unset (and no JWKS) = the one in WARDEN_SECRET_FILE, generated
+   * there at the first start, and starter tokens printed.
+   */
   WARDEN_JWT_SECRET: z.string().min(16).optional(),
+  /** Where a server without WARDEN_JWT_SECRET keeps its generated secret and `warden token` reads it (relative to the working directory). */
+  WARDEN_SECRET_FILE: z.string().min(1).max(4096).default('.warden/secret'),
   /** Verify tokens against this JWKS (RS256/ES256) instead of a shared secret. */
   WARDEN_JWKS_URL: z.url().optional(),
   /** When set, Bearer tokens must carry this issuer (`iss`). */

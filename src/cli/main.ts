@@ -17,7 +17,8 @@ const usage = `warden <command> [options]
 Commands:
   serve [--role api|worker|timers]   the API, workers and timer service (all unless --role) until SIGTERM
   token --sub ID --tenant T --roles a,b [--limit N] [--kind user|service]
-                         mint a Bearer token (needs WARDEN_JWT_SECRET); an external worker is
+                         mint a Bearer token with WARDEN_JWT_SECRET, or else with the secret
+                         a server started without it keeps in .warden/secret; an external worker is
                          --kind service --roles worker
   reindex                one-off after upgrading a single-node deployment: fold the per-shard queue
                          indexes of earlier versions into one per tenant and state

@@ -3,14 +3,16 @@
  * process, or one of them with `--role api|worker|timers`. Stops gracefully on SIGTERM or SIGINT:
  * the API stops accepting, no new jobs are read, jobs in flight finish, leases are released.
  */
+import type { AddressInfo } from 'node:net';
 import type { ServerType } from '@hono/node-server';
-import { generateSecret, mintToken } from '../api/auth.ts';
+import { mintToken } from '../api/auth.ts';
 import { apiDeps, authenticatorFor, serveApi } from '../api/server.ts';
 import type { Config } from '../config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { Role } from '../runtime/runner.ts';
 import { setupTracing } from '../observability/index.ts';
 import { createSystem } from '../system.ts';
+import { readOrCreateSecretFile } from './secret-file.ts';
 
 export const roleNames = ['api', 'worker', 'timers'] as const;
 export type ProcessRole = (typeof roleNames)[number];
@@ -22,19 +24,37 @@ export function parseRoles(role: string | undefined): Set<ProcessRole> {
   throw new Error(`unknown role ${role}: use ${roleNames.join(', ')} (comma-separated) or all`);
 }
 
-/** Tokens for a first try, one per role of every registered workflow, printed when no secret is configured. */
+/**
+ * Tokens for a first try, printed when no secret is configured: the first workflow's roles as one
+ * paste-ready `export BASE=… AGENT=… …` line (what the README walkthrough uses), the rest listed.
+ */
 async function printStarterTokens(
   registry: WorkflowRegistry,
-  secret: string,
+  secret: { secret: string; created: boolean; path: string },
+  base: string,
   print: (line: string) => void,
 ): Promise<void> {
   const tenant = 'demo';
-  print('WARDEN_JWT_SECRET is not set: generated one for this process. Tokens for tenant "demo" (12 h):');
-  for (const bundle of registry.bundles) {
+  const mint = (name: string, role: string) =>
+    mintToken(secret.secret, { sub: `${name}-1`, tenant, roles: [role], approvalLimit: 500 });
+  print(
+    `WARDEN_JWT_SECRET is not set: signing tokens with the secret in ${secret.path} ` +
+      `(${secret.created ? 'generated now' : 'kept from an earlier start'}, readable only by you; ` +
+      '`npx warden token` run in this directory uses it too).',
+  );
+  const [first, ...others] = registry.bundles;
+  if (!first) return;
+  const exports = [`BASE=${base}`];
+  for (const [name, role] of Object.entries(first.roles)) {
+    if (role !== 'worker') exports.push(`${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}=${await mint(name, role)}`);
+  }
+  print(`Paste into another shell (${first.id} tokens for tenant "${tenant}", 12 h):`);
+  print(`export ${exports.join(' ')}`);
+  if (others.length === 0) return;
+  print(`More tokens for tenant "${tenant}":`);
+  for (const bundle of others) {
     for (const [name, role] of Object.entries(bundle.roles)) {
-      if (role === 'worker') continue;
-      const token = await mintToken(secret, { sub: `${name}-1`, tenant, roles: [role], approvalLimit: 500 });
-      print(`  ${`${bundle.id} ${name}`.padEnd(24)} ${token}`);
+      if (role !== 'worker') print(`  ${`${bundle.id} ${name}`.padEnd(24)} ${await mint(name, role)}`);
     }
   }
 }
@@ -53,8 +73,11 @@ export async function serve(
   let server: ServerType | null = null;
   let stopping = false;
   if (roles.has('api')) {
-    const secret = config.WARDEN_JWT_SECRET ?? (config.WARDEN_JWKS_URL ? '' : generateSecret());
-    if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) await printStarterTokens(registry, secret, print);
+    const kept =
+      config.WARDEN_JWT_SECRET || config.WARDEN_JWKS_URL
+        ? undefined
+        : { ...readOrCreateSecretFile(config.WARDEN_SECRET_FILE), path: config.WARDEN_SECRET_FILE };
+    const secret = config.WARDEN_JWT_SECRET ?? kept?.secret ?? '';
     const workersAlive = runtime
       ? () => Promise.resolve([...runtime.leases.values()].some((held) => held.owned().length > 0))
       : undefined;
@@ -65,9 +88,9 @@ export async function serve(
       requestTimeoutMs: config.WARDEN_REQUEST_TIMEOUT_MS,
     });
     const shown = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
-    print(
-      `warden API listening on http://${shown}:${config.PORT} (bound to ${config.HOST}; store: ${system.store.kind})`,
-    );
+    const base = `http://${shown}:${(server.address() as AddressInfo).port}`;
+    print(`warden API listening on ${base} (bound to ${config.HOST}; store: ${system.store.kind})`);
+    if (kept) await printStarterTokens(registry, kept, base, print);
   }
   system.logger.info({ roles: [...roles], store: system.store.kind }, 'warden is running');
   await new Promise<void>((resolve) => {

@@ -1,9 +1,11 @@
 /**
- * `warden token --sub alice --tenant acme --roles support_approver --limit 500`: mints a Bearer
- * token signed with WARDEN_JWT_SECRET.
+ * `warden token --sub alice --tenant demo --roles support_approver --limit 500`: mints a Bearer
+ * token signed with WARDEN_JWT_SECRET, or else with the secret a server started without it keeps
+ * in WARDEN_SECRET_FILE (`.warden/secret`).
  */
 import { mintToken } from '../api/auth.ts';
 import type { Config } from '../config.ts';
+import { readSecretFile } from './secret-file.ts';
 
 export async function token(
   config: Config,
@@ -14,8 +16,12 @@ export async function token(
   const sub = text('sub');
   const tenant = text('tenant');
   const roles = text('roles');
-  if (!config.WARDEN_JWT_SECRET) {
-    print('set WARDEN_JWT_SECRET (the same secret the server uses) to mint tokens');
+  const secret = config.WARDEN_JWT_SECRET ?? readSecretFile(config.WARDEN_SECRET_FILE);
+  if (!secret) {
+    print(
+      `no secret to sign with: set WARDEN_JWT_SECRET (the server's), or run this in the directory where ` +
+        `\`npm start\` runs without it (it keeps its secret in ${config.WARDEN_SECRET_FILE})`,
+    );
     return 2;
   }
   if (!sub || !tenant || !roles) {
@@ -32,8 +38,6 @@ export async function token(
     print('--limit must be a non-negative number');
     return 2;
   }
-  print(
-    await mintToken(config.WARDEN_JWT_SECRET, { sub, tenant, roles: roles.split(','), approvalLimit: limit, kind }),
-  );
+  print(await mintToken(secret, { sub, tenant, roles: roles.split(','), approvalLimit: limit, kind }));
   return 0;
 }

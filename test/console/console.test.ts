@@ -10,6 +10,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import pino from 'pino';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { crmUpdateTask } from '../support/agent-task-input.ts';
+import { chromiumHint, chromiumPath } from '../support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createApp } from '../../src/api/create-app.ts';
@@ -19,7 +20,6 @@ import type { Runtime } from '../../src/runtime/runner.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const secret = 'console-test-secret-0123456789';
 const shots = 'reports/console';
 
@@ -71,7 +71,7 @@ const active = () => page.getAttribute('#diagram', 'data-active');
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium is not installed at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+    throw new Error(`Chromium is not installed at ${chromiumPath}: ${chromiumHint}`);
   }
   const client = await connectTestRedis(); // fails with the start hint when Redis is down
   client.disconnect();

@@ -8,8 +8,9 @@ import { deleteKeysWithPrefix } from '../../src/store/redis/connect.ts';
 
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const startHint =
-  'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no ' +
+/** How to start the Redis the tests expect. */
+export const redisStartHint =
+  'mkdir -p /var/lib/redis /var/log/redis && redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no ' +
   '--dir /var/lib/redis --logfile /var/log/redis/ci.log';
 
 export async function connectTestRedis(): Promise<Redis> {
@@ -26,7 +27,7 @@ export async function connectTestRedis(): Promise<Redis> {
   } catch (error) {
     client.disconnect();
     throw new Error(
-      `Redis is not reachable at ${redisUrl} (${(error as Error).message}). These tests need a real Redis; start one with:\n  ${startHint}`,
+      `Redis is not reachable at ${redisUrl} (${(error as Error).message}). These tests need a real Redis; start one with:\n  ${redisStartHint}`,
       { cause: error },
     );
   }

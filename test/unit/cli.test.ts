@@ -1,4 +1,8 @@
+import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readOrCreateSecretFile, readSecretFile } from '../../src/cli/secret-file.ts';
 import { runDemo } from '../../src/cli/demo.ts';
 import { main } from '../../src/cli/main.ts';
 import { registry, workflows } from '../../machines/index.ts';
@@ -98,6 +102,45 @@ describe('the warden command', () => {
     } finally {
       delete process.env.WARDEN_JWT_SECRET;
     }
-    expect((await run('token', '--sub', 'a', '--tenant', 't', '--roles', 'r')).code).toBe(2);
+    process.env.WARDEN_SECRET_FILE = join(mkdtempSync(join(tmpdir(), 'warden-cli-')), 'none');
+    try {
+      const { code, out } = await run('token', '--sub', 'a', '--tenant', 't', '--roles', 'r');
+      expect(code).toBe(2);
+      expect(out).toContain('set WARDEN_JWT_SECRET');
+    } finally {
+      delete process.env.WARDEN_SECRET_FILE;
+    }
+  });
+
+  it('mints, without WARDEN_JWT_SECRET, with the secret a server keeps in WARDEN_SECRET_FILE', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-cli-')), '.warden', 'secret');
+    const { secret } = readOrCreateSecretFile(file);
+    process.env.WARDEN_SECRET_FILE = file;
+    try {
+      const { code, out } = await run('token', '--sub', 'alice', '--tenant', 'demo', '--roles', 'support_approver');
+      expect(code).toBe(0);
+      expect(await createAuthenticator({ secret }).authenticate(`Bearer ${out}`)).toMatchObject({ id: 'alice' });
+    } finally {
+      delete process.env.WARDEN_SECRET_FILE;
+    }
+  });
+});
+
+describe('the secret file of a server started without WARDEN_JWT_SECRET', () => {
+  it('is created readable only by its owner and kept for the next start', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-secret-')), '.warden', 'secret');
+    const first = readOrCreateSecretFile(file);
+    expect(first.created).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+    expect(readOrCreateSecretFile(file)).toEqual({ secret: first.secret, created: false });
+    expect(readSecretFile(file)).toBe(first.secret);
+  });
+
+  it('is refused, naming the fix, when others may read it', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warden-secret-')), 'secret');
+    writeFileSync(file, 'a-secret-of-enough-length\n', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    expect(() => readSecretFile(file)).toThrow(`chmod 600 ${file}`);
   });
 });

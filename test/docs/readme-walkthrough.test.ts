@@ -1,0 +1,141 @@
+/**
+ * The README's "Walkthrough with curl", run as a newcomer would: `warden serve` started without
+ * WARDEN_JWT_SECRET in a directory of its own, the `export BASE=… AGENT=…` line it prints pasted
+ * into bash, then the README's block, verbatim, in the same shell.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin/warden.mjs');
+const prefix = freshPrefix('readme');
+const cwd = mkdtempSync(join(tmpdir(), 'warden-readme-'));
+
+/** The first ```bash block under the walkthrough heading of README.md. */
+function walkthroughBlock(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.split('\n### Walkthrough with curl\n')[1];
+  const block = section?.split(/\n#{2,6} /)[0]?.match(/\n```bash\n([\s\S]*?)\n```/)?.[1];
+  if (!block) throw new Error('README.md has no ```bash block under "### Walkthrough with curl"');
+  return block;
+}
+
+/** The environment of a newcomer's shell: no secret of the test run's, Redis under a fresh prefix. */
+function newcomerEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: redisUrl, WARDEN_PREFIX: prefix };
+  delete env.WARDEN_JWT_SECRET;
+  delete env.WARDEN_JWKS_URL;
+  delete env.WARDEN_SECRET_FILE;
+  return env;
+}
+
+function run(command: string, args: string[], timeoutMs: number, input?: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: newcomerEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+let server: ChildProcess | undefined;
+let exportLine = '';
+let printed = '';
+
+beforeAll(async () => {
+  const client = await connectTestRedis(); // fails with the start hint when Redis is down
+  client.disconnect();
+  server = spawn(process.execPath, [bin, 'serve'], {
+    cwd,
+    env: { ...newcomerEnv(), PORT: '0', HOST: '127.0.0.1', WARDEN_SHARDS: '8', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const started = server;
+  exportLine = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`warden serve printed no export line within 60 s:\n${printed}`));
+    }, 60_000);
+    const take = (chunk: Buffer) => {
+      printed += chunk.toString();
+      const line = /^export BASE=.*$/m.exec(printed)?.[0];
+      if (line) {
+        clearTimeout(timer);
+        resolve(line);
+      }
+    };
+    started.stdout?.on('data', take);
+    started.stderr?.on('data', take);
+    started.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`warden serve exited (${code}) before it printed the export line:\n${printed}`));
+    });
+  });
+}, 90_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const running = server;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    const kill = setTimeout(() => running.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(kill);
+  }
+  rmSync(cwd, { recursive: true, force: true });
+  const client = await connectTestRedis();
+  await deletePrefix(client, prefix);
+  client.disconnect();
+}, 30_000);
+
+describe('the README walkthrough', () => {
+  it('prints a paste-ready export line with BASE and the support tokens when no secret is set', () => {
+    expect(exportLine).toMatch(
+      /^export BASE=http:\/\/127\.0\.0\.1:\d+ AGENT=[\w.-]+ APPROVER=[\w.-]+ REVIEWER=[\w.-]+$/,
+    );
+    expect(statSync(join(cwd, '.warden/secret')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(cwd, '.warden')).mode & 0o777).toBe(0o700);
+  });
+
+  it('runs the block pasted after that line to a completed workflow', { timeout: 120_000 }, async () => {
+    const { code, stdout, stderr } = await run(
+      'bash',
+      ['-euo', 'pipefail'],
+      100_000,
+      `${exportLine}\n${walkthroughBlock()}\n`,
+    );
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toContain('"outcome":"accepted"');
+    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(/^s\d+-[\w-]+: completed$/);
+  });
+
+  it(
+    'mints with warden token, in the directory npm start ran in, tokens that server accepts',
+    { timeout: 60_000 },
+    async () => {
+      const minted = await run(
+        process.execPath,
+        [bin, 'token', '--sub', 'alice', '--tenant', 'demo', '--roles', 'support_approver', '--limit', '500'],
+        50_000,
+      );
+      expect(minted.code).toBe(0);
+      const base = /BASE=(\S+)/.exec(exportLine)?.[1] ?? '';
+      const queue = await fetch(`${base}/v1/workflows?state=awaitingApproval`, {
+        headers: { authorization: `Bearer ${minted.stdout.trim()}` },
+      });
+      expect(queue.status).toBe(200);
+    },
+  );
+});
