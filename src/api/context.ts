@@ -47,6 +47,7 @@ export interface ApiDeps {
   /** Is the runtime (workers) of this deployment alive? Consulted by /readyz. */
   workersAlive?: () => Promise<boolean>;
   logger?: {
+    debug?(fields: Record<string, unknown>, message: string): void;
     info(fields: Record<string, unknown>, message: string): void;
     error(fields: Record<string, unknown>, message: string): void;
   };

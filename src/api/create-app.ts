@@ -27,17 +27,18 @@ export function createApp(deps: ApiDeps) {
   app.use('*', async (c, next) => {
     const started = deps.clock();
     await traceRequest(c, next);
-    deps.logger?.info(
-      {
-        requestId: c.get('requestId'),
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        workflowId: c.get('workflowId'),
-        ms: deps.clock() - started,
-      },
-      'request',
-    );
+    const fields = {
+      requestId: c.get('requestId'),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      workflowId: c.get('workflowId'),
+      ms: deps.clock() - started,
+    };
+    // Reads that succeed (polls of a view, a queue, an asset) are the bulk of the traffic: debug.
+    const read = (c.req.method === 'GET' || c.req.method === 'HEAD') && c.res.status < 400;
+    if (read) deps.logger?.debug?.(fields, 'request');
+    else deps.logger?.info(fields, 'request');
   });
   app.use(
     '/v1/*',
