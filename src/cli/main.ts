@@ -1,6 +1,8 @@
 /**
  * The `warden` command line. Each subcommand is one function; later issues add theirs here.
  */
+import { readOrCreateSecretFile } from './secret-file.ts';
+import { isServeChild, leaveServeCluster, parseProcesses, serveProcesses } from './serve-processes.ts';
 import { reindex } from './reindex.ts';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -15,7 +17,9 @@ import { token } from './token.ts';
 const usage = `warden <command> [options]
 
 Commands:
-  serve [--role api|worker|timers]   the API, workers and timer service (all unless --role) until SIGTERM
+  serve [--role api|worker|timers] [--processes N]
+                         the API, workers and timer service (all unless --role) until SIGTERM;
+                         --processes runs N processes of those roles (one per core; needs REDIS_URL)
   token --sub ID --tenant T --roles a,b [--limit N] [--kind user|service]
                          mint a Bearer token with WARDEN_JWT_SECRET, or else with the secret
                          a server started without it keeps in .warden/secret; an external worker is
@@ -74,6 +78,7 @@ export async function main(
       roles: { type: 'string' },
       limit: { type: 'string' },
       kind: { type: 'string' },
+      processes: { type: 'string' },
       definition: { type: 'string' },
       'no-simple': { type: 'boolean', default: false },
     },
@@ -82,13 +87,27 @@ export async function main(
   const json = values.json === true;
   try {
     switch (command) {
-      case 'serve':
-        return await serve(
+      case 'serve': {
+        const processes = parseProcesses(typeof values.processes === 'string' ? values.processes : undefined);
+        if (processes > 1 && !isServeChild()) {
+          const config = loadConfig();
+          if (!config.REDIS_URL) {
+            print('--processes needs REDIS_URL: processes share their workflows through Redis');
+            return 2;
+          }
+          // Created once, before the processes start, so they all sign with the same secret.
+          if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) readOrCreateSecretFile(config.WARDEN_SECRET_FILE);
+          return await serveProcesses(processes, print);
+        }
+        const code = await serve(
           loadConfig(),
           registry,
           parseRoles(typeof values.role === 'string' ? values.role : undefined),
           print,
         );
+        leaveServeCluster();
+        return code;
+      }
       case 'token':
         return await token(loadConfig(), values, print);
       case 'reindex':

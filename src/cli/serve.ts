@@ -3,6 +3,7 @@
  * process, or one of them with `--role api|worker|timers`. Stops gracefully on SIGTERM or SIGINT:
  * the API stops accepting, no new jobs are read, jobs in flight finish, leases are released.
  */
+import { isFirstServeChild } from './serve-processes.ts';
 import type { AddressInfo } from 'node:net';
 import type { ServerType } from '@hono/node-server';
 import { mintToken } from '../api/auth.ts';
@@ -90,7 +91,7 @@ export async function serve(
     const shown = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
     const base = `http://${shown}:${(server.address() as AddressInfo).port}`;
     print(`warden API listening on ${base} (bound to ${config.HOST}; store: ${system.store.kind})`);
-    if (kept) await printStarterTokens(registry, kept, base, print);
+    if (kept && isFirstServeChild()) await printStarterTokens(registry, kept, base, print);
   }
   system.logger.info({ roles: [...roles], store: system.store.kind }, 'warden is running');
   await new Promise<void>((resolve) => {

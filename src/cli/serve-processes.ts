@@ -1,0 +1,74 @@
+/**
+ * `warden serve --processes N`: N processes of the same roles on one machine, so a role can use
+ * every core (one Node process uses one). The processes share the API port (node:cluster hands
+ * connections out in turn) and split the shards by the per-role leases, as separate machines would.
+ * The first process prints the starter tokens; a process that dies is started again; SIGTERM or
+ * SIGINT stops them all gracefully.
+ */
+import cluster, { type Worker } from 'node:cluster';
+
+/** How many processes `serve` should run, from `--processes` (default 1). */
+export function parseProcesses(text: string | undefined): number {
+  if (text === undefined) return 1;
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 1 || count > 64) {
+    throw new Error(`--processes must be a whole number from 1 to 64, not ${text}`);
+  }
+  return count;
+}
+
+/** True in a process `serveProcesses` started: it serves, and prints starter tokens only if it is the first. */
+export const isServeChild = (): boolean => cluster.isWorker;
+export const isFirstServeChild = (): boolean => !cluster.isWorker || cluster.worker?.id === 1;
+
+/** In a started process, once it stopped serving: lets go of the channel to the first, so it can exit. */
+export function leaveServeCluster(): void {
+  if (cluster.isWorker) cluster.worker?.disconnect();
+}
+
+/** Starts `count` copies of this command and waits until they all stopped; returns the exit code. */
+export async function serveProcesses(count: number, print: (line: string) => void): Promise<number> {
+  let stopping = false;
+  const started = new Map<number, number>();
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    started.set(worker.id, Date.now());
+    return worker;
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    // A crash loop is not restarted faster than once a second.
+    const ranFor = Date.now() - (started.get(worker.id) ?? 0);
+    print(`warden process ${String(worker.process.pid)} exited (${signal || String(code)}); starting another`);
+    setTimeout(fork, Math.max(0, 1_000 - ranFor)).unref();
+  });
+  for (let i = 0; i < count; i++) fork();
+  print(`warden: ${count} processes`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  stopping = true;
+  const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          if (worker.isDead()) {
+            resolve();
+            return;
+          }
+          worker.once('exit', () => {
+            resolve();
+          });
+          worker.process.kill('SIGTERM');
+        }),
+    ),
+  );
+  return 0;
+}

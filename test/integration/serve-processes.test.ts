@@ -1,0 +1,103 @@
+/**
+ * `warden serve --processes N` runs N processes of the same roles: they share the API port, split
+ * the shards by the per-role leases (every shard covered), complete workflows together, and all
+ * stop on one SIGTERM to the first.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
+
+const bin = fileURLToPath(new URL('../../bin/warden.mjs', import.meta.url));
+let redis: Redis;
+const prefix = freshPrefix('procs');
+const dir = mkdtempSync(join(tmpdir(), 'warden-procs-'));
+
+beforeAll(async () => {
+  redis = await connectTestRedis();
+});
+afterAll(async () => {
+  await deletePrefix(redis, prefix);
+  await redis.quit();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function until<T>(what: string, probe: () => Promise<T | null>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe().catch(() => null);
+    if (value !== null) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('serve --processes', { timeout: 90_000 }, () => {
+  it('runs two processes that share the port and the shards, complete workflows, and stop together', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--processes', '2'], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        REDIS_URL: redisUrl,
+        WARDEN_PREFIX: prefix,
+        WARDEN_SHARDS: '8',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        WARDEN_SECRET_FILE: join(dir, 'secret'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const base = await until('the API', () =>
+        Promise.resolve(/listening on (http:\/\/\S+)/.exec(output)?.[1] ?? null),
+      );
+      const agent = await until('the tokens', () => Promise.resolve(/AGENT=(\S+)/.exec(output)?.[1] ?? null));
+      // Both processes hold worker leases, and between them every shard.
+      await until('two worker processes', async () =>
+        (await redis.zcard(`${prefix}:processes:worker`)) === 2 ? true : null,
+      );
+      // The first to start takes every shard; the shares even out as the second joins.
+      const holders = await until('every shard leased, by both', async () => {
+        const owners = await Promise.all(
+          Array.from({ length: 8 }, (_, s) => redis.get(`${prefix}:{s${String(s).padStart(3, '0')}}:lease:worker`)),
+        );
+        return owners.every((o) => o !== null) && new Set(owners).size === 2 ? new Set(owners) : null;
+      });
+      expect(holders.size).toBe(2);
+      expect((output.match(/listening on/g) ?? []).length).toBe(2);
+      expect((output.match(/export BASE=/g) ?? []).length).toBe(1);
+
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await fetch(`${base}/v1/workflows`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${agent}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            request: { customerId: 'cust-42', subject: 'Charged twice', message: `Billed twice for order A-${i}.` },
+          }),
+        });
+        expect(response.status).toBe(201);
+        ids.push(((await response.json()) as { workflowId: string }).workflowId);
+      }
+      for (const id of ids) {
+        await until(`${id} to be worked`, async () => {
+          const view = (await (
+            await fetch(`${base}/v1/workflows/${id}`, { headers: { Authorization: `Bearer ${agent}` } })
+          ).json()) as { state: string[] };
+          return view.state.some((s) => !s.includes('classifying') && !s.includes('gathering')) ? view : null;
+        });
+      }
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
