@@ -82,7 +82,8 @@ export interface Plan {
  * `unknown`: the call may have reached the provider; only reconciliation settles it. `notFound`
  * after reconciliation means nothing executed under the key so far.
  */
-export type ExecutionStatus = 'notStarted' | 'inFlight' | 'unknown' | 'notFound' | 'failed' | 'succeeded';
+export const executionStatuses = ['notStarted', 'inFlight', 'unknown', 'notFound', 'failed', 'succeeded'] as const;
+export type ExecutionStatus = (typeof executionStatuses)[number];
 
 export interface AgentTaskContext {
   workflowId: string;

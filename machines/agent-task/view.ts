@@ -4,8 +4,11 @@
  */
 import { z } from 'zod';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
+import { finalStates } from '../../src/definitions/final-states.ts';
 import type { Presentation, WorkflowView } from '../../src/definitions/workflow.ts';
-import type { AgentTaskContext } from './context.ts';
+import { agentTaskMachine } from './agent-task.machine.ts';
+import { executionStatuses, type AgentTaskContext } from './context.ts';
+import { operationReceipt } from './events.ts';
 import { operationSpec } from './operations.ts';
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
@@ -39,15 +42,20 @@ export const agentTaskViewSchema = z.object({
     z.object({ approverId: z.string(), planVersion: z.number(), planHash: z.string(), at: z.number() }),
   ),
   execution: z.object({
-    status: z.string(),
+    status: z.enum(executionStatuses),
     attempts: z.number(),
     maxAttempts: z.number(),
     idempotencyKey: z.string().nullable(),
-    receipt: z.record(z.string(), z.unknown()).nullable(),
+    receipt: operationReceipt.nullable(),
     failure: z.string().nullable(),
   }),
   escalation: nullable(z.object({ reason: z.string(), detail: z.string().nullable(), step: z.string() })),
-  outcome: nullable(z.object({ kind: z.string(), detail: z.string().nullable() })),
+  outcome: nullable(
+    z.object({
+      kind: z.enum(finalStates(agentTaskMachine)).describe('The final state the task ended in'),
+      detail: z.string().nullable(),
+    }),
+  ),
 });
 
 function outcomeOf(context: AgentTaskContext, record: WorkflowRecord): { kind: string; detail: string | null } | null {

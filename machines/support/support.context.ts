@@ -83,7 +83,16 @@ export type ReviewStep = (typeof reviewSteps)[number];
  * `notFound` is not proof: a request still in flight may land later. Only `failed` (the provider
  * refused) and `voided` (the provider fenced the key) prove the action cannot take effect.
  */
-export type ActionStatus = 'notStarted' | 'inFlight' | 'unknown' | 'executed' | 'notFound' | 'failed' | 'voided';
+export const actionStatuses = [
+  'notStarted',
+  'inFlight',
+  'unknown',
+  'executed',
+  'notFound',
+  'failed',
+  'voided',
+] as const;
+export type ActionStatus = (typeof actionStatuses)[number];
 
 export interface ActionReceipt {
   providerOperationId: string;

@@ -5,9 +5,12 @@
  */
 import { z } from 'zod';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
+import { finalStates } from '../../src/definitions/final-states.ts';
 import type { WorkflowView } from '../../src/definitions/workflow.ts';
 import { supportPresentation } from './presentation.ts';
-import type { SupportContext } from './support.context.ts';
+import { actionStatuses, type SupportContext } from './support.context.ts';
+import { actionReceipt } from './support.events.ts';
+import { supportMachine } from './support.machine.ts';
 
 export function evidenceSummary(c: SupportContext) {
   return {
@@ -69,13 +72,6 @@ function render(c: SupportContext, record: WorkflowRecord): Record<string, unkno
 
 const ref = z.object({ id: z.string(), hash: z.string() });
 const artifact = ref.extend({ kind: z.string() });
-const receipt = z.object({
-  providerOperationId: z.string(),
-  idempotencyKey: z.string(),
-  amount: z.number(),
-  currency: z.string(),
-  status: z.literal('succeeded'),
-});
 const cancellation = z.object({
   requestedBy: z.string(),
   reason: z.string(),
@@ -161,12 +157,12 @@ export const supportViewSchema = z.object({
     .nullable()
     .optional(),
   cancellation: cancellation.nullable().optional(),
-  action: z.object({ status: z.string(), idempotencyKey: z.string().nullable() }).optional(),
+  action: z.object({ status: z.enum(actionStatuses), idempotencyKey: z.string().nullable() }).optional(),
   result: z
     .object({
-      outcome: z.string(),
+      outcome: z.enum(finalStates(supportMachine)).describe('The final state the workflow ended in'),
       receipts: z.object({
-        action: receipt.nullable(),
+        action: actionReceipt.nullable(),
         notification: z.object({ deliveryId: z.string(), deliveryKey: z.string(), channel: z.string() }).nullable(),
         compensation: z
           .object({ providerOperationId: z.string(), idempotencyKey: z.string(), reason: z.string() })
@@ -175,7 +171,17 @@ export const supportViewSchema = z.object({
       cancellation: cancellation.nullable(),
       resolution: resolution.nullable(),
       evidence: z.array(artifact),
-      versions: z.record(z.string(), z.string().nullable()),
+      versions: z
+        .object({
+          definition: z.string().describe('`<id>@<version>`'),
+          classificationModel: z.string().nullable(),
+          classificationPrompt: z.string().nullable(),
+          recommendationModel: z.string().nullable(),
+          recommendationPrompt: z.string().nullable(),
+          policy: z.string().nullable().describe('`<policy id>@<policy version>`'),
+          validator: z.string().nullable(),
+        })
+        .describe('The versions of everything that produced the result'),
     })
     .optional(),
 });

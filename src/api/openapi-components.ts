@@ -28,6 +28,7 @@ export type HttpMethod = 'get' | 'post';
 export interface OpenApiDocument {
   openapi: '3.1.0';
   jsonSchemaDialect: string;
+  servers: { url: string; description: string }[];
   info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   tags: { name: string; description: string }[];
   security: Record<string, string[]>[];
@@ -44,7 +45,7 @@ export interface OpenApiDocument {
 /** Every error code the API answers with. */
 export const errorCodes = Object.keys(statusOf);
 
-/** `{ error: { code, message, details } }`: the body of every error response. */
+/** `{ error: { code, message, details } }`: the body of every error response (its `code` is `ErrorCode`). */
 export const errorResponseSchema = z.strictObject({
   error: z.strictObject({
     code: z.enum(errorCodes as [string, ...string[]]),
@@ -53,8 +54,23 @@ export const errorResponseSchema = z.strictObject({
   }),
 });
 
+/** The formats whose regular expression zod spells out beside `format`, which already says it. */
+const spelledFormats = new Set(['date-time', 'date', 'time', 'duration']);
+
+/**
+ * The JSON Schema of a zod schema, without zod's leftovers: the ±`Number.MAX_SAFE_INTEGER` bounds
+ * of every `.int()` and the regular expressions of the ISO date and time formats.
+ */
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ jsonSchema: node }) => {
+      if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
+      if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
+      if (typeof node.format === 'string' && spelledFormats.has(node.format)) delete node.pattern;
+    },
+  });
   return rest;
 }
 
@@ -91,14 +107,19 @@ const platformView = z
     ...viewBase,
     status: z.enum(['active', 'finished']),
     state: z.array(z.string()).describe('Leaf state paths (the final state once finished)'),
-    allowedEvents: z
-      .array(z.object({ type: z.string(), schema: z.record(z.string(), z.unknown()) }))
-      .optional()
-      .describe('While active: the events this caller may send now, with the JSON Schema of their payloads'),
     timers: z
       .array(z.object({ id: z.string(), dueAt: isoTime, inMs: z.number() }))
       .optional()
       .describe('While active: the armed timers'),
+    presentation: z
+      .object({
+        facts: z.array(z.object({ label: z.string(), value: z.string() })),
+        prefill: z.record(z.string(), z.record(z.string(), z.unknown())),
+        confirm: z.record(z.string(), z.string()),
+        artifacts: z.record(z.string(), z.string()),
+      })
+      .optional()
+      .describe('What the console shows a person: the evidence card, prefilled fields, confirmations'),
   })
   .meta({ title: 'Workflow (platform fields)' });
 
@@ -127,7 +148,6 @@ const auditEntry = z.object({
 });
 
 export const responseSchemas = {
-  PlatformView: platformView,
   EventAccepted: z.object({
     workflowId: z.string(),
     eventId: z.string(),
@@ -211,44 +231,6 @@ export const responseSchemas = {
   Readiness: z.object({ status: z.enum(['ready', 'unavailable']), store: z.boolean(), workers: z.boolean() }),
 } satisfies Record<string, z.ZodType>;
 
-// ---------------------------------------------------------------------------------------------
-// Errors.
-
-export const bodyCodes = ['MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'INVALID_INPUT'];
-/** What the engine may refuse a caller's event with (`STALE_TIMER` belongs to the timer channel). */
-export const eventRefusals = refusalCodes.filter((code) => code !== 'STALE_TIMER');
-
-/** Error responses of the given codes, one per status, each naming its codes. */
-export function errorResponses(codes: readonly string[]): Record<string, unknown> {
-  const byStatus = new Map<number, string[]>();
-  for (const code of new Set(['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL', ...codes])) {
-    const status = statusOf[code];
-    if (status === undefined) throw new Error(`error code ${code} has no status`);
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  return Object.fromEntries(
-    [...byStatus]
-      .sort(([a], [b]) => a - b)
-      .map(([status, list]) => [
-        String(status),
-        {
-          description: list.map((code) => `\`${code}\``).join(', '),
-          headers: {
-            'X-Request-Id': ref('headers', 'X-Request-Id'),
-            ...(list.includes('RATE_LIMITED') ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
-          },
-          content: {
-            'application/json': {
-              schema: {
-                allOf: [ref('schemas', 'Error'), { properties: { error: { properties: { code: { enum: list } } } } }],
-              },
-            },
-          },
-        },
-      ]),
-  );
-}
-
 export function ok(description: string, schema: string | null, extra: Record<string, unknown> = {}) {
   const { headers, ...rest } = extra as { headers?: Record<string, unknown> };
   return {
@@ -309,61 +291,110 @@ export function eventComponents(bundles: readonly AnyWorkflowBundle[]) {
     };
     unions.push(union);
   }
+  // `anyOf`: definitions may share an event type (`APPROVED`), so an event may match more than one.
   schemas.AnyEvent = {
     description: 'An event for a workflow of any registered definition (see each definition’s `…Event`).',
-    oneOf: unions.map((u) => ref('schemas', u)),
+    anyOf: unions.map((u) => ref('schemas', u)),
   };
   return { schemas };
 }
 
+const componentPrefix = (bundle: AnyWorkflowBundle) => pascal(bundle.id.replace(/-/g, '_'));
+
+/** Every event type of a workflow, over all its versions. */
+const eventTypesOf = (bundle: AnyWorkflowBundle) => [
+  ...new Set((bundle.versions as readonly WorkflowDefinition[]).flatMap((v) => Object.keys(v.eventSchemas))),
+];
+
 /**
- * The creation body: one alternative per definition, `input` typed by that definition's creation
- * input. The first definition is the default, so its `definition` may be left out (and its input's
- * fields may also be sent at the top level, which this document does not spell out).
+ * The creation body: one alternative per definition (`<Id>CreateBody`), told apart by `definition`,
+ * `input` typed by that definition's creation input. The server also takes a body without
+ * `definition` for the first (default) definition, with its input's fields possibly at the top
+ * level; this document asks a client to name what it runs.
  */
-export function createBodySchema(bundles: readonly AnyWorkflowBundle[]): JsonSchema {
+export function createBodySchemas(bundles: readonly AnyWorkflowBundle[]): Record<string, JsonSchema> {
   const envelope = jsonSchema(createWorkflowBody) as { properties: Record<string, JsonSchema> };
-  return {
+  const schemas: Record<string, JsonSchema> = {};
+  const mapping: Record<string, string> = {};
+  for (const bundle of bundles) {
+    const prefix = componentPrefix(bundle);
+    const keys = [bundle.id, ...(bundle.versions as readonly WorkflowDefinition[]).map((v) => `${v.id}@${v.version}`)];
+    schemas[`${prefix}CreateBody`] = {
+      type: 'object',
+      title: bundle.title,
+      properties: {
+        definition: { type: 'string', enum: keys, description: '`id` for its latest version, or `id@version`' },
+        input: ref('schemas', `${prefix}CreateInput`),
+        correlationId: envelope.properties.correlationId,
+      },
+      required: ['definition', 'input'],
+      additionalProperties: false,
+    };
+    for (const key of keys) mapping[key] = `#/components/schemas/${prefix}CreateBody`;
+  }
+  schemas.CreateWorkflowBody = {
     description:
       'Names the definition (`id` for its latest version, or `id@version`) and its creation input, validated against that definition’s `<Id>CreateInput`.',
-    oneOf: bundles.map((bundle, i) => {
-      const keys = [
-        bundle.id,
-        ...(bundle.versions as readonly WorkflowDefinition[]).map((v) => `${v.id}@${v.version}`),
-      ];
-      return {
-        type: 'object',
-        title: bundle.title,
-        properties: {
-          definition: { type: 'string', enum: keys },
-          input: ref('schemas', `${pascal(bundle.id.replace(/-/g, '_'))}CreateInput`),
-          correlationId: envelope.properties.correlationId,
-        },
-        required: i === 0 ? ['input'] : ['definition', 'input'],
-        additionalProperties: false,
-      };
-    }),
+    oneOf: bundles.map((bundle) => ref('schemas', `${componentPrefix(bundle)}CreateBody`)),
+    discriminator: { propertyName: 'definition', mapping },
     example: { definition: bundles[0]?.id, input: bundles[0]?.paths.body },
   };
+  return schemas;
 }
 
-/** Per workflow: its creation body and its view (the platform's fields plus what its definition renders). */
+/** An object schema that other parts of an `allOf` may add properties to. */
+function open(schema: JsonSchema): JsonSchema {
+  const { additionalProperties: _closed, ...rest } = schema;
+  return rest;
+}
+
+/**
+ * Per workflow: its creation input, its event types, and its view: the platform's fields, the
+ * events the caller may send now (of this definition's types), and what its definition renders.
+ */
 export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
-  const schemas: Record<string, JsonSchema> = {};
+  const schemas: Record<string, JsonSchema> = { PlatformView: open(jsonSchema(platformView, 'output')) };
   for (const bundle of bundles) {
-    const prefix = pascal(bundle.id.replace(/-/g, '_'));
+    const prefix = componentPrefix(bundle);
     schemas[`${prefix}CreateInput`] = {
       ...jsonSchema(bundle.createSchema),
       description: `The creation input of ${bundle.id}: ${bundle.description}`,
     };
+    schemas[`${prefix}EventType`] = {
+      type: 'string',
+      description: `An event type of ${bundle.id}`,
+      enum: eventTypesOf(bundle),
+    };
     schemas[`${prefix}View`] = {
       title: `${bundle.title} workflow`,
-      allOf: [ref('schemas', 'PlatformView'), jsonSchema(bundle.view.schema, 'output')],
+      allOf: [
+        ref('schemas', 'PlatformView'),
+        {
+          type: 'object',
+          properties: {
+            allowedEvents: {
+              type: 'array',
+              description: 'While active: the events this caller may send now, with the JSON Schema of their payloads',
+              items: {
+                type: 'object',
+                properties: {
+                  type: ref('schemas', `${prefix}EventType`),
+                  schema: { type: 'object', description: 'The JSON Schema of the payload' },
+                },
+                required: ['type', 'schema'],
+                additionalProperties: false,
+              },
+            },
+          },
+        },
+        open(jsonSchema(bundle.view.schema, 'output')),
+      ],
+      unevaluatedProperties: false,
     };
   }
   schemas.WorkflowView = {
     description: 'A workflow as its caller sees it: the platform’s fields plus what its definition renders.',
-    oneOf: bundles.map((b) => ref('schemas', `${pascal(b.id.replace(/-/g, '_'))}View`)),
+    oneOf: bundles.map((b) => ref('schemas', `${componentPrefix(b)}View`)),
   };
   return schemas;
 }

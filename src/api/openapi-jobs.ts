@@ -3,7 +3,8 @@
  * them with the lease token of their claim. Built from the same zod schemas the routes parse.
  */
 import { z } from 'zod';
-import { bodyCodes, errorResponses, jsonSchema, ok, ref, type JsonSchema } from './openapi-components.ts';
+import { jsonSchema, ok, ref, type JsonSchema } from './openapi-components.ts';
+import { bodyCodes, errorResponses } from './openapi-errors.ts';
 import { claimBody, completeBody, failBody, heartbeatBody } from './routes/jobs.ts';
 
 const claimedJob = z.object({

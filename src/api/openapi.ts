@@ -2,9 +2,11 @@
  * The OpenAPI 3.1 document of the HTTP API. Request bodies, query strings and event payloads come
  * from the same zod schemas the routes validate with (`z.toJSONSchema`, input side); responses are
  * described by documentation-only schemas of the views (`openapi-components.ts`). Error responses
- * name their codes and carry the statuses of `statusOf`. Built once per registry.
+ * refer to the shared one of their status and name their codes (`openapi-errors.ts`). Built once
+ * per registry; `test/api/openapi-lint.test.ts` holds it to Redocly's `recommended` rules.
  */
 import { jobPaths, jobSchemas } from './openapi-jobs.ts';
+import { streamPath, streamSchemas } from './openapi-stream.ts';
 import type { z } from 'zod';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
@@ -13,12 +15,9 @@ import {
   ref,
   headerPattern,
   responseSchemas,
-  bodyCodes,
-  eventRefusals,
-  errorResponses,
   ok,
   eventComponents,
-  createBodySchema,
+  createBodySchemas,
   workflowComponents,
   errorCodes,
   errorResponseSchema,
@@ -26,7 +25,8 @@ import {
   type OpenApiDocument,
 } from './openapi-components.ts';
 import { statusOf } from './errors.ts';
-import { auditQuery, lastEventIdPattern, proposalBody, queueQuery, streamQuery } from './schemas.ts';
+import { bodyCodes, errorResponseComponents, errorResponses, eventRefusals, publicCodes } from './openapi-errors.ts';
+import { auditQuery, lastEventIdPattern, proposalBody, queueQuery } from './schemas.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -61,7 +61,7 @@ const htmlPage = (operationId: string, summary: string) =>
 const staticAsset = (operationId: string, summary: string) =>
   openGet(operationId, summary, {
     parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
-    responses: { '200': { description: 'The file' }, ...errorResponses(['NOT_FOUND']) },
+    responses: { '200': { description: 'The file' }, ...errorResponses(['NOT_FOUND'], publicCodes) },
   });
 
 function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
@@ -131,7 +131,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           'Applied through every role check and guard. `If-Match` makes it conditional on the version (412 otherwise). A repeated `eventId` returns the first outcome.',
         tags: ['workflows'],
         parameters: [idParameter, ref('parameters', 'If-Match')],
-        requestBody: jsonBody('Event', 'The event: `type`, `payload` of that type’s schema, optional `eventId`'),
+        requestBody: jsonBody(
+          'AnyEvent',
+          'The event: `type` (one of the workflow’s definition), `payload` of that type’s schema, optional `eventId`',
+        ),
         responses: { '200': accepted, ...errorResponses(eventCodes) },
       },
     },
@@ -145,46 +148,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         responses: { '200': ok('One page of the trail', 'AuditPage'), ...errorResponses([...idCodes, 'BAD_REQUEST']) },
       },
     },
-    '/v1/workflows/{id}/stream': {
-      get: {
-        operationId: 'streamWorkflow',
-        summary: 'Server-sent events, one per version',
-        description: [
-          'A `text/event-stream` a standard `EventSource` follows. One `state` event per committed version, in order, from the audit trail (`id`: the version, `data`: `StreamVersion` JSON); refused events send nothing.',
-          'A reconnect with `Last-Event-ID` (or `?lastEventId=`, the header winning) gets only the later versions; a value that is not a version, or is past an active workflow’s version, is 400.',
-          'Once the workflow has finished: the remaining versions, then one `finished` event (`id`: the final version) and the end of the stream; a request with `Last-Event-ID` at or past the final version gets 204, on which an `EventSource` stops.',
-          'A `: keep-alive` comment follows 15 s without an event; a stream ends after 15 min or when the server stops, and the client resumes with `Last-Event-ID`.',
-        ].join('\n\n'),
-        tags: ['workflows'],
-        parameters: [idParameter, ref('parameters', 'Last-Event-ID'), ...queryParameters(streamQuery)],
-        responses: {
-          '200': {
-            description: 'An event stream: `state` events, then `finished` once the workflow has finished',
-            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
-            content: {
-              'text/event-stream': {
-                schema: {
-                  type: 'string',
-                  description:
-                    'event: state\\nid: <version>\\ndata: <StreamVersion JSON>, one per version; then, for a finished workflow, event: finished\\nid: <final version>\\ndata: <StreamVersion JSON without eventType>',
-                },
-                example: [
-                  'event: state\nid: 10\ndata: {"workflowId":"s017-abcdefgh","version":10,"eventType":"ACTION_EXECUTED","state":["notifyingCustomer.attempting"],"status":"active","at":"2026-01-05T10:00:01.000Z"}\n\n',
-                  'event: state\nid: 11\ndata: {"workflowId":"s017-abcdefgh","version":11,"eventType":"CUSTOMER_NOTIFIED","state":["completed"],"status":"finished","at":"2026-01-05T10:00:02.000Z"}\n\n',
-                  'event: finished\nid: 11\ndata: {"workflowId":"s017-abcdefgh","version":11,"state":["completed"],"status":"finished","at":"2026-01-05T10:00:02.000Z"}\n\n',
-                ].join(''),
-              },
-            },
-          },
-          '204': {
-            description:
-              'The workflow has finished and `Last-Event-ID` is at or past its final version: nothing more will come',
-            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
-          },
-          ...errorResponses([...idCodes, 'BAD_REQUEST']),
-        },
-      },
-    },
+    ...streamPath(queryParameters),
     '/v1/workflows/{id}/tools': {
       get: {
         operationId: 'getTools',
@@ -259,24 +223,16 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         description:
           'Open unless `WARDEN_METRICS_TOKEN` is set; then it needs `Authorization: Bearer <that token>` (not a JWT).',
         tags: ['operations'],
-        security: open,
+        security: [{}, { metricsToken: [] }],
         responses: {
           '200': {
             description: 'The Prometheus text exposition format',
             content: { 'text/plain': { schema: { type: 'string' } } },
           },
+          ...errorResponses(['UNAUTHORIZED'], publicCodes),
           '401': {
+            ...ref('responses', 'Unauthorized'),
             description: '`UNAUTHORIZED`: `WARDEN_METRICS_TOKEN` is set and the request does not carry it',
-            content: {
-              'application/json': {
-                schema: {
-                  allOf: [
-                    ref('schemas', 'Error'),
-                    { properties: { error: { properties: { code: { enum: ['UNAUTHORIZED'] } } } } },
-                  ],
-                },
-              },
-            },
           },
         },
       },
@@ -313,6 +269,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: '/', description: 'The server that serves this document (every path is relative to it)' }],
     info: {
       title: 'Warden',
       version: '0.1.0',
@@ -341,14 +298,15 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     paths,
     components: {
       schemas: {
-        CreateWorkflowBody: createBodySchema(bundles),
+        ...createBodySchemas(bundles),
         ...workflowComponents(bundles),
         ...events.schemas,
         Proposal: jsonSchema(proposalBody),
         ...jobSchemas,
         ...Object.fromEntries(Object.entries(responseSchemas).map(([name, s]) => [name, jsonSchema(s, 'output')])),
+        ...streamSchemas,
         ErrorCode: { type: 'string', enum: errorCodes },
-        Error: jsonSchema(errorResponseSchema),
+        Error: errorSchema(),
       },
       parameters: {
         WorkflowId: {
@@ -387,15 +345,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         'Retry-After': { description: 'Seconds until a request is allowed', schema: { type: 'string' } },
         'X-Request-Id': { description: 'The request id (also accepted on the request)', schema: { type: 'string' } },
       },
-      responses: Object.fromEntries(
-        errorCodes.map((code) => [
-          code,
-          {
-            description: `${statusOf[code]} \`${code}\``,
-            content: { 'application/json': { schema: ref('schemas', 'Error') } },
-          },
-        ]),
-      ),
+      responses: errorResponseComponents(),
       securitySchemes: {
         bearerAuth: {
           type: 'http',
@@ -404,11 +354,23 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           description:
             'HS256 (or a JWKS) with claims `sub`, `tenant`, `roles`, `approvalLimit`; `npx warden token` mints one.',
         },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: '`WARDEN_METRICS_TOKEN` itself (not a JWT), when it is set',
+        },
       },
     },
   };
   // A private copy: nothing in it is shared with zod's schemas, so freezing it freezes only the document.
   return deepFreeze(JSON.parse(JSON.stringify(document)) as OpenApiDocument);
+}
+
+/** The error body, its `code` a reference to `ErrorCode` so that a generated client names the type. */
+function errorSchema(): JsonSchema {
+  const schema = jsonSchema(errorResponseSchema) as { properties: { error: { properties: Record<string, unknown> } } };
+  schema.properties.error.properties.code = ref('schemas', 'ErrorCode');
+  return schema;
 }
 
 function deepFreeze<T>(value: T): T {

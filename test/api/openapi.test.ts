@@ -14,6 +14,7 @@ import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createApp } from '../../src/api/create-app.ts';
 import { statusOf } from '../../src/api/errors.ts';
 import { errorCodes, errorResponseSchema, openApiDocument } from '../../src/api/openapi.ts';
+import { jsonSchema } from '../../src/api/openapi-components.ts';
 import { createWorkflowBody, eventBody, proposalBody } from '../../src/api/schemas.ts';
 import { apiDeps } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -25,10 +26,7 @@ const deps = apiDeps(system, createAuthenticator({ secret }));
 const app = createApp(deps);
 const doc = openApiDocument(deps.registry);
 
-const jsonSchemaOf = (schema: z.ZodType) => {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-  return rest;
-};
+const jsonSchemaOf = (schema: z.ZodType) => jsonSchema(schema, 'input');
 
 /** Every operation of the document with its path and method. */
 const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -147,14 +145,26 @@ describe('the OpenAPI document', () => {
     const schemas = doc.components.schemas;
     // One alternative per definition, its `input` typed by that definition's creation input.
     const create = schemas.CreateWorkflowBody as {
-      oneOf: { properties: { definition: { enum: string[] }; input: { $ref: string } } }[];
+      oneOf: { $ref: string }[];
+      discriminator: { propertyName: string; mapping: Record<string, string> };
       example: unknown;
     };
-    expect(create.oneOf.map((o) => o.properties.definition.enum)).toEqual([
+    const alternatives = create.oneOf.map(
+      (o) =>
+        resolve(o.$ref) as {
+          properties: { definition: { enum: string[] }; input: { $ref: string } };
+          required: string[];
+        },
+    );
+    expect(alternatives.map((o) => o.properties.definition.enum)).toEqual([
       ['support', 'support@1', 'support@2'],
       ['agent-task', 'agent-task@1'],
     ]);
-    expect(create.oneOf.map((o) => o.properties.input.$ref)).toEqual([
+    expect(alternatives.every((o) => o.required.includes('definition'))).toBe(true);
+    expect(create.discriminator.propertyName).toBe('definition');
+    expect(create.discriminator.mapping['support@2']).toBe('#/components/schemas/SupportCreateBody');
+    expect(create.discriminator.mapping['agent-task']).toBe('#/components/schemas/AgentTaskCreateBody');
+    expect(alternatives.map((o) => o.properties.input.$ref)).toEqual([
       '#/components/schemas/SupportCreateInput',
       '#/components/schemas/AgentTaskCreateInput',
     ]);
@@ -185,44 +195,66 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('names every error code with its status, and every error response has the error schema', () => {
+  it('names every error code with its status, and every error response refers to the shared one of its status', () => {
     expect([...errorCodes].sort()).toEqual(Object.keys(statusOf).sort());
-    for (const code of errorCodes) {
-      expect(doc.components.responses[code], code).toMatchObject({ description: `${statusOf[code]} \`${code}\`` });
-      expect(doc.info.description).toContain(`| \`${code}\` | ${statusOf[code]} |`);
-    }
+    for (const code of errorCodes) expect(doc.info.description).toContain(`| \`${code}\` | ${statusOf[code]} |`);
+    const shared = doc.components.responses as Record<string, { description: string; content: unknown }>;
+    const sharedCodes = Object.values(shared).flatMap((response) => {
+      const schema = (response.content as Record<string, { schema: { allOf: unknown[] } }>)['application/json']?.schema;
+      expect(schema?.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
+      return (schema?.allOf[1] as { properties: { error: { properties: { code: { enum: string[] } } } } }).properties
+        .error.properties.code.enum;
+    });
+    expect(sharedCodes.sort()).toEqual([...errorCodes].sort());
+
     const documented = new Set<string>();
     for (const { path, method, operation } of operations) {
       const where = `${method} ${path}`;
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (Number(status) < 400 || path === '/readyz' || path.startsWith('/docs/')) continue;
-        const schema = (response as { content: Record<string, { schema: { allOf: unknown[] } }> }).content[
-          'application/json'
-        ]?.schema;
-        expect(schema?.allOf[0], where).toEqual({ $ref: '#/components/schemas/Error' });
-        const codes = (schema?.allOf[1] as { properties: { error: { properties: { code: { enum: string[] } } } } })
-          .properties.error.properties.code.enum;
-        for (const code of codes) {
-          expect(statusOf[code], `${where} ${code}`).toBe(Number(status));
-          documented.add(code);
+        if (Number(status) < 400 || path === '/readyz') continue;
+        const { $ref, description } = response as { $ref: string; description: string };
+        expect($ref, where).toMatch(/^#\/components\/responses\//);
+        const target = shared[$ref.split('/').pop()!];
+        expect(target?.description, where).toMatch(new RegExp(`^${status}: `));
+        // The description opens with the codes: `A`, `B` (then, perhaps, a colon and why).
+        for (const [, code] of description.split(':')[0]!.matchAll(/`([A-Z_]+)`/g)) {
+          expect(statusOf[code!], `${where} ${code}`).toBe(Number(status));
+          expect(target?.description, `${where} ${code}`).toContain(`\`${code}\``);
+          documented.add(code!);
         }
       }
       if (path.startsWith('/v1/')) {
         expect(operation.security, where).toBeUndefined();
-        expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(['401', '429', '500']));
+        expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(['401', '429', '500', '503']));
       } else {
-        expect(operation.security, where).toEqual([]);
+        // No JWT, no rate limit: never a 429, and a 401 only from /metrics behind its own token.
+        expect(operation.security, where).toEqual(path === '/metrics' ? [{}, { metricsToken: [] }] : []);
+        expect(Object.keys(operation.responses), where).not.toContain('429');
+        if (path !== '/metrics') expect(Object.keys(operation.responses), where).not.toContain('401');
       }
     }
-    // Migrations, timers and readiness answer these outside the routes above.
-    const elsewhere = ['NO_MIGRATION', 'STALE_TIMER', 'UNAVAILABLE'];
+    // Migrations and timers answer these outside the routes above.
+    const elsewhere = ['NO_MIGRATION', 'STALE_TIMER'];
     expect([...documented, ...elsewhere].sort()).toEqual([...errorCodes].sort());
 
-    const error = resolve('#/components/schemas/Error');
-    expect(error).toEqual(jsonSchemaOf(errorResponseSchema));
+    const error = resolve('#/components/schemas/Error') as { properties: { error: { properties: { code: unknown } } } };
+    expect(error.properties.error.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' });
+    expect(resolve('#/components/schemas/ErrorCode')).toEqual({ type: 'string', enum: errorCodes });
     expect(errorResponseSchema.safeParse({ error: { code: 'NOT_FOUND', message: 'x', details: {} } }).success).toBe(
       true,
     );
+  });
+
+  it('names its server, relative to where it is served', () => {
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+  });
+
+  it('carries none of zod’s leftovers: no ±MAX_SAFE_INTEGER bounds, no date-time regular expressions', () => {
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    const formats = JSON.stringify(doc.components.schemas.PlatformView);
+    expect(formats).toContain('"format":"date-time"');
+    expect(text).not.toContain('02-29');
   });
 
   it('has a bearer JWT scheme and the Idempotency-Key, If-Match and ETag headers', () => {
@@ -266,6 +298,23 @@ describe('the stream in the document', () => {
     expect(doc.components.schemas.StreamVersion).toMatchObject({
       properties: { status: { enum: ['active', 'finished'] }, eventType: { type: 'string' } },
     });
+    // Typed as the events a client reads, each `data` a StreamVersion.
+    expect(stream?.responses['200']).toMatchObject({
+      content: { 'text/event-stream': { schema: { $ref: '#/components/schemas/StreamEvent' } } },
+    });
+    expect(doc.components.schemas.StreamEvent).toMatchObject({ discriminator: { propertyName: 'event' } });
+    for (const [event, name] of [
+      ['state', 'StreamStateEvent'],
+      ['finished', 'StreamFinishedEvent'],
+    ]) {
+      expect(doc.components.schemas[name!], event).toMatchObject({
+        properties: {
+          event: { const: event },
+          data: { $ref: '#/components/schemas/StreamVersion' },
+        },
+        required: ['event', 'id', 'data'],
+      });
+    }
     expect(JSON.stringify(stream)).not.toContain('done');
   });
 });
@@ -329,9 +378,25 @@ describe('/docs', () => {
     const approved = schemas.AgentTaskApprovedPayload as { properties: Record<string, unknown> };
     expect(Object.keys(approved.properties).sort()).toEqual(['comment', 'planHash', 'planVersion']);
     const view = schemas.AgentTaskView as { allOf: { properties?: Record<string, unknown> }[] };
-    expect(Object.keys(view.allOf[1]?.properties ?? {})).toEqual(
+    expect(Object.keys(view.allOf[2]?.properties ?? {})).toEqual(
       expect.arrayContaining(['task', 'plan', 'validation', 'approval', 'execution']),
     );
+    // The events a caller may send now are typed by the definition's own event types.
+    expect(view.allOf[1]?.properties?.allowedEvents).toMatchObject({
+      items: { properties: { type: { $ref: '#/components/schemas/AgentTaskEventType' } } },
+    });
+    expect((schemas.AgentTaskEventType as { enum: string[] }).enum).toEqual(
+      expect.arrayContaining(['PLAN_PROPOSED', 'APPROVED']),
+    );
+    expect([...(schemas.SupportEventType as { enum: string[] }).enum].sort()).toEqual([...supportEventTypes].sort());
+    // Sending an event takes any definition's event.
+    expect(doc.paths['/v1/workflows/{id}/events']?.post?.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/AnyEvent' } } },
+    });
+    expect((schemas.AnyEvent as { anyOf: unknown[] }).anyOf).toEqual([
+      { $ref: '#/components/schemas/Event' },
+      { $ref: '#/components/schemas/AgentTaskEvent' },
+    ]);
     expect((schemas.WorkflowView as { oneOf: unknown[] }).oneOf).toHaveLength(2);
     for (const ref of refsIn(doc)) expect(resolve(ref), ref).toBeDefined();
   });

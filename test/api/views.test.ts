@@ -5,7 +5,7 @@
  */
 import { crmUpdateTask } from '../support/agent-task-input.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { agentTask } from '../../machines/agent-task/index.ts';
 import { support } from '../../machines/support/index.ts';
 import { mintToken } from '../../src/api/auth.ts';
@@ -66,7 +66,7 @@ describe('workflow views', () => {
     expectDescribed(support.view.schema, done);
   });
 
-  it('match the agent-task view schema while awaiting approval', async () => {
+  it('match the agent-task view schema while awaiting approval and once completed', async () => {
     const requester = await mintToken(secret, { sub: 'rhea', tenant: 'acme', roles: ['task_requester'] });
     const created = await w.json<{ workflowId: string }>(
       await w.call('POST', '/v1/workflows', {
@@ -76,5 +76,42 @@ describe('workflow views', () => {
     );
     const waiting = await w.waitFor(created.workflowId, 'awaitingApproval', requester);
     expectDescribed(agentTask.view.schema, waiting);
+    const plan = (waiting as { plan: { version: number; hash: string } }).plan;
+    const approver = await mintToken(secret, { sub: 'ada', tenant: 'acme', roles: ['task_approver'] });
+    const approved = await w.call('POST', `/v1/workflows/${created.workflowId}/events`, {
+      token: approver,
+      body: { type: 'APPROVED', payload: { planVersion: plan.version, planHash: plan.hash } },
+    });
+    expect(approved.status).toBe(200);
+    const done = await w.waitFor(created.workflowId, 'completed', requester);
+    expect(done).toMatchObject({ status: 'finished', outcome: { kind: 'completed' } });
+    expect((done as { execution: { receipt: unknown } }).execution.receipt).not.toBeNull();
+    expectDescribed(agentTask.view.schema, done);
+  });
+
+  it('type a finished workflow’s outcome by the final states of its chart', () => {
+    const outcomeOf = (schema: z.ZodType, path: string[]) => {
+      let node = z.toJSONSchema(schema, { io: 'output' }) as { properties?: Record<string, unknown> };
+      for (const key of path) {
+        node = node.properties?.[key] as typeof node;
+        const alternatives = (node as { anyOf?: (typeof node)[] }).anyOf;
+        if (alternatives) node = alternatives.find((a) => a.properties) ?? node;
+      }
+      return (node as { enum?: string[] }).enum;
+    };
+    expect(outcomeOf(support.view.schema, ['result', 'outcome'])).toEqual([
+      'completed',
+      'rejected',
+      'cancelled',
+      'failed',
+      'failedCompensated',
+    ]);
+    expect(outcomeOf(agentTask.view.schema, ['outcome', 'kind'])).toEqual([
+      'completed',
+      'validationFailed',
+      'rejected',
+      'cancelled',
+      'failed',
+    ]);
   });
 });

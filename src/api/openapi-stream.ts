@@ -1,0 +1,118 @@
+/**
+ * The workflow stream in the OpenAPI document: server-sent events, typed as the events a client
+ * reads (`event`, `id`, `data`), the `data` of both kinds being a `StreamVersion`.
+ */
+import { ref, type JsonSchema } from './openapi-components.ts';
+import { errorResponses } from './openapi-errors.ts';
+import { streamQuery } from './schemas.ts';
+
+const streamEvent = (event: 'state' | 'finished', description: string, data: string): JsonSchema => ({
+  type: 'object',
+  description,
+  properties: {
+    event: { type: 'string', const: event },
+    id: { type: 'string', pattern: '^[0-9]+$', description: 'The version: what `Last-Event-ID` resumes after' },
+    data: { ...ref('schemas', 'StreamVersion'), description: data },
+  },
+  required: ['event', 'id', 'data'],
+});
+
+export const streamSchemas: Record<string, JsonSchema> = {
+  StreamStateEvent: streamEvent(
+    'state',
+    'One committed version, in order',
+    'The version, as one line of JSON (an `EventSource` hands it over as text: `JSON.parse` it)',
+  ),
+  StreamFinishedEvent: streamEvent(
+    'finished',
+    'The workflow has finished: the last event of the stream',
+    'The final version without `eventType`, as one line of JSON',
+  ),
+  StreamEvent: {
+    description:
+      'One server-sent event of a workflow stream. A `: keep-alive` comment (not an event) follows 15 s of silence.',
+    oneOf: [ref('schemas', 'StreamStateEvent'), ref('schemas', 'StreamFinishedEvent')],
+    discriminator: {
+      propertyName: 'event',
+      mapping: { state: '#/components/schemas/StreamStateEvent', finished: '#/components/schemas/StreamFinishedEvent' },
+    },
+  },
+};
+
+const version10 = {
+  workflowId: 's017-abcdefgh',
+  version: 10,
+  eventType: 'ACTION_EXECUTED',
+  state: ['notifyingCustomer.attempting'],
+  status: 'active',
+  at: '2026-01-05T10:00:01.000Z',
+};
+const version11 = {
+  ...version10,
+  version: 11,
+  eventType: 'CUSTOMER_NOTIFIED',
+  state: ['completed'],
+  status: 'finished',
+  at: '2026-01-05T10:00:02.000Z',
+};
+const { eventType: _last, ...finished11 } = version11;
+
+const wire = [
+  `event: state\nid: 10\ndata: ${JSON.stringify(version10)}\n`,
+  `event: state\nid: 11\ndata: ${JSON.stringify(version11)}\n`,
+  `event: finished\nid: 11\ndata: ${JSON.stringify(finished11)}`,
+].join('\n');
+
+/** `GET /v1/workflows/{id}/stream`, with the query parameters of `streamQuery`. */
+export function streamPath(queryParameters: (schema: typeof streamQuery) => unknown[]) {
+  return {
+    '/v1/workflows/{id}/stream': {
+      get: {
+        operationId: 'streamWorkflow',
+        summary: 'Server-sent events, one per version',
+        description: [
+          'A `text/event-stream` a standard `EventSource` follows. One `state` event per committed version, in order, from the audit trail (`id`: the version, `data`: `StreamVersion` JSON); refused events send nothing.',
+          'A reconnect with `Last-Event-ID` (or `?lastEventId=`, the header winning) gets only the later versions; a value that is not a version, or is past an active workflow’s version, is 400.',
+          'Once the workflow has finished: the remaining versions, then one `finished` event (`id`: the final version) and the end of the stream; a request with `Last-Event-ID` at or past the final version gets 204, on which an `EventSource` stops.',
+          'A `: keep-alive` comment follows 15 s without an event; a stream ends after 15 min or when the server stops, and the client resumes with `Last-Event-ID`.',
+        ].join('\n\n'),
+        tags: ['workflows'],
+        parameters: [
+          ref('parameters', 'WorkflowId'),
+          ref('parameters', 'Last-Event-ID'),
+          ...queryParameters(streamQuery),
+        ],
+        responses: {
+          '200': {
+            description: [
+              'An event stream: `state` events, then `finished` once the workflow has finished. On the wire:',
+              '',
+              '```',
+              wire,
+              '```',
+            ].join('\n'),
+            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
+            content: {
+              'text/event-stream': {
+                schema: ref('schemas', 'StreamEvent'),
+                examples: {
+                  state: { summary: 'A version', value: { event: 'state', id: '10', data: version10 } },
+                  finished: {
+                    summary: 'The end of a finished workflow',
+                    value: { event: 'finished', id: '11', data: finished11 },
+                  },
+                },
+              },
+            },
+          },
+          '204': {
+            description:
+              'The workflow has finished and `Last-Event-ID` is at or past its final version: nothing more will come',
+            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
+          },
+          ...errorResponses(['NOT_FOUND', 'BAD_REQUEST']),
+        },
+      },
+    },
+  };
+}
