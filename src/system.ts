@@ -155,13 +155,13 @@ export function createSystem(config: Config, options: SystemOptions): System {
   });
 
   // The memory store calls one listener: it fans out to every runtime subscribed in this process.
-  const memoryListeners = new Set<() => void>();
-  const subscribeWakeUps = async (onWake: () => void): Promise<() => Promise<void>> => {
+  const memoryListeners = new Set<(message: string) => void>();
+  const subscribeWakeUps = async (onWake: (message: string) => void): Promise<() => Promise<void>> => {
     if (memory) {
       const local = memory;
       memoryListeners.add(onWake);
-      local.onWake = () => {
-        for (const listener of memoryListeners) listener();
+      local.onWake = (message) => {
+        for (const listener of memoryListeners) listener(message);
       };
       return () => {
         memoryListeners.delete(onWake);
@@ -173,7 +173,9 @@ export function createSystem(config: Config, options: SystemOptions): System {
     // Pub/sub needs a connection of its own.
     const subscriber = 'nodes' in client ? client.duplicate() : client.duplicate();
     const channel = createKeys({ prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS }).wakeChannel;
-    subscriber.on('message', onWake);
+    subscriber.on('message', (_channel: string, message: string) => {
+      onWake(message);
+    });
     await subscriber.subscribe(channel);
     return async () => {
       await subscriber.quit();

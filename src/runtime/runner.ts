@@ -73,7 +73,7 @@ export interface RuntimeOptions {
   /** Longest sleep of the timer service when no notification arrives, ms. */
   timerSafetyPollMs: number;
   /** Subscribes to "jobs queued or timer armed" notifications; returns an unsubscribe function. */
-  subscribeWakeUps?: (onWake: () => void) => Promise<() => Promise<void>>;
+  subscribeWakeUps?: (onWake: (message: string) => void) => Promise<() => Promise<void>>;
   logger?: WorkerLogger;
   /** Told about deliveries and effects (metrics: outbox lag, timer lateness, effect duration). */
   observer?: WorkerObserver;
@@ -109,7 +109,7 @@ export function createRuntime(options: RuntimeOptions) {
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.external ? { external: options.external } : {}),
   });
-  const timers = createTimerService({ store, leases: timerLeases, clock });
+  const timers = createTimerService({ store, leases: timerLeases, clock, rescanMs: options.timerSafetyPollMs });
   // Run by the worker loop, on the worker's shards.
   const janitor = createJanitor({
     store,
@@ -159,12 +159,19 @@ export function createRuntime(options: RuntimeOptions) {
       );
       const workerSleeper = createSleeper();
       const timerSleeper = createSleeper();
-      const woken = [...(roles.has('worker') ? [workerSleeper] : []), ...(roles.has('timers') ? [timerSleeper] : [])];
-      if (options.subscribeWakeUps && woken.length > 0) {
-        // One subscription per runtime, fanned out to the loops that wait for work, closed on stop. A
-        // notification wakes the idle loops; one that arrives while a loop works is kept for it.
-        unsubscribe = await options.subscribeWakeUps(() => {
-          for (const sleeper of woken) sleeper.wake();
+      if (options.subscribeWakeUps && (roles.has('worker') || roles.has('timers'))) {
+        // One subscription per runtime, fanned out to the loops that wait for work, closed on stop.
+        // A message is `<shard>:<kinds>`: `j` (jobs or firings queued) wakes the worker, `t` (timers
+        // armed) the timer service, which reads that shard again. A notification that arrives while a
+        // loop works is kept for it; an unreadable one wakes both.
+        unsubscribe = await options.subscribeWakeUps((message) => {
+          const [shardText = '', kinds = 'jt'] = message.split(':');
+          if (roles.has('worker') && kinds.includes('j')) workerSleeper.wake();
+          if (roles.has('timers') && kinds.includes('t')) {
+            const shard = Number(shardText);
+            if (Number.isInteger(shard)) timers.armed(shard);
+            timerSleeper.wake();
+          }
         });
       }
       if (roles.has('worker')) {
@@ -193,8 +200,11 @@ export function createRuntime(options: RuntimeOptions) {
         loops.push(
           loop('timers', timerSleeper, async () => {
             const moved = await timers.tick();
-            if (moved > 0) return 0;
-            const next = await timers.nextDue();
+            if (moved > 0) {
+              if (roles.has('worker')) workerSleeper.wake();
+              return 0;
+            }
+            const next = timers.nextDue();
             const untilNext = next === null ? options.timerSafetyPollMs : next - clock();
             return Math.max(1, Math.min(untilNext, options.timerSafetyPollMs));
           }),

@@ -1,6 +1,11 @@
 /**
  * The timer service: moves due timers of the leased shards into their outboxes (one atomic script
  * per shard), where workers deliver them as timer events carrying their generation.
+ *
+ * It remembers each leased shard's earliest due time, so a tick touches only the shards with a due
+ * timer and those a wake-up named (a commit armed a timer there): two commands for such a shard,
+ * none for the rest. Every `rescanMs` it reads every shard's earliest due time again (one command
+ * a shard), which bounds what a lost wake-up can delay.
  */
 import type { WorkflowStore } from '../engine/store-port.ts';
 import type { ShardLeases } from './shard-leases.ts';
@@ -11,24 +16,59 @@ export interface TimerServiceOptions {
   clock: () => number;
   /** Timers moved per shard per tick. */
   batch?: number;
+  /**
+   * Read every leased shard's earliest due time at least this often, ms; between, only shards with
+   * a due timer or named by `armed`. 0 (the default): every tick reads every shard.
+   */
+  rescanMs?: number;
 }
 
 export function createTimerService(options: TimerServiceOptions) {
   const { store, leases, clock } = options;
   const batch = options.batch ?? 500;
+  const rescanMs = options.rescanMs ?? 0;
+  /** Earliest due time by leased shard (null: no timer); a shard missing here must be read. */
+  const dueByShard = new Map<number, number | null>();
+  let lastRescan = -Infinity;
+
+  async function readDue(shards: readonly number[]): Promise<void> {
+    const due = await Promise.all(shards.map((shard) => store.nextTimerDue(shard)));
+    shards.forEach((shard, i) => dueByShard.set(shard, due[i] ?? null));
+  }
+
   return {
+    /** A commit armed a timer on `shard`: its earliest due time is read again at the next tick. */
+    armed(shard: number): void {
+      dueByShard.delete(shard);
+    },
+
     /** Moves every due timer of the leased shards; returns how many moved. */
     async tick(): Promise<number> {
       const now = clock();
-      const moved = await Promise.all(leases.owned().map((shard) => store.claimDueTimers(shard, now, batch)));
+      const owned = leases.owned();
+      const ownedSet = new Set(owned);
+      for (const shard of dueByShard.keys()) if (!ownedSet.has(shard)) dueByShard.delete(shard);
+      if (now - lastRescan >= rescanMs) {
+        lastRescan = now;
+        dueByShard.clear();
+      }
+      const unknown = owned.filter((shard) => !dueByShard.has(shard));
+      if (unknown.length > 0) await readDue(unknown);
+      const due = owned.filter((shard) => {
+        const at = dueByShard.get(shard);
+        return at !== undefined && at !== null && at <= now;
+      });
+      if (due.length === 0) return 0;
+      const moved = await Promise.all(due.map((shard) => store.claimDueTimers(shard, now, batch)));
+      await readDue(due);
       return moved.reduce((a, b) => a + b, 0);
     },
 
-    /** The earliest due time over the leased shards, to sleep until. */
-    async nextDue(): Promise<number | null> {
-      const due = await Promise.all(leases.owned().map((shard) => store.nextTimerDue(shard)));
-      const times = due.filter((t): t is number => t !== null);
-      return times.length > 0 ? Math.min(...times) : null;
+    /** The earliest due time over the leased shards, as last read, to sleep until. */
+    nextDue(): number | null {
+      let next: number | null = null;
+      for (const at of dueByShard.values()) if (at !== null && (next === null || at < next)) next = at;
+      return next;
     },
   };
 }

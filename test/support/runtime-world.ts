@@ -103,7 +103,8 @@ export async function runtimeWorld(options: RuntimeWorldOptions = {}): Promise<R
     notifier,
     settle,
     async advance() {
-      const next = await timers.nextDue();
+      await timers.tick(); // reads every shard's earliest due time (the world's service keeps none)
+      const next = timers.nextDue();
       if (next === null) return false;
       clock.now = Math.max(clock.now, next);
       await settle();

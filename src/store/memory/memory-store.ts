@@ -69,7 +69,7 @@ export class MemoryStore implements WorkflowStore {
   private readonly clock: () => number;
   private seq = 0;
   /** Called with the shard number whenever jobs are queued or a timer is armed (the Redis store publishes). */
-  onWake: ((shard: number) => void) | null = null;
+  onWake: ((message: string) => void) | null = null;
 
   constructor(options: MemoryStoreOptions) {
     this.shards = options.shards;
@@ -105,7 +105,8 @@ export class MemoryStore implements WorkflowStore {
     const paths = record.status === 'active' ? record.statePaths : [];
     for (const path of [...stored.since.keys()]) if (!paths.includes(path)) stored.since.delete(path);
     for (const path of paths) if (!stored.since.has(path)) stored.since.set(path, record.updatedAt);
-    if (request.timersToArm.length > 0 || request.jobs.length > 0) this.onWake?.(shardOf(record.workflowId) ?? 0);
+    const kinds = `${request.jobs.length > 0 ? 'j' : ''}${request.timersToArm.length > 0 ? 't' : ''}`;
+    if (kinds) this.onWake?.(`${shardOf(record.workflowId) ?? 0}:${kinds}`);
   }
 
   create(request: CreateRequest): Promise<CreateResult> {
@@ -273,6 +274,7 @@ export class MemoryStore implements WorkflowStore {
       });
       shard.timers.delete(member);
     }
+    if (due.length > 0) this.onWake?.(`${shardNumber}:j`);
     return Promise.resolve(due.length);
   }
 

@@ -415,7 +415,15 @@ export class RedisStore implements WorkflowStore {
 
   async claimDueTimers(shard: number, now: number, limit: number): Promise<number> {
     const k = this.keys;
-    return this.client.wardenClaimTimers(k.timers(shard), k.timerGenerations(shard), k.outbox(shard), now, limit);
+    return this.client.wardenClaimTimers(
+      k.timers(shard),
+      k.timerGenerations(shard),
+      k.outbox(shard),
+      now,
+      limit,
+      k.wakeChannel,
+      shard,
+    );
   }
 
   async nextTimerDue(shard: number): Promise<number | null> {

@@ -102,7 +102,8 @@ export async function testRuntime(options: { model?: ModelClient } = {}): Promis
     metrics,
     settle,
     async advance(lateMs = 0) {
-      const next = await timers.nextDue();
+      await timers.tick(); // reads every shard's earliest due time (this service keeps none)
+      const next = timers.nextDue();
       if (next === null) return false;
       clock.now = Math.max(clock.now, next + lateMs);
       await settle();

@@ -29,7 +29,8 @@
   ARGV[12] O, ARGV[13] N, ARGV[14] '0' without a de-duplication key, else the value to store under
            it: "<workflow id> <fingerprint of the creation request>" (values written before the
            fingerprint are a bare workflow id)
-  ARGV[15] wake-up channel (published to when jobs are queued or timers armed), ARGV[16] shard number
+  ARGV[15] wake-up channel, ARGV[16] shard number: "<shard>:j" is published when jobs are queued,
+           "<shard>:t" when timers are armed, "<shard>:jt" for both
   ARGV[17] J = number of outbox jobs, then J job JSONs
   then A = number of timers to arm, then A triples (member, due time, generation)
   then C = number of timers to cancel, then C members
@@ -171,6 +172,8 @@ if hasDedup then rcall('SET', KEYS[8 + leaving + entering], dedupValue) end
 -- The lease is done, not deleted: its holder asking again gets the result's outcome, anyone else a refusal.
 if hasLease then rcall('HSET', leaseKey, 'd', '1') end
 if ackGroup ~= '' then rcall('XACK', KEYS[4], ackGroup, ackEntry) end
--- Wake the shard's idle workers and timer service; the message is the shard number.
-if armCount > 0 or jobCount > 0 then rcall('PUBLISH', ARGV[15], ARGV[16]) end
+-- Wake the shard's idle workers (jobs queued: "j") and timer service (timers armed: "t").
+if armCount > 0 or jobCount > 0 then
+  rcall('PUBLISH', ARGV[15], ARGV[16] .. ':' .. (jobCount > 0 and 'j' or '') .. (armCount > 0 and 't' or ''))
+end
 return {1}
