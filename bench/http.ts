@@ -1,16 +1,17 @@
 /**
  * `npm run bench:http [-- --json] [-- --quick] [-- --layout all|split|both] [-- --rounds N]
- * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --poll-ms N]`: the support workflow end to end over HTTP,
- * as its users drive it, against `warden serve` processes on a redis-server of their own.
+ * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --poll-ms N]`: the
+ * support workflow end to end over HTTP, as its users drive it, against `warden serve` processes on
+ * a redis-server of their own.
  *
  * An agent keeps `--in-flight` (64) workflows open; an approver polls the approval queue, reads each
- * recommendation and approves it; the agent reads each approved workflow's view until it has finished
- * (every `--poll-ms`, 100; a finished workflow is in no queue). Per round of
- * `--per-round` (200) workflows: completed workflows/s, approval latency (POST to 200) p50/p99, and
- * the CPU each process spent per completed workflow (from /proc/<pid>/stat): the Warden processes
- * by role, redis-server and the driver (this process) apart. After a warm-up round per layout, rounds
- * alternate between the layouts (`--layout both`), so drift of a shared machine weighs on each alike;
- * the summary gives median, min and max over rounds.
+ * recommendation and approves it; the agent reads each approved workflow's view until it has
+ * finished (every `--poll-ms`, 100; a finished workflow is in no queue). Per round of `--per-round`
+ * (200) workflows: completed workflows/s, approval latency (POST to 200) p50/p99, and the CPU each
+ * process spent per completed workflow (from /proc/<pid>/stat): the Warden processes by role,
+ * redis-server and the driver (this process) apart. After a warm-up round per layout (`--warmup`, a
+ * round's worth), rounds alternate between the layouts (`--layout both`), so drift of a shared
+ * machine weighs on each alike; the summary gives median, min and max over rounds.
  */
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,7 +37,7 @@ const layouts: Layout[] = !process.argv.includes('--layout')
 const rounds = numberArgument('--rounds', quick ? 1 : 3);
 const perRound = numberArgument('--per-round', quick ? 60 : 200);
 const inFlight = numberArgument('--in-flight', 64);
-const warmup = numberArgument('--warmup', quick ? 32 : 100);
+const warmup = numberArgument('--warmup', quick ? 32 : perRound);
 const shards = numberArgument('--shards', 0);
 const stallMs = numberArgument('--stall-ms', 30_000);
 const pollMs = numberArgument('--poll-ms', 100);
