@@ -1,0 +1,150 @@
+/**
+ * A Warden deployment of its own for the HTTP bench: a redis-server on a free loopback port (nothing
+ * kept on disk, as the default machine runs) and `warden serve` processes on it, one with every role
+ * (`all`) or the API, the workers and the timer service apart (`split`). Every process's pid is known,
+ * Redis's too, so the CPU each one spends can be read from /proc.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { connectRedis } from '../src/store/redis/connect.ts';
+import { freePort, startRedis, stopProcess } from './server.ts';
+
+export type Layout = 'all' | 'split';
+
+const bin = fileURLToPath(new URL('../bin/warden.mjs', import.meta.url));
+
+/** The processes of each layout: a label and the `--role` they are started with (none = all roles). */
+const layouts: Record<Layout, { label: string; role: string | null }[]> = {
+  all: [{ label: 'warden', role: null }],
+  split: [
+    { label: 'api', role: 'api' },
+    { label: 'worker', role: 'worker' },
+    { label: 'timers', role: 'timers' },
+  ],
+};
+
+export interface MeasuredProcess {
+  label: string;
+  pid: number;
+}
+
+export interface LogSummary {
+  /** Lines by pino level name (warn, error, fatal) over every process of the deployment. */
+  levels: Record<string, number>;
+  /** Up to five distinct messages at warn or above, with the process that logged them. */
+  samples: string[];
+}
+
+const levelNames: Record<number, string> = { 40: 'warn', 50: 'error', 60: 'fatal' };
+
+export interface DeploymentOptions {
+  layout: Layout;
+  /** WARDEN_SHARDS; unset = Warden's default. */
+  shards?: number;
+  /** LOG_LEVEL of the processes (default warn); their logs are summarised, not kept. */
+  logLevel: string;
+}
+
+export async function startDeployment(options: DeploymentOptions) {
+  const redis = await startRedis(false);
+  const probe = connectRedis({ url: redis.url, name: 'warden-httpbench' });
+  const info = await probe.info('server');
+  probe.disconnect();
+  const redisPid = Number(/process_id:(\d+)/.exec(info)?.[1]);
+  const redisVersion = /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+  const dir = mkdtempSync(join(tmpdir(), 'warden-httpbench-'));
+  const secret = randomBytes(24).toString('hex');
+  const port = await freePort();
+  const env: Record<string, string> = {
+    ...process.env,
+    REDIS_URL: redis.url,
+    WARDEN_PREFIX: `httpbench-${randomBytes(3).toString('hex')}`,
+    WARDEN_JWT_SECRET: secret,
+    // The approver polls and approves as fast as the load needs: no per-principal rate limit.
+    WARDEN_RATE_PER_MINUTE: '0',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: options.logLevel,
+    ...(options.shards ? { WARDEN_SHARDS: String(options.shards) } : {}),
+  };
+  const children: { label: string; child: ChildProcess; log: string }[] = [];
+  const stop = async () => {
+    await Promise.all(children.map(({ child }) => stopProcess(child)));
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const { label, role } of layouts[options.layout]) {
+      const log = join(dir, `${label}.log`);
+      const out = openSync(log, 'a');
+      const child = spawn(process.execPath, [bin, 'serve', ...(role ? ['--role', role] : [])], {
+        env,
+        stdio: ['ignore', out, out],
+      });
+      closeSync(out);
+      children.push({ label, child, log });
+    }
+    const origin = `http://127.0.0.1:${port}`;
+    const until = Date.now() + 30_000;
+    // /readyz: the store answers and, with the workers in the same process, they hold shards.
+    while (
+      !(await fetch(`${origin}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
+      const dead = children.find(({ child }) => child.exitCode !== null);
+      if (dead)
+        throw new Error(`warden ${dead.label} exited with ${dead.child.exitCode}: ${readFileSync(dead.log, 'utf8')}`);
+      if (Date.now() > until) throw new Error('warden did not become ready');
+      await sleep(100);
+    }
+    const processes: MeasuredProcess[] = [
+      ...children.map(({ label, child }) => ({ label, pid: child.pid ?? 0 })),
+      { label: 'redis', pid: redisPid },
+    ];
+    return {
+      layout: options.layout,
+      origin,
+      secret,
+      redisVersion,
+      processes,
+      /** What the processes logged at warn or above so far. */
+      logs: (): LogSummary => {
+        const levels: Record<string, number> = {};
+        const samples = new Set<string>();
+        for (const { label, log } of children) {
+          for (const line of readFileSync(log, 'utf8').split('\n')) {
+            // The API's start-up line is printed, not logged.
+            if (!line.trim() || line.startsWith('warden API listening')) continue;
+            let entry: { level?: number; msg?: string; err?: { message?: string } };
+            try {
+              entry = JSON.parse(line) as typeof entry;
+            } catch {
+              levels.other = (levels.other ?? 0) + 1;
+              if (samples.size < 5) samples.add(`${label}: ${line.slice(0, 200)}`);
+              continue;
+            }
+            const name = levelNames[entry.level ?? 0];
+            if (!name) continue;
+            levels[name] = (levels[name] ?? 0) + 1;
+            if (samples.size < 5)
+              samples.add(`${label}: ${entry.msg ?? ''}${entry.err?.message ? ` (${entry.err.message})` : ''}`);
+          }
+        }
+        return { levels, samples: [...samples] };
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export type Deployment = Awaited<ReturnType<typeof startDeployment>>;

@@ -1,0 +1,269 @@
+/**
+ * `npm run bench:http [-- --json] [-- --quick] [-- --layout all|split|both] [-- --rounds N]
+ * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --poll-ms N]`: the
+ * support workflow end to end over HTTP, as its users drive it, against `warden serve` processes on
+ * a redis-server of their own.
+ *
+ * An agent keeps `--in-flight` (64) workflows open; an approver polls the approval queue, reads each
+ * recommendation and approves it; the agent reads each approved workflow's view until it has
+ * finished (every `--poll-ms`, 100; a finished workflow is in no queue). Per round of `--per-round`
+ * (200) workflows: completed workflows/s, approval latency (POST to 200) p50/p99, and the CPU each
+ * process spent per completed workflow (from /proc/<pid>/stat): the Warden processes by role,
+ * redis-server and the driver (this process) apart. After a warm-up round per layout (`--warmup`, a
+ * round's worth), rounds alternate between the layouts (`--layout both`), so drift of a shared
+ * machine weighs on each alike; the summary gives median, min and max over rounds.
+ */
+import { cpus, loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { mintToken } from '../src/api/auth.ts';
+import { createHttpDriver, type RoundResult } from './http-driver.ts';
+import { startDeployment, type Deployment, type Layout, type LogSummary } from './http-deployment.ts';
+import { numberArgument, percentile, round } from './lib.ts';
+import { clockTicksPerSecond, cpuMillis } from './proc-stat.ts';
+import { formatSpread, spreadOf, type Spread } from './spread.ts';
+
+const json = process.argv.includes('--json');
+const quick = process.argv.includes('--quick');
+const layoutArgument = process.argv[process.argv.indexOf('--layout') + 1];
+const layouts: Layout[] = !process.argv.includes('--layout')
+  ? ['all']
+  : layoutArgument === 'both'
+    ? ['all', 'split']
+    : layoutArgument === 'all' || layoutArgument === 'split'
+      ? [layoutArgument]
+      : (() => {
+          throw new Error('--layout is all, split or both');
+        })();
+const rounds = numberArgument('--rounds', quick ? 1 : 3);
+const perRound = numberArgument('--per-round', quick ? 60 : 200);
+const inFlight = numberArgument('--in-flight', 64);
+const warmup = numberArgument('--warmup', quick ? 32 : perRound);
+const shards = numberArgument('--shards', 0);
+const stallMs = numberArgument('--stall-ms', 30_000);
+const pollMs = numberArgument('--poll-ms', 100);
+const idleMs = quick ? 1_000 : 3_000;
+
+/** Issue 14's goals, against the median of the rounds. */
+const goals = { workflowsPerSecond: 175, serverCpuMsPerWorkflow: 8, approvalP99Ms: 50 };
+
+interface MeasuredRound {
+  round: number;
+  workflows: number;
+  completed: number;
+  unfinished: RoundResult['unfinished'];
+  seconds: number;
+  workflowsPerSecond: number;
+  approvalP50Ms: number;
+  approvalP99Ms: number;
+  /** View reads per workflow between its approval and seeing it finished. */
+  completionPollsPerWorkflow: number;
+  /** CPU per completed workflow, ms, by process (Warden processes by role, redis, driver). */
+  cpuMsPerWorkflow: Record<string, number>;
+  /** Every process but the driver: Warden and Redis. */
+  serverCpuMsPerWorkflow: number;
+  unexpected: Record<string, number>;
+}
+
+/** CPU ms per second each process of `deployment` spends over `ms` with no load: the floor under every round. */
+async function idleCpu(deployment: Deployment, ticks: number, ms: number): Promise<Record<string, number>> {
+  const before = deployment.processes.map(({ pid }) => cpuMillis(pid, ticks));
+  await sleep(ms);
+  return Object.fromEntries(
+    deployment.processes.map(({ label, pid }, i) => [
+      label,
+      round(((cpuMillis(pid, ticks) - (before[i] ?? 0)) * 1000) / ms, 1),
+    ]),
+  );
+}
+
+const log = (line: string) => {
+  if (!json) console.log(line);
+};
+
+async function measuredRound(
+  deployment: Deployment,
+  driver: ReturnType<typeof createHttpDriver>,
+  n: number,
+  workflows: number,
+  ticks: number,
+): Promise<MeasuredRound> {
+  const processes = [...deployment.processes, { label: 'driver', pid: process.pid }];
+  const before = processes.map(({ pid }) => cpuMillis(pid, ticks));
+  const result = await driver.round(workflows, `r${n}`);
+  const after = processes.map(({ pid }) => cpuMillis(pid, ticks));
+  const per = Math.max(1, result.completed);
+  const cpuMsPerWorkflow = Object.fromEntries(
+    processes.map(({ label }, i) => [label, round(((after[i] ?? 0) - (before[i] ?? 0)) / per, 2)]),
+  );
+  const serverCpuMsPerWorkflow = round(
+    processes.reduce((sum, { label }) => (label === 'driver' ? sum : sum + (cpuMsPerWorkflow[label] ?? 0)), 0),
+    2,
+  );
+  return {
+    round: n,
+    workflows,
+    completed: result.completed,
+    unfinished: result.unfinished,
+    seconds: round(result.seconds, 2),
+    workflowsPerSecond: round(result.workflowsPerSecond),
+    approvalP50Ms: round(percentile(result.approvalMs, 50), 1),
+    approvalP99Ms: round(percentile(result.approvalMs, 99), 1),
+    completionPollsPerWorkflow: round(result.completionPollsPerWorkflow, 1),
+    cpuMsPerWorkflow,
+    serverCpuMsPerWorkflow,
+    unexpected: result.unexpected,
+  };
+}
+
+function describe(layout: Layout, r: MeasuredRound): string {
+  const cpu = Object.entries(r.cpuMsPerWorkflow)
+    .map(([label, ms]) => `${label} ${ms}`)
+    .join(', ');
+  const odd = Object.keys(r.unexpected).length > 0 ? `  unexpected ${JSON.stringify(r.unexpected)}` : '';
+  return (
+    `${layout.padEnd(5)} round ${r.round}: ${r.workflowsPerSecond} completed workflows/s (${r.completed}/${r.workflows} in ${r.seconds} s)` +
+    `  approval p50 ${r.approvalP50Ms} ms p99 ${r.approvalP99Ms} ms  CPU ms/workflow: ${cpu}; server ${r.serverCpuMsPerWorkflow}${odd}`
+  );
+}
+
+function summarise(measured: MeasuredRound[]) {
+  const labels = Object.keys(measured[0]?.cpuMsPerWorkflow ?? {});
+  const summary = {
+    workflowsPerSecond: spreadOf(measured.map((r) => r.workflowsPerSecond)),
+    approvalP50Ms: spreadOf(measured.map((r) => r.approvalP50Ms)),
+    approvalP99Ms: spreadOf(measured.map((r) => r.approvalP99Ms)),
+    serverCpuMsPerWorkflow: spreadOf(measured.map((r) => r.serverCpuMsPerWorkflow)),
+    cpuMsPerWorkflow: Object.fromEntries(
+      labels.map((label) => [label, spreadOf(measured.map((r) => r.cpuMsPerWorkflow[label] ?? 0))]),
+    ) as Record<string, Spread>,
+  };
+  return {
+    ...summary,
+    goals: {
+      workflowsPerSecond: {
+        goal: `>= ${goals.workflowsPerSecond}`,
+        met: summary.workflowsPerSecond.median >= goals.workflowsPerSecond,
+      },
+      serverCpuMsPerWorkflow: {
+        goal: `<= ${goals.serverCpuMsPerWorkflow}`,
+        met: summary.serverCpuMsPerWorkflow.median <= goals.serverCpuMsPerWorkflow,
+      },
+      approvalP99Ms: { goal: `<= ${goals.approvalP99Ms}`, met: summary.approvalP99Ms.median <= goals.approvalP99Ms },
+    },
+  };
+}
+
+async function main() {
+  const ticks = clockTicksPerSecond();
+  const loadBefore = loadavg().map((n) => round(n, 2));
+  const deployments: { deployment: Deployment; driver: ReturnType<typeof createHttpDriver> }[] = [];
+  const results = new Map<Layout, MeasuredRound[]>(layouts.map((layout) => [layout, []]));
+  const logs = new Map<Layout, LogSummary>();
+  const idle = new Map<Layout, Record<string, number>>();
+  try {
+    for (const layout of layouts) {
+      const deployment = await startDeployment({
+        layout,
+        logLevel: process.env.LOG_LEVEL ?? 'warn',
+        ...(shards > 0 ? { shards } : {}),
+      });
+      const [agentToken, approverToken] = await Promise.all([
+        mintToken(deployment.secret, { sub: 'agent-1', tenant: 'demo', roles: ['support_agent'] }),
+        mintToken(deployment.secret, {
+          sub: 'alice',
+          tenant: 'demo',
+          roles: ['support_approver'],
+          approvalLimit: 1000,
+        }),
+      ]);
+      const driver = createHttpDriver({
+        origin: deployment.origin,
+        agentToken,
+        approverToken,
+        inFlight,
+        stallMs,
+        pollMs,
+      });
+      deployments.push({ deployment, driver });
+      log(`${layout}: ${deployment.processes.map((p) => `${p.label} pid ${p.pid}`).join(', ')}; warm-up of ${warmup}`);
+      if (warmup > 0) {
+        const warm = await driver.round(warmup, 'warmup');
+        if (warm.completed === 0)
+          throw new Error(`${layout}: no workflow completed in the warm-up: ${JSON.stringify(warm)}`);
+      }
+      idle.set(layout, await idleCpu(deployment, ticks, idleMs));
+    }
+    for (let n = 1; n <= rounds; n++) {
+      for (const { deployment, driver } of deployments) {
+        const measured = await measuredRound(deployment, driver, n, perRound, ticks);
+        results.get(deployment.layout)?.push(measured);
+        log(describe(deployment.layout, measured));
+      }
+    }
+    for (const { deployment } of deployments) logs.set(deployment.layout, deployment.logs());
+  } finally {
+    for (const { deployment } of deployments) await deployment.stop();
+  }
+  const report = {
+    machine: {
+      cpus: cpus().length,
+      node: process.version,
+      redis: deployments[0]?.deployment.redisVersion,
+      /** Load average before the run: above 0 means others were using the machine too. */
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadavg().map((n) => round(n, 2)),
+      clockTicksPerSecond: ticks,
+    },
+    settings: {
+      layouts,
+      rounds,
+      perRound,
+      inFlight,
+      warmup,
+      pollMs,
+      shards: shards > 0 ? shards : 'default',
+      tenant: 'demo',
+    },
+    layouts: Object.fromEntries(
+      layouts.map((layout) => {
+        const measured = results.get(layout) ?? [];
+        return [
+          layout,
+          {
+            summary: summarise(measured),
+            /** CPU each process spends with no load (polling, leases), ms per second. */
+            idleCpuMsPerSecond: idle.get(layout),
+            rounds: measured,
+            serverLogs: logs.get(layout),
+          },
+        ];
+      }),
+    ),
+  };
+  if (json) {
+    console.log(JSON.stringify(report, null, 2));
+    return;
+  }
+  for (const layout of layouts) {
+    const { summary, serverLogs } = report.layouts[layout] as {
+      summary: ReturnType<typeof summarise>;
+      serverLogs?: LogSummary;
+    };
+    log(`\n${layout}: median (min–max) over ${rounds} rounds of ${perRound}, ${inFlight} in flight`);
+    log(`  completed workflows/s   ${formatSpread(summary.workflowsPerSecond)}  (goal >= ${goals.workflowsPerSecond})`);
+    log(`  approval p50, ms        ${formatSpread(summary.approvalP50Ms, 1)}`);
+    log(`  approval p99, ms        ${formatSpread(summary.approvalP99Ms, 1)}  (goal <= ${goals.approvalP99Ms})`);
+    for (const [label, spread] of Object.entries(summary.cpuMsPerWorkflow))
+      log(`  CPU ms/workflow ${label.padEnd(7)} ${formatSpread(spread, 2)}`);
+    log(
+      `  CPU ms/workflow server  ${formatSpread(summary.serverCpuMsPerWorkflow, 2)}  (Warden + Redis; goal <= ${goals.serverCpuMsPerWorkflow})`,
+    );
+    log(`  idle CPU, ms/s          ${JSON.stringify(report.layouts[layout]?.idleCpuMsPerSecond ?? {})}`);
+    log(`  server logs (warn+)     ${JSON.stringify(serverLogs?.levels ?? {})}`);
+  }
+  log(
+    `\nload average before ${loadBefore.join(' ')}, after ${report.machine.loadAverageAfter.join(' ')} (${report.machine.cpus} cores)`,
+  );
+}
+
+await main();
