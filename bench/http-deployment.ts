@@ -14,13 +14,17 @@ import { fileURLToPath } from 'node:url';
 import { connectRedis } from '../src/store/redis/connect.ts';
 import { freePort, startRedis, stopProcess } from './server.ts';
 
-export type Layout = 'all' | 'split';
+export type Layout = 'all' | 'split' | 'procs';
 
 const bin = fileURLToPath(new URL('../bin/warden.mjs', import.meta.url));
 
-/** The processes of each layout: a label and the `--role` they are started with (none = all roles). */
-const layouts: Record<Layout, { label: string; role: string | null }[]> = {
+/**
+ * The processes of each layout: a label, the `--role` they are started with (none = all roles), and
+ * `--processes` (`procs`: two processes of all roles, one per core, measured each).
+ */
+const layouts: Record<Layout, { label: string; role: string | null; processes?: number }[]> = {
   all: [{ label: 'warden', role: null }],
+  procs: [{ label: 'warden', role: null, processes: 2 }],
   split: [
     { label: 'api', role: 'api' },
     { label: 'worker', role: 'worker' },
@@ -79,10 +83,11 @@ export async function startDeployment(options: DeploymentOptions) {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const { label, role } of layouts[options.layout]) {
+    for (const { label, role, processes } of layouts[options.layout]) {
       const log = join(dir, `${label}.log`);
       const out = openSync(log, 'a');
-      const child = spawn(process.execPath, [bin, 'serve', ...(role ? ['--role', role] : [])], {
+      const args = [...(role ? ['--role', role] : []), ...(processes ? ['--processes', String(processes)] : [])];
+      const child = spawn(process.execPath, [bin, 'serve', ...args], {
         env,
         stdio: ['ignore', out, out],
       });
@@ -104,8 +109,26 @@ export async function startDeployment(options: DeploymentOptions) {
       if (Date.now() > until) throw new Error('warden did not become ready');
       await sleep(100);
     }
+    // A process started with --processes forks its own: each is measured (the first only forks).
+    const forked = (pid: number): number[] => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean)
+          .map(Number);
+      } catch {
+        return [];
+      }
+    };
     const processes: MeasuredProcess[] = [
-      ...children.map(({ label, child }) => ({ label, pid: child.pid ?? 0 })),
+      ...children.flatMap(({ label, child }) => {
+        const pid = child.pid ?? 0;
+        const kids = forked(pid);
+        return kids.length === 0
+          ? [{ label, pid }]
+          : [{ label: `${label}-primary`, pid }, ...kids.map((kid, i) => ({ label: `${label}-${i + 1}`, pid: kid }))];
+      }),
       { label: 'redis', pid: redisPid },
     ];
     return {

@@ -29,11 +29,13 @@ const layouts: Layout[] = !process.argv.includes('--layout')
   ? ['all']
   : layoutArgument === 'both'
     ? ['all', 'split']
-    : layoutArgument === 'all' || layoutArgument === 'split'
+    : layoutArgument === 'all' || layoutArgument === 'split' || layoutArgument === 'procs'
       ? [layoutArgument]
-      : (() => {
-          throw new Error('--layout is all, split or both');
-        })();
+      : layoutArgument === 'all,procs'
+        ? ['all', 'procs']
+        : (() => {
+            throw new Error('--layout is all, split, procs (serve --processes 2), both (all and split) or all,procs');
+          })();
 const rounds = numberArgument('--rounds', quick ? 1 : 3);
 const perRound = numberArgument('--per-round', quick ? 60 : 200);
 const inFlight = numberArgument('--in-flight', 64);

@@ -129,7 +129,14 @@ describe('on Redis', () => {
     const { client, prefix, provider: refunds } = await provider('slots');
     const receipt = await refunds.execute('support-action:wf-1:v1', params);
     await refunds.compensate('support-compensation:wf-1:v1', receipt);
-    const [, keys] = await client.scan('0', 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    // Every page of the scan: other keys in the database (other tests, other prefixes) must not hide ours.
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, page] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      keys.push(...page);
+    } while (cursor !== '0');
     expect(keys.length).toBeGreaterThanOrEqual(6);
     expect(new Set(keys.map((key) => /\{([^}]*)\}/.exec(key)?.[1]))).toEqual(new Set(['refunds']));
   });
