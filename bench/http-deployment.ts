@@ -87,7 +87,9 @@ export async function startDeployment(options: DeploymentOptions) {
       const log = join(dir, `${label}.log`);
       const out = openSync(log, 'a');
       const args = [...(role ? ['--role', role] : []), ...(processes ? ['--processes', String(processes)] : [])];
-      const child = spawn(process.execPath, [bin, 'serve', ...args], {
+      // BENCH_NODE_ARGS: Node flags for the warden processes, e.g. `--cpu-prof --cpu-prof-dir=reports/profile`.
+      const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', ...args], {
         env,
         stdio: ['ignore', out, out],
       });
