@@ -7,6 +7,19 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 
+/** Resolves on the first SIGTERM or SIGINT (a graceful stop), then stops listening for them. */
+export function stopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
 /** How many processes `serve` should run, from `--processes` (default 1). */
 export function parseProcesses(text: string | undefined): number {
   if (text === undefined) return 1;
@@ -44,15 +57,7 @@ export async function serveProcesses(count: number, print: (line: string) => voi
   });
   for (let i = 0; i < count; i++) fork();
   print(`warden: ${count} processes`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  await stopSignal();
   stopping = true;
   const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
   await Promise.all(

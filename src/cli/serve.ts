@@ -3,7 +3,7 @@
  * process, or one of them with `--role api|worker|timers`. Stops gracefully on SIGTERM or SIGINT:
  * the API stops accepting, no new jobs are read, jobs in flight finish, leases are released.
  */
-import { isFirstServeChild } from './serve-processes.ts';
+import { isFirstServeChild, stopSignal } from './serve-processes.ts';
 import type { AddressInfo } from 'node:net';
 import type { ServerType } from '@hono/node-server';
 import { mintToken } from '../api/auth.ts';
@@ -94,15 +94,7 @@ export async function serve(
     if (kept && isFirstServeChild()) await printStarterTokens(registry, kept, base, print);
   }
   system.logger.info({ roles: [...roles], store: system.store.kind }, 'warden is running');
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  await stopSignal();
   system.logger.info('stopping: finishing requests and jobs in flight');
   stopping = true;
   if (server) {

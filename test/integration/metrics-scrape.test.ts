@@ -14,25 +14,20 @@ import { apiDeps } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
+import { watchCommands, type CommandWatch } from '../support/redis-commands.ts';
 
 const shards = 256;
 let redis: Redis;
-let monitor: Redis;
+let watch: CommandWatch;
 let prefix: string;
 let system: System;
 let app: ReturnType<typeof createApp>;
 const clock = { now: 1_700_000_000_000 };
-/** Every command that named this test's prefix, in the order Redis ran them. */
-const seen: string[][] = [];
-let sentinels = 0;
 
 beforeAll(async () => {
   redis = await connectTestRedis();
-  monitor = await redis.monitor();
   prefix = freshPrefix('scrape');
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (args.some((arg) => arg.includes(prefix))) seen.push(args);
-  });
+  watch = await watchCommands(redis, prefix);
   system = createSystem(
     loadConfig({ LOG_LEVEL: 'silent', REDIS_URL: redisUrl, WARDEN_PREFIX: prefix, WARDEN_SHARDS: String(shards) }),
     { definitions: workflows, logger: pino({ level: 'silent' }), clock: () => clock.now },
@@ -42,21 +37,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await system.close();
-  monitor.disconnect();
+  watch.stop();
   await deletePrefix(redis, prefix);
   await redis.quit();
 });
 
 /** The Redis commands naming the prefix that ran while `action` ran (and whatever it started). */
-async function commandsOf(action: () => Promise<unknown>): Promise<string[][]> {
-  const from = seen.length;
-  await action();
-  // MONITOR reports commands in the order Redis ran them: once this one is seen, so is all before it.
-  const sentinel = `${prefix}:sentinel:${++sentinels}`;
-  await redis.exists(sentinel);
-  await expect.poll(() => seen.some((args) => args.includes(sentinel)), { timeout: 10_000 }).toBe(true);
-  return seen.slice(from).filter((args) => !args.includes(sentinel));
-}
+const commandsOf = async (action: () => Promise<unknown>): Promise<string[][]> => (await watch.during(action)).commands;
 
 const scrape = async () => {
   const response = await app.request('/metrics');

@@ -10,24 +10,20 @@ import type { Page, QueueItem } from '../../src/engine/store-port.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { createSupport, makeWorld, type World } from '../support/world.ts';
 import { connectTestRedis, deletePrefix, freshPrefix } from '../support/redis.ts';
+import { watchCommands, type CommandWatch } from '../support/redis-commands.ts';
 
 const shards = 64;
 const state = 'beforeAction.classifying.attempting';
 let redis: Redis;
-let monitor: Redis;
+let watch: CommandWatch;
 let prefix: string;
 let world: World;
 let store: RedisStore;
-const seen: string[][] = [];
-let sentinels = 0;
 
 beforeAll(async () => {
   redis = await connectTestRedis();
-  monitor = await redis.monitor();
   prefix = freshPrefix('qidx');
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (args.some((arg) => arg.includes(prefix))) seen.push(args);
-  });
+  watch = await watchCommands(redis, prefix);
   store = new RedisStore(redis, { prefix, shards });
   world = makeWorld(store);
   // 12 workflows over many shards, four of them entering the state in the same millisecond.
@@ -35,34 +31,21 @@ beforeAll(async () => {
     if (i % 4 !== 0) world.clock.now += 1;
     await createSupport(world);
   }
-  await commandsOf(() => Promise.resolve()); // MONITOR has reported everything the setup sent
+  await watch.during(() => Promise.resolve()); // MONITOR has reported everything the setup sent
 });
 
 afterAll(async () => {
-  monitor.disconnect();
+  watch.stop();
   await deletePrefix(redis, prefix);
   await redis.quit();
 });
-
-async function commandsOf<T>(action: () => Promise<T>): Promise<{ result: T; commands: string[][] }> {
-  const from = seen.length;
-  const result = await action();
-  const sentinel = `${prefix}:sentinel:${++sentinels}`;
-  await redis.exists(sentinel);
-  const until = Date.now() + 10_000;
-  while (!seen.some((args) => args.includes(sentinel))) {
-    if (Date.now() > until) throw new Error('MONITOR never reported the sentinel');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return { result, commands: seen.slice(from).filter((args) => !args.includes(sentinel)) };
-}
 
 describe('queue pages on a single Redis node', () => {
   it('cost one or two range reads a page, whatever the number of shards, and miss nothing', async () => {
     const listed: string[] = [];
     const costs: number[] = [];
     const pageAfter = (cursor: string | null) =>
-      commandsOf<Page<QueueItem>>(() => store.listByState({ tenantId: 'acme', statePath: state, limit: 5, cursor }));
+      watch.during<Page<QueueItem>>(() => store.listByState({ tenantId: 'acme', statePath: state, limit: 5, cursor }));
     let cursor: string | null = null;
     do {
       const page = await pageAfter(cursor);
