@@ -339,7 +339,20 @@
                   ? `timer ${entry.eventType.split('.')[2]}`
                   : entry.eventType,
               ),
-              el('td', { class: entry.outcome === 'accepted' ? '' : 'refused' }, entry.outcome),
+              el(
+                'td',
+                {
+                  // A late or repeated result (a stale job or timer) is routine, not a fault: muted, not red.
+                  class:
+                    entry.outcome === 'accepted'
+                      ? ''
+                      : entry.outcome === 'STALE_JOB' || entry.outcome === 'STALE_TIMER'
+                        ? 'stale'
+                        : 'refused',
+                  'data-outcome': entry.outcome,
+                },
+                entry.outcome,
+              ),
               el(
                 'td',
                 {},

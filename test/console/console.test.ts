@@ -253,6 +253,9 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000)); // the queue requests finish meanwhile
       expect(await page.locator('#token').isVisible()).toBe(true);
       expect(await page.locator('section[data-queue]').count()).toBe(0);
+      // Signed out: nothing to navigate to, and no "Sign out" (the nav's display once overrode `hidden`).
+      expect(await page.locator('#nav').isVisible()).toBe(false);
+      expect(await page.locator('#sign-out').isVisible()).toBe(false);
     } finally {
       await page.unroute('**/v1/workflows?*', slow);
     }
