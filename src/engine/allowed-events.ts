@@ -1,9 +1,13 @@
 /**
  * The events a given principal may send to a workflow now: event types their roles allow, that the
- * current state has a transition for. Guards are not evaluated (an approval over the limit is still
- * listed, and refused with a reason); internal events and job results are never listed.
+ * current state has a transition for, and that a guard does not already rule out. A guard is tried
+ * with the caller as actor and a payload that records what is read from it: a guard that refuses
+ * without reading the payload (no action receipt to compensate, the requester signing off their
+ * own request) refuses whatever is sent, so the event is not listed; one that reads the payload
+ * (an approval over the limit) is listed and decided, with its reason, when sent. Internal events
+ * and job results are never listed.
  */
-import { getNextTransitions, type AnyMachineSnapshot } from 'xstate';
+import { getNextTransitions, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { z } from 'zod';
 import type { WorkflowRecord } from './decision.ts';
 import { isJobResultEvent, type WorkflowDefinition } from './definition.ts';
@@ -43,7 +47,45 @@ export function allowedEvents(
     if (!candidates.has(type) || isJobResultEvent(definition, type)) continue;
     const roles = definition.eventRoles[type] ?? [];
     if (!principal.roles.some((role) => roles.includes(role))) continue;
+    if (ruledOutByGuard(definition.machine, snapshot, type, principal)) continue;
     allowed.push({ type, schema: payloadJsonSchema(schema) });
   }
   return allowed;
+}
+
+/** True when every transition for `type` is guarded and refuses without reading the event's payload. */
+function ruledOutByGuard(
+  machine: AnyStateMachine,
+  snapshot: AnyMachineSnapshot,
+  type: string,
+  principal: Principal,
+): boolean {
+  let readPayload = false;
+  const probe: object = new Proxy(function probePayload() {}, {
+    get: (_target, property) => {
+      readPayload = true;
+      // Any read of the payload answers a value no comparison holds for, and reads go on nesting.
+      return property === Symbol.toPrimitive ? () => Number.NaN : probe;
+    },
+    has: () => {
+      readPayload = true;
+      return false;
+    },
+    ownKeys: () => {
+      readPayload = true;
+      return ['prototype'];
+    },
+  });
+  try {
+    const taken = machine.getTransitionData(snapshot, {
+      type,
+      payload: probe,
+      eventId: 'allowed-events-probe',
+      at: 0,
+      actor: principal,
+    });
+    return taken.length === 0 && !readPayload;
+  } catch {
+    return false; // a guard that cannot be tried this way is decided when the event is sent
+  }
 }
