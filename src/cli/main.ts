@@ -32,6 +32,9 @@ Commands:
                          traverse a definition: reachable states, paths, transition coverage, invariants
   stately gen|check      write stately/ from every definition, or check it is current and the round trip safe
   stately release ID@V   write a version's release files (config JSON and implementation pins)
+  stately import FILE [--definition ID]
+                         replace a machine file's config with a chart the Stately editor exported as
+                         XState v5 code; lists names setup() lacks, then runs the check
   help                   this text
 `;
 
@@ -68,7 +71,7 @@ export async function main(
 ): Promise<number> {
   const registry = createRegistry(definitions);
   const [command = 'help', ...rest] = argv;
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
     options: {
       json: { type: 'boolean', default: false },
@@ -129,7 +132,9 @@ export async function main(
           print,
         );
       case 'stately':
-        return stately(registry, rest[0], print, rest[1]);
+        return await stately(registry, positionals[0], print, positionals[1], {
+          definition: typeof values.definition === 'string' ? values.definition : undefined,
+        });
       case 'help':
       case '--help':
       case '-h':

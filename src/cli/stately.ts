@@ -1,12 +1,16 @@
 /**
  * `warden stately gen` writes the files in `stately/` from `machines/`; `warden stately check`
- * fails (exit 1) with one line per problem when they are stale or the round trip is unsafe.
+ * fails (exit 1) with one line per problem when they are stale or the round trip is unsafe;
+ * `warden stately import <file>` brings a chart exported from the Stately editor back.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { releaseFiles } from '../definitions/released-version.ts';
 import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
+import { statelyImport } from './stately-import.ts';
 
 type Print = (line: string) => void;
 
@@ -49,7 +53,17 @@ function release(registry: WorkflowRegistry, key: string | undefined, print: Pri
   return 0;
 }
 
-export function stately(registry: WorkflowRegistry, action: string | undefined, print: Print, key?: string): number {
+/** Loads a module in a fresh tsx namespace, so a rewritten machine file is read again. */
+const loadAfresh = async (path: string) =>
+  (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+
+export function stately(
+  registry: WorkflowRegistry,
+  action: string | undefined,
+  print: Print,
+  key?: string,
+  options: { definition?: string | undefined } = {},
+): number | Promise<number> {
   const definitions = registry.versions;
   const findMigration = registry.migration;
   if (action === 'gen') {
@@ -76,6 +90,22 @@ export function stately(registry: WorkflowRegistry, action: string | undefined, 
     return problems.length === 0 ? 0 : 1;
   }
   if (action === 'release') return release(registry, key, print);
-  print('usage: warden stately gen|check|release <id>@<version>');
+  if (action === 'import' && key) {
+    return statelyImport({
+      exportFile: resolve(key),
+      ...(options.definition ? { definition: options.definition } : {}),
+      definitions,
+      findMigration,
+      root,
+      files: statelyFilesOnDisk(registry),
+      load: loadAfresh,
+      print,
+    }).catch((error: unknown) => {
+      // Refusals (a construct that is not data, an unknown definition) are the command's answer.
+      print(`stately import: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    });
+  }
+  print('usage: warden stately gen|check|release <id>@<version>|import <file> [--definition <id>]');
   return 2;
 }

@@ -114,3 +114,20 @@ export function missingImplementations(machine: AnyStateMachine, key: string): P
   });
   return problems;
 }
+
+export interface Reference {
+  kind: ReferenceKind;
+  name: string;
+  at: string;
+}
+
+/** The references of `config` that `machine`'s setup() does not implement, each name once. */
+export function unimplementedReferences(config: Config, machine: AnyStateMachine): Reference[] {
+  const impl = implementationsOf(machine);
+  const missing = new Map<string, Reference>();
+  eachReference(config, (kind, name, at) => {
+    if (!Object.hasOwn(impl[`${kind}s`] ?? {}, name) && !missing.has(`${kind}:${name}`))
+      missing.set(`${kind}:${name}`, { kind, name, at });
+  });
+  return [...missing.values()];
+}

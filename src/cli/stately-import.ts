@@ -1,0 +1,145 @@
+/**
+ * `warden stately import <file> [--definition <id>]`: brings a chart exported from the Stately
+ * editor as XState v5 code back into its machine file. The config literal given to
+ * `setup(...).createMachine(...)` is replaced (imports, setup and comments stay), names the chart
+ * uses that setup() does not implement are listed, and the `stately check` is run on the result.
+ * Nothing is written unless the export reads as plain data; the write is a rename.
+ */
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AnyStateMachine } from 'xstate';
+import { unimplementedReferences } from '../definitions/chart-references.ts';
+import { findChart, withChart } from '../definitions/machine-file.ts';
+import { statelyCheck } from '../definitions/stately.ts';
+import { readStatelyExport, type ExportedMachine } from '../definitions/stately-export.ts';
+import type { WorkflowDefinition } from '../engine/definition.ts';
+import { definitionKey } from '../engine/definition.ts';
+
+type Print = (line: string) => void;
+
+export interface StatelyImportOptions {
+  /** The file the editor exported. */
+  exportFile: string;
+  /** The definition id; by default the exported machine's `id`. */
+  definition?: string;
+  /** Every registered version, by `id@version`, and the migration lookup the check uses. */
+  definitions: ReadonlyMap<string, WorkflowDefinition>;
+  findMigration: (from: string, to: string) => unknown;
+  /** The machine file to rewrite; by default the `machines/*\/*.machine.ts` whose config has that id. */
+  machineFile?: string;
+  /** The project root, where `machines/` is looked for. */
+  root: string;
+  /** The generated files in `stately/` as they are on disk, for the check. */
+  files: Readonly<Record<string, string | null>>;
+  /** Loads a module afresh (the machine file was rewritten since it was first imported). */
+  load: (path: string) => Promise<Record<string, unknown>>;
+  print: Print;
+}
+
+const isMachine = (value: unknown): value is AnyStateMachine =>
+  typeof value === 'object' && value !== null && 'root' in value && 'config' in value && 'implementations' in value;
+
+function chooseMachine(machines: ExportedMachine[], name: string | undefined): ExportedMachine {
+  const matching = name ? machines.filter((m) => m.config.id === name) : machines;
+  const [only, ...more] = matching.length === 0 && machines.length === 1 ? machines : matching;
+  if (!only || more.length > 0) {
+    const ids = machines.map((m) => `${String(m.config.id)} (${m.at})`).join(', ');
+    throw new Error(`the export holds ${machines.length} machines (${ids}); name one with --definition <id>`);
+  }
+  return only;
+}
+
+/** The latest version of the definition named `name` — by its id or by its chart's id (`agent-task`, `agentTask`). */
+function latestVersion(definitions: ReadonlyMap<string, WorkflowDefinition>, name: string): WorkflowDefinition {
+  const all = [...definitions.values()].sort((a, b) => b.version - a.version);
+  const byId = all.find((d) => d.id === name);
+  const latest = byId ?? all.find((d) => d.machine.id === name && d === all.find((other) => other.id === d.id));
+  if (!latest) {
+    const ids = [...new Set(all.map((d) => d.id))].join(', ');
+    throw new Error(`no definition ${name} is registered (registered: ${ids}); name one with --definition <id>`);
+  }
+  return latest;
+}
+
+function machineFileOf(root: string, id: string): string {
+  const machines = join(root, 'machines');
+  for (const folder of readdirSync(machines, { withFileTypes: true })) {
+    if (!folder.isDirectory()) continue;
+    for (const name of readdirSync(join(machines, folder.name))) {
+      if (!name.endsWith('.machine.ts')) continue;
+      const path = join(machines, folder.name, name);
+      try {
+        if (findChart(readFileSync(path, 'utf8'), path).id === id) return path;
+      } catch {
+        // Not a machine file with one setup(...).createMachine({...}); keep looking.
+      }
+    }
+  }
+  throw new Error(`no machines/*/*.machine.ts has a setup(...).createMachine({ id: '${id}' }) to import into`);
+}
+
+function writeAtomically(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.import.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
+
+/** Runs the import; 0 when the chart is in and the check passes (bar files to regenerate), else 1. */
+export async function statelyImport(options: StatelyImportOptions): Promise<number> {
+  const { print } = options;
+  const exported = chooseMachine(
+    readStatelyExport(readFileSync(options.exportFile, 'utf8'), options.exportFile),
+    options.definition,
+  );
+  const exportedId = typeof exported.config.id === 'string' ? exported.config.id : undefined;
+  const name = options.definition ?? exportedId;
+  if (!name)
+    throw new Error(`${exported.at}: the exported machine has no id; name the definition with --definition <id>`);
+  const definition = latestVersion(options.definitions, name);
+  const key = definitionKey(definition);
+  const id = definition.machine.id;
+  if (exportedId !== id) {
+    throw new Error(
+      `${exported.at}: the exported machine's id is ${String(exportedId)}; ${key}'s chart has the id ${id}`,
+    );
+  }
+  const path = options.machineFile ?? machineFileOf(options.root, id);
+  const original = readFileSync(path, 'utf8');
+  const next = await withChart(original, path, exported);
+
+  for (const kind of ['guards', 'actions', 'actors', 'delays'] as const) {
+    const names = exported.implemented[kind];
+    if (names.length > 0) {
+      print(`ignored: the export's ${kind} ${names.join(', ')} (placeholders); setup() in ${path} is kept`);
+    }
+  }
+  if (next !== original) writeAtomically(path, next);
+  print(next === original ? `${path}: the chart is unchanged` : `wrote ${path} (the config of ${key})`);
+
+  let machine: AnyStateMachine | undefined;
+  try {
+    machine = Object.values(await options.load(path)).find((value) => isMachine(value) && value.config.id === id) as
+      AnyStateMachine | undefined;
+    if (!machine) throw new Error(`${path} exports no machine with the id ${id}`);
+  } catch (error) {
+    writeAtomically(path, original);
+    throw new Error(`${path} did not load after the import and was restored: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+
+  const missing = unimplementedReferences(exported.config, definition.machine);
+  for (const ref of missing) {
+    print(`needs an implementation: the ${ref.kind} ${ref.name} (${ref.at}); add it to setup() in ${path}`);
+  }
+
+  const definitions = new Map([...options.definitions, [key, { ...definition, machine }]]);
+  const problems = statelyCheck({ definitions, findMigration: options.findMigration }, options.files);
+  for (const problem of problems) print(`${problem.code}: ${problem.message}`);
+  // A changed chart makes the generated files stale by design: that is the next step, not a fault.
+  const regenerate = problems.filter((p) => p.code === 'STALE_FILE' && !p.message.includes('is not a lock list'));
+  const faults = problems.filter((p) => !regenerate.includes(p));
+  if (problems.length === 0) print('stately: the generated files are current and the round trip is safe');
+  else if (faults.length === 0) print('stately: the round trip is safe; run npm run stately:gen and commit stately/');
+  return missing.length > 0 || faults.length > 0 ? 1 : 0;
+}
