@@ -145,8 +145,7 @@ export async function startDeployment(options: DeploymentOptions) {
         const samples = new Set<string>();
         for (const { label, log } of children) {
           for (const line of readFileSync(log, 'utf8').split('\n')) {
-            // The API's start-up line is printed, not logged.
-            if (!line.trim() || line.startsWith('warden API listening')) continue;
+            if (!line.trim()) continue;
             let entry: { level?: number; msg?: string; err?: { message?: string } };
             try {
               entry = JSON.parse(line) as typeof entry;

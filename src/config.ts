@@ -71,6 +71,14 @@ export const configSchema = z.object({
   WARDEN_JWT_AUDIENCE: z.string().min(1).optional(),
   /** When set, `/metrics` requires `Authorization: Bearer <this token>`; unset = open. */
   WARDEN_METRICS_TOKEN: z.string().min(16).max(1024).optional(),
+  /**
+   * When set, every `serve` process, whatever its roles, also answers `GET /metrics` on this port
+   * (worker and timer processes open no other); with `--processes N` the n-th process (from 0) uses
+   * this port + n. 0 picks a free port (logged).
+   */
+  WARDEN_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Which of the `serve --processes N` processes this is (0 … N-1); set by `serve` itself, not by hand. */
+  WARDEN_PROCESS_INDEX: z.coerce.number().int().min(0).max(63).default(0),
   /** Requests per principal per minute (0 = unlimited). */
   WARDEN_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Refused events per principal per workflow per minute; beyond it, events to that workflow get 429 (0 = unlimited). */
@@ -85,6 +93,8 @@ export const configSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('warden'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json` (one object a line), `pretty` (a short line for people), or `auto`: pretty when stdout is a terminal. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 });
 
 export type Config = z.infer<typeof configSchema>;

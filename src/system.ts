@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createRegistry, type WorkflowRegistry } from './definitions/registry.ts';
 import type { AnyWorkflowBundle, PlatformAdapters } from './definitions/workflow.ts';
@@ -12,6 +12,7 @@ import { createEngine, type Engine } from './engine/engine.ts';
 import type { EffectHandler, LocalRule, ModelClient, Notifier } from './effects/index.ts';
 import { LocalModelClient, MemoryNotifier, OpenAIModelClient, RedisNotifier } from './effects/index.ts';
 import {
+  createLogger,
   createMetrics,
   engineMetricsObserver,
   observedModelClient,
@@ -67,7 +68,7 @@ export const newId = (): string => randomBytes(12).toString('base64url').replace
 export function createSystem(config: Config, options: SystemOptions): System {
   const registry = createRegistry(options.definitions);
   const clock = options.clock ?? (() => Date.now());
-  const logger = options.logger ?? pino({ level: config.LOG_LEVEL });
+  const logger = options.logger ?? createLogger(config);
   // Assigned below, before any scrape can happen.
   let stalledIn: WorkflowStore | null = null;
   const metrics = createMetrics({

@@ -38,8 +38,13 @@ export interface ApiDeps {
   isShuttingDown?: () => boolean;
   /** Builds the OpenAPI document (default `openApiDocument`); called at most once per app. */
   buildOpenApi?: (registry: WorkflowRegistry) => OpenApiDocument;
-  /** Prometheus exposition of this process's metrics, if enabled. */
-  metrics?: { contentType: string; render(): Promise<string> };
+  /** Prometheus exposition of this process's metrics, if enabled, and where requests are timed. */
+  metrics?: {
+    contentType: string;
+    render(): Promise<string>;
+    /** Seconds per answered request, labelled by route template (bounded), never the raw path. */
+    httpDuration?: { observe(labels: { method: string; route: string; status: string }, seconds: number): void };
+  };
   /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>` (401 otherwise). */
   metricsToken?: string;
   /** External workers' side of jobs (the job API); absent when nothing runs outside. */

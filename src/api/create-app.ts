@@ -4,10 +4,11 @@
  * in one handler, with no stack trace.
  */
 import { jobRoutes } from './routes/jobs.ts';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
+import { routePath } from 'hono/route';
 import { traceRequest } from '../observability/request-span.ts';
 import type { ApiDeps, ApiEnv } from './context.ts';
 import { callerKey } from './caller-key.ts';
@@ -27,13 +28,21 @@ export function createApp(deps: ApiDeps) {
   app.use('*', async (c, next) => {
     const started = deps.clock();
     await traceRequest(c, next);
+    const ms = deps.clock() - started;
+    // The template of the route that answered (`/v1/workflows/:id`); a request no route took
+    // answers from a middleware's pattern (`/v1/*`, `*`). Either way the label values are bounded.
+    const route = routePath(c as Context);
+    deps.metrics?.httpDuration?.observe(
+      { method: c.req.method, route, status: String(c.res.status) },
+      Math.max(0, ms) / 1000,
+    );
     const fields = {
       requestId: c.get('requestId'),
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
       workflowId: c.get('workflowId'),
-      ms: deps.clock() - started,
+      ms,
     };
     // Reads that succeed (polls of a view, a queue, an asset) are the bulk of the traffic: debug.
     const read = (c.req.method === 'GET' || c.req.method === 'HEAD') && c.res.status < 400;

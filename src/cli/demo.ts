@@ -4,11 +4,11 @@
  * when REDIS_URL is set. Prints each transition and the audit trail.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import pino from 'pino';
 import type { Config } from '../config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { AuditEntry, WorkflowRecord } from '../engine/decision.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
+import { createLogger } from '../observability/logger.ts';
 import { createSystem } from '../system.ts';
 
 export function formatAudit(entry: AuditEntry): string {
@@ -34,12 +34,13 @@ export async function runDemo(
     return 2;
   }
   // Its own key space: a demo never joins (or takes shard leases from) a deployment sharing the Redis.
+  // Only warnings are logged (the memory store's among them, once); the rest is the demo's own output.
   const system = createSystem(
     { ...config, WARDEN_PREFIX: `${config.WARDEN_PREFIX}-demo` },
-    { definitions: registry.bundles, logger: pino({ level: 'warn' }) },
+    { definitions: registry.bundles, logger: createLogger({ ...config, LOG_LEVEL: 'warn' }) },
   );
   const runtime = system.runtime(new Set(['worker', 'timers']));
-  print(`store: ${system.store.kind}${system.store.kind === 'memory' ? ' (nothing survives a restart)' : ''}`);
+  print(`store: ${system.store.kind}`);
   await runtime.start();
   let record: WorkflowRecord | null = null;
   try {

@@ -6,6 +6,7 @@ import { isServeChild, leaveServeCluster, parseProcesses, serveProcesses } from 
 import { reindex } from './reindex.ts';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
+import { createLogger } from '../observability/logger.ts';
 import { createRegistry, type WorkflowRegistry } from '../definitions/registry.ts';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import { runDemo } from './demo.ts';
@@ -100,7 +101,7 @@ export async function main(
           }
           // Created once, before the processes start, so they all sign with the same secret.
           if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) readOrCreateSecretFile(config.WARDEN_SECRET_FILE);
-          return await serveProcesses(processes, print);
+          return await serveProcesses(processes, createLogger(config));
         }
         const code = await serve(
           loadConfig(),

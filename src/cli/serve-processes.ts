@@ -2,10 +2,12 @@
  * `warden serve --processes N`: N processes of the same roles on one machine, so a role can use
  * every core (one Node process uses one). The processes share the API port (node:cluster hands
  * connections out in turn) and split the shards by the per-role leases, as separate machines would.
- * The first process prints the starter tokens; a process that dies is started again; SIGTERM or
- * SIGINT stops them all gracefully.
+ * The first process prints the starter tokens; a process that dies is started again with the same
+ * index (`WARDEN_PROCESS_INDEX`, so it takes the same metrics port); SIGTERM or SIGINT stops them
+ * all gracefully.
  */
 import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
 
 /** Resolves on the first SIGTERM or SIGINT (a graceful stop), then stops listening for them. */
 export function stopSignal(): Promise<void> {
@@ -40,23 +42,29 @@ export function leaveServeCluster(): void {
 }
 
 /** Starts `count` copies of this command and waits until they all stopped; returns the exit code. */
-export async function serveProcesses(count: number, print: (line: string) => void): Promise<number> {
+export async function serveProcesses(count: number, logger: Pick<Logger, 'info' | 'warn'>): Promise<number> {
   let stopping = false;
-  const started = new Map<number, number>();
-  const fork = (): Worker => {
-    const worker = cluster.fork();
-    started.set(worker.id, Date.now());
+  /** When each process started and its index, by cluster worker id. */
+  const started = new Map<number, { at: number; index: number }>();
+  const fork = (index: number): Worker => {
+    const worker = cluster.fork({ WARDEN_PROCESS_INDEX: String(index) });
+    started.set(worker.id, { at: Date.now(), index });
     return worker;
   };
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
+    const { at, index } = started.get(worker.id) ?? { at: 0, index: 0 };
+    started.delete(worker.id);
     // A crash loop is not restarted faster than once a second.
-    const ranFor = Date.now() - (started.get(worker.id) ?? 0);
-    print(`warden process ${String(worker.process.pid)} exited (${signal || String(code)}); starting another`);
-    setTimeout(fork, Math.max(0, 1_000 - ranFor)).unref();
+    const ranFor = Date.now() - at;
+    logger.warn(
+      { childPid: worker.process.pid, index, exit: signal || code },
+      'warden process exited; starting another',
+    );
+    setTimeout(() => fork(index), Math.max(0, 1_000 - ranFor)).unref();
   });
-  for (let i = 0; i < count; i++) fork();
-  print(`warden: ${count} processes`);
+  for (let i = 0; i < count; i++) fork(i);
+  logger.info({ processes: count }, 'warden processes started');
   await stopSignal();
   stopping = true;
   const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);

@@ -6,6 +6,8 @@
 import { isFirstServeChild, stopSignal } from './serve-processes.ts';
 import type { AddressInfo } from 'node:net';
 import type { ServerType } from '@hono/node-server';
+import type { Logger } from 'pino';
+import { serveMetrics } from '../api/metrics-server.ts';
 import { mintToken } from '../api/auth.ts';
 import { apiDeps, authenticatorFor, serveApi } from '../api/server.ts';
 import type { Config } from '../config.ts';
@@ -28,20 +30,22 @@ export function parseRoles(role: string | undefined): Set<ProcessRole> {
 /**
  * Tokens for a first try, printed when no secret is configured: the first workflow's roles as one
  * paste-ready `export BASE=… AGENT=… …` line (what the README walkthrough uses), the rest listed.
+ * These lines are for people to copy, not logs, so they stay plain text between the JSON lines.
  */
 async function printStarterTokens(
   registry: WorkflowRegistry,
   secret: { secret: string; created: boolean; path: string },
   base: string,
   print: (line: string) => void,
+  logger: Logger,
 ): Promise<void> {
   const tenant = 'demo';
   const mint = (name: string, role: string) =>
     mintToken(secret.secret, { sub: `${name}-1`, tenant, roles: [role], approvalLimit: 500 });
-  print(
-    `WARDEN_JWT_SECRET is not set: signing tokens with the secret in ${secret.path} ` +
-      `(${secret.created ? 'generated now' : 'kept from an earlier start'}, readable only by you; ` +
-      '`npx warden token` run in this directory uses it too).',
+  logger.info(
+    { secretFile: secret.path, generated: secret.created },
+    'WARDEN_JWT_SECRET is not set: signing tokens with the secret in this file (readable only by you; ' +
+      '`npx warden token` run in this directory uses it too)',
   );
   const [first, ...others] = registry.bundles;
   if (!first) return;
@@ -90,8 +94,24 @@ export async function serve(
     });
     const shown = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
     const base = `http://${shown}:${(server.address() as AddressInfo).port}`;
-    print(`warden API listening on ${base} (bound to ${config.HOST}; store: ${system.store.kind})`);
-    if (kept && isFirstServeChild()) await printStarterTokens(registry, kept, base, print);
+    system.logger.info({ url: base, host: config.HOST, store: system.store.kind }, `API listening on ${base}`);
+    if (kept && isFirstServeChild()) await printStarterTokens(registry, kept, base, print, system.logger);
+  }
+  let metricsServer: ServerType | null = null;
+  if (config.WARDEN_METRICS_PORT !== undefined) {
+    // Every role, so worker and timer processes (which open no API port) can be scraped; the n-th
+    // of `--processes N` takes the port + n (0 stays 0: a free port each).
+    const port = config.WARDEN_METRICS_PORT === 0 ? 0 : config.WARDEN_METRICS_PORT + config.WARDEN_PROCESS_INDEX;
+    metricsServer = await serveMetrics(
+      {
+        metrics: system.metrics,
+        ...(config.WARDEN_METRICS_TOKEN ? { metricsToken: config.WARDEN_METRICS_TOKEN } : {}),
+      },
+      port,
+      config.HOST,
+    );
+    const bound = (metricsServer.address() as AddressInfo).port;
+    system.logger.info({ port: bound, host: config.HOST }, `metrics listening on port ${bound}`);
   }
   system.logger.info({ roles: [...roles], store: system.store.kind }, 'warden is running');
   await stopSignal();
@@ -109,6 +129,14 @@ export async function serve(
       if ('closeAllConnections' in closing) closing.closeAllConnections();
     }, 1_000).unref();
     await done;
+  }
+  if (metricsServer) {
+    const closing = metricsServer;
+    await new Promise<void>((resolve) => {
+      closing.close(() => {
+        resolve();
+      });
+    });
   }
   await runtime?.stop();
   await system.close();

@@ -1,7 +1,8 @@
 /**
  * Turns the engine's decided outcomes into workflow metrics, each labelled with the definition:
- * outcomes, time in state, retries (a job requested again), refusals, and for the states people
- * work from (each definition's queues) how many workflows entered them and how long they waited.
+ * creations, outcomes, time in state, retries (a job requested again), refusals, and for the states
+ * people work from (each definition's queues) how many workflows entered and left them and how long
+ * they waited.
  */
 import { refusalCodes, type WorkflowRecord } from '../engine/decision.ts';
 import type { EngineObservation, EngineObserver } from '../engine/engine.ts';
@@ -48,8 +49,13 @@ function record(metrics: Metrics, queues: QueueStates, o: EngineObservation): vo
     }
   }
   for (const state of queueStates) {
-    if (moved(state, next, previous)) metrics.queueEntries.inc({ definition, state });
+    if (moved(state, next, previous)) {
+      metrics.queueEntries.inc({ definition, state });
+      metrics.queueDepth.inc({ definition, state });
+    }
+    if (moved(state, previous, next)) metrics.queueDepth.dec({ definition, state });
   }
+  if (o.kind === 'create' && !previous) metrics.workflowsCreated.inc({ definition });
   for (const jobId of o.jobs ?? []) {
     const operation = retriedOperation(jobId);
     if (operation) metrics.retries.inc({ definition, operation });

@@ -3,6 +3,7 @@
  * OpenTelemetry tracing (set up once per process, spans opened where the work happens).
  */
 export { createMetrics, type Metrics } from './metrics.ts';
+export { createLogger } from './logger.ts';
 export { engineMetricsObserver } from './engine-metrics.ts';
 export { entryWrittenAt, workerMetricsObserver } from './worker-metrics.ts';
 export { observedModelClient, type ObservedModelOptions } from './model-client.ts';

@@ -6,11 +6,14 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { createCachedReading } from './cached-reading.ts';
+import { processMetricsRegistry } from './process-metrics.ts';
 
 /** Waits measured in minutes to days: time in a state, time to an approval. */
 const humanBuckets = [1, 10, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400];
 /** Machine delays: outbox lag, timer lateness. */
 const queueBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+/** HTTP requests: most answer in milliseconds, event streams stay open for minutes. */
+const httpBuckets = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60];
 /** Calls to other systems: effects, model calls. */
 const callBuckets = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60];
 
@@ -24,12 +27,19 @@ export interface MetricsOptions {
   /** How stale the stuck count may be, ms (default 30 000: a job counts as stuck after minutes). */
   stuckMaxAgeMs?: number;
   clock?: () => number;
+  /** prom-client's process and Node.js metrics (CPU, memory, event-loop lag, GC), default true. */
+  processMetrics?: boolean;
 }
 
 export function createMetrics(options: MetricsOptions = {}) {
   const registry = new Registry();
   const registers = [registry];
   const { countStuck, stuckMaxAgeMs: maxAgeMs = 30_000 } = options;
+  // What a scrape shows: this system's metrics and the process's. Merged at the first scrape, once
+  // every metric below is registered.
+  let exposed: Registry | null = null;
+  const scraped = (): Registry =>
+    (exposed ??= options.processMetrics === false ? registry : Registry.merge([registry, processMetricsRegistry()]));
   const stuck = countStuck
     ? createCachedReading(countStuck, {
         maxAgeMs,
@@ -50,10 +60,16 @@ export function createMetrics(options: MetricsOptions = {}) {
     registry,
     contentType: registry.contentType,
     /** The exposition text of every metric, for `/metrics`. */
-    render: (): Promise<string> => registry.metrics(),
+    render: (): Promise<string> => scraped().metrics(),
     /** Resolves when a background refresh of a cached gauge has finished (tests, shutdown). */
     refreshed: (): Promise<void> => stuck?.settled() ?? Promise.resolve(),
 
+    workflowsCreated: new Counter({
+      name: 'warden_workflows_created_total',
+      help: 'Workflows created (not a creation that found the workflow of its de-duplication key), by definition.',
+      labelNames: ['definition'] as const,
+      registers,
+    }),
     workflowsFinished: new Counter({
       name: 'warden_workflows_finished_total',
       help: 'Workflows that reached a final state, by definition and that state.',
@@ -109,6 +125,19 @@ export function createMetrics(options: MetricsOptions = {}) {
       name: 'warden_queue_entries_total',
       help: 'Workflows that entered a queue state (a person is needed), by definition and state.',
       labelNames: ['definition', 'state'] as const,
+      registers,
+    }),
+    queueDepth: new Gauge({
+      name: 'warden_queue_depth',
+      help: 'Workflows this process moved into a queue state minus those it moved out, since it started, by definition and state: sum it over every process of a deployment (see the README).',
+      labelNames: ['definition', 'state'] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'warden_http_request_duration_seconds',
+      help: 'HTTP requests answered, by method, route template (`/v1/workflows/:id`, never the raw path) and status code.',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: httpBuckets,
       registers,
     }),
     outboxLag: new Histogram({

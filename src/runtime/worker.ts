@@ -20,6 +20,7 @@ import type { ShardLeases } from './shard-leases.ts';
 export type { WorkerObserver } from '../engine/worker-observer.ts';
 
 export interface WorkerLogger {
+  debug(fields: Record<string, unknown>, message: string): void;
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
@@ -77,7 +78,12 @@ export function newLeaseToken(): string {
   return randomBytes(18).toString('base64url');
 }
 
-const silent: WorkerLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const silent: WorkerLogger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 export function createWorker(options: WorkerOptions) {
   const { store, engine, handlers, leases, consumer, clock } = options;
@@ -194,7 +200,12 @@ export function createWorker(options: WorkerOptions) {
       return 'retry';
     }
     if (outcome.outcome === 'refused') {
-      logger.warn({ jobId: message.jobId, code: outcome.code, message: outcome.message }, 'job result refused');
+      // A result that came after the workflow moved on (a timeout, a cancellation) or finished is
+      // the normal end of a slow job, not a fault: debug. Any other refusal is worth a look.
+      const benign = outcome.code === 'STALE_JOB' || outcome.code === 'WORKFLOW_FINISHED';
+      const fields = { jobId: message.jobId, code: outcome.code, message: outcome.message };
+      if (benign) logger.debug(fields, 'job result refused');
+      else logger.warn(fields, 'job result refused');
       return 'refused';
     }
     return outcome.outcome === 'accepted' ? 'applied' : outcome.outcome === 'duplicate' ? 'duplicate' : 'dropped';

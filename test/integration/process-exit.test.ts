@@ -63,6 +63,8 @@ describe('warden processes exit by themselves', { timeout: 2 * exitBoundMs }, ()
     const demo = warden(['demo'], {});
     const code = await exitOf(demo.child);
     expect(demo.output()).toContain('final state: completed');
+    // Said once, by the store's warning, not again by the demo.
+    expect(demo.output().match(/nothing survives a restart/g)).toHaveLength(1);
     expect(code).toBe(0);
   });
 

@@ -46,7 +46,7 @@ describe('serve --processes', { timeout: 90_000 }, () => {
         WARDEN_PREFIX: prefix,
         WARDEN_SHARDS: '8',
         PORT: '0',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'info',
         WARDEN_SECRET_FILE: join(dir, 'secret'),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,9 +56,7 @@ describe('serve --processes', { timeout: 90_000 }, () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
-      const base = await until('the API', () =>
-        Promise.resolve(/listening on (http:\/\/\S+)/.exec(output)?.[1] ?? null),
-      );
+      const base = await until('the API', () => Promise.resolve(/"url":"(http:\/\/[^"]+)"/.exec(output)?.[1] ?? null));
       const agent = await until('the tokens', () => Promise.resolve(/AGENT=(\S+)/.exec(output)?.[1] ?? null));
       // Both processes hold worker leases, and between them every shard.
       await until('two worker processes', async () =>
@@ -72,7 +70,7 @@ describe('serve --processes', { timeout: 90_000 }, () => {
         return owners.every((o) => o !== null) && new Set(owners).size === 2 ? new Set(owners) : null;
       });
       expect(holders.size).toBe(2);
-      expect((output.match(/listening on/g) ?? []).length).toBe(2);
+      expect((output.match(/"msg":"API listening on /g) ?? []).length).toBe(2);
       expect((output.match(/export BASE=/g) ?? []).length).toBe(1);
 
       const ids: string[] = [];

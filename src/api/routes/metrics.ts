@@ -14,7 +14,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return timingSafeEqual(digest(match?.[1] ?? ''), digest(token)) && match !== null;
 }
 
-export function metricsRoutes(deps: ApiDeps) {
+export function metricsRoutes(deps: Pick<ApiDeps, 'metrics' | 'metricsToken'>) {
   const app = new Hono<ApiEnv>();
   app.get('/metrics', async (c) => {
     const token = deps.metricsToken;

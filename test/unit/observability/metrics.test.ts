@@ -81,6 +81,25 @@ describe('workflow metrics', () => {
     expect(await rt.value('warden_workflows_finished_total')).toBeUndefined();
   });
 
+  it('keeps the depth of each queue: up when a workflow enters it, down when one leaves', async () => {
+    const rt = await testRuntime();
+    const first = await rt.create();
+    await rt.create();
+    await rt.settle();
+    const awaiting = { definition: 'support', state: 'beforeAction.awaitingApproval' };
+    const review = { definition: 'support', state: 'manualReview' };
+    expect(await rt.value('warden_queue_depth', awaiting)).toBe(2);
+
+    expect(await rt.approve(first)).toMatchObject({ outcome: 'accepted' });
+    expect(await rt.value('warden_queue_depth', awaiting)).toBe(1);
+
+    // The other one's approval times out: it leaves the approval queue for manual review.
+    expect(await rt.advance()).toBe(true);
+    expect(await rt.value('warden_queue_depth', awaiting)).toBe(0);
+    expect(await rt.value('warden_queue_depth', review)).toBe(1);
+    expect(await rt.value('warden_queue_entries_total', awaiting)).toBe(2);
+  });
+
   it('exposes every metric in the Prometheus text format from its own registry', async () => {
     const a = createMetrics();
     const b = createMetrics();

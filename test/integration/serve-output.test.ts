@@ -1,0 +1,115 @@
+/**
+ * Issue 15 §3: what a `warden serve` process gives operators. Every role can be scraped on
+ * `WARDEN_METRICS_PORT` (worker and timer processes open no other port), and what it writes at
+ * start-up is JSON log lines, apart from the starter-token block people copy from.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
+
+const bin = fileURLToPath(new URL('../../bin/warden.mjs', import.meta.url));
+let redis: Redis;
+const dir = mkdtempSync(join(tmpdir(), 'warden-serve-output-'));
+
+beforeAll(async () => {
+  redis = await connectTestRedis();
+});
+afterAll(async () => {
+  await redis.quit();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `warden serve` with these arguments and variables; its stdout and stderr are kept apart. */
+function serve(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], {
+    cwd: dir,
+    env: { ...process.env, REDIS_URL: redisUrl, WARDEN_SHARDS: '8', LOG_FORMAT: 'auto', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+async function until<T>(what: string, probe: () => T | null, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== null) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(kill);
+}
+
+describe('warden serve for operators', { timeout: 60_000 }, () => {
+  it('serves /metrics on WARDEN_METRICS_PORT from a worker-only process', async () => {
+    const prefix = freshPrefix('metrics-port');
+    const worker = serve(['--role', 'worker'], {
+      WARDEN_PREFIX: prefix,
+      WARDEN_METRICS_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const port = await until(
+        'the metrics port',
+        () => /"msg":"metrics listening on port (\d+)"/.exec(worker.stdout())?.[1] ?? null,
+      );
+      const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text).toContain('# TYPE warden_effect_duration_seconds histogram');
+      expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
+      expect((await fetch(`http://127.0.0.1:${port}/v1/definitions`)).status).toBe(404);
+    } finally {
+      await stop(worker.child);
+      await deletePrefix(redis, prefix);
+    }
+  });
+
+  it('writes its start-up as JSON log lines; only the starter-token block is plain text', async () => {
+    const prefix = freshPrefix('start-up');
+    const server = serve([], {
+      WARDEN_PREFIX: prefix,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      WARDEN_SECRET_FILE: join(dir, `${prefix}.secret`),
+    });
+    try {
+      await until('the start-up', () => (server.stdout().includes('"msg":"warden is running"') ? true : null));
+      const lines = server.stdout().split('\n').filter(Boolean);
+      const block = /^(Paste into another shell |export BASE=|More tokens for tenant | {2}\S)/;
+      const plain = lines.filter((line) => !line.startsWith('{'));
+      expect(plain.length).toBeGreaterThan(0);
+      expect(plain.filter((line) => !block.test(line))).toEqual([]);
+      const logged = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string });
+      expect(logged.map((entry) => entry.msg)).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^API listening on http:\/\/127\.0\.0\.1:\d+$/),
+          'warden is running',
+        ]),
+      );
+      expect(server.stderr()).toBe('');
+    } finally {
+      await stop(server.child);
+      await deletePrefix(redis, prefix);
+    }
+  });
+});
