@@ -245,6 +245,12 @@ describe('the job API for external workers', () => {
       result: stamped(job.jobId),
     });
     expect(fixed.body).toMatchObject({ outcome: 'accepted' });
+    // The job id may also go in the path as it is, slashes and all.
+    const raw = await world.request('POST', `/v1/jobs/${job.jobId}/complete`, workerA, {
+      leaseToken: job.leaseToken,
+      result: stamped(job.jobId),
+    });
+    expect(raw.body).toMatchObject({ outcome: 'accepted', replayed: true });
     const unknown = await world.request('POST', '/v1/jobs/claim', workerA, { queues: ['support:nope'] });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toMatchObject({

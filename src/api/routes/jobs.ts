@@ -101,14 +101,14 @@ export function jobRoutes(jobs: ExternalJobs | undefined) {
     }
   });
 
-  app.post('/:jobId/heartbeat', async (c) => {
+  app.post('/:jobId{.+}/heartbeat', async (c) => {
     const body = await readJson(c, heartbeatBody);
     const jobId = c.req.param('jobId');
     const renewed = await guarded(() => (jobs as ExternalJobs).heartbeat({ jobId, ...body }));
     return c.json({ jobId, ...renewed });
   });
 
-  app.post('/:jobId/complete', async (c) => {
+  app.post('/:jobId{.+}/complete', async (c) => {
     const body = await readJson(c, completeBody);
     const jobId = c.req.param('jobId');
     const outcome = await guarded(() =>
@@ -117,7 +117,7 @@ export function jobRoutes(jobs: ExternalJobs | undefined) {
     return resultResponse(c, jobId, outcome);
   });
 
-  app.post('/:jobId/fail', async (c) => {
+  app.post('/:jobId{.+}/fail', async (c) => {
     const body = await readJson(c, failBody);
     const jobId = c.req.param('jobId');
     const outcome = await guarded(() => (jobs as ExternalJobs).fail(c.get('principal'), { jobId, ...body }));
