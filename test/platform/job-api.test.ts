@@ -213,6 +213,25 @@ describe('the job API for external workers', () => {
     expect(failed.body).toMatchObject({ error: { code: 'STALE_JOB' } });
   });
 
+  it('answers a job id that names no workflow with a refusal, never a server error', async () => {
+    for (const jobId of ['nonsense', 's999-doesnotexist00/stamp/1', '../../etc/passwd']) {
+      const beat = await world.request('POST', jobPath(jobId, 'heartbeat'), workerA, { leaseToken: 'x' });
+      expect(beat.status, jobId).toBe(409);
+      const done = await world.request('POST', jobPath(jobId, 'complete'), workerA, {
+        leaseToken: 'x',
+        result: stamped(jobId),
+      });
+      expect([404, 409], jobId).toContain(done.status);
+      const failed = await world.request('POST', jobPath(jobId, 'fail'), workerA, {
+        leaseToken: 'x',
+        errorClass: 'INTERNAL',
+        message: 'm',
+        retryable: false,
+      });
+      expect(failed.status, jobId).toBe(409);
+    }
+  });
+
   it('turns a reported failure into the effect’s own failure event', async () => {
     const id = await createStamp('contract-fail');
     const job = await claimFor(id, workerA);

@@ -599,6 +599,7 @@ export class RedisStore implements WorkflowStore {
     expiresAt: number,
     now: number,
   ): Promise<'renewed' | 'missing' | 'wrongToken' | 'expired'> {
+    if (!this.owns(workflowId)) return 'missing';
     const key = this.keys.jobLease(workflowId, jobId);
     const reply = await this.client.wardenJobLease(key, token, expiresAt, now, JOB_LEASE_KEPT_MS);
     return reply[0] === JobLeaseReply.renewed ? 'renewed' : reply[1];
