@@ -40,14 +40,17 @@ export function allowedEvents(
 ): AllowedEvent[] {
   if (record.status !== 'active') return [];
   const snapshot = restored ?? restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
-  const candidates = new Set(getNextTransitions(snapshot).map((t) => t.eventType as string));
+  const transitions = getNextTransitions(snapshot);
+  const candidates = new Set(transitions.map((t) => t.eventType as string));
+  // Only an event all of whose transitions are guarded can be ruled out: the others are not tried.
+  const unguarded = new Set(transitions.filter((t) => !t.guard).map((t) => t.eventType as string));
   const allowed: AllowedEvent[] = [];
   for (const [type, schema] of Object.entries(definition.eventSchemas)) {
     // Job results are reported through the job API with a lease, never sent as a caller's event.
     if (!candidates.has(type) || isJobResultEvent(definition, type)) continue;
     const roles = definition.eventRoles[type] ?? [];
     if (!principal.roles.some((role) => roles.includes(role))) continue;
-    if (ruledOutByGuard(definition.machine, snapshot, type, principal)) continue;
+    if (!unguarded.has(type) && ruledOutByGuard(definition.machine, snapshot, type, principal)) continue;
     allowed.push({ type, schema: payloadJsonSchema(schema) });
   }
   return allowed;
