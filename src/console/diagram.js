@@ -126,18 +126,21 @@
       if (!labels.includes(d.label)) labels.push(d.label);
     }
 
-    const lines = ['stateDiagram-v2', '  direction LR'];
+    // A flowchart rather than a state diagram: Mermaid spaces its labelled edges apart (and takes
+    // the spacing asked for), so the labels of the busiest states do not run into each other.
+    const lines = ['%%{init: {"flowchart": {"nodeSpacing": 30, "rankSpacing": 110}}}%%', 'flowchart LR'];
     const states = new Set([...leaves, ...[...pairs.values()].flatMap((p) => [p.from, p.to])]);
     for (const id of states) {
       const group = grouped.get(id);
       const text = group ? `${path(group.top)} (${group.size} states)` : path(id);
-      lines.push(`  state "${safe(text)}" as ${nameOf(id)}`);
+      lines.push(`  ${nameOf(id)}("${safe(text)}")`);
     }
     for (const pair of pairs.values()) {
       const shown = pair.labels.slice(0, labelsPerEdge);
       const more = pair.labels.length - shown.length;
-      const text = `${shown.join(', ')}${more > 0 ? ` +${more} more` : ''}`;
-      lines.push(`  ${nameOf(pair.from)} --> ${nameOf(pair.to)}: ${safe(text)}`);
+      // One event a line: labels of neighbouring edges stay narrow and do not run into each other.
+      const text = [...shown.map(safe), ...(more > 0 ? [`+${more} more`] : [])].join('<br/>');
+      lines.push(`  ${nameOf(pair.from)} -->|"${text}"| ${nameOf(pair.to)}`);
     }
     return { text: `${lines.join('\n')}\n`, edges: pairs.size };
   }
