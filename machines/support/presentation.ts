@@ -74,6 +74,12 @@ function artifacts(c: SupportContext): Presentation['artifacts'] {
     out.FRAUD_CLEARED = `fraud ${c.fraud.status}`;
     out.FRAUD_SUSPECTED = `fraud ${c.fraud.status}`;
   }
+  const a = c.approval;
+  if (a)
+    out.APPROVED = `v${a.recommendationVersion} ${a.amount.toFixed(2)} · ${a.approverId} (limit ${a.approverLimit})`;
+  if (c.action.receipt) out.ACTION_EXECUTED = `receipt ${c.action.receipt.providerOperationId}`;
+  if (c.notification) out.CUSTOMER_NOTIFIED = `${c.notification.channel} ${c.notification.deliveryId}`;
+  if (c.compensation) out.COMPENSATION_SUCCEEDED = `compensation ${c.compensation.providerOperationId}`;
   return out;
 }
 

@@ -257,6 +257,9 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     expect(await page.locator('#audit tr[data-event="POLICY_RETRIEVED"] td.artifact').textContent()).toMatch(
       /^policy .+ version /,
     );
+    expect(await page.locator('#audit tr[data-event="ACTION_EXECUTED"] td.artifact').textContent()).toMatch(
+      /^receipt \S+/,
+    );
     await page.screenshot({ path: `${shots}/4-completed.png`, fullPage: true });
   });
 
