@@ -157,7 +157,12 @@ export const agentTaskView: WorkflowView<AgentTaskContext> = {
         : []),
       { label: 'Execution', value: `${context.execution.status}, attempt ${context.execution.attempts}` },
       ...(context.escalation
-        ? [{ label: 'Escalated', value: `${context.escalation.reason} at ${context.escalation.step}` }]
+        ? [
+            {
+              label: 'Escalated',
+              value: `${context.escalation.reason} at ${context.escalation.step}${context.escalation.detail ? `: ${context.escalation.detail}` : ''}`,
+            },
+          ]
         : []),
       ...(record.status === 'active' ? [] : [{ label: 'Outcome', value: record.statePaths.join(', ') }]),
     ];

@@ -38,11 +38,16 @@ function facts(c: SupportContext, record: WorkflowRecord): Presentation['facts']
   const m = c.manualReview;
   if (m) {
     add('Manual review', `${m.reason} at ${m.step}${m.overdue ? ' (overdue)' : ''}, owner ${m.owner}`);
+    add('Review detail', m.detail);
     if (m.openQuestions.length) add('Open questions', m.openQuestions.join(' '));
   }
   if (record.status !== 'active') {
     add('Outcome', record.statePaths[0]);
     if (c.action.receipt) add('Refund receipt', c.action.receipt.providerOperationId);
+    if (c.notification) add('Notification', `${c.notification.channel} ${c.notification.deliveryId}`);
+    if (c.compensation) add('Compensation', `${c.compensation.providerOperationId}: ${c.compensation.reason}`);
+    if (c.resolution) add('Resolution', `${c.resolution.kind} by ${c.resolution.by}: ${c.resolution.text}`);
+    if (c.cancellation) add('Cancellation', `${c.cancellation.status}: ${c.cancellation.reason}`);
   }
   return rows;
 }
@@ -69,6 +74,12 @@ function artifacts(c: SupportContext): Presentation['artifacts'] {
     out.FRAUD_CLEARED = `fraud ${c.fraud.status}`;
     out.FRAUD_SUSPECTED = `fraud ${c.fraud.status}`;
   }
+  const a = c.approval;
+  if (a)
+    out.APPROVED = `v${a.recommendationVersion} ${a.amount.toFixed(2)} · ${a.approverId} (limit ${a.approverLimit})`;
+  if (c.action.receipt) out.ACTION_EXECUTED = `receipt ${c.action.receipt.providerOperationId}`;
+  if (c.notification) out.CUSTOMER_NOTIFIED = `${c.notification.channel} ${c.notification.deliveryId}`;
+  if (c.compensation) out.COMPENSATION_SUCCEEDED = `compensation ${c.compensation.providerOperationId}`;
   return out;
 }
 

@@ -1,7 +1,7 @@
 /**
  * What a caller sees of a support workflow beyond the platform's fields: while it runs, the
- * evidence an approver decides from; once finished, its terminal result with the versions that
- * made it.
+ * evidence an approver decides from; once finished, the same evidence and artifact references with
+ * its terminal result and the versions that made it.
  */
 import { z } from 'zod';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
@@ -42,7 +42,11 @@ export function artifactRefs(c: SupportContext) {
 
 function render(c: SupportContext, record: WorkflowRecord): Record<string, unknown> {
   if (record.status !== 'active') {
+    // What the decision was made from stays readable once finished (and archived): an auditor asks.
     return {
+      artifacts: artifactRefs(c),
+      evidence: evidenceSummary(c),
+      manualReview: c.manualReview,
       result: {
         outcome: record.statePaths[0] ?? 'unknown',
         receipts: { action: c.action.receipt, notification: c.notification, compensation: c.compensation },

@@ -158,7 +158,18 @@ export const responseSchemas = {
   QueuePage: z.object({
     state: z.string().describe('The resolved state path'),
     items: z.array(
-      z.object({ workflowId: z.string(), statePath: z.string(), since: isoTime, timeInStateMs: z.number() }),
+      z.object({
+        workflowId: z.string(),
+        statePath: z.string(),
+        since: isoTime,
+        timeInStateMs: z.number(),
+        summary: z
+          .record(z.string(), z.unknown())
+          .nullable()
+          .describe(
+            'What a person decides from, as the workflow’s definition summarises it (the support workflow: customer, subject, amount, currency, review reason, owner); null when the definition has no summary',
+          ),
+      }),
     ),
     next: z.string().nullable().describe('Pass as `cursor` for the next page; null at the end'),
   }),

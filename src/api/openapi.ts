@@ -103,7 +103,8 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       get: {
         operationId: 'listQueue',
         summary: 'A queue: workflows of the caller’s tenant in a state',
-        description: 'E.g. `state=awaitingApproval` or `state=manualReview`, oldest first, with time in state.',
+        description:
+          'E.g. `state=awaitingApproval` or `state=manualReview`, oldest first, with time in state and each workflow’s `summary` (what its definition shows in a queue).',
         tags: ['workflows'],
         parameters: queryParameters(queueQuery),
         responses: { '200': ok('One page of the queue', 'QueuePage'), ...errorResponses(['BAD_REQUEST']) },
@@ -261,7 +262,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     ),
     '/console/assets/{file}': staticAsset(
       'consoleAsset',
-      'The console script, its style sheet, or the Mermaid library (from the local package)',
+      'The console scripts (the page and its statechart drawing), its style sheet, or the Mermaid library (from the local package)',
     ),
   };
 

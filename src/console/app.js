@@ -11,7 +11,10 @@
   let stopStream = null;
   /** Bumped on every navigation: a page that finished loading after the user left must not start a stream. */
   let generation = 0;
+  /** The described definitions (config, graph, Mermaid source), by `<id>@<version>`. */
   const diagrams = new Map();
+  /** Mermaid sources, fitting and zoom of the statechart (diagram.js). */
+  const chart = window.WardenDiagram;
   let diagramSeq = 0;
 
   mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'neutral' });
@@ -205,6 +208,7 @@
       el('h1', {}, 'Queues'),
       ...queues.map((queue, i) => {
         const items = pages[i].items;
+        const columns = summaryColumns(items);
         return el(
           'section',
           { 'data-queue': queue.short, 'data-definition': queue.definition },
@@ -214,7 +218,18 @@
             : el(
                 'table',
                 {},
-                el('thead', {}, el('tr', {}, el('th', {}, 'Workflow'), el('th', {}, 'Since'), el('th', {}, 'Waiting'))),
+                el(
+                  'thead',
+                  {},
+                  el(
+                    'tr',
+                    {},
+                    el('th', {}, 'Workflow'),
+                    columns.map((name) => el('th', {}, heading(name))),
+                    el('th', {}, 'Since'),
+                    el('th', {}, 'Waiting'),
+                  ),
+                ),
                 el(
                   'tbody',
                   {},
@@ -234,6 +249,7 @@
                           item.workflowId,
                         ),
                       ),
+                      columns.map((name) => el('td', { 'data-field': name }, summaryValue(item.summary, name))),
                       el('td', {}, time(item.since)),
                       el('td', { class: 'waiting' }, duration(item.timeInStateMs)),
                     ),
@@ -245,41 +261,98 @@
     );
   }
 
-  // ---------- the workflow page ----------
-
-  function mermaidLabel(id) {
-    return id.replace(/[^A-Za-z0-9_]/g, '_');
+  /**
+   * The columns of a queue: the fields its definition summarises each workflow with, in its order.
+   * A currency is shown with its amount, and a field no item has a value for is left out.
+   */
+  function summaryColumns(items) {
+    const names = [];
+    for (const item of items) {
+      for (const [name, value] of Object.entries(item.summary || {})) {
+        if (value !== null && value !== undefined && !names.includes(name)) names.push(name);
+      }
+    }
+    return names.filter((name) => !(name === 'currency' && names.includes('amount')));
   }
+
+  /** `customerId` reads as "Customer id". */
+  function heading(name) {
+    const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  function summaryValue(summary, name) {
+    const value = summary ? summary[name] : null;
+    if (value === null || value === undefined) return '—';
+    if (name === 'amount' && typeof value === 'number') {
+      return summary.currency ? `${value.toFixed(2)} ${summary.currency}` : String(value);
+    }
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+
+  // ---------- the workflow page ----------
 
   function activeStates(workflow) {
     return workflow.state;
   }
 
-  async function diagramSource(definition) {
+  async function describedDefinition(definition) {
     if (!diagrams.has(definition)) {
       const [id, version] = definition.split('@');
-      const described = await api(`/v1/definitions/${encodeURIComponent(id)}/${encodeURIComponent(version)}`);
-      diagrams.set(definition, { text: described.mermaid, root: id });
+      diagrams.set(definition, await api(`/v1/definitions/${encodeURIComponent(id)}/${encodeURIComponent(version)}`));
     }
     return diagrams.get(definition);
   }
 
-  async function drawDiagram(container, workflow) {
-    const source = await diagramSource(workflow.definition);
+  /**
+   * Draws the workflow's chart in `container`: the whole chart, or (`options.focused`) only the
+   * active states and their neighbours; fitted to the box unless `options.zoom` scales it.
+   */
+  async function drawDiagram(container, workflow, options) {
+    const described = await describedDefinition(workflow.definition);
     const active = activeStates(workflow);
-    const labels = active.map((path) => mermaidLabel(`${source.root}.${path}`));
+    const source = options.focused ? chart.focusedSource(described, active) : chart.fullSource(described);
+    const root = described.graph.nodes[0].id;
+    const labels = active.map((path) => chart.mermaidId(`${root}.${path}`));
     const text = `${source.text}  classDef active fill:#fde68a,stroke:#b45309,stroke-width:3px\n${labels
       .map((label) => `  class ${label} active\n`)
       .join('')}`;
     const { svg } = await mermaid.render(`diagram-${++diagramSeq}`, text);
     container.innerHTML = svg;
     container.setAttribute('data-active', active.join(' '));
-    // Mermaid scales the chart to the box; draw it at its natural width instead, and scroll.
-    const drawn = container.querySelector('svg');
-    if (drawn && drawn.style.maxWidth) drawn.style.width = drawn.style.maxWidth;
-    // Drawn at its natural size: scroll the first active state into view.
-    const first = container.querySelector('svg .active');
-    if (first) first.scrollIntoView({ block: 'center', inline: 'center' });
+    container.setAttribute('data-view', options.focused ? 'focused' : 'full');
+    container.setAttribute('data-edges', String(source.edges));
+    chart.applyZoom(container, options.zoom);
+    chart.revealActive(container);
+  }
+
+  /** The diagram card: the chart's box and its controls (focused view, zoom in and out, fit). */
+  function diagramCard(diagram, options, redraw) {
+    const focus = el('input', { type: 'checkbox', id: 'diagram-focus' });
+    focus.addEventListener('change', () => {
+      options.focused = focus.checked;
+      redraw();
+    });
+    const zoom = (direction) => () => {
+      options.zoom = direction === 0 ? null : chart.stepZoom(diagram, direction);
+      chart.applyZoom(diagram, options.zoom);
+      chart.revealActive(diagram);
+    };
+    const card = el(
+      'section',
+      { class: 'card diagram-card' },
+      el(
+        'div',
+        { class: 'diagram-tools' },
+        el('h2', {}, 'Statechart'),
+        el('label', { title: 'Only the active state, where it came from and where it may go next' }, focus, ' Focused'),
+        el('button', { type: 'button', id: 'zoom-out', title: 'Zoom out', onclick: zoom(-1) }, '−'),
+        el('button', { type: 'button', id: 'zoom-fit', title: 'Fit to width', onclick: zoom(0) }, 'Fit'),
+        el('button', { type: 'button', id: 'zoom-in', title: 'Zoom in', onclick: zoom(1) }, '+'),
+      ),
+      diagram,
+    );
+    return { card, sync: () => (focus.checked = options.focused === true) };
   }
 
   /** The definition's own presentation of the workflow (facts, pre-filled fields, confirmations, artifacts). */
@@ -478,19 +551,37 @@
   async function renderWorkflow(id) {
     const path = `/v1/workflows/${encodeURIComponent(id)}`;
     const state = el('p', { id: 'state' });
-    const diagram = el('div', { id: 'diagram', class: 'card' });
+    const diagram = el('div', { id: 'diagram' });
+    // What the person chose stays while the page follows the workflow: null until the chart is known.
+    const diagramOptions = { focused: null, zoom: null };
     const events = el('section', { class: 'card events', id: 'events' });
     const side = el('div', {});
     const audit = el('div', {});
+    let shown = -1;
+    let drawing = Promise.resolve();
+    let latest = null;
+    const redraw = () => {
+      if (!latest) return;
+      const workflow = latest;
+      drawing = drawing
+        .then(async () => {
+          if (diagramOptions.focused === null) {
+            diagramOptions.focused = chart.isBusy(await describedDefinition(workflow.definition));
+            controls.sync();
+          }
+          await drawDiagram(diagram, workflow, diagramOptions);
+        })
+        .catch((error) => show(`The diagram cannot be drawn: ${error.message}`));
+      return drawing;
+    };
+    const controls = diagramCard(diagram, diagramOptions, redraw);
     view.replaceChildren(
       el('h1', {}, `Workflow ${id}`),
       state,
       el('div', { class: 'grid' }, events, side),
-      diagram,
+      controls.card,
       audit,
     );
-    let shown = -1;
-    let drawing = Promise.resolve();
 
     const refresh = async () => {
       const [workflow, trail] = await Promise.all([api(path), api(`${path}/audit?limit=500`)]);
@@ -519,10 +610,8 @@
       );
       side.replaceChildren(evidenceCard(workflow));
       audit.replaceChildren(auditCard(trail.entries, workflow));
-      drawing = drawing
-        .then(() => drawDiagram(diagram, workflow))
-        .catch((error) => show(`The diagram cannot be drawn: ${error.message}`));
-      await drawing;
+      latest = workflow;
+      await redraw();
       return workflow;
     };
 

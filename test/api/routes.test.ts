@@ -319,6 +319,34 @@ describe('audit, queues, stream', () => {
     expect((await w.call('GET', '/v1/workflows', { token: w.tokens.approver })).status).toBe(400);
   });
 
+  it('gives each queue item its definition’s summary: customer, amount, review reason and owner', async () => {
+    const waiting = await awaitingApproval();
+    const queue = await w.json<{ items: { workflowId: string; summary: Record<string, unknown> | null }[] }>(
+      await w.call('GET', '/v1/workflows?state=awaitingApproval&limit=100', { token: w.tokens.approver }),
+    );
+    expect(queue.items.find((i) => i.workflowId === waiting.workflowId)?.summary).toEqual({
+      customerId: 'cust-1',
+      subject: 'Charged twice',
+      amount: waiting.evidence.recommendation.amount,
+      currency: 'EUR',
+      reviewReason: null,
+      owner: null,
+    });
+    const escalated = await w.call('POST', `/v1/workflows/${waiting.workflowId}/events`, {
+      token: w.tokens.approver,
+      body: { type: 'ESCALATE', payload: { reason: 'The customer disputes the amount.' } },
+    });
+    expect(escalated.status).toBe(200);
+    const review = await w.json<{ items: { workflowId: string; summary: Record<string, unknown> | null }[] }>(
+      await w.call('GET', '/v1/workflows?state=manualReview&limit=100', { token: w.tokens.approver }),
+    );
+    expect(review.items.find((i) => i.workflowId === waiting.workflowId)?.summary).toMatchObject({
+      customerId: 'cust-1',
+      reviewReason: 'ESCALATED',
+      owner: expect.any(String),
+    });
+  });
+
   it('streams one state event per version from the trail, in order, then a finished event', async () => {
     const view = await awaitingApproval();
     const stream = await w.call('GET', `/v1/workflows/${view.workflowId}/stream`, { token: w.tokens.agent });

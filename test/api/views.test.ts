@@ -64,6 +64,13 @@ describe('workflow views', () => {
     const done = await w.waitFor(created.workflowId, 'completed', w.tokens.approver);
     expect(done.status).toBe('finished');
     expectDescribed(support.view.schema, done);
+    // Finished, it still shows what it was decided from: the evidence and its artifact references.
+    expect((done.evidence as { recommendation: unknown }).recommendation).toEqual(recommendation);
+    expect((done.artifacts as { kind: string }[]).map((a) => a.kind)).toEqual(
+      expect.arrayContaining(['classification', 'policy', 'recommendation']),
+    );
+    const facts = (done.presentation as { facts: { label: string }[] }).facts.map((f) => f.label);
+    expect(facts).toEqual(expect.arrayContaining(['Recommendation', 'Policy', 'Outcome', 'Refund receipt']));
   });
 
   it('match the agent-task view schema while awaiting approval and once completed', async () => {

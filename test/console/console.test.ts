@@ -16,6 +16,7 @@ import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createApp } from '../../src/api/create-app.ts';
 import { apiDeps } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
+import { shardOf } from '../../src/engine/shards.ts';
 import type { Runtime } from '../../src/runtime/runner.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
@@ -167,6 +168,12 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     const queue = page.locator('section[data-definition="support"][data-queue="awaitingApproval"]');
     for (const id of workflows) await expect(queue.locator(`a[data-workflow-id="${id}"]`).count()).resolves.toBe(1);
     expect(await queue.locator('td.waiting').first().textContent()).toMatch(/\d+ (s|min)/);
+    // What a person decides from, in the row: the customer and the amount, beside the time waiting.
+    const row = queue.locator(`tr:has(a[data-workflow-id="${workflows[0] as string}"])`);
+    expect(await row.locator('td[data-field="customerId"]').textContent()).toBe('cust-1');
+    expect(await row.locator('td[data-field="subject"]').textContent()).toBe('Charged twice');
+    expect(await row.locator('td[data-field="amount"]').textContent()).toMatch(/^\d+\.\d\d EUR$/);
+    expect(await queue.locator('th').allTextContents()).toEqual(expect.arrayContaining(['Customer id', 'Amount']));
     await page.screenshot({ path: `${shots}/1-queues.png`, fullPage: true });
   });
 
@@ -195,6 +202,40 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.screenshot({ path: `${shots}/2-awaiting-approval.png`, fullPage: true });
   });
 
+  it('fits the diagram to its box, zooms in and out, and draws the whole chart on request', async () => {
+    // Evaluated in the page (a string: the test has no DOM types).
+    const fits = () =>
+      page.evaluate<{ svg: number; box: number }>(
+        `(() => {
+          const box = document.getElementById('diagram');
+          return { svg: box.querySelector('svg').getBoundingClientRect().width, box: box.clientWidth };
+        })()`,
+      );
+    const scale = async () => Number(await page.getAttribute('#diagram', 'data-scale'));
+    expect(await page.getAttribute('#diagram', 'data-zoom')).toBe('fit');
+    const fitted = await fits();
+    expect(fitted.svg).toBeLessThanOrEqual(fitted.box);
+    const before = await scale();
+    await page.click('#zoom-in');
+    await page.click('#zoom-in');
+    expect(await scale()).toBeGreaterThan(before * 1.5);
+    expect((await fits()).svg).toBeGreaterThan(fitted.svg);
+    await page.click('#zoom-out');
+    expect(await scale()).toBeLessThan(before * 1.5);
+    await page.click('#zoom-fit');
+    expect(await scale()).toBeCloseTo(before, 2);
+    // The support chart is busy: it opens focused; the whole chart is one click away, fitted too.
+    expect(await page.getAttribute('#diagram', 'data-view')).toBe('focused');
+    await page.click('#diagram-focus');
+    await page.waitForSelector('#diagram[data-view="full"] svg');
+    const full = await fits();
+    expect(full.svg).toBeLessThanOrEqual(full.box);
+    expect(await page.locator('#diagram svg .active').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${shots}/2b-full-chart-fitted.png`, fullPage: true });
+    await page.click('#diagram-focus');
+    await page.waitForSelector('#diagram[data-view="focused"] svg');
+  });
+
   it('approves after a confirmation that shows what is approved, and the diagram moves on live', async () => {
     await page.click('#events button[data-event="APPROVED"]');
     const summary = await page.textContent('#confirm-summary');
@@ -204,7 +245,37 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.waitForSelector('#diagram[data-active="completed"]', { timeout: 15_000 });
     expect(await page.textContent('#message')).toContain('APPROVED accepted');
     expect(await page.locator('#audit tr[data-event="CUSTOMER_NOTIFIED"]').count()).toBe(1);
+    // Finished, it keeps what it was decided from: the evidence and the artifacts in the audit.
+    await page.waitForSelector('#evidence dt:text("Outcome")');
+    const evidence = await page.textContent('#evidence');
+    expect(evidence).toMatch(/v1: refund of \d+\.\d\d EUR/);
+    expect(evidence).toMatch(/Policy.*version/);
+    expect(evidence).toContain('Refund receipt');
+    expect(await page.locator('#audit tr[data-event="RECOMMENDATION_GENERATED"] td.artifact').textContent()).toMatch(
+      /^v1 \d+\.\d\d EUR · /,
+    );
+    expect(await page.locator('#audit tr[data-event="POLICY_RETRIEVED"] td.artifact').textContent()).toMatch(
+      /^policy .+ version /,
+    );
+    expect(await page.locator('#audit tr[data-event="ACTION_EXECUTED"] td.artifact').textContent()).toMatch(
+      /^receipt \S+/,
+    );
     await page.screenshot({ path: `${shots}/4-completed.png`, fullPage: true });
+  });
+
+  it('keeps the evidence and the audit artifacts of an archived workflow', async () => {
+    const id = workflows[0] as string;
+    const store = (system as System).store;
+    expect(await store.archiveFinished(shardOf(id) as number, Date.now() + 60_000, 100)).toBeGreaterThan(0);
+    await page.goto(`${origin}/console#/workflows/${id}`);
+    await page.reload();
+    await page.waitForSelector('#diagram[data-active="completed"] svg');
+    const evidence = await page.textContent('#evidence');
+    expect(evidence).toMatch(/v1: refund of \d+\.\d\d EUR/);
+    expect(evidence).toContain('Refund receipt');
+    expect(await page.locator('#audit tr[data-event="RECOMMENDATION_GENERATED"] td.artifact').textContent()).toMatch(
+      /^v1 \d+\.\d\d EUR · /,
+    );
   });
 
   it('rejects with a reason', async () => {
@@ -284,6 +355,53 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.click('#confirm-ok');
     await page.waitForSelector('#diagram[data-active="completed"]', { timeout: 15_000 });
     await page.screenshot({ path: `${shots}/6-agent-task-completed.png`, fullPage: true });
+  });
+
+  it('shows a manual review in its queue and focused: the state, where it came from, where it may go', async () => {
+    const { body } = await call('POST', '/v1/workflows', tokens.agent, {
+      request: {
+        customerId: 'cust-1',
+        subject: 'Charged twice',
+        message: 'I was billed twice for order A-107.',
+        orderId: 'A-107',
+        requestedAmount: 25,
+        currency: 'EUR',
+      },
+    });
+    const id = body.workflowId as string;
+    await awaitingApproval(id);
+    const escalated = await call('POST', `/v1/workflows/${id}/events`, tokens.approver, {
+      type: 'ESCALATE',
+      payload: { reason: 'The customer says the bank already refunded A-107.' },
+    });
+    expect(escalated.status).toBe(200);
+    await signIn(tokens.approver);
+    const queue = page.locator('section[data-definition="support"][data-queue="manualReview"]');
+    const row = queue.locator(`tr:has(a[data-workflow-id="${id}"])`);
+    expect(await row.locator('td[data-field="customerId"]').textContent()).toBe('cust-1');
+    expect(await row.locator('td[data-field="reviewReason"]').textContent()).toBe('ESCALATED');
+    expect(await row.locator('td[data-field="owner"]').textContent()).not.toBe('—');
+    expect(await row.locator('td.waiting').textContent()).toMatch(/\d+ (s|min)/);
+    await page.screenshot({ path: `${shots}/7-queues-with-review.png`, fullPage: true });
+
+    await row.locator(`a[data-workflow-id="${id}"]`).click();
+    await page.waitForSelector('#diagram[data-view="focused"] svg');
+    expect(await active()).toBe('manualReview');
+    expect(await page.textContent('#evidence')).toContain('The customer says the bank already refunded A-107.');
+    const drawnEdges = () => page.locator('#diagram svg .edgePaths path').count();
+    const focused = { edges: Number(await page.getAttribute('#diagram', 'data-edges')), drawn: await drawnEdges() };
+    expect(await page.locator('#diagram svg .active').count()).toBeGreaterThan(0);
+    const labels = (await page.locator('#diagram svg .edgeLabels').allTextContents()).join(' ');
+    expect(labels).toContain('ESCALATE');
+    expect(labels).not.toContain('xstate.after');
+    await page.screenshot({ path: `${shots}/8-manual-review-focused.png`, fullPage: true });
+    await page.click('#diagram-focus');
+    await page.waitForSelector('#diagram[data-view="full"] svg');
+    const full = { edges: Number(await page.getAttribute('#diagram', 'data-edges')), drawn: await drawnEdges() };
+    expect(focused.drawn).toBe(focused.edges);
+    expect(focused.edges * 3).toBeLessThan(full.edges);
+    expect(focused.drawn * 3).toBeLessThan(full.drawn);
+    await page.screenshot({ path: `${shots}/9-manual-review-full.png`, fullPage: true });
   });
 
   it('shows an error as a message, never a blank page', async () => {

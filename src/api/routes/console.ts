@@ -17,6 +17,7 @@ const mermaidDir = join(dirname(createRequire(import.meta.url).resolve('mermaid/
 
 const assets: Readonly<Record<string, { path: string; type: string }>> = {
   'app.js': { path: join(consoleDir, 'app.js'), type: 'text/javascript; charset=utf-8' },
+  'diagram.js': { path: join(consoleDir, 'diagram.js'), type: 'text/javascript; charset=utf-8' },
   'app.css': { path: join(consoleDir, 'app.css'), type: 'text/css; charset=utf-8' },
   'mermaid.min.js': { path: join(mermaidDir, 'mermaid.min.js'), type: 'text/javascript; charset=utf-8' },
 };

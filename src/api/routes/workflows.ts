@@ -9,6 +9,7 @@ import type { WorkflowRecord } from '../../engine/decision.ts';
 import { actsAcrossTenants, type Principal } from '../../engine/principal.ts';
 import type { StoredOutcome } from '../../engine/store-port.ts';
 import { isWorkflowId } from '../../engine/shards.ts';
+import { restoreSnapshot } from '../../engine/snapshot.ts';
 import { contentHashOf } from '../../effects/canonical-json.ts';
 import { callerKey } from '../caller-key.ts';
 import type { ApiEnv, ApiDeps } from '../context.ts';
@@ -128,6 +129,21 @@ export function workflowRoutes(deps: ApiDeps) {
     return workflowView(deps.registry.bundle(definition.id), definition, record, principal, clock());
   }
 
+  /** The definition's short line for queue listings; null when it has none or the record cannot be read. */
+  function summaryOf(record: WorkflowRecord | null): Record<string, unknown> | null {
+    if (!record) return null;
+    try {
+      const definition = engine.definitionOf(record);
+      const view = deps.registry.bundle(definition.id)?.view;
+      if (!view?.summary) return null;
+      const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
+      return view.summary(context, record);
+    } catch {
+      // One unreadable workflow must not take the whole queue page with it; its own page says why.
+      return null;
+    }
+  }
+
   app.post('/', async (c) => {
     const principal = c.get('principal');
     const { definition: wanted, input, correlationId, ...rest } = await readJson(c, createWorkflowBody);
@@ -187,13 +203,16 @@ export function workflowRoutes(deps: ApiDeps) {
       cursor: query.cursor ?? null,
       limit: query.limit,
     });
+    // One load per item of the page, all sent at once: they go out together on the one connection.
+    const records = await Promise.all(page.items.map((item) => store.load(item.workflowId)));
     const now = clock();
     return c.json({
       state: statePath,
-      items: page.items.map((item) => ({
+      items: page.items.map((item, i) => ({
         ...item,
         since: new Date(item.since).toISOString(),
         timeInStateMs: now - item.since,
+        summary: summaryOf(records[i] ?? null),
       })),
       next: page.next,
     });
