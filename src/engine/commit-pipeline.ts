@@ -115,7 +115,7 @@ export interface Step {
 export function checkLease(lease: JobLease | null, token: string, now: number): LeaseCheck {
   if (!lease) return 'missing';
   if (!sameText(lease.token, token)) return 'wrongToken';
-  return !lease.done && lease.expiresAt < now ? 'expired' : 'held';
+  return lease.expiresAt < now ? 'expired' : 'held';
 }
 
 /** Compares two texts in time that depends on their length only (lease tokens). */
@@ -159,8 +159,10 @@ export async function decideAndCommit(deps: PipelineDeps, step: Step, trail: Tra
     const leaseCheck =
       step.lease && !known ? checkLease(lease, step.lease.token, clock()) : step.lease ? 'held' : undefined;
     if (!record) return { outcome: 'notFound' };
-    // Only the lease holder learns a result's first outcome; anyone else is refused below.
-    if (seen && (leaseCheck === undefined || leaseCheck === 'held')) return { outcome: 'duplicate', stored: seen };
+    // A result already written ended its lease: a repeat gets the first outcome (nothing is applied
+    // twice). While a lease is live, a sender without it is refused below, never told the outcome.
+    const repeat = leaseCheck === undefined || leaseCheck === 'held' || leaseCheck === 'missing';
+    if (seen && repeat) return { outcome: 'duplicate', stored: seen };
     if (expectedVersion !== undefined && record.version !== expectedVersion) {
       return { outcome: 'preconditionFailed', version: record.version };
     }

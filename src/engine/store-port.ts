@@ -91,8 +91,6 @@ export interface JobLease {
   owner: string;
   /** Ms since the epoch. */
   expiresAt: number;
-  /** Its result was written: the holder asking again gets that result's outcome. */
-  done?: boolean;
 }
 
 export type CommitResult =
@@ -213,7 +211,7 @@ export interface WorkflowStore {
     expiresAt: number,
     now: number,
   ): Promise<'renewed' | 'missing' | 'wrongToken' | 'expired'>;
-  /** The current lease on a job (done once its result was written), or null when none was granted. */
+  /** The current lease on a job, or null (never granted, ended by its result, or long expired). */
   jobLease(workflowId: string, jobId: string): Promise<JobLease | null>;
   /** Is the store reachable? */
   ping(): Promise<boolean>;

@@ -140,6 +140,43 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(again).toMatchObject({ outcome: 'existing', record: { workflowId: first.workflowId } });
   });
 
+  it('ends a job lease with the result it was held for; a repeat gets the first outcome', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const context = await contextOf(world, record.workflowId);
+    const jobId = context.jobs.classify ?? '';
+    const lease = { token: 'lease-token-contract-1', owner: 'w', expiresAt: world.clock.now + 60_000 };
+    await world.store.grantJobLease(record.workflowId, jobId, lease);
+    expect(await world.store.jobLease(record.workflowId, jobId)).toEqual(lease);
+    const result = {
+      jobId,
+      leaseToken: lease.token,
+      type: 'CLASSIFIED',
+      payload: {
+        jobId,
+        category: 'billing',
+        confidence: 0.9,
+        artifact: { id: 'a', hash: `sha256:${'0'.repeat(64)}` },
+        model: 'm',
+        promptVersion: 'p',
+      },
+    };
+    expect(await world.engine.applyJobResult(record.workflowId, result, principals.worker)).toMatchObject({
+      outcome: 'accepted',
+    });
+    // Nothing of the lease is kept once its result is written (no memory left behind per job).
+    expect(await world.store.jobLease(record.workflowId, jobId)).toBeNull();
+    expect(await world.engine.applyJobResult(record.workflowId, result, principals.worker)).toMatchObject({
+      outcome: 'duplicate',
+    });
+    const wrong = { ...result, leaseToken: 'another-token' };
+    await world.store.grantJobLease(record.workflowId, jobId, { ...lease, token: 'a-new-delivery' });
+    expect(await world.engine.applyJobResult(record.workflowId, wrong, principals.worker)).toMatchObject({
+      outcome: 'refused',
+      code: 'LEASE_NOT_HELD',
+    });
+  });
+
   it('commits with a version compare-and-set and returns the first outcome for a repeated event id', async () => {
     fresh();
     const record = await createSupport(world);

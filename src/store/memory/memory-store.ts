@@ -155,7 +155,7 @@ export class MemoryStore implements WorkflowStore {
             ? 'expired'
             : null;
       if (reason) return Promise.resolve({ status: 'leaseLost', reason });
-      if (held) held.done = true;
+      this.jobLeases.delete(key);
     }
     this.write(stored, request, request.timersToCancel);
     if (request.ackEntry !== undefined) {

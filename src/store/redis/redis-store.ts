@@ -45,10 +45,14 @@ import {
 export const OUTBOX_GROUP = 'workers';
 
 /**
- * How long a job's lease hash is kept after it was granted or renewed, ms. Results end leases; this
- * only collects abandoned ones, so it is relative (Redis's clock), far beyond any lease.
+ * How long a job's lease hash outlives the lease, ms. A result ends (deletes) its lease; this only
+ * collects abandoned ones (a worker that died, a job dropped after its read), so they cost no memory
+ * for long.
  */
-const JOB_LEASE_KEPT_MS = 24 * 60 * 60 * 1000;
+const JOB_LEASE_KEPT_MS = 10 * 60 * 1000;
+
+/** The hash's time to live: the lease's remaining time (by this process's clock) and then some. */
+const keptFor = (expiresAt: number) => Math.max(0, expiresAt - Date.now()) + JOB_LEASE_KEPT_MS;
 
 const script = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
 
@@ -588,7 +592,7 @@ export class RedisStore implements WorkflowStore {
       .multi()
       .del(key)
       .hset(key, 't', lease.token, 'o', lease.owner, 'u', lease.expiresAt)
-      .pexpire(key, JOB_LEASE_KEPT_MS)
+      .pexpire(key, keptFor(lease.expiresAt))
       .exec();
   }
 
@@ -601,21 +605,15 @@ export class RedisStore implements WorkflowStore {
   ): Promise<'renewed' | 'missing' | 'wrongToken' | 'expired'> {
     if (!this.owns(workflowId)) return 'missing';
     const key = this.keys.jobLease(workflowId, jobId);
-    const reply = await this.client.wardenJobLease(key, token, expiresAt, now, JOB_LEASE_KEPT_MS);
+    const reply = await this.client.wardenJobLease(key, token, expiresAt, now, keptFor(expiresAt));
     return reply[0] === JobLeaseReply.renewed ? 'renewed' : reply[1];
   }
 
   async jobLease(workflowId: string, jobId: string): Promise<JobLease | null> {
     if (!this.owns(workflowId)) return null;
-    const [token, owner, until, done] = await this.client.hmget(
-      this.keys.jobLease(workflowId, jobId),
-      't',
-      'o',
-      'u',
-      'd',
-    );
+    const [token, owner, until] = await this.client.hmget(this.keys.jobLease(workflowId, jobId), 't', 'o', 'u');
     if (token === null || token === undefined) return null;
-    return { token, owner: owner ?? '', expiresAt: Number(until ?? 0), ...(done === '1' ? { done: true } : {}) };
+    return { token, owner: owner ?? '', expiresAt: Number(until ?? 0) };
   }
 
   async acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean> {

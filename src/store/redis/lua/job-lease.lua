@@ -6,7 +6,7 @@
   ARGV[1]  token
   ARGV[2]  new expiry, ms since the epoch
   ARGV[3]  now, ms since the epoch
-  ARGV[4]  how long the hash is kept from now, ms (so an abandoned lease is eventually removed)
+  ARGV[4]  how long the hash is kept from now, ms (so an abandoned lease is removed soon after it expires)
 
   Returns
     {1}            renewed

@@ -12,7 +12,7 @@
   KEYS[8+O .. 7+O+N]    state indexes to enter  (N = ARGV[13]); a finished workflow enters none
                         (N = 0) and enters the finished set instead
   KEYS[8+O+N]           de-duplication key, when ARGV[14] is not '0' (create only)
-  last KEYS             the job's lease hash (fields t = token, u = expiry ms, d = done), when the lease
+  last KEYS             the job's lease hash (fields t = token, u = expiry ms), when the lease
                         flag is 1 (commit only)
 
   ARGV[1]  mode: "create" | "commit"
@@ -35,7 +35,7 @@
   then A = number of timers to arm, then A triples (member, due time, generation)
   then C = number of timers to cancel, then C members
   then the lease flag (0 | 1), then, when 1, the lease token: written only while that token holds
-  the job's lease and it has not expired at ARGV[9]; the write marks the lease done
+  the job's lease and it has not expired at ARGV[9]; the write ends (deletes) the lease
   then the consumer group and the id of an entry of the outbox (KEYS[4]) to acknowledge with the
   write (a worker's job), or two empty strings
 
@@ -169,8 +169,8 @@ end
 if entering == 0 then rcall('ZADD', KEYS[7], now, workflowId) end
 
 if hasDedup then rcall('SET', KEYS[8 + leaving + entering], dedupValue) end
--- The lease is done, not deleted: its holder asking again gets the result's outcome, anyone else a refusal.
-if hasLease then rcall('HSET', leaseKey, 'd', '1') end
+-- The lease ends with its result (a repeat of the result gets the outcome recorded under its event id).
+if hasLease then rcall('DEL', leaseKey) end
 if ackGroup ~= '' then rcall('XACK', KEYS[4], ackGroup, ackEntry) end
 -- Wake the shard's idle workers (jobs queued: "j") and timer service (timers armed: "t").
 if armCount > 0 or jobCount > 0 then
