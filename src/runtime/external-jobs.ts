@@ -6,6 +6,7 @@
  * counts only with the token of the current, unexpired lease — the same rule the in-process worker
  * follows, through the same `engine.applyJobResult`.
  */
+import { checkLease } from '../engine/commit-pipeline.ts';
 import { z } from 'zod';
 import { isJobResultEvent } from '../engine/definition.ts';
 import type { ApplyOutcome, Engine } from '../engine/engine.ts';
@@ -244,7 +245,7 @@ export function createExternalJobs(options: ExternalJobsOptions) {
         return complete(principal, { jobId: request.jobId, leaseToken: request.leaseToken, ...event });
       }
       const lease = await store.jobLease(live.record.workflowId, request.jobId);
-      if (!lease || lease.token !== request.leaseToken || lease.expiresAt < clock()) {
+      if (checkLease(lease, request.leaseToken, clock()) !== 'held') {
         throw new JobApiError('LEASE_NOT_HELD', `the lease on job ${request.jobId} is not held`, {
           jobId: request.jobId,
         });

@@ -67,6 +67,17 @@ export function createKeys(space: KeySpace) {
     jobLease: (workflowId: string, jobId: string) => `${forWorkflow(workflowId)}:joblease:${part(jobId)}`,
     /** String: which process of `role` holds the shard's lease; each role leases every shard. */
     lease: (role: string, shard: number) => `${tag(shard)}:lease:${part(role)}`,
+    /** The external workers' job queues: every key in the one slot `{jobs}`, so a claim is one script. */
+    jobQueue: {
+      /** Hash: job id → JSON `{ queue, message }`. */
+      jobs: `${space.prefix}:{jobs}:job`,
+      /** Hash: job id → times claimed. */
+      deliveries: `${space.prefix}:{jobs}:deliveries`,
+      /** Sorted set: a queue's jobs ready to claim, scored by when they are ready. */
+      ready: (queue: string) => `${space.prefix}:{jobs}:ready:${part(queue)}`,
+      /** Sorted set: a queue's claimed jobs, scored by the end of their claim. */
+      claimed: (queue: string) => `${space.prefix}:{jobs}:claimed:${part(queue)}`,
+    },
     /** Pub/sub channel: jobs were queued or a timer was armed (the message is the shard). */
     wakeChannel: `${space.prefix}:timers:wake`,
     /** Sorted set of the live processes of `role`, scored by last heartbeat. */

@@ -2,37 +2,25 @@
  * The external workers' job queues on Redis. Every key carries the hash tag `{jobs}`, so the claim
  * script touches one slot and runs on Redis Cluster too (every key it touches is in KEYS).
  */
-import { readFileSync } from 'node:fs';
 import type { Cluster, Redis } from 'ioredis';
 import type { JobQueue, QueuedJob } from '../../engine/job-queue-port.ts';
 import type { JobMessage } from '../../engine/store-port.ts';
+import { createKeys, type Keys } from './keys.ts';
+import { luaScript } from './lua-script.ts';
 
 interface QueueCommands {
   wardenClaimJobs(...args: (string | number)[]): Promise<(string | number)[]>;
   wardenOfferJob(...args: (string | number)[]): Promise<number>;
 }
 
-const script = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
-
-export function jobQueueKeys(prefix: string) {
-  const part = (text: string) => encodeURIComponent(text);
-  const tag = `${prefix}:{jobs}`;
-  return {
-    jobs: `${tag}:job`,
-    deliveries: `${tag}:deliveries`,
-    ready: (queue: string) => `${tag}:ready:${part(queue)}`,
-    claimed: (queue: string) => `${tag}:claimed:${part(queue)}`,
-  };
-}
-
 export class RedisJobQueue implements JobQueue {
   private readonly client: (Redis | Cluster) & QueueCommands;
-  private readonly keys: ReturnType<typeof jobQueueKeys>;
+  private readonly keys: Keys['jobQueue'];
 
   constructor(client: Redis | Cluster, options: { prefix: string }) {
     if (!('wardenClaimJobs' in client)) {
-      client.defineCommand('wardenClaimJobs', { lua: script('claim-jobs') });
-      client.defineCommand('wardenOfferJob', { lua: script('offer-job'), numberOfKeys: 2 });
+      client.defineCommand('wardenClaimJobs', { lua: luaScript('claim-jobs') });
+      client.defineCommand('wardenOfferJob', { lua: luaScript('offer-job'), numberOfKeys: 2 });
       if ('nodes' in client) {
         // A variable key count: sent on its own, routed by its keys (see redis-store.ts).
         const ignored = client.options.autoPipeliningIgnoredCommands ?? [];
@@ -41,7 +29,8 @@ export class RedisJobQueue implements JobQueue {
       }
     }
     this.client = client as (Redis | Cluster) & QueueCommands;
-    this.keys = jobQueueKeys(options.prefix);
+    // Its keys carry no shard: the shard count does not matter here.
+    this.keys = createKeys({ prefix: options.prefix, shards: 1 }).jobQueue;
   }
 
   async offer(queue: string, message: JobMessage, now: number): Promise<void> {

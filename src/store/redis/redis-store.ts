@@ -3,7 +3,6 @@
  * key a script touches passed in KEYS so the same code runs on a standalone server and on Redis
  * Cluster. Works with an ioredis `Redis` or `Cluster` client.
  */
-import { readFileSync } from 'node:fs';
 import type { Cluster, Redis } from 'ioredis';
 import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
 import type {
@@ -29,6 +28,9 @@ import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
+import { grantJobLease, keptFor, readJobLease } from './job-leases.ts';
+import { luaScript } from './lua-script.ts';
+import { consolidateStateIndexes } from './state-indexes.ts';
 import {
   ArchiveReply,
   JobLeaseReply,
@@ -44,17 +46,7 @@ import {
 
 export const OUTBOX_GROUP = 'workers';
 
-/**
- * How long a job's lease hash outlives the lease, ms. A result ends (deletes) its lease; this only
- * collects abandoned ones (a worker that died, a job dropped after its read), so they cost no memory
- * for long.
- */
-const JOB_LEASE_KEPT_MS = 10 * 60 * 1000;
-
-/** The hash's time to live: the lease's remaining time (by this process's clock) and then some. */
-const keptFor = (expiresAt: number) => Math.max(0, expiresAt - Date.now()) + JOB_LEASE_KEPT_MS;
-
-const script = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
+const script = luaScript;
 
 type Client = Redis | Cluster;
 
@@ -391,30 +383,10 @@ export class RedisStore implements WorkflowStore {
     return { items: page, next: ordered.length > options.limit && last ? `${last.since}:${last.workflowId}` : null };
   }
 
-  /**
-   * One-off after an upgrade on a single node: moves the per-shard state indexes earlier versions
-   * kept (`<prefix>:{s017}:idx:<tenant>:<state>`) into the one per tenant and state, keeping each
-   * entry's time; returns how many entries moved. Nothing to do on a cluster.
-   */
-  async consolidateStateIndexes(): Promise<number> {
-    if (this.keys.space.cluster || 'nodes' in this.client) return 0;
-    const { prefix } = this.keys.space;
-    let moved = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.client.scan(cursor, 'MATCH', `${prefix}:{s*}:idx:*`, 'COUNT', 1000);
-      cursor = next;
-      for (const key of keys) {
-        const target = `${prefix}:idx:${key.slice(key.indexOf(':idx:') + ':idx:'.length)}`;
-        const entries = await this.client.zrange(key, '0', '-1', 'WITHSCORES');
-        const pairs: (string | number)[] = [];
-        for (let i = 0; i + 1 < entries.length; i += 2) pairs.push(Number(entries[i + 1]), entries[i] ?? '');
-        if (pairs.length > 0) await this.client.zadd(target, 'NX', ...pairs);
-        await this.client.del(key);
-        moved += pairs.length / 2;
-      }
-    } while (cursor !== '0');
-    return moved;
+  /** One-off after an upgrade on a single node: see `consolidateStateIndexes`; returns how many entries moved. */
+  consolidateStateIndexes(): Promise<number> {
+    if (this.keys.space.cluster || 'nodes' in this.client) return Promise.resolve(0);
+    return consolidateStateIndexes(this.client, this.keys.space.prefix);
   }
 
   async claimDueTimers(shard: number, now: number, limit: number): Promise<number> {
@@ -586,14 +558,8 @@ export class RedisStore implements WorkflowStore {
     return json ? (JSON.parse(json) as Artifact) : null;
   }
 
-  async grantJobLease(workflowId: string, jobId: string, lease: JobLease): Promise<void> {
-    const key = this.keys.jobLease(workflowId, jobId);
-    await this.client
-      .multi()
-      .del(key)
-      .hset(key, 't', lease.token, 'o', lease.owner, 'u', lease.expiresAt)
-      .pexpire(key, keptFor(lease.expiresAt))
-      .exec();
+  grantJobLease(workflowId: string, jobId: string, lease: JobLease): Promise<void> {
+    return grantJobLease(this.client, this.keys.jobLease(workflowId, jobId), lease);
   }
 
   async renewJobLease(
@@ -604,16 +570,20 @@ export class RedisStore implements WorkflowStore {
     now: number,
   ): Promise<'renewed' | 'missing' | 'wrongToken' | 'expired'> {
     if (!this.owns(workflowId)) return 'missing';
-    const key = this.keys.jobLease(workflowId, jobId);
-    const reply = await this.client.wardenJobLease(key, token, expiresAt, now, keptFor(expiresAt));
+    const reply = await this.client.wardenJobLease(
+      this.keys.jobLease(workflowId, jobId),
+      token,
+      expiresAt,
+      now,
+      keptFor(expiresAt),
+    );
     return reply[0] === JobLeaseReply.renewed ? 'renewed' : reply[1];
   }
 
-  async jobLease(workflowId: string, jobId: string): Promise<JobLease | null> {
-    if (!this.owns(workflowId)) return null;
-    const [token, owner, until] = await this.client.hmget(this.keys.jobLease(workflowId, jobId), 't', 'o', 'u');
-    if (token === null || token === undefined) return null;
-    return { token, owner: owner ?? '', expiresAt: Number(until ?? 0) };
+  jobLease(workflowId: string, jobId: string): Promise<JobLease | null> {
+    return this.owns(workflowId)
+      ? readJobLease(this.client, this.keys.jobLease(workflowId, jobId))
+      : Promise.resolve(null);
   }
 
   async acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean> {
