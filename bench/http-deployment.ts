@@ -58,7 +58,6 @@ export async function startDeployment(options: DeploymentOptions) {
   const redis = await startRedis(false);
   const probe = connectRedis({ url: redis.url, name: 'warden-httpbench' });
   const info = await probe.info('server');
-  probe.disconnect();
   const redisPid = Number(/process_id:(\d+)/.exec(info)?.[1]);
   const redisVersion = /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
   const dir = mkdtempSync(join(tmpdir(), 'warden-httpbench-'));
@@ -78,6 +77,7 @@ export async function startDeployment(options: DeploymentOptions) {
   };
   const children: { label: string; child: ChildProcess; log: string }[] = [];
   const stop = async () => {
+    probe.disconnect();
     await Promise.all(children.map(({ child }) => stopProcess(child)));
     await redis.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -138,7 +138,10 @@ export async function startDeployment(options: DeploymentOptions) {
       origin,
       secret,
       redisVersion,
+      redisUrl: redis.url,
       processes,
+      /** Calls per Redis command since the server started (INFO commandstats; this probe's INFO included). */
+      commandCalls: async (): Promise<Record<string, number>> => commandCalls(await probe.info('commandstats')),
       /** What the processes logged at warn or above so far. */
       logs: (): LogSummary => {
         const levels: Record<string, number> = {};
@@ -172,3 +175,10 @@ export async function startDeployment(options: DeploymentOptions) {
 }
 
 export type Deployment = Awaited<ReturnType<typeof startDeployment>>;
+
+/** `cmdstat_evalsha:calls=12,usec=…` lines → `{ evalsha: 12 }`. */
+function commandCalls(info: string): Record<string, number> {
+  const calls: Record<string, number> = {};
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls[match[1] ?? ''] = Number(match[2]);
+  return calls;
+}

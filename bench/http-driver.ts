@@ -23,8 +23,9 @@ interface Reply {
   body: Record<string, unknown>;
 }
 
-function client(origin: string, token: string) {
+function client(origin: string, token: string, counter: { requests: number }) {
   return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
+    counter.requests++;
     try {
       const response = await fetch(`${origin}${path}`, {
         method,
@@ -56,6 +57,8 @@ export interface RoundResult {
   completionPollsPerWorkflow: number;
   /** From each approval POST to its 200, ms, sorted. */
   approvalMs: number[];
+  /** HTTP requests the driver sent per completed workflow (creation, queue polls, reads, approval). */
+  requestsPerWorkflow: number;
   /** Replies that were not what the driver expected: `<step> <status>` → count. */
   unexpected: Record<string, number>;
 }
@@ -74,11 +77,13 @@ export interface DriverOptions {
 
 /** A driver for one deployment; rounds run one after another and share the completed queue's cursor. */
 export function createHttpDriver(options: DriverOptions) {
-  const agent = client(options.origin, options.agentToken);
-  const approver = client(options.origin, options.approverToken);
+  const counter = { requests: 0 };
+  const agent = client(options.origin, options.agentToken, counter);
+  const approver = client(options.origin, options.approverToken, counter);
   const pollMs = options.pollMs ?? 100;
 
   async function round(workflows: number, tag: string): Promise<RoundResult> {
+    const requestsBefore = counter.requests;
     const waiting = new Map<string, () => void>();
     const completedIds = new Set<string>();
     const approving = new Set<string>();
@@ -214,6 +219,7 @@ export function createHttpDriver(options: DriverOptions) {
       workflowsPerSecond: seconds > 0 ? completed / seconds : 0,
       approvalMs,
       completionPollsPerWorkflow: completionPolls / Math.max(1, completed),
+      requestsPerWorkflow: (counter.requests - requestsBefore) / Math.max(1, completed),
       unexpected,
     };
   }

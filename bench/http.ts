@@ -63,6 +63,10 @@ interface MeasuredRound {
   cpuMsPerWorkflow: Record<string, number>;
   /** Every process but the driver: Warden and Redis. */
   serverCpuMsPerWorkflow: number;
+  /** HTTP requests the driver sent per completed workflow. */
+  requestsPerWorkflow: number;
+  /** Redis commands per completed workflow, all and the most called (a script call is one). */
+  redisCommandsPerWorkflow: { total: number; top: Record<string, number> };
   unexpected: Record<string, number>;
 }
 
@@ -90,10 +94,16 @@ async function measuredRound(
   ticks: number,
 ): Promise<MeasuredRound> {
   const processes = [...deployment.processes, { label: 'driver', pid: process.pid }];
+  const callsBefore = await deployment.commandCalls();
   const before = processes.map(({ pid }) => cpuMillis(pid, ticks));
   const result = await driver.round(workflows, `r${n}`);
   const after = processes.map(({ pid }) => cpuMillis(pid, ticks));
+  const callsAfter = await deployment.commandCalls();
   const per = Math.max(1, result.completed);
+  const commands = Object.entries(callsAfter)
+    .map(([name, calls]) => [name, (calls - (callsBefore[name] ?? 0)) / per] as const)
+    .filter(([, calls]) => calls > 0)
+    .sort((a, b) => b[1] - a[1]);
   const cpuMsPerWorkflow = Object.fromEntries(
     processes.map(({ label }, i) => [label, round(((after[i] ?? 0) - (before[i] ?? 0)) / per, 2)]),
   );
@@ -113,6 +123,14 @@ async function measuredRound(
     completionPollsPerWorkflow: round(result.completionPollsPerWorkflow, 1),
     cpuMsPerWorkflow,
     serverCpuMsPerWorkflow,
+    requestsPerWorkflow: round(result.requestsPerWorkflow, 1),
+    redisCommandsPerWorkflow: {
+      total: round(
+        commands.reduce((sum, [, calls]) => sum + calls, 0),
+        1,
+      ),
+      top: Object.fromEntries(commands.slice(0, 8).map(([name, calls]) => [name, round(calls, 1)])),
+    },
     unexpected: result.unexpected,
   };
 }
@@ -124,7 +142,8 @@ function describe(layout: Layout, r: MeasuredRound): string {
   const odd = Object.keys(r.unexpected).length > 0 ? `  unexpected ${JSON.stringify(r.unexpected)}` : '';
   return (
     `${layout.padEnd(5)} round ${r.round}: ${r.workflowsPerSecond} completed workflows/s (${r.completed}/${r.workflows} in ${r.seconds} s)` +
-    `  approval p50 ${r.approvalP50Ms} ms p99 ${r.approvalP99Ms} ms  CPU ms/workflow: ${cpu}; server ${r.serverCpuMsPerWorkflow}${odd}`
+    `  approval p50 ${r.approvalP50Ms} ms p99 ${r.approvalP99Ms} ms  CPU ms/workflow: ${cpu}; server ${r.serverCpuMsPerWorkflow}` +
+    `\n      per workflow: ${r.requestsPerWorkflow} HTTP requests, ${r.redisCommandsPerWorkflow.total} Redis commands ${JSON.stringify(r.redisCommandsPerWorkflow.top)}${odd}`
   );
 }
 
