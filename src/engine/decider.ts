@@ -7,14 +7,14 @@
  * the accepted decision carries the next record, the jobs and timers to commit, and one audit entry.
  */
 import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
-import { getNextTransitions, initialTransition, transition } from 'xstate';
+import { getNextTransitions } from 'xstate';
 import { actsAcrossTenants, principalSchema, type Principal } from './principal.ts';
 import { boundDetails } from './bounded-details.ts';
 import { planCommands } from './commands.ts';
 import type { Accepted, AuditActor, AuditEntry, Decision, RefusalCode, WorkflowRecord } from './decision.ts';
 import { definitionKey, isJobResultEvent, type WorkflowDefinition } from './definition.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from './errors.ts';
-import { persistSnapshot, restoreSnapshot, statePaths } from './snapshot.ts';
+import { initialTransitionOf, persistSnapshot, restoreSnapshot, statePaths, transitionOf } from './snapshot.ts';
 
 /** An event as it arrives from a caller or a worker, before validation. */
 export interface IncomingEvent {
@@ -170,14 +170,16 @@ function checkDefinition(definition: WorkflowDefinition, record: WorkflowRecord)
 function applyToMachine(step: Step, snapshot: AnyMachineSnapshot, event: { type: string }): Decision {
   const { definition, record, now } = step;
   const machine: AnyStateMachine = definition.machine;
-  const candidates = getNextTransitions(snapshot).filter((t) => matchesEventType(t.eventType as string, event.type));
-  if (candidates.length === 0) {
-    return refuse(step, 'NO_TRANSITION', `${event.type} is not allowed in ${record.statePaths.join(', ')}`, {
-      state: record.statePaths,
-    });
-  }
+  // The transitions the event takes; only when there are none is it told apart whether the state
+  // has no such transition or its guards refused (the candidates, guards ignored).
   const taken = machine.getTransitionData(snapshot, event);
   if (taken.length === 0) {
+    const candidates = getNextTransitions(snapshot).filter((t) => matchesEventType(t.eventType as string, event.type));
+    if (candidates.length === 0) {
+      return refuse(step, 'NO_TRANSITION', `${event.type} is not allowed in ${record.statePaths.join(', ')}`, {
+        state: record.statePaths,
+      });
+    }
     const guards = [...new Set(candidates.map((t) => guardName(t.guard)).filter((n): n is string => n !== null))];
     const failedChecks = [...new Set(guards.flatMap((g) => definition.explainGuard(g, snapshot.context, event)))];
     if (guards.length > 0 && guards.every((g) => definition.jobGuards.includes(g))) {
@@ -190,7 +192,7 @@ function applyToMachine(step: Step, snapshot: AnyMachineSnapshot, event: { type:
       failedChecks,
     });
   }
-  const [next, actions] = transition(machine, snapshot, event);
+  const [next, actions] = transitionOf(machine, snapshot, event);
   const version = record.version + 1;
   const planned = planCommands(definition, next.context, actions, record.timers, version, now);
   const done = next.status !== 'active';
@@ -286,7 +288,7 @@ export function decideCreate(args: DecideCreateArgs): Decision {
     return refuse(step, 'INVALID_EVENT', 'invalid workflow input', { issues: issuesOf(parsed.error) });
   }
   const machine = definition.machine;
-  const [snapshot, actions] = initialTransition(machine, parsed.data);
+  const [snapshot, actions] = initialTransitionOf(machine, parsed.data);
   const planned = planCommands(definition, snapshot.context, actions, {}, 1, now);
   const record: WorkflowRecord = {
     ...empty,

@@ -1,22 +1,98 @@
 /**
- * Moving machine snapshots in and out of their persisted JSON form.
+ * Moving machine snapshots in and out of their persisted JSON form, and taking pure transitions.
  *
- * Persist with `getPersistedSnapshot` (never `JSON.stringify(snapshot)`); restore through an actor
- * that is never started, which keeps history and is the machine that will decide.
+ * Persist with `getPersistedSnapshot` (never `JSON.stringify(snapshot)`). XState's own pure
+ * `transition()` and a restore through `createActor` each build a throw-away actor (a system, a
+ * mailbox, an initial snapshot) on every call, which was a fifth of a decision. The decider's
+ * machines never start, spawn or invoke, so one inert actor scope per machine serves every pure
+ * call: `restoreSnapshot`, `transitionOf` and `initialTransitionOf` below give what XState's
+ * `createActor(...).getSnapshot()`, `transition()` and `initialTransition()` give
+ * (test/unit/snapshot.test.ts holds them to it over the generated paths).
  */
-import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateMachine, EventObject, StateValue } from 'xstate';
 import { createActor } from 'xstate';
 import { CorruptSnapshotError } from './errors.ts';
+
+/** What a pure transition asks to run, in order: `{ type, params }` is what the decider reads. */
+export interface ActionRequest {
+  type: string;
+  params?: unknown;
+}
+
+/** The scope a machine's own `transition`, `getInitialSnapshot` and `restoreSnapshot` take. */
+type MachineScope = Parameters<AnyStateMachine['transition']>[2];
+
+interface PureScope {
+  scope: MachineScope;
+  /** Where the scope's action executor puts what one call requested; replaced per call. */
+  collected: ActionRequest[];
+}
+
+const scopes = new WeakMap<AnyStateMachine, PureScope>();
+
+/** One inert scope per machine: an actor that never starts, whose actions are collected, never run. */
+function pureScope(machine: AnyStateMachine): PureScope {
+  let pure = scopes.get(machine);
+  if (pure) return pure;
+  // As XState's own inert scope: the actor only lends `self` and `system`; building it computes an
+  // initial snapshot without input, whose failure the actor keeps to itself.
+  const self = createActor(machine);
+  const holder: PureScope = {
+    collected: [],
+    scope: {
+      self,
+      id: '',
+      sessionId: '',
+      system: self.system,
+      logger: () => {},
+      defer: () => {},
+      emit: () => {},
+      stopChild: () => {},
+      actionExecutor: (action) => {
+        holder.collected.push(action);
+      },
+    },
+  };
+  pure = holder;
+  scopes.set(machine, pure);
+  return pure;
+}
+
+/** Runs `step` on the machine's scope and returns its snapshot with the actions it requested. */
+function collecting(
+  machine: AnyStateMachine,
+  step: (scope: MachineScope) => AnyMachineSnapshot,
+): [AnyMachineSnapshot, ActionRequest[]] {
+  const pure = pureScope(machine);
+  const actions: ActionRequest[] = [];
+  pure.collected = actions;
+  try {
+    return [step(pure.scope), actions];
+  } finally {
+    pure.collected = [];
+  }
+}
+
+/** XState's `transition(machine, snapshot, event)`, without an actor per call. */
+export function transitionOf(
+  machine: AnyStateMachine,
+  snapshot: AnyMachineSnapshot,
+  event: EventObject,
+): [AnyMachineSnapshot, ActionRequest[]] {
+  return collecting(machine, (scope) => machine.transition(snapshot, event, scope));
+}
+
+/** XState's `initialTransition(machine, input)`, without an actor per call. */
+export function initialTransitionOf(machine: AnyStateMachine, input: unknown): [AnyMachineSnapshot, ActionRequest[]] {
+  return collecting(machine, (scope) => machine.getInitialSnapshot(scope, input));
+}
 
 export function restoreSnapshot(machine: AnyStateMachine, workflowId: string, persisted: unknown): AnyMachineSnapshot {
   if (!isPersistedShape(persisted)) throw new CorruptSnapshotError(workflowId, new Error('not a persisted snapshot'));
   try {
-    // The snapshot is our own JSON; a stale or corrupt one makes XState throw, which we wrap.
-    const snapshot: AnyMachineSnapshot = createActor(machine, {
-      snapshot: persisted as never,
-      input: {},
-    }).getSnapshot();
-    // XState reports an unknown state as an error snapshot rather than throwing.
+    // The snapshot is our own JSON; a stale or corrupt one makes XState throw, which we wrap. The
+    // restore keeps history (`machine.resolveState` would not).
+    const snapshot = machine.restoreSnapshot(persisted as never, pureScope(machine).scope);
     if (snapshot.status === 'error') throw snapshot.error;
     return snapshot;
   } catch (error) {
@@ -35,9 +111,56 @@ function isPersistedShape(value: unknown): boolean {
   );
 }
 
+/**
+ * The persisted form of a snapshot, as plain data: what `JSON.parse(JSON.stringify(...))` gives,
+ * without the round trip when the snapshot is plain already (the usual case), sharing its parts.
+ */
 export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): unknown {
-  // A JSON round trip drops `undefined` and proves the snapshot is plain data.
-  return JSON.parse(JSON.stringify(machine.getPersistedSnapshot(snapshot))) as unknown;
+  return plainJson(machine.getPersistedSnapshot(snapshot));
+}
+
+const notPlain = Symbol('not plain JSON');
+
+/**
+ * `value` as a JSON round trip brings it back: parts that are JSON already are returned as they
+ * are, an object property whose value is `undefined` is left out (copying only that object), and
+ * anything else a round trip would change (a class instance or null-prototype object, a date, a
+ * function, `-0`, a
+ * non-finite number, an `undefined` array item, a cycle or great depth) takes the round trip.
+ */
+export function plainJson(value: unknown): unknown {
+  const plain = plainPart(value, 0);
+  return plain === notPlain ? (JSON.parse(JSON.stringify(value)) as unknown) : plain;
+}
+
+function plainPart(value: unknown, depth: number): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : notPlain;
+  if (typeof value !== 'object' || depth > 64) return notPlain;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const plain = item === undefined ? notPlain : plainPart(item, depth + 1);
+      if (plain === notPlain) return notPlain;
+      if (plain !== item) (copy ??= value.slice())[i] = plain;
+    }
+    return copy ?? value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return notPlain;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // Built only once a property differs; `fromEntries` keeps a `__proto__` key an own property.
+  let entries: [string, unknown][] | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const item = record[key];
+    const plain = item === undefined ? undefined : plainPart(item, depth + 1);
+    if (plain === notPlain) return notPlain;
+    if (!entries && (item === undefined || plain !== item)) entries = keys.slice(0, i).map((k) => [k, record[k]]);
+    if (entries && plain !== undefined) entries.push([key, plain]);
+  }
+  return entries ? Object.fromEntries(entries) : value;
 }
 
 /** Leaf state paths of a state value: `{ a: { b: 'c', d: 'e' } }` → `['a.b.c', 'a.d.e']`. */
