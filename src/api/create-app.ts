@@ -4,7 +4,7 @@
  * in one handler, with no stack trace.
  */
 import { jobRoutes } from './routes/jobs.ts';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
@@ -49,15 +49,27 @@ export function createApp(deps: ApiDeps) {
     if (read) deps.logger?.debug?.(fields, 'request');
     else deps.logger?.info(fields, 'request');
   });
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: deps.bodyLimitBytes,
-      onError: () => {
+  const streamedBodyLimit: MiddlewareHandler<ApiEnv> = bodyLimit({
+    maxSize: deps.bodyLimitBytes,
+    onError: () => {
+      throw new ApiError('PAYLOAD_TOO_LARGE', `the body exceeds ${deps.bodyLimitBytes} bytes`);
+    },
+  });
+  app.use('/v1/*', async (c, next) => {
+    // A body's size is told by its Content-Length (Node's parser reads no more than that), so hono's
+    // limit, which builds the whole web Request to look at the body, runs only for a chunked body.
+    // A read (GET, HEAD) has no body to read: the Node adapter then never builds the Request at all.
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD') return next();
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+      if (Number(length) > deps.bodyLimitBytes) {
         throw new ApiError('PAYLOAD_TOO_LARGE', `the body exceeds ${deps.bodyLimitBytes} bytes`);
-      },
-    }),
-  );
+      }
+      return next();
+    }
+    return streamedBodyLimit(c as Context<ApiEnv, string>, next);
+  });
   app.use('/v1/*', async (c, next) => {
     const principal = await deps.auth.authenticate(c.req.header('Authorization'));
     c.set('principal', principal);

@@ -107,4 +107,36 @@ describe('a real server', () => {
     });
     expect(late).toMatchObject({ status: 409, body: { error: { code: 'WORKFLOW_FINISHED' } } });
   });
+
+  it('limits a body by its Content-Length, and a chunked one as it streams, without reading past the limit', async () => {
+    const post = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
+      fetch(`${base}/v1/workflows`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${w.tokens.agent}`, 'Content-Type': 'application/json', ...headers },
+        body,
+        duplex: 'half',
+      });
+    const chunked = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          const bytes = new TextEncoder().encode(text);
+          for (let at = 0; at < bytes.length; at += 1024) controller.enqueue(bytes.subarray(at, at + 1024));
+          controller.close();
+        },
+      });
+    const large = JSON.stringify({ ...refundRequest, message: 'x'.repeat(w.deps.bodyLimitBytes) });
+    const small = JSON.stringify(refundRequest);
+
+    const declared = await post(large);
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+    const streamed = await post(chunked(large));
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+    // Under the limit, either way the body is read and the workflow created.
+    const streamedSmall = await post(chunked(small));
+    expect(streamedSmall.status).toBe(201);
+    const declaredSmall = await post(small);
+    expect(declaredSmall.status).toBe(201);
+  });
 });
