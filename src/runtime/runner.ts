@@ -161,15 +161,16 @@ export function createRuntime(options: RuntimeOptions) {
       const timerSleeper = createSleeper();
       if (options.subscribeWakeUps && (roles.has('worker') || roles.has('timers'))) {
         // One subscription per runtime, fanned out to the loops that wait for work, closed on stop.
-        // A message is `<shard>:<kinds>`: `j` (jobs or firings queued) wakes the worker, `t` (timers
-        // armed) the timer service, which reads that shard again. A notification that arrives while a
-        // loop works is kept for it; an unreadable one wakes both.
+        // A message is `<shard>:<kinds>[:<due>]`: `j` (jobs or firings queued) wakes the worker, `t`
+        // (timers armed) the timer service, told the shard's earliest due time (or, without one, to
+        // read that shard again). A notification that arrives while a loop works is kept for it; an
+        // unreadable one wakes both.
         unsubscribe = await options.subscribeWakeUps((message) => {
-          const [shardText = '', kinds = 'jt'] = message.split(':');
+          const [shardText = '', kinds = 'jt', dueText] = message.split(':');
           if (roles.has('worker') && kinds.includes('j')) workerSleeper.wake();
           if (roles.has('timers') && kinds.includes('t')) {
             const shard = Number(shardText);
-            if (Number.isInteger(shard)) timers.armed(shard);
+            if (Number.isInteger(shard)) timers.armed(shard, dueText === undefined ? undefined : Number(dueText));
             timerSleeper.wake();
           }
         });

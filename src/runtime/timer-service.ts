@@ -3,8 +3,8 @@
  * per shard), where workers deliver them as timer events carrying their generation.
  *
  * It remembers each leased shard's earliest due time, so a tick touches only the shards with a due
- * timer and those a wake-up named (a commit armed a timer there): two commands for such a shard,
- * none for the rest. Every `rescanMs` it reads every shard's earliest due time again (one command
+ * timer (two commands) and those a wake-up named without saying their earliest due time (one); a
+ * commit that arms a timer says it, so it costs the timer service nothing until the timer is due. Every `rescanMs` it reads every shard's earliest due time again (one command
  * a shard), which bounds what a lost wake-up can delay.
  */
 import type { WorkflowStore } from '../engine/store-port.ts';
@@ -37,9 +37,13 @@ export function createTimerService(options: TimerServiceOptions) {
   }
 
   return {
-    /** A commit armed a timer on `shard`: its earliest due time is read again at the next tick. */
-    armed(shard: number): void {
-      dueByShard.delete(shard);
+    /**
+     * A commit armed a timer on `shard`: the shard's earliest due time as the commit left it, or,
+     * when the wake-up did not say, read again at the next tick.
+     */
+    armed(shard: number, earliestDue?: number): void {
+      if (earliestDue !== undefined && Number.isFinite(earliestDue)) dueByShard.set(shard, earliestDue);
+      else dueByShard.delete(shard);
     },
 
     /** Moves every due timer of the leased shards; returns how many moved. */

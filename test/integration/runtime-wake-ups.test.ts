@@ -84,4 +84,49 @@ describe('the wake-up subscription of a runtime with worker and timer roles', ()
       await deletePrefix(redis, prefix);
     }
   });
+
+  it('names the shard and its earliest due time when a commit arms a timer, on Redis and in memory', async () => {
+    const prefix = freshPrefix('wake-due');
+    const keys = createKeys({ prefix, shards: 4 });
+    const listener = redis.duplicate();
+    const heard: string[] = [];
+    listener.on('message', (_channel: string, message: string) => heard.push(message));
+    await listener.subscribe(keys.wakeChannel);
+    const onRedis = systemWith({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
+    const inMemory = systemWith({});
+    const store = inMemory.store;
+    if (!(store instanceof MemoryStore)) throw new Error('expected the memory store');
+    const remembered: string[] = [];
+    store.onWake = (message) => remembered.push(message);
+    try {
+      for (const [system, messages] of [
+        [onRedis, heard],
+        [inMemory, remembered],
+      ] as const) {
+        const created = await system.engine.createWorkflow({
+          definitionId: support.id,
+          body: support.demo.input(Date.now()),
+          principal: support.demo.creator,
+        });
+        if (created.outcome !== 'created') throw new Error(`creation refused: ${created.outcome}`);
+        const armed = created.record.timers;
+        const earliest = Math.min(...Object.values(armed).map((t) => t.dueAt));
+        expect(Number.isFinite(earliest)).toBe(true);
+        const until = Date.now() + 5_000;
+        while (messages.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+        const [shard, kinds, due] = (messages[0] ?? '').split(':');
+        expect(kinds).toContain('t');
+        expect(Number(due)).toBe(earliest);
+        if (system === onRedis) {
+          const [, score] = await redis.zrange(keys.timers(Number(shard)), '0', '0', 'WITHSCORES');
+          expect(Number(score)).toBe(earliest);
+        }
+      }
+    } finally {
+      await listener.quit();
+      await onRedis.close();
+      await inMemory.close();
+      await deletePrefix(redis, prefix);
+    }
+  });
 });

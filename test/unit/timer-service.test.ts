@@ -52,6 +52,26 @@ describe('the timer service', () => {
     expect(calls.splice(0)).toEqual(['next 0', 'next 1', 'next 2', 'next 3']);
   });
 
+  it('takes the earliest due time a wake-up names without reading the shard', async () => {
+    const due = new Map<number, number | null>();
+    const { store, calls } = fakeStore(due);
+    const clock = { now: 1_000 };
+    const timers = createTimerService({ store, leases, clock: () => clock.now, rescanMs: 60_000 });
+    await timers.tick();
+    calls.splice(0);
+    due.set(3, 4_000);
+    timers.armed(3, 4_000);
+    expect(await timers.tick()).toBe(0);
+    expect(calls.splice(0)).toEqual([]);
+    expect(timers.nextDue()).toBe(4_000);
+    clock.now = 4_000;
+    expect(await timers.tick()).toBe(1);
+    expect(calls.splice(0)).toEqual(['claim 3', 'next 3']);
+    timers.armed(3, Number.NaN); // unreadable: read the shard again
+    await timers.tick();
+    expect(calls.splice(0)).toEqual(['next 3']);
+  });
+
   it('reads every shard on every tick when it keeps nothing (rescanMs 0)', async () => {
     const { store, calls } = fakeStore(new Map());
     const timers = createTimerService({ store, leases, clock: () => 1_000 });

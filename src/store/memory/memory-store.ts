@@ -106,7 +106,9 @@ export class MemoryStore implements WorkflowStore {
     for (const path of [...stored.since.keys()]) if (!paths.includes(path)) stored.since.delete(path);
     for (const path of paths) if (!stored.since.has(path)) stored.since.set(path, record.updatedAt);
     const kinds = `${request.jobs.length > 0 ? 'j' : ''}${request.timersToArm.length > 0 ? 't' : ''}`;
-    if (kinds) this.onWake?.(`${shardOf(record.workflowId) ?? 0}:${kinds}`);
+    // As the Redis store: armed timers name the shard's earliest due time after this write.
+    const due = request.timersToArm.length > 0 ? `:${Math.min(...[...shard.timers.values()].map((t) => t.dueAt))}` : '';
+    if (kinds) this.onWake?.(`${shardOf(record.workflowId) ?? 0}:${kinds}${due}`);
   }
 
   create(request: CreateRequest): Promise<CreateResult> {

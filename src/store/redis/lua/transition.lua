@@ -30,7 +30,8 @@
            it: "<workflow id> <fingerprint of the creation request>" (values written before the
            fingerprint are a bare workflow id)
   ARGV[15] wake-up channel, ARGV[16] shard number: "<shard>:j" is published when jobs are queued,
-           "<shard>:t" when timers are armed, "<shard>:jt" for both
+           "<shard>:t:<due>" when timers are armed, "<shard>:jt:<due>" for both, where <due> is the
+           shard's earliest due time after this write (the timer service need not read it)
   ARGV[17] J = number of outbox jobs, then J job JSONs
   then A = number of timers to arm, then A triples (member, due time, generation)
   then C = number of timers to cancel, then C members
@@ -172,8 +173,14 @@ if hasDedup then rcall('SET', KEYS[8 + leaving + entering], dedupValue) end
 -- The lease ends with its result (a repeat of the result gets the outcome recorded under its event id).
 if hasLease then rcall('DEL', leaseKey) end
 if ackGroup ~= '' then rcall('XACK', KEYS[4], ackGroup, ackEntry) end
--- Wake the shard's idle workers (jobs queued: "j") and timer service (timers armed: "t").
+-- Wake the shard's idle workers (jobs queued: "j") and timer service (timers armed: "t", with the
+-- shard's earliest due time).
 if armCount > 0 or jobCount > 0 then
-  rcall('PUBLISH', ARGV[15], ARGV[16] .. ':' .. (jobCount > 0 and 'j' or '') .. (armCount > 0 and 't' or ''))
+  local message = ARGV[16] .. ':' .. (jobCount > 0 and 'j' or '') .. (armCount > 0 and 't' or '')
+  if armCount > 0 then
+    local first = rcall('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
+    if first[2] then message = message .. ':' .. first[2] end
+  end
+  rcall('PUBLISH', ARGV[15], message)
 end
 return {1}
