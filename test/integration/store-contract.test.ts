@@ -148,6 +148,13 @@ describe.each(kinds)('the %s store', (kind) => {
     const lease = { token: 'lease-token-contract-1', owner: 'w', expiresAt: world.clock.now + 60_000 };
     await world.store.grantJobLease(record.workflowId, jobId, lease);
     expect(await world.store.jobLease(record.workflowId, jobId)).toEqual(lease);
+    if (world.store instanceof RedisStore) {
+      // Kept past its expiry only long enough to be collected if nobody ends it (10 minutes).
+      const client = kind === 'redis' ? redis : clusterClient;
+      const ttl = await client.pttl(world.store.keys.jobLease(record.workflowId, jobId));
+      expect(ttl).toBeGreaterThan(590_000);
+      expect(ttl).toBeLessThanOrEqual(600_000 + Math.max(0, lease.expiresAt - Date.now()) + 1_000);
+    }
     const result = {
       jobId,
       leaseToken: lease.token,

@@ -12,16 +12,6 @@ const JOB_LEASE_KEPT_MS = 10 * 60 * 1000;
 /** The hash's time to live: the lease's remaining time (by this process's clock) and then some. */
 export const keptFor = (expiresAt: number): number => Math.max(0, expiresAt - Date.now()) + JOB_LEASE_KEPT_MS;
 
-/** Replaces any earlier lease on the job (a new delivery or claim). */
-export async function grantJobLease(client: Redis | Cluster, key: string, lease: JobLease): Promise<void> {
-  await client
-    .multi()
-    .del(key)
-    .hset(key, 't', lease.token, 'o', lease.owner, 'u', lease.expiresAt)
-    .pexpire(key, keptFor(lease.expiresAt))
-    .exec();
-}
-
 export async function readJobLease(client: Redis | Cluster, key: string): Promise<JobLease | null> {
   const [token, owner, until] = await client.hmget(key, 't', 'o', 'u');
   if (token === null || token === undefined) return null;

@@ -28,7 +28,7 @@ import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
-import { grantJobLease, keptFor, readJobLease } from './job-leases.ts';
+import { keptFor, readJobLease } from './job-leases.ts';
 import { luaScript } from './lua-script.ts';
 import { consolidateStateIndexes } from './state-indexes.ts';
 import {
@@ -59,6 +59,7 @@ interface ScriptCommands {
   wardenTrimOutbox(...args: (string | number)[]): Promise<number>;
   wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply>;
   wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
+  wardenGrantJobLease(...args: (string | number)[]): Promise<number>;
   wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
 }
 
@@ -79,6 +80,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox'), numberOfKeys: 1 });
   client.defineCommand('wardenLease', { lua: script('lease'), numberOfKeys: 1 });
   client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
+  client.defineCommand('wardenGrantJobLease', { lua: script('grant-job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
   // Auto-pipelining on a cluster routes a script call by its first argument; for a script with a
   // variable key count that is the count, not a key, so calls land in pipelines of the wrong node
@@ -558,8 +560,15 @@ export class RedisStore implements WorkflowStore {
     return json ? (JSON.parse(json) as Artifact) : null;
   }
 
-  grantJobLease(workflowId: string, jobId: string, lease: JobLease): Promise<void> {
-    return grantJobLease(this.client, this.keys.jobLease(workflowId, jobId), lease);
+  async grantJobLease(workflowId: string, jobId: string, lease: JobLease): Promise<void> {
+    const { token, owner, expiresAt } = lease;
+    await this.client.wardenGrantJobLease(
+      this.keys.jobLease(workflowId, jobId),
+      token,
+      owner,
+      expiresAt,
+      keptFor(expiresAt),
+    );
   }
 
   async renewJobLease(
