@@ -179,7 +179,11 @@ export function createWorker(options: WorkerOptions) {
       effectContextFor(store, clock, message, context, { signal: shutdown.signal, deliveries: entry.deliveries }),
     );
     observe((o) => {
-      o.effectRan(message, result.type, clock() - started);
+      o.effectRan(
+        { definitionId: definition.id, type: message.type, operation: message.operation },
+        result.type,
+        clock() - started,
+      );
     });
     // Aborted by a forced shutdown: the result may be an artefact of the abort. Neither apply nor
     // acknowledge; the job is redelivered (and a refund reconciles first).
