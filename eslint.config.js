@@ -20,60 +20,109 @@ const ioModules = [
   'prom-client',
 ];
 
-/** No workflow under src/: only the composition root (bin/warden.mjs) names one. */
+/**
+ * No workflow under src/: only the composition root (bin/warden.mjs) names one. A bare `machines`
+ * (resolved to machines/index.ts), `machines/index` and `machines.ts` count as much as `machines/…`.
+ */
 const noWorkflowImports = {
-  regex: '(^|/)machines/',
+  regex: '(^|/)machines(/|\\.[cm]?[jt]s$|$)',
   message:
     'src/ never imports a workflow: take it from the registry handed to createSystem / main (see machines/index.ts).',
 };
 
-/** A relative import that reaches into one of these src/ folders (or, with `.ts`, these src/ files). */
-const intoFolders = (/** @type {string[]} */ folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
-const intoFiles = (/** @type {string[]} */ files) => `^(\\.\\./)+(${files.join('|')})\\.ts$`;
-const srcFolders = ['api', 'cli', 'console', 'definitions', 'effects', 'observability', 'paths', 'runtime', 'store'];
+/**
+ * The layer order of DESIGN.md §0: for each src/ folder and top-level module, the others it may
+ * import; every other one is refused. The table has no cycle (test/unit/layers.test.ts lints an
+ * import of each from each and checks the relation): a folder never imports one that imports it.
+ * `why` is the lint message.
+ */
+const layers = {
+  engine: {
+    imports: [],
+    why: 'The engine is the bottom layer: it imports no other src/ folder (it owns the store port; see store-port.ts).',
+  },
+  config: { imports: [], why: 'The configuration is read by the layers above it; it imports none of them.' },
+  store: {
+    imports: ['engine'],
+    why: "The store implements the engine's port: it imports the engine, nothing above it.",
+  },
+  effects: {
+    imports: ['engine'],
+    why: 'Effects take their types from the engine; the runtime runs them, they never import the runtime, the store or anything above.',
+  },
+  observability: {
+    imports: ['engine', 'effects', 'config'],
+    why: 'Observability is fed through observer interfaces declared in the engine (or by itself); it never imports the API or the runtime.',
+  },
+  definitions: {
+    imports: ['engine', 'effects', 'store'],
+    why: 'The definition kit builds on the engine and the effect types; it never imports the runtime, the API or the composition root.',
+  },
+  paths: {
+    imports: ['engine', 'definitions'],
+    why: 'Path tooling walks a definition with the engine; it never imports the runtime, the API or the composition root.',
+  },
+  runtime: {
+    imports: ['engine', 'effects', 'observability'],
+    why: 'The runtime is handed the engine, the store and the handlers; it never imports the store, a definition, the API or the composition root.',
+  },
+  api: {
+    imports: ['engine', 'effects', 'observability', 'runtime', 'definitions', 'config'],
+    why: 'The API is handed its dependencies (ApiSystem); it never imports the store, path tooling, the CLI or the composition root.',
+  },
+  system: {
+    imports: ['engine', 'config', 'store', 'effects', 'observability', 'definitions', 'paths', 'runtime', 'api'],
+    why: 'The composition root is used by the CLI; it never imports it.',
+  },
+  cli: {
+    imports: [
+      'engine',
+      'config',
+      'store',
+      'effects',
+      'observability',
+      'definitions',
+      'paths',
+      'runtime',
+      'api',
+      'system',
+    ],
+    why: 'The CLI is the top layer.',
+  },
+};
+/** @typedef {keyof typeof layers} Layer */
+/** Top-level src/ modules (src/<name>.ts) in the table; the rest are folders. The console holds no TypeScript. */
+const srcFiles = ['config', 'system'];
 
 /**
- * The layer order of DESIGN.md §0, per folder. In flat config a later block that sets
- * `no-restricted-imports` for a file replaces every earlier setting of it, so each list below is
- * complete for its files: it repeats `noWorkflowImports` (and, for the engine, the I/O modules).
+ * The `no-restricted-imports` pattern refusing what `layer` may not import, if anything. From a
+ * folder's files src/ is reached by `../` (as many as the depth), from a top-level module by `./`;
+ * a module is named with or without its extension, a folder with or without a path inside it.
  */
-const layerPatterns = {
-  engine: [
-    { group: ioModules, message: 'The engine is deterministic: no I/O imports (pass dependencies in).' },
-    noWorkflowImports,
-    {
-      regex: intoFolders(srcFolders),
-      message:
-        'The engine is the bottom layer: it imports no other src/ folder (it owns the store port; see store-port.ts).',
-    },
-    { regex: intoFiles(['system', 'config', 'main']), message: 'The engine imports no other src/ module.' },
-  ],
-  store: [
-    noWorkflowImports,
-    {
-      regex: intoFolders(['api', 'runtime', 'observability', 'effects', 'cli', 'definitions', 'paths']),
-      message: "The store implements the engine's port: it imports the engine, nothing above it.",
-    },
-    { regex: intoFiles(['system']), message: 'The store never imports the composition root.' },
-  ],
-  observability: [
-    noWorkflowImports,
-    {
-      regex: intoFolders(['api', 'runtime', 'cli']),
-      message:
-        'Observability is fed through observer interfaces declared in the engine (or by itself); it never imports the API or the runtime.',
-    },
-    { regex: intoFiles(['system']), message: 'Observability never imports the composition root.' },
-  ],
-  api: [
-    noWorkflowImports,
-    { regex: intoFolders(['cli']), message: 'The API is handed its dependencies; it never imports the CLI.' },
-    {
-      regex: intoFiles(['system']),
-      message: 'The API is handed its dependencies (ApiSystem); it never imports the composition root.',
-    },
-  ],
-};
+function layerPattern(/** @type {Layer} */ layer) {
+  const { imports, why } = layers[layer];
+  const refused = Object.keys(layers).filter((other) => other !== layer && !imports.includes(other));
+  const folders = refused.filter((name) => !srcFiles.includes(name));
+  const files = refused.filter((name) => srcFiles.includes(name));
+  const alternatives = [
+    ...(folders.length > 0 ? [`(${folders.join('|')})(/|$)`] : []),
+    ...(files.length > 0 ? [`(${files.join('|')})(\\.[cm]?[jt]s)?$`] : []),
+  ];
+  if (alternatives.length === 0) return [];
+  const into = srcFiles.includes(layer) ? '\\./' : '(\\.\\./)+';
+  const allowed = imports.length > 0 ? `only ${imports.join(', ')}` : 'nothing else in src/';
+  const message = `${why} (src/${layer} imports ${allowed}: the layer order in eslint.config.js, DESIGN.md §0.)`;
+  return [{ regex: `^${into}(${alternatives.join('|')})`, message }];
+}
+
+/** Everything `no-restricted-imports` refuses in one layer: the layer order, no workflow, and for the engine no I/O. */
+const layerPatterns = (/** @type {Layer} */ layer) => [
+  ...(layer === 'engine'
+    ? [{ group: ioModules, message: 'The engine is deterministic: no I/O imports (pass dependencies in).' }]
+    : []),
+  noWorkflowImports,
+  ...layerPattern(layer),
+];
 
 const restrictImports = (/** @type {unknown[]} */ patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
@@ -95,15 +144,17 @@ export default defineConfig(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  {
-    // The platform receives workflows; it never imports one (the composition root is bin/warden.mjs).
-    files: ['src/**/*.ts'],
-    rules: restrictImports([noWorkflowImports]),
-  },
-  // The layers (DESIGN.md §0); each block replaces the one above for its folder, so each repeats it.
-  { files: ['src/store/**/*.ts'], rules: restrictImports(layerPatterns.store) },
-  { files: ['src/observability/**/*.ts'], rules: restrictImports(layerPatterns.observability) },
-  { files: ['src/api/**/*.ts'], rules: restrictImports(layerPatterns.api) },
+  // The platform receives workflows; it never imports one (the composition root is bin/warden.mjs),
+  // and each src/ folder imports only the layers below it (DESIGN.md §0). In flat config a later block
+  // that sets `no-restricted-imports` for a file replaces every earlier setting of it, so each list is
+  // complete for its files; src/engine's comes after the deterministic block below for that reason.
+  { files: ['src/**/*.ts'], rules: restrictImports([noWorkflowImports]) },
+  ...Object.keys(layers)
+    .filter((layer) => layer !== 'engine')
+    .map((layer) => ({
+      files: [srcFiles.includes(layer) ? `src/${layer}.ts` : `src/${layer}/**/*.ts`],
+      rules: restrictImports(layerPatterns(/** @type {Layer} */ (layer))),
+    })),
   {
     // The deterministic part of every workflow: its chart and everything the chart's transitions run.
     // Adapters and handlers (`effects/`, executors) and path tooling beside them may do I/O.
@@ -123,7 +174,7 @@ export default defineConfig(
               message: 'machines/ and the engine are deterministic: no I/O imports (pass dependencies in).',
             },
             // Repeated here, since this block replaces the one above (src/engine's list is the engine block below).
-            { regex: '^(\\.\\./)+machines/', message: 'src/ never imports a workflow.' },
+            noWorkflowImports,
           ],
         },
       ],
@@ -141,7 +192,7 @@ export default defineConfig(
   {
     // After the deterministic block, whose import list it replaces for the engine with a complete one.
     files: ['src/engine/**/*.ts'],
-    rules: restrictImports(layerPatterns.engine),
+    rules: restrictImports(layerPatterns('engine')),
   },
   {
     files: ['bin/**/*.mjs', '*.js'],

@@ -8,7 +8,8 @@ import { contentHashOf, stableId } from '../../src/effects/canonical-json.ts';
 import { ActionRefusedError, type EffectError } from '../../src/effects/effect-errors.ts';
 import { FaultInjector, withFault } from '../../src/effects/fault-injector.ts';
 import type { RedisClient } from '../../src/store/redis/connect.ts';
-import { type EffectRedisClient, type RecordReply, withScripts } from '../../src/effects/effect-scripts.ts';
+import { type EffectRedisClient, withScripts } from '../../src/effects/effect-scripts.ts';
+import type { RecordScriptReply } from '../../src/effects/reply-codes.ts';
 import { checkedPrefix, keyPart } from '../../src/effects/redis-keys.ts';
 import type { OperationReceipt } from './context.ts';
 import { operationReceipt } from './events.ts';
@@ -99,7 +100,7 @@ export class MemoryOperationExecutor extends FaultyExecutor implements TestableO
 }
 
 interface ExecutionScripts {
-  wardenRecordExecution(receiptKey: string, ledgerKey: string, receipt: string): Promise<RecordReply>;
+  wardenRecordExecution(receiptKey: string, ledgerKey: string, receipt: string): Promise<RecordScriptReply>;
 }
 
 /** Redis keys of the ledger; `{agent-task}` keeps them in one cluster slot for the script. */

@@ -2,13 +2,15 @@
  * `defineWorkflow` checks a workflow bundle once, when it is defined, and fails with a precise
  * message: a guard, action or delay the chart names but `setup()` lacks, an event type the chart
  * handles without a schema or roles, an effect without a handler, a queue state that does not
- * exist, a start or dead-letter event the definition cannot take, a migration between unknown
- * versions. A bundle that passes can be registered beside any other.
+ * exist, a start or dead-letter event the definition cannot take, a job's result or dead-letter
+ * event Warden's workers may not send, a migration between unknown versions. A bundle that passes
+ * can be registered beside any other.
  */
 import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
-import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts';
+import { definitionKey, isJobResultEvent, type WorkflowDefinition } from '../engine/definition.ts';
 import { WardenError } from '../engine/errors.ts';
+import { workerRole } from '../engine/principal.ts';
 import { inlineImplementations, missingImplementations } from './chart-references.ts';
 import type { AnyWorkflowBundle, WorkflowBundle, WorkflowBundleSpec } from './workflow.ts';
 
@@ -38,6 +40,67 @@ export function leafStatePaths(machine: AnyStateMachine): string[] {
     .filter((node) => node.type !== 'history' && Object.keys(node.states).length === 0)
     .map((node) => node.path.join('.'))
     .sort();
+}
+
+function guardName(guard: unknown): string | null {
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'object' && guard !== null && 'type' in guard && typeof guard.type === 'string')
+    return guard.type;
+  return null;
+}
+
+/**
+ * The event types the chart takes as the answer to a job: those with a transition guarded by one
+ * of the definition's job guards (the check that a result names the job in flight), with that guard.
+ */
+export function jobAnswerEventTypes(
+  definition: Pick<WorkflowDefinition, 'machine' | 'jobGuards'>,
+): Map<string, string> {
+  const answers = new Map<string, string>();
+  for (const node of [definition.machine.root, ...getStateNodes(definition.machine.root)]) {
+    for (const [type, transitions] of node.transitions) {
+      for (const transition of transitions) {
+        const guard = guardName(transition.guard);
+        if (guard !== null && definition.jobGuards.includes(guard) && !answers.has(type)) answers.set(type, guard);
+      }
+    }
+  }
+  return new Map([...answers].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * Warden's workers, built in or external, act as the `worker` role alone: the events that answer a
+ * job and the dead-letter event must be open to it, or every one a worker sends is refused at run
+ * time. An event with no roles at all is reported by `versionProblems` already.
+ */
+function workerProblems(definition: WorkflowDefinition): string[] {
+  const key = definitionKey(definition);
+  const { eventRoles } = definition;
+  const closed = (type: string) => Object.hasOwn(eventRoles, type) && !eventRoles[type]?.includes(workerRole);
+  const entry = (type: string) => `eventRoles.${type} is [${eventRoles[type]?.join(', ') ?? ''}]`;
+  const problems: string[] = [];
+  for (const [type, guard] of jobAnswerEventTypes(definition)) {
+    if (closed(type)) {
+      problems.push(
+        `${key}: ${type} answers a job (the chart guards it with ${guard}), but ${entry(type)}: add '${workerRole}', the role Warden's workers act as, or every ${type} a worker reports is refused`,
+      );
+    }
+  }
+  const dead = definition.deadLetterEvent;
+  if (dead !== null && closed(dead)) {
+    problems.push(
+      `${key}: deadLetterEvent ${dead} is what a worker sends when it gives up on a job, but ${entry(dead)}: add '${workerRole}', the role Warden's workers act as`,
+    );
+  }
+  const effects = Object.keys(definition.effects);
+  const types = Object.keys(eventRoles);
+  if (effects.length > 0 && !types.some((type) => isJobResultEvent(definition, type))) {
+    const named = [...new Set(types.flatMap((type) => eventRoles[type] ?? []))].sort();
+    problems.push(
+      `${key}: the chart requests ${effects.join(', ')}, but no event is a job's result, one only '${workerRole}' (the role Warden's workers act as) may send; eventRoles names ${named.join(', ') || 'no role'}`,
+    );
+  }
+  return problems;
 }
 
 function versionProblems(id: string, definition: WorkflowDefinition, handlers: readonly string[]): string[] {
@@ -80,6 +143,7 @@ function versionProblems(id: string, definition: WorkflowDefinition, handlers: r
       problems.push(`${key}: deadLetterEvent ${definition.deadLetterEvent} must accept the payload { reason, jobId }`);
     }
   }
+  problems.push(...workerProblems(definition));
   if (definition.createRoles.length === 0) problems.push(`${key}: no role may create it`);
   return problems;
 }

@@ -5,11 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Cluster, Redis } from 'ioredis';
+import type { RecordScriptReply } from './reply-codes.ts';
 
 export type EffectRedisClient = Redis | Cluster;
-
-/** `[1, json]` when recorded now, `[0, json]` when the key already had an outcome. */
-export type RecordReply = [number, string];
 
 export interface ScriptSpec {
   /** The script file. */
@@ -29,7 +27,7 @@ export function withScripts<T extends object>(
 }
 
 export interface DeliveryScriptCommands {
-  wardenRecordDelivery(...args: string[]): Promise<RecordReply>;
+  wardenRecordDelivery(...args: string[]): Promise<RecordScriptReply>;
 }
 
 /** Registers the notifier's script. */

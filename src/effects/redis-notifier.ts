@@ -15,6 +15,7 @@ import {
   type TestableNotifier,
 } from './notifier.ts';
 import { createEffectKeys, type EffectKeys } from './redis-keys.ts';
+import { RecordReply } from './reply-codes.ts';
 
 const deliverySchema = z.strictObject({
   deliveryId: z.string(),
@@ -48,12 +49,12 @@ export class RedisNotifier implements TestableNotifier {
     const fault = this.faults.take('deliver');
     return withFault(fault, options.signal, async () => {
       if (fault === 'refuse') throw refusedDelivery();
-      const [created, json] = await this.client.wardenRecordDelivery(
+      const [code, json] = await this.client.wardenRecordDelivery(
         this.keys.delivery(notification.deliveryKey),
         this.keys.deliveryLedger,
         JSON.stringify(deliveryFor(notification, this.channel)),
       );
-      return { delivery: deliverySchema.parse(JSON.parse(json)), duplicate: created === 0 };
+      return { delivery: deliverySchema.parse(JSON.parse(json)), duplicate: code === RecordReply.recordedBefore };
     });
   }
 

@@ -7,6 +7,10 @@ import type { OutboxEntry } from './store-port.ts';
 export interface WorkerObserver {
   /** An outbox entry was delivered to this worker; `now` in ms since the epoch. */
   delivered(entry: OutboxEntry, now: number): void;
-  /** An effect handler returned `resultType` after `durationMs`. */
-  effectRan(job: { type: string; operation: string }, resultType: string, durationMs: number): void;
+  /** An effect handler of the workflow's definition (`definitionId`) returned `resultType` after `durationMs`. */
+  effectRan(
+    job: { definitionId: string; type: string; operation: string },
+    resultType: string,
+    durationMs: number,
+  ): void;
 }

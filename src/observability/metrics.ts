@@ -155,8 +155,8 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     effectDuration: new Histogram({
       name: 'warden_effect_duration_seconds',
-      help: 'Effect handler run time, by effect and the result event it produced.',
-      labelNames: ['effect', 'result'] as const,
+      help: 'Effect handler run time, by definition, effect and the result event it produced.',
+      labelNames: ['definition', 'effect', 'result'] as const,
       buckets: callBuckets,
       registers,
     }),

@@ -22,7 +22,8 @@ export function workerMetricsObserver(metrics: Metrics): WorkerObserver {
       if (message.kind === 'timer') metrics.timerLateness.observe(Math.max(0, now - message.dueAt) / 1000);
     },
     effectRan(job, resultType, durationMs) {
-      metrics.effectDuration.observe({ effect: job.type, result: resultType }, Math.max(0, durationMs) / 1000);
+      const labels = { definition: job.definitionId, effect: job.type, result: resultType };
+      metrics.effectDuration.observe(labels, Math.max(0, durationMs) / 1000);
     },
   };
 }

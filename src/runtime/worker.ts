@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import { spanAttributes, type Engine } from '../engine/engine.ts';
-import type { Principal } from '../engine/principal.ts';
+import { workerRole, type Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 import type { EffectHandler } from '../effects/effect.ts';
 import { withSpanIds } from '../observability/span-context.ts';
@@ -93,7 +93,7 @@ export function createWorker(options: WorkerOptions) {
     id: `worker:${consumer}`,
     tenantId: 'system',
     kind: 'service',
-    roles: ['worker'],
+    roles: [workerRole],
     approvalLimit: 0,
   };
   const inFlight = new Set<Promise<unknown>>();
@@ -179,7 +179,11 @@ export function createWorker(options: WorkerOptions) {
       effectContextFor(store, clock, message, context, { signal: shutdown.signal, deliveries: entry.deliveries }),
     );
     observe((o) => {
-      o.effectRan(message, result.type, clock() - started);
+      o.effectRan(
+        { definitionId: definition.id, type: message.type, operation: message.operation },
+        result.type,
+        clock() - started,
+      );
     });
     // Aborted by a forced shutdown: the result may be an artefact of the abort. Neither apply nor
     // acknowledge; the job is redelivered (and a refund reconciles first).

@@ -5,10 +5,12 @@
 import { setup } from 'xstate';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
+import { agentTask } from '../../machines/agent-task/index.ts';
 import { support, supportV2 } from '../../machines/support/index.ts';
-import { defineWorkflow, InvalidWorkflowError } from '../../src/definitions/define-workflow.ts';
+import { defineWorkflow, InvalidWorkflowError, jobAnswerEventTypes } from '../../src/definitions/define-workflow.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import type { AnyWorkflowBundle } from '../../src/definitions/workflow.ts';
+import { stampWorkflow } from '../platform/tiny-workflow.ts';
 
 const machine = setup({
   guards: { isReady: () => true },
@@ -91,6 +93,7 @@ describe('defineWorkflow', () => {
     expect(problems).toEqual([
       'tiny@1: the chart handles DONE, which has no event schema',
       'tiny@1: the chart handles DONE, but no role may send it',
+      "tiny@1: the chart requests requestWork, but no event is a job's result, one only 'worker' (the role Warden's workers act as) may send; eventRoles names maker",
     ]);
   });
 
@@ -111,7 +114,95 @@ describe('defineWorkflow', () => {
     expect(problems).toEqual([
       'tiny@1: startEvent BEGIN has no event schema',
       'tiny@1: deadLetterEvent GO must accept the payload { reason, jobId }',
+      "tiny@1: deadLetterEvent GO is what a worker sends when it gives up on a job, but eventRoles.GO is [maker]: add 'worker', the role Warden's workers act as",
     ]);
+  });
+
+  describe("the worker role (Warden's workers always act as 'worker')", () => {
+    const jobMachine = setup({
+      guards: { isCurrentJob: () => true, isReady: () => true },
+      actions: { requestWork: () => undefined },
+    }).createMachine({
+      id: 'tiny',
+      initial: 'idle',
+      states: {
+        idle: { on: { GO: { guard: 'isReady', target: 'working' } } },
+        working: {
+          entry: 'requestWork',
+          on: {
+            DONE: { guard: 'isCurrentJob', target: 'finished' },
+            FAILED: { guard: 'isCurrentJob', target: 'stuck' },
+            GIVE_UP: 'stuck',
+          },
+        },
+        stuck: { type: 'final' },
+        finished: { type: 'final' },
+      },
+    });
+    const jobVersion = {
+      ...version,
+      machine: jobMachine,
+      eventSchemas: {
+        GO: z.strictObject({}),
+        DONE: z.strictObject({}),
+        FAILED: z.strictObject({}),
+        GIVE_UP: z.strictObject({ reason: z.string(), jobId: z.string() }),
+      },
+      eventRoles: { GO: ['maker'], DONE: ['worker'], FAILED: ['worker'], GIVE_UP: ['worker', 'maker'] },
+      jobGuards: ['isCurrentJob'],
+      deadLetterEvent: 'GIVE_UP',
+    };
+    const withRoles = (eventRoles: Record<string, string[]>) => ({
+      versions: [{ ...jobVersion, eventRoles: { ...jobVersion.eventRoles, ...eventRoles } }],
+    });
+
+    it('accepts results and a dead-letter event the worker role may send', () => {
+      expect(defineWorkflow(spec({ versions: [jobVersion] })).latest).toBe(jobVersion);
+    });
+
+    it('takes the events a job guard guards as the answers to a job', () => {
+      expect(jobAnswerEventTypes(jobVersion)).toEqual(
+        new Map([
+          ['DONE', 'isCurrentJob'],
+          ['FAILED', 'isCurrentJob'],
+        ]),
+      );
+    });
+
+    it('names a job result the worker role may not send, and its roles entry', () => {
+      expect(problemsOf(withRoles({ FAILED: ['maker'] }))).toEqual([
+        "tiny@1: FAILED answers a job (the chart guards it with isCurrentJob), but eventRoles.FAILED is [maker]: add 'worker', the role Warden's workers act as, or every FAILED a worker reports is refused",
+      ]);
+    });
+
+    it('names a dead-letter event the worker role may not send, and its roles entry', () => {
+      expect(problemsOf(withRoles({ GIVE_UP: ['maker'] }))).toEqual([
+        "tiny@1: deadLetterEvent GIVE_UP is what a worker sends when it gives up on a job, but eventRoles.GIVE_UP is [maker]: add 'worker', the role Warden's workers act as",
+      ]);
+    });
+
+    it('refuses a definition that names its worker role differently', () => {
+      expect(problemsOf(withRoles({ DONE: ['bot'], FAILED: ['bot'], GIVE_UP: ['bot'] }))).toEqual([
+        "tiny@1: DONE answers a job (the chart guards it with isCurrentJob), but eventRoles.DONE is [bot]: add 'worker', the role Warden's workers act as, or every DONE a worker reports is refused",
+        "tiny@1: FAILED answers a job (the chart guards it with isCurrentJob), but eventRoles.FAILED is [bot]: add 'worker', the role Warden's workers act as, or every FAILED a worker reports is refused",
+        "tiny@1: deadLetterEvent GIVE_UP is what a worker sends when it gives up on a job, but eventRoles.GIVE_UP is [bot]: add 'worker', the role Warden's workers act as",
+        "tiny@1: the chart requests requestWork, but no event is a job's result, one only 'worker' (the role Warden's workers act as) may send; eventRoles names bot, maker",
+      ]);
+    });
+
+    it('refuses a definition with effects and no job result even when no job guard names one', () => {
+      const unguarded = { ...version, eventRoles: { GO: ['maker'], DONE: ['bot'] } };
+      expect(problemsOf({ versions: [unguarded] })).toEqual([
+        "tiny@1: the chart requests requestWork, but no event is a job's result, one only 'worker' (the role Warden's workers act as) may send; eventRoles names bot, maker",
+      ]);
+    });
+
+    it('registers support, agent-task and the stamp workflow', () => {
+      for (const bundle of [support, agentTask, stampWorkflow] as AnyWorkflowBundle[]) {
+        expect(defineWorkflow(bundle).latest, bundle.id).toBe(bundle.latest);
+        expect(jobAnswerEventTypes(bundle.latest).size, bundle.id).toBeGreaterThan(0);
+      }
+    });
   });
 
   it('names versions out of order, a bad id and a migration between unknown versions', () => {

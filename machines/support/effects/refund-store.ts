@@ -2,7 +2,8 @@
  * The refund ledger's Redis keys and scripts. All refund keys share the hash tag `{refunds}`, so
  * each script touches one slot and runs unchanged on Redis Cluster.
  */
-import { type EffectRedisClient, type RecordReply, withScripts } from '../../../src/effects/effect-scripts.ts';
+import { type EffectRedisClient, withScripts } from '../../../src/effects/effect-scripts.ts';
+import type { RecordScriptReply } from '../../../src/effects/reply-codes.ts';
 import { checkedPrefix, keyPart } from '../../../src/effects/redis-keys.ts';
 
 export function createRefundKeys(prefix: string) {
@@ -26,8 +27,8 @@ export function createRefundKeys(prefix: string) {
 export type RefundKeys = ReturnType<typeof createRefundKeys>;
 
 export interface RefundScriptCommands {
-  wardenRecordRefund(...args: string[]): Promise<RecordReply>;
-  wardenRecordCompensation(...args: string[]): Promise<RecordReply>;
+  wardenRecordRefund(...args: string[]): Promise<RecordScriptReply>;
+  wardenRecordCompensation(...args: string[]): Promise<RecordScriptReply>;
 }
 
 export function withRefundScripts(client: EffectRedisClient): EffectRedisClient & RefundScriptCommands {

@@ -62,7 +62,7 @@ describe('workflow metrics', () => {
     expect(await rt.value('warden_model_tokens_total', { purpose: 'recommend', kind: 'completion' })).toBeGreaterThan(
       0,
     );
-    const refund = { effect: 'executeRefund', result: 'ACTION_EXECUTED' };
+    const refund = { ...support, effect: 'executeRefund', result: 'ACTION_EXECUTED' };
     expect(await rt.value('warden_effect_duration_seconds_count', refund)).toBe(1);
     // The retry was a timer, delivered on time; memory outbox ids carry no write time.
     expect(await rt.value('warden_timer_lateness_seconds_count')).toBe(1);
@@ -211,6 +211,19 @@ describe('the worker metrics observer', () => {
     );
     expect(lateness.values).toContainEqual(
       expect.objectContaining({ metricName: 'warden_timer_lateness_seconds_count', value: 1 }),
+    );
+  });
+
+  it('labels an effect run with its definition, effect and result event', async () => {
+    const metrics = createMetrics();
+    const observer = workerMetricsObserver(metrics);
+    observer.effectRan({ definitionId: 'stamp', type: 'requestStamp', operation: 'stamp' }, 'STAMPED', 1500);
+    expect((await metrics.effectDuration.get()).values).toContainEqual(
+      expect.objectContaining({
+        metricName: 'warden_effect_duration_seconds_sum',
+        value: 1.5,
+        labels: { definition: 'stamp', effect: 'requestStamp', result: 'STAMPED' },
+      }),
     );
   });
 
