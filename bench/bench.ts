@@ -167,6 +167,7 @@ async function endToEnd(url: string, count: number) {
     while (control.approving) {
       const page = await system.store.listByState({
         tenantId: principals.agent.tenantId,
+        definitionId: 'support',
         statePath: 'beforeAction.awaitingApproval',
         limit: 200,
       });

@@ -96,7 +96,11 @@ async function main() {
       token: anyToken,
       method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
       path: fc.oneof(
-        fc.constantFrom('/v1/workflows?state=awaitingApproval', '/v1/workflows?state=nowhere', '/v1/definitions'),
+        fc.constantFrom(
+          '/v1/workflows?state=awaitingApproval&definition=support',
+          '/v1/workflows?state=nowhere',
+          '/v1/definitions',
+        ),
         fc.string({ maxLength: 40 }).map((s) => `/v1/workflows/${encodeURIComponent(s)}`),
       ),
       body: fc.option(junk.map((j) => JSON.stringify(j))),

@@ -100,7 +100,7 @@ export function createHttpDriver(options: DriverOptions) {
 
     const approveLoop = async () => {
       while (control.running) {
-        const queue = await approver('GET', '/v1/workflows?state=awaitingApproval&limit=200');
+        const queue = await approver('GET', '/v1/workflows?state=awaitingApproval&definition=support&limit=200');
         if (queue.status !== 200) note(`queue ${queue.status}`);
         const items = ((queue.body.items ?? []) as QueueItem[]).filter((item) => !approving.has(item.workflowId));
         await Promise.all(

@@ -153,7 +153,7 @@ async function supportLoad(origins: readonly string[], secret: string, count: nu
   const control = { running: true };
   const approving = (async () => {
     while (control.running) {
-      const queue = await approver('GET', '/v1/workflows?state=awaitingApproval&limit=200');
+      const queue = await approver('GET', '/v1/workflows?state=awaitingApproval&definition=support&limit=200');
       const items = (queue.body.items ?? []) as { workflowId: string }[];
       await Promise.all(
         items.map(async ({ workflowId }) => {

@@ -51,8 +51,8 @@ async function storeWith(stored: number) {
     const record = await store.load(template as string);
     const [firstAudit] = (await store.auditPage(template as string, { limit: 1 })).items;
     if (!record || !firstAudit) throw new Error('the template workflow is gone');
-    // One index per tenant and state on a single node (this Redis), whatever the shard.
-    const indexKey = store.keys.stateIndex(0, record.tenantId, record.statePaths[0] ?? '');
+    // One index per tenant, definition and state on a single node (this Redis), whatever the shard.
+    const indexKey = store.keys.stateIndex(0, record.tenantId, record.definitionId, record.statePaths[0] ?? '');
     for (let from = 1; from < stored; from += 20_000) {
       await client.eval(
         POPULATE,

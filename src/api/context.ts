@@ -10,6 +10,7 @@ import type { WorkflowStore } from '../engine/store-port.ts';
 import type { ExternalJobs } from '../runtime/external-jobs.ts';
 import type { Authenticator } from './auth.ts';
 import type { OpenApiDocument } from './openapi-components.ts';
+import type { QueueLookup } from './queue-resolver.ts';
 
 export interface ApiDeps {
   engine: Engine;
@@ -20,9 +21,8 @@ export interface ApiDeps {
   definitions: readonly WorkflowDefinition[];
   auth: Authenticator;
   clock: () => number;
-  /** Maps `awaitingApproval` or `beforeAction.awaitingApproval` to the indexed state path. */
-  resolveState: (name: string, definitionId?: string) => string | null;
-  queueStates: () => string[];
+  /** The queue `state` (`awaitingApproval` or `beforeAction.awaitingApproval`) names in `definitionId`, or in the one definition that has it. */
+  resolveQueue: (name: string, definitionId?: string) => QueueLookup;
   /** Largest accepted request body, bytes. */
   bodyLimitBytes: number;
   /** Requests per principal per minute; 0 disables the limit. */

@@ -26,6 +26,7 @@ export const statusOf: Record<string, ContentfulStatusCode> = {
   INVALID_EVENT: 422,
   INVALID_INPUT: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
+  AMBIGUOUS_STATE: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,

@@ -156,6 +156,7 @@ export const responseSchemas = {
     version: z.number().int(),
   }),
   QueuePage: z.object({
+    definition: z.string().describe('The definition whose queue this is (every version of it)'),
     state: z.string().describe('The resolved state path'),
     items: z.array(
       z.object({

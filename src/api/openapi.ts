@@ -34,10 +34,11 @@ export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument 
 
 function queryParameters(schema: z.ZodType): unknown[] {
   const json = jsonSchema(schema) as { properties: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(json.properties).map(([name, property]) => ({
+  return Object.entries(json.properties).map(([name, { description, ...property }]) => ({
     name,
     in: 'query',
     required: json.required?.includes(name) ?? false,
+    ...(typeof description === 'string' ? { description } : {}),
     schema: property,
   }));
 }
@@ -102,12 +103,15 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       },
       get: {
         operationId: 'listQueue',
-        summary: 'A queue: workflows of the caller’s tenant in a state',
+        summary: 'A queue: workflows of the caller’s tenant and a definition in a state',
         description:
-          'E.g. `state=awaitingApproval` or `state=manualReview`, oldest first, with time in state and each workflow’s `summary` (what its definition shows in a queue).',
+          'E.g. `state=awaitingApproval&definition=support` or `state=manualReview`: the workflows of one definition (every version of it) waiting in that state, oldest first, with time in state and each workflow’s `summary` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. `definition` may be left out when only one registered definition has a state of that name; when several do, the answer is 422 `AMBIGUOUS_STATE` with those definitions in `details.definitions`. An unknown state or definition is 400 `BAD_REQUEST` with the known ones in `details`.',
         tags: ['workflows'],
         parameters: queryParameters(queueQuery),
-        responses: { '200': ok('One page of the queue', 'QueuePage'), ...errorResponses(['BAD_REQUEST']) },
+        responses: {
+          '200': ok('One page of the queue', 'QueuePage'),
+          ...errorResponses(['BAD_REQUEST', 'AMBIGUOUS_STATE']),
+        },
       },
     },
     '/v1/workflows/{id}': {

@@ -42,9 +42,21 @@ export const proposalBody = z.strictObject({
 });
 
 export const queueQuery = z.strictObject({
-  state: z.string().min(1).max(200),
-  /** Resolve `state` within this definition (by default, the first registered one that knows it). */
-  definition: z.string().min(1).max(100).optional(),
+  state: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      'A leaf state path (`beforeAction.awaitingApproval`) or its last segment when that is unambiguous in the definition (`awaitingApproval`)',
+    ),
+  definition: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'The definition whose queue to list (every version of it). May be left out when only one registered definition has a state of that name; when several do, the answer is 422 `AMBIGUOUS_STATE` listing them',
+    ),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -5,12 +5,12 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { Config } from '../config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
-import type { WorkflowDefinition } from '../engine/definition.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { WorkflowStore } from '../engine/store-port.ts';
 import { createAuthenticator, type Authenticator } from './auth.ts';
 import type { ApiDeps } from './context.ts';
 import { createApp } from './create-app.ts';
+import { queueResolver } from './queue-resolver.ts';
 
 /** What the API takes from a running system; the composition root's `System` is one. */
 export interface ApiSystem {
@@ -33,57 +33,9 @@ export interface ApiSystem {
   >;
 }
 
-/**
- * Resolves a queue's state name: a leaf state path, or its last segment when that is unambiguous.
- * With a definition id, within that definition's versions; without one, in the first registered
- * definition that knows the name (registry order), so the default workflow's names stay short.
- */
-export function stateResolver(all: readonly WorkflowDefinition[]) {
-  const ids = [...new Set(all.map((d) => d.id))];
-  const byDefinition = new Map(ids.map((id) => [id, leafResolver(all.filter((d) => d.id === id))]));
-  const everything = leafResolver(all);
-  return {
-    resolve: (name: string, definitionId?: string): string | null => {
-      if (definitionId !== undefined) return byDefinition.get(definitionId)?.resolve(name) ?? null;
-      for (const id of ids) {
-        const found = byDefinition.get(id)?.resolve(name);
-        if (found) return found;
-      }
-      return null;
-    },
-    known: everything.known,
-  };
-}
-
-function leafResolver(all: readonly WorkflowDefinition[]) {
-  const paths = new Set<string>();
-  for (const definition of all) {
-    // Only leaf states are indexed (a compound name would always list nothing).
-    const walk = (node: { path: string[]; states: Record<string, unknown> }) => {
-      const children = Object.values(node.states);
-      if (node.path.length > 0 && children.length === 0) paths.add(node.path.join('.'));
-      for (const child of children) walk(child as typeof node);
-    };
-    walk(definition.machine.root as never);
-  }
-  const byKey = new Map<string, string[]>();
-  for (const path of paths) {
-    const key = path.split('.').at(-1) ?? path;
-    byKey.set(key, [...(byKey.get(key) ?? []), path]);
-  }
-  return {
-    resolve: (name: string): string | null => {
-      if (paths.has(name)) return name;
-      const candidates = byKey.get(name);
-      return candidates?.length === 1 ? (candidates[0] ?? null) : null;
-    },
-    known: () => [...paths].sort(),
-  };
-}
-
 export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: () => Promise<boolean>): ApiDeps {
   const all = [...system.registry.versions.values()];
-  const states = stateResolver(all);
+  const queues = queueResolver(all);
   return {
     engine: system.engine,
     store: system.store,
@@ -91,8 +43,7 @@ export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: (
     definitions: all,
     auth,
     clock: () => Date.now(),
-    resolveState: states.resolve,
-    queueStates: states.known,
+    resolveQueue: queues.resolve,
     bodyLimitBytes: system.config.WARDEN_BODY_LIMIT,
     ratePerMinute: system.config.WARDEN_RATE_PER_MINUTE,
     refusalsPerMinute: system.config.WARDEN_REFUSALS_PER_MINUTE,

@@ -25,8 +25,8 @@ Commands:
                          mint a Bearer token with WARDEN_JWT_SECRET, or else with the secret
                          a server started without it keeps in .warden/secret; an external worker is
                          --kind service --roles worker
-  reindex                one-off after upgrading a single-node deployment: fold the per-shard queue
-                         indexes of earlier versions into one per tenant and state
+  reindex                one-off after upgrading: move the queue entries of earlier versions (indexed
+                         per tenant and state) into one index per tenant, definition and state
   demo [--definition ID] drive one workflow (the first registered by default) to completion with the local adapters
   definitions [--json]   the registered workflow definitions, their states and events
   paths [--json] [--definition ID[@V]] [--no-simple]

@@ -1,22 +1,26 @@
-/** `warden reindex`: the one-off step after upgrading a single-node deployment to per-tenant queue indexes. */
+/**
+ * `warden reindex`: the one-off step after an upgrade from a version whose queue indexes were per
+ * tenant and state (or, on a single node, per shard): moves their entries into one index per
+ * tenant, definition and state. Safe to run again, and while the new version serves.
+ */
 import type { Config } from '../config.ts';
 import { connectRedis } from '../store/redis/connect.ts';
 import { RedisStore } from '../store/redis/redis-store.ts';
 
 export async function reindex(config: Config, print: (line: string) => void): Promise<number> {
   if (!config.REDIS_URL) {
-    print('set REDIS_URL: only a Redis deployment has queue indexes to fold');
+    print('set REDIS_URL: only a Redis deployment has queue indexes to move');
     return 2;
   }
-  if (config.REDIS_CLUSTER) {
-    print('nothing to do: on Redis Cluster the queue indexes stay per shard');
-    return 0;
-  }
-  const client = connectRedis({ url: config.REDIS_URL, cluster: false, name: 'warden:reindex' });
+  const client = connectRedis({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER, name: 'warden:reindex' });
   try {
     const store = new RedisStore(client, { prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS });
-    const moved = await store.consolidateStateIndexes();
-    print(`moved ${moved} queue entries into per-tenant indexes`);
+    const { moved, dropped, left } = await store.reindexStateIndexes();
+    print(`moved ${moved} queue entries into per-definition indexes; dropped ${dropped} stale ones`);
+    if (left > 0) {
+      print(`${left} entries belong to workflows that kept changing meanwhile: run warden reindex again`);
+      return 1;
+    }
     return 0;
   } finally {
     await client.quit();

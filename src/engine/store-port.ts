@@ -159,9 +159,14 @@ export interface WorkflowStore {
   /** How many refusals the workflow has had (recorded or only counted) since it was last archived. */
   refusalCount(workflowId: string): Promise<number>;
   auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>>;
-  /** Workflows of a tenant whose state paths include the leaf path `statePath`, oldest first. */
+  /**
+   * A queue: workflows of a tenant and definition (any version) whose state paths include the leaf
+   * path `statePath`, oldest first. Another definition's workflows in a state of the same path are
+   * another queue.
+   */
   listByState(options: {
     tenantId: string;
+    definitionId: string;
     statePath: string;
     cursor?: string | null;
     limit: number;

@@ -631,7 +631,14 @@ describe('bad input never breaks the API and is never stored', () => {
           { weight: 1, arbitrary: fc.constantFrom(...callerNames).map((name) => `Bearer ${tokens[name]}`) },
         ),
         contentType,
-        fc.constantFrom('/v1/workflows', 'events', 'proposals', '/v1/workflows?state=awaitingApproval', 'audit', ''),
+        fc.constantFrom(
+          '/v1/workflows',
+          'events',
+          'proposals',
+          '/v1/workflows?state=awaitingApproval&definition=support',
+          'audit',
+          '',
+        ),
         fc.dictionary(
           fc.constantFrom('If-Match', 'Idempotency-Key', 'X-Request-Id', 'Content-Length', 'Accept', 'X-Tenant'),
           headerValue(120),

@@ -306,12 +306,12 @@ describe('audit, queues, stream', () => {
   it('lists a queue of the caller’s tenant with time in state, and refuses an unknown state', async () => {
     const view = await awaitingApproval();
     const queue = await w.json<{ items: { workflowId: string; timeInStateMs: number }[] }>(
-      await w.call('GET', '/v1/workflows?state=awaitingApproval', { token: w.tokens.approver }),
+      await w.call('GET', '/v1/workflows?state=awaitingApproval&definition=support', { token: w.tokens.approver }),
     );
     expect(queue.items.map((i) => i.workflowId)).toContain(view.workflowId);
     expect(queue.items.every((i) => i.timeInStateMs >= 0)).toBe(true);
     const other = await w.json<{ items: unknown[] }>(
-      await w.call('GET', '/v1/workflows?state=awaitingApproval', { token: w.tokens.otherApprover }),
+      await w.call('GET', '/v1/workflows?state=awaitingApproval&definition=support', { token: w.tokens.otherApprover }),
     );
     expect(other.items).toEqual([]);
     const bad = await w.call('GET', '/v1/workflows?state=nowhere', { token: w.tokens.approver });
@@ -322,7 +322,9 @@ describe('audit, queues, stream', () => {
   it('gives each queue item its definition’s summary: customer, amount, review reason and owner', async () => {
     const waiting = await awaitingApproval();
     const queue = await w.json<{ items: { workflowId: string; summary: Record<string, unknown> | null }[] }>(
-      await w.call('GET', '/v1/workflows?state=awaitingApproval&limit=100', { token: w.tokens.approver }),
+      await w.call('GET', '/v1/workflows?state=awaitingApproval&definition=support&limit=100', {
+        token: w.tokens.approver,
+      }),
     );
     expect(queue.items.find((i) => i.workflowId === waiting.workflowId)?.summary).toEqual({
       customerId: 'cust-1',
@@ -692,6 +694,41 @@ describe('queue names and preconditions', () => {
     const error = await errorOf(response);
     expect(error.details.known).toContain('beforeAction.awaitingApproval');
     expect(error.details.known).not.toContain('beforeAction');
+  });
+
+  it('asks which definition when several have a state of that name, and takes the one that has it otherwise', async () => {
+    const view = await awaitingApproval();
+    type QueuePage = { definition: string; state: string; items: { workflowId: string }[] };
+    const page = async (query: string) =>
+      w.json<QueuePage>(await w.call('GET', `/v1/workflows?${query}&limit=200`, { token: w.tokens.approver }));
+
+    // support has beforeAction.awaitingApproval, agent-task has awaitingApproval: two queues.
+    const ambiguous = await w.call('GET', '/v1/workflows?state=awaitingApproval', { token: w.tokens.approver });
+    expect(ambiguous.status).toBe(422);
+    expect(await errorOf(ambiguous)).toMatchObject({
+      code: 'AMBIGUOUS_STATE',
+      details: { state: 'awaitingApproval', definitions: ['support', 'agent-task'] },
+    });
+    const support = await page('state=awaitingApproval&definition=support');
+    expect(support).toMatchObject({ definition: 'support', state: 'beforeAction.awaitingApproval' });
+    expect(support.items.map((i) => i.workflowId)).toContain(view.workflowId);
+    const agentTask = await page('state=awaitingApproval&definition=agent-task');
+    expect(agentTask).toMatchObject({ definition: 'agent-task', state: 'awaitingApproval' });
+    expect(agentTask.items.map((i) => i.workflowId)).not.toContain(view.workflowId);
+
+    // Only support has manualReview: no definition needed.
+    expect(await page('state=manualReview')).toMatchObject({ definition: 'support', state: 'manualReview' });
+
+    const unknown = await w.call('GET', '/v1/workflows?state=awaitingApproval&definition=nope', {
+      token: w.tokens.approver,
+    });
+    expect(unknown.status).toBe(400);
+    expect((await errorOf(unknown)).details.definitions).toEqual(['support', 'agent-task']);
+    const notInIt = await w.call('GET', '/v1/workflows?state=manualReview&definition=agent-task', {
+      token: w.tokens.approver,
+    });
+    expect(notInIt.status).toBe(400);
+    expect((await errorOf(notInIt)).details.known).toContain('awaitingApproval');
   });
 
   it('accepts If-Match: * as any version', async () => {

@@ -132,7 +132,7 @@ describe('the README walkthrough', () => {
       );
       expect(minted.code).toBe(0);
       const base = /BASE=(\S+)/.exec(exportLine)?.[1] ?? '';
-      const queue = await fetch(`${base}/v1/workflows?state=awaitingApproval`, {
+      const queue = await fetch(`${base}/v1/workflows?state=awaitingApproval&definition=support`, {
         headers: { authorization: `Bearer ${minted.stdout.trim()}` },
       });
       expect(queue.status).toBe(200);

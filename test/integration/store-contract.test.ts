@@ -11,6 +11,9 @@ import { shardOf } from '../../src/engine/shards.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
 import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
+import { workflows } from '../../machines/index.ts';
+import { createRegistry } from '../../src/definitions/registry.ts';
+import { tinyWorkflow } from '../platform/tiny-workflow.ts';
 import {
   contextOf,
   createSupport,
@@ -38,12 +41,15 @@ afterAll(async () => {
 });
 
 const kinds: StoreKind[] = ['memory', 'redis', 'cluster'];
+const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'], approvalLimit: 0 };
+const worker = { ...clerk, id: 'w', kind: 'service' as const, roles: ['worker'] };
 
 describe.each(kinds)('the %s store', (kind) => {
   let world: World;
 
+  const redisClient = () => (kind === 'redis' ? redis : clusterClient);
   const fresh = () => {
-    world = kind === 'memory' ? memoryWorld() : redisWorld(kind === 'redis' ? redis : clusterClient);
+    world = kind === 'memory' ? memoryWorld() : redisWorld(redisClient());
     return world;
   };
 
@@ -332,15 +338,73 @@ describe.each(kinds)('the %s store', (kind) => {
     }
     await createSupport(world, { principal: { ...principals.agent, tenantId: 'globex' } });
     const state = 'beforeAction.classifying.attempting';
-    const first = await world.store.listByState({ tenantId: 'acme', statePath: state, limit: 3 });
+    const queue = { tenantId: 'acme', definitionId: 'support', statePath: state };
+    const first = await world.store.listByState({ ...queue, limit: 3 });
     expect(first.items.map((i) => i.workflowId)).toEqual(ids.slice(0, 3));
-    const second = await world.store.listByState({ tenantId: 'acme', statePath: state, limit: 3, cursor: first.next });
+    const second = await world.store.listByState({ ...queue, limit: 3, cursor: first.next });
     expect(second.items.map((i) => i.workflowId)).toEqual(ids.slice(3));
     expect(second.next).toBeNull();
     await send(world, ids[0]!, 'CANCEL_REQUESTED', {}, principals.agent);
-    const after = await world.store.listByState({ tenantId: 'acme', statePath: state, limit: 10 });
+    const after = await world.store.listByState({ ...queue, limit: 10 });
     expect(after.items.map((i) => i.workflowId)).toEqual(ids.slice(1));
     expect(after.items[0]?.since).toBe(world.clock.now - 3000);
+  });
+
+  it('keeps a queue per definition: another definition’s workflows in a state of the same path are not listed', async () => {
+    const definitions = createRegistry([...workflows, tinyWorkflow('stamp'), tinyWorkflow('seal')]);
+    world = kind === 'memory' ? memoryWorld(256, definitions) : redisWorld(redisClient(), 256, definitions);
+    const create = async (definitionId: string) => {
+      const outcome = await world.engine.createWorkflow({ definitionId, body: { document: 'd' }, principal: clerk });
+      if (outcome.outcome === 'refused') throw new Error(outcome.message);
+      return outcome.record.workflowId;
+    };
+    const stamp = await create('stamp');
+    const seal = await create('seal');
+    const queue = async (definitionId: string, statePath: string) =>
+      (await world.store.listByState({ tenantId: 't1', definitionId, statePath, limit: 10 })).items.map(
+        (i) => i.workflowId,
+      );
+    expect(await queue('stamp', 'stamping')).toEqual([stamp]);
+    expect(await queue('seal', 'stamping')).toEqual([seal]);
+    expect(await queue('support', 'stamping')).toEqual([]);
+
+    // The stamp workflow moves on: it leaves its own queue, and the seal one stays in its own.
+    const stamped = await applyAs(
+      world.engine,
+      stamp,
+      { type: 'STAMPED', eventId: 'stamped', payload: { jobId: `${stamp}/stamp/1`, stamp: 's' } },
+      worker,
+    );
+    expect(stamped).toMatchObject({ outcome: 'accepted' });
+    expect(await queue('stamp', 'stamping')).toEqual([]);
+    expect(await queue('seal', 'stamping')).toEqual([seal]);
+    expect(await queue('stamp', 'awaitingSignOff')).toEqual([stamp]);
+    expect(await queue('seal', 'awaitingSignOff')).toEqual([]);
+  });
+
+  it('lists every version of a definition in one queue', async () => {
+    fresh();
+    const started = async (definitionVersion: number) => {
+      world.clock.now += 1000;
+      const outcome = await world.engine.createWorkflow({
+        definitionId: 'support',
+        definitionVersion,
+        body: { request: { customerId: 'c', subject: 's', message: 'm' } },
+        principal: principals.agent,
+      });
+      if (outcome.outcome === 'refused') throw new Error(outcome.message);
+      return outcome.record;
+    };
+    const [one, two] = [await started(1), await started(2)];
+    expect([one.definitionVersion, two.definitionVersion]).toEqual([1, 2]);
+    expect(one.statePaths).toEqual(two.statePaths);
+    const page = await world.store.listByState({
+      tenantId: 'acme',
+      definitionId: 'support',
+      statePath: one.statePaths[0]!,
+      limit: 10,
+    });
+    expect(page.items.map((i) => i.workflowId)).toEqual([one.workflowId, two.workflowId]);
   });
 
   it('pages through an audit trail', async () => {
@@ -541,6 +605,7 @@ describe.each(kinds)('queues on the %s store', (kind) => {
       do {
         const page = await world.store.listByState({
           tenantId: 'acme',
+          definitionId: 'support',
           statePath: 'beforeAction.classifying.attempting',
           limit: 2,
           cursor,

@@ -1,20 +1,22 @@
 /**
  * A workflow defined only in the test folder runs end to end over HTTP and a worker with no change
  * to src/: it is registered beside support and agent-task, created, stamped by its own effect
- * handler, listed in its own queue and signed off, and its path model passes the generator.
+ * handler, listed in its own queue and signed off, and its path model passes the generator. The
+ * same chart registered again as `seal` shares every state name with it: each definition's queue
+ * holds only its own workflows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflows } from '../../machines/index.ts';
 import { generatePaths } from '../../src/paths/generate.ts';
 import { httpWorld, type HttpWorld } from '../support/http-world.ts';
-import { stampWorkflow } from './tiny-workflow.ts';
+import { stampWorkflow, tinyWorkflow } from './tiny-workflow.ts';
 
 let world: HttpWorld;
 let clerk: string;
 let signer: string;
 
 beforeAll(async () => {
-  world = await httpWorld([...workflows, stampWorkflow]);
+  world = await httpWorld([...workflows, stampWorkflow, tinyWorkflow('seal')]);
   clerk = await world.token('clerk-1', 't1', ['clerk', 'signer']);
   signer = await world.token('signer-1', 't1', ['signer']);
 });
@@ -26,7 +28,7 @@ afterAll(async () => {
 describe('a third workflow, defined in the test folder', () => {
   it('is listed with the registered definitions', async () => {
     const { body } = await world.request<{ definitions: { key: string }[] }>('GET', '/v1/definitions', clerk);
-    expect(body.definitions.map((d) => d.key)).toEqual(['support@1', 'support@2', 'agent-task@1', 'stamp@1']);
+    expect(body.definitions.map((d) => d.key)).toEqual(['support@1', 'support@2', 'agent-task@1', 'stamp@1', 'seal@1']);
   });
 
   it('runs from creation to its final state over HTTP and a worker', async () => {
@@ -42,7 +44,7 @@ describe('a third workflow, defined in the test folder', () => {
     expect(stamped).toMatchObject({ stamp: 'stamp:contract-7', signedBy: null });
     const queue = await world.request<{ items: { workflowId: string }[] }>(
       'GET',
-      '/v1/workflows?state=awaitingSignOff',
+      '/v1/workflows?state=awaitingSignOff&definition=stamp',
       signer,
     );
     expect(queue.body.items.map((i) => i.workflowId)).toContain(id);
@@ -66,6 +68,42 @@ describe('a third workflow, defined in the test folder', () => {
       'SIGNED_OFF GUARD_REJECTED',
       'SIGNED_OFF accepted',
     ]);
+  });
+
+  it('lists in each definition’s queue only its own workflows when two definitions share a state name', async () => {
+    const create = async (definition: string) => {
+      const created = await world.request('POST', '/v1/workflows', clerk, { definition, input: { document: 'd' } });
+      expect(created.status).toBe(201);
+      const id = created.body.workflowId as string;
+      await world.waitFor(id, 'awaitingSignOff', clerk);
+      return id;
+    };
+    const [stamp, seal] = await Promise.all([create('stamp'), create('seal')]);
+    const queue = async (definition: string) => {
+      const page = await world.request<{ definition: string; state: string; items: { workflowId: string }[] }>(
+        'GET',
+        `/v1/workflows?state=awaitingSignOff&definition=${definition}&limit=200`,
+        signer,
+      );
+      expect(page.status).toBe(200);
+      return page.body;
+    };
+    const stampQueue = await queue('stamp');
+    const sealQueue = await queue('seal');
+    expect(stampQueue.items.map((i) => i.workflowId)).toContain(stamp);
+    expect(stampQueue.items.map((i) => i.workflowId)).not.toContain(seal);
+    expect(sealQueue.items.map((i) => i.workflowId)).toContain(seal);
+    expect(sealQueue.items.map((i) => i.workflowId)).not.toContain(stamp);
+    // Each page names the queue it lists.
+    expect(stampQueue).toMatchObject({ definition: 'stamp', state: 'awaitingSignOff' });
+    expect(sealQueue).toMatchObject({ definition: 'seal', state: 'awaitingSignOff' });
+
+    // Without a definition the state names two queues: the caller is told to pick one.
+    const ambiguous = await world.request('GET', '/v1/workflows?state=awaitingSignOff', signer);
+    expect(ambiguous.status).toBe(422);
+    expect(ambiguous.body).toMatchObject({
+      error: { code: 'AMBIGUOUS_STATE', details: { state: 'awaitingSignOff', definitions: ['stamp', 'seal'] } },
+    });
   });
 
   it('refuses an input its schema does not accept', async () => {

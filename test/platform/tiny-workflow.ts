@@ -1,7 +1,8 @@
 /**
  * A third workflow that lives only in the test folder: a document is stamped by a worker, then a
  * person signs it off. It proves a workflow plugs in with no change to src/: one bundle, handed to
- * createSystem.
+ * createSystem. `tinyWorkflow(id)` makes the same chart under another id, for two definitions that
+ * share their state names.
  */
 import { assign, setup } from 'xstate';
 import { z } from 'zod';
@@ -41,124 +42,129 @@ const inputSchema = createSchema.extend({
   createdAt: z.number(),
 });
 
-const machine = setup({
-  types: { context: {} as StampContext, events: {} as StampEvent, input: {} as z.infer<typeof inputSchema> },
-  guards: {
-    isCurrentStamp: ({ context, event }) => event.type === 'STAMPED' && event.payload.jobId === context.jobs.stamp,
-    notTheRequester: ({ context, event }) => event.actor.id !== context.requesterId,
-  },
-  actions: {
-    planStamp: assign({ jobs: ({ context }) => ({ stamp: `${context.workflowId}/stamp/1` }) }),
-    recordStamp: assign({
-      stamp: ({ event }) => (event.type === 'STAMPED' ? event.payload.stamp : null),
-      jobs: () => ({}),
-    }),
-    recordSignOff: assign({ signedBy: ({ event }) => event.actor.id }),
-    requestStamp: () => undefined,
-  },
-}).createMachine({
-  id: 'stamp',
-  initial: 'created',
-  context: ({ input }) => ({
-    workflowId: input.workflowId,
-    requesterId: input.requesterId,
-    document: input.document,
-    jobs: {},
-    stamp: null,
-    signedBy: null,
-  }),
-  states: {
-    created: { on: { START: { target: 'stamping' } } },
-    stamping: {
-      entry: ['planStamp', 'requestStamp'],
-      on: {
-        STAMPED: { guard: 'isCurrentStamp', target: 'awaitingSignOff', actions: 'recordStamp' },
-        ESCALATE: { target: 'stuck' },
-      },
-    },
-    awaitingSignOff: { on: { SIGNED_OFF: { guard: 'notTheRequester', target: 'signed', actions: 'recordSignOff' } } },
-    stuck: { type: 'final' },
-    signed: { type: 'final' },
-  },
-});
-
-const stampV1: WorkflowDefinition<StampContext> = {
-  id: 'stamp',
-  version: 1,
-  machine,
-  inputSchema,
-  createRoles: ['clerk'],
-  eventSchemas,
-  eventRoles: { START: ['clerk', 'worker'], STAMPED: ['worker'], SIGNED_OFF: ['signer'], ESCALATE: ['worker'] },
-  effects: { requestStamp: { operation: 'stamp', params: (c) => ({ document: c.document }) } },
-  jobGuards: ['isCurrentStamp'],
-  currentJobs: (c) => c.jobs,
-  explainGuard: (guard) => [guard],
-  startEvent: 'START',
-  deadLetterEvent: 'ESCALATE',
-};
-
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'], approvalLimit: 0 };
 
-export const stampWorkflow = defineWorkflow<StampContext>({
-  id: 'stamp',
-  title: 'Document stamp',
-  description: 'A worker stamps a document; a person other than the requester signs it off.',
-  versions: [stampV1],
-  createSchema,
-  roles: { clerk: 'clerk', signer: 'signer', worker: 'worker' },
-  handlers: {
-    requestStamp: () =>
-      createHandler<StampContext>({
-        timeoutMs: 1000,
-        schemas: eventSchemas,
-        run: (ctx) =>
-          Promise.resolve({
-            type: 'STAMPED',
-            payload: { jobId: ctx.job.jobId, stamp: `stamp:${ctx.context.document}` },
-          }),
-        onError: (ctx, error) => ({ type: 'ESCALATE', payload: { reason: String(error), jobId: ctx.job.jobId } }),
-      }),
-  },
-  view: {
-    schema: z.object({ document: z.string(), stamp: z.string().nullable(), signedBy: z.string().nullable() }),
-    render: (c) => ({ document: c.document, stamp: c.stamp, signedBy: c.signedBy }),
-  },
-  queues: [{ state: 'awaitingSignOff', title: 'Awaiting sign-off' }],
-  paths: {
-    body: { document: 'contract-1' },
-    creator: clerk,
-    events: ({ handled, context }) =>
-      handled.flatMap((type) => (type === 'STAMPED' && !context.jobs.stamp ? [] : [{ type, variant: 'valid' }])),
-    resolve: (event, context) => {
-      if (event.type === 'STAMPED') {
-        return {
-          type: event.type,
-          payload: { jobId: context.jobs.stamp ?? 'x/stamp/1', stamp: 's' },
-          principal: { ...clerk, id: 'w', kind: 'service', roles: ['worker'] },
-        };
-      }
-      if (event.type === 'SIGNED_OFF')
-        return { type: event.type, payload: {}, principal: { ...clerk, id: 'signer-1', roles: ['signer'] } };
-      if (event.type === 'ESCALATE')
-        return {
-          type: event.type,
-          payload: { reason: 'r' },
-          principal: { ...clerk, id: 'w', kind: 'service', roles: ['worker'] },
-        };
-      return { type: event.type, payload: {}, principal: clerk };
+/** The stamp chart, registered as definition `id`. */
+export function tinyWorkflow(id: string) {
+  const machine = setup({
+    types: { context: {} as StampContext, events: {} as StampEvent, input: {} as z.infer<typeof inputSchema> },
+    guards: {
+      isCurrentStamp: ({ context, event }) => event.type === 'STAMPED' && event.payload.jobId === context.jobs.stamp,
+      notTheRequester: ({ context, event }) => event.actor.id !== context.requesterId,
     },
-    invariants: ({ decision, context }) =>
-      decision.outcome === 'accepted' &&
-      decision.record.statePaths.includes('signed') &&
-      context.signedBy === context.requesterId
-        ? ['signed off by the requester']
-        : [],
-    behaviour: (c) => [c.stamp !== null, c.signedBy !== null],
-  },
-  demo: {
-    input: () => ({ document: 'contract-1' }),
-    creator: clerk,
-    decide: () => null,
-  },
-});
+    actions: {
+      planStamp: assign({ jobs: ({ context }) => ({ stamp: `${context.workflowId}/stamp/1` }) }),
+      recordStamp: assign({
+        stamp: ({ event }) => (event.type === 'STAMPED' ? event.payload.stamp : null),
+        jobs: () => ({}),
+      }),
+      recordSignOff: assign({ signedBy: ({ event }) => event.actor.id }),
+      requestStamp: () => undefined,
+    },
+  }).createMachine({
+    id,
+    initial: 'created',
+    context: ({ input }) => ({
+      workflowId: input.workflowId,
+      requesterId: input.requesterId,
+      document: input.document,
+      jobs: {},
+      stamp: null,
+      signedBy: null,
+    }),
+    states: {
+      created: { on: { START: { target: 'stamping' } } },
+      stamping: {
+        entry: ['planStamp', 'requestStamp'],
+        on: {
+          STAMPED: { guard: 'isCurrentStamp', target: 'awaitingSignOff', actions: 'recordStamp' },
+          ESCALATE: { target: 'stuck' },
+        },
+      },
+      awaitingSignOff: { on: { SIGNED_OFF: { guard: 'notTheRequester', target: 'signed', actions: 'recordSignOff' } } },
+      stuck: { type: 'final' },
+      signed: { type: 'final' },
+    },
+  });
+
+  const stampV1: WorkflowDefinition<StampContext> = {
+    id,
+    version: 1,
+    machine,
+    inputSchema,
+    createRoles: ['clerk'],
+    eventSchemas,
+    eventRoles: { START: ['clerk', 'worker'], STAMPED: ['worker'], SIGNED_OFF: ['signer'], ESCALATE: ['worker'] },
+    effects: { requestStamp: { operation: 'stamp', params: (c) => ({ document: c.document }) } },
+    jobGuards: ['isCurrentStamp'],
+    currentJobs: (c) => c.jobs,
+    explainGuard: (guard) => [guard],
+    startEvent: 'START',
+    deadLetterEvent: 'ESCALATE',
+  };
+
+  return defineWorkflow<StampContext>({
+    id,
+    title: id === 'stamp' ? 'Document stamp' : `Document stamp (${id})`,
+    description: 'A worker stamps a document; a person other than the requester signs it off.',
+    versions: [stampV1],
+    createSchema,
+    roles: { clerk: 'clerk', signer: 'signer', worker: 'worker' },
+    handlers: {
+      requestStamp: () =>
+        createHandler<StampContext>({
+          timeoutMs: 1000,
+          schemas: eventSchemas,
+          run: (ctx) =>
+            Promise.resolve({
+              type: 'STAMPED',
+              payload: { jobId: ctx.job.jobId, stamp: `stamp:${ctx.context.document}` },
+            }),
+          onError: (ctx, error) => ({ type: 'ESCALATE', payload: { reason: String(error), jobId: ctx.job.jobId } }),
+        }),
+    },
+    view: {
+      schema: z.object({ document: z.string(), stamp: z.string().nullable(), signedBy: z.string().nullable() }),
+      render: (c) => ({ document: c.document, stamp: c.stamp, signedBy: c.signedBy }),
+    },
+    queues: [{ state: 'awaitingSignOff', title: 'Awaiting sign-off' }],
+    paths: {
+      body: { document: 'contract-1' },
+      creator: clerk,
+      events: ({ handled, context }) =>
+        handled.flatMap((type) => (type === 'STAMPED' && !context.jobs.stamp ? [] : [{ type, variant: 'valid' }])),
+      resolve: (event, context) => {
+        if (event.type === 'STAMPED') {
+          return {
+            type: event.type,
+            payload: { jobId: context.jobs.stamp ?? 'x/stamp/1', stamp: 's' },
+            principal: { ...clerk, id: 'w', kind: 'service', roles: ['worker'] },
+          };
+        }
+        if (event.type === 'SIGNED_OFF')
+          return { type: event.type, payload: {}, principal: { ...clerk, id: 'signer-1', roles: ['signer'] } };
+        if (event.type === 'ESCALATE')
+          return {
+            type: event.type,
+            payload: { reason: 'r' },
+            principal: { ...clerk, id: 'w', kind: 'service', roles: ['worker'] },
+          };
+        return { type: event.type, payload: {}, principal: clerk };
+      },
+      invariants: ({ decision, context }) =>
+        decision.outcome === 'accepted' &&
+        decision.record.statePaths.includes('signed') &&
+        context.signedBy === context.requesterId
+          ? ['signed off by the requester']
+          : [],
+      behaviour: (c) => [c.stamp !== null, c.signedBy !== null],
+    },
+    demo: {
+      input: () => ({ document: 'contract-1' }),
+      creator: clerk,
+      decide: () => null,
+    },
+  });
+}
+
+export const stampWorkflow = tinyWorkflow('stamp');

@@ -10,7 +10,7 @@ import type { Principal } from '../../src/engine/principal.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import { payloadFor } from '../../machines/support/paths/catalogue.ts';
 import { principalFor, principals } from '../../machines/support/paths/principals.ts';
-import { createEngine, type Engine } from '../../src/engine/engine.ts';
+import { createEngine, type DefinitionRegistry, type Engine } from '../../src/engine/engine.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import type { RedisClient } from '../../src/store/redis/connect.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
@@ -27,11 +27,16 @@ export interface World {
 
 export type StoreKind = 'memory' | 'redis' | 'cluster';
 
-export function makeWorld(store: WorkflowStore, clock = { now: t0 }, cleanup = () => Promise.resolve()): World {
+export function makeWorld(
+  store: WorkflowStore,
+  clock = { now: t0 },
+  cleanup = () => Promise.resolve(),
+  definitions: DefinitionRegistry = registry,
+): World {
   let seq = 0;
   const engine = createEngine({
     store,
-    definitions: registry,
+    definitions,
     clock: () => clock.now,
     newId: () => `w${(++seq).toString().padStart(8, '0')}`,
     pickShard: (shards) => (seq * 37) % shards,
@@ -39,14 +44,20 @@ export function makeWorld(store: WorkflowStore, clock = { now: t0 }, cleanup = (
   return { store, engine, clock, cleanup };
 }
 
-export function memoryWorld(shards = 256): World {
+/** `definitions`: the registered workflows (support and agent-task unless told). */
+export function memoryWorld(shards = 256, definitions: DefinitionRegistry = registry): World {
   const clock = { now: t0 };
-  return makeWorld(new MemoryStore({ shards }), clock);
+  return makeWorld(new MemoryStore({ shards }), clock, undefined, definitions);
 }
 
-export function redisWorld(client: RedisClient, shards = 256): World {
+export function redisWorld(client: RedisClient, shards = 256, definitions: DefinitionRegistry = registry): World {
   const prefix = freshPrefix();
-  return makeWorld(new RedisStore(client, { prefix, shards }), { now: t0 }, () => deletePrefix(client, prefix));
+  return makeWorld(
+    new RedisStore(client, { prefix, shards }),
+    { now: t0 },
+    () => deletePrefix(client, prefix),
+    definitions,
+  );
 }
 
 let eventSeq = 0;

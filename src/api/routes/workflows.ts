@@ -14,6 +14,7 @@ import { contentHashOf } from '../../effects/canonical-json.ts';
 import { callerKey } from '../caller-key.ts';
 import type { ApiEnv, ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { requestedQueue } from '../queue-resolver.ts';
 import { createRateLimiter } from '../rate-limit.ts';
 import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery } from '../schemas.ts';
 import { toolsFor } from '../tools.ts';
@@ -195,10 +196,10 @@ export function workflowRoutes(deps: ApiDeps) {
   app.get('/', async (c) => {
     const principal = c.get('principal');
     const query = parse(queueQuery, c.req.query(), 'BAD_REQUEST');
-    const statePath = deps.resolveState(query.state, query.definition);
-    if (!statePath) throw new ApiError('BAD_REQUEST', `unknown state ${query.state}`, { known: deps.queueStates() });
+    const { definitionId, statePath } = requestedQueue(deps.resolveQueue, query.state, query.definition);
     const page = await store.listByState({
       tenantId: principal.tenantId,
+      definitionId,
       statePath,
       cursor: query.cursor ?? null,
       limit: query.limit,
@@ -207,6 +208,7 @@ export function workflowRoutes(deps: ApiDeps) {
     const records = await Promise.all(page.items.map((item) => store.load(item.workflowId)));
     const now = clock();
     return c.json({
+      definition: definitionId,
       state: statePath,
       items: page.items.map((item, i) => ({
         ...item,

@@ -237,6 +237,7 @@ export class MemoryStore implements WorkflowStore {
 
   listByState(options: {
     tenantId: string;
+    definitionId: string;
     statePath: string;
     cursor?: string | null;
     limit: number;
@@ -245,7 +246,7 @@ export class MemoryStore implements WorkflowStore {
     const after = sinceText ? Number(sinceText) : -Infinity;
     const items: QueueItem[] = [];
     for (const stored of this.workflows.values()) {
-      if (stored.record.tenantId !== options.tenantId) continue;
+      if (stored.record.tenantId !== options.tenantId || stored.record.definitionId !== options.definitionId) continue;
       const since = stored.since.get(options.statePath);
       if (since === undefined) continue;
       const id = stored.record.workflowId;

@@ -14,13 +14,16 @@ export interface KeySpace {
   shards: number;
   /**
    * Redis Cluster: keys of one script must share a slot, so the state indexes are kept per shard
-   * (and a queue page merges them). On one Redis node they are one per tenant and state.
+   * (and a queue page merges them). On one Redis node they are one per tenant, definition and state.
    */
   cluster?: boolean;
 }
 
 /** Index and de-duplication keys embed user strings; encode them so no separator or brace leaks in. */
 const part = (text: string): string => encodeURIComponent(text);
+
+/** A literal for a SCAN pattern: the prefix may hold glob characters. */
+const glob = (text: string): string => text.replace(/[*?[\]\\]/g, '\\$&');
 
 export function createKeys(space: KeySpace) {
   const tag = (shard: number) => `${space.prefix}:{${shardLabel(shard)}}`;
@@ -53,13 +56,31 @@ export function createKeys(space: KeySpace) {
     /** Sorted set: workflows of the shard finished and not yet archived, scored by when they finished. */
     finished: (shard: number) => `${tag(shard)}:finished`,
     /**
-     * Sorted set: workflows of a tenant in a state, scored by when they entered it. One per tenant
-     * and state on a single node, so a queue page is one range read; one per shard on a cluster.
+     * Sorted set: workflows of a tenant and definition (every version) in a state, scored by when
+     * they entered it: a queue. One per tenant, definition and state on a single node, so a queue
+     * page is one range read; one per shard on a cluster. A workflow never changes definition (only
+     * version), so the commit script always leaves the index it entered.
      */
-    stateIndex: (shard: number, tenantId: string, statePath: string) =>
-      space.cluster
-        ? `${tag(shard)}:idx:${part(tenantId)}:${part(statePath)}`
-        : `${space.prefix}:idx:${part(tenantId)}:${part(statePath)}`,
+    stateIndex: (shard: number, tenantId: string, definitionId: string, statePath: string) =>
+      `${space.cluster ? tag(shard) : space.prefix}:queue:${part(tenantId)}:${part(definitionId)}:${part(statePath)}`,
+    /**
+     * The state indexes of earlier versions, per tenant and state only (`<prefix>:idx:<tenant>:<state>`,
+     * or per shard `<prefix>:{s017}:idx:<tenant>:<state>`): SCAN patterns, and what a key names
+     * (null for a key of another layout). `warden reindex` moves their entries into `stateIndex`.
+     */
+    legacyStateIndex: {
+      patterns: [`${glob(space.prefix)}:idx:*`, `${glob(space.prefix)}:{s*}:idx:*`],
+      parse: (key: string): { tenantId: string; statePath: string } | null => {
+        if (!key.startsWith(`${space.prefix}:`)) return null;
+        const match = /^(?:\{s\d+\}:)?idx:([^:{}]*):([^:{}]*)$/.exec(key.slice(space.prefix.length + 1));
+        if (!match) return null;
+        try {
+          return { tenantId: decodeURIComponent(match[1] ?? ''), statePath: decodeURIComponent(match[2] ?? '') };
+        } catch {
+          return null; // not percent-encoding Warden wrote
+        }
+      },
+    },
     /** String: the workflow created for (tenant, de-duplication key); lives in the shard the key hashes to. */
     dedup: (tenantId: string, key: string) =>
       `${tag(shardForDedupKey(tenantId, key, space.shards))}:dedup:${part(tenantId)}:${part(key)}`,

@@ -30,7 +30,7 @@ import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 import { keptFor, readJobLease } from './job-leases.ts';
 import { luaScript } from './lua-script.ts';
-import { consolidateStateIndexes } from './state-indexes.ts';
+import { reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
 import {
   ArchiveReply,
   JobLeaseReply,
@@ -41,6 +41,7 @@ import {
   type JobLeaseScriptReply,
   type LeaseScriptReply,
   type RefuseScriptReply,
+  type ReindexEntryScriptReply,
   type TransitionScriptReply,
 } from './reply-codes.ts';
 
@@ -61,6 +62,7 @@ interface ScriptCommands {
   wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
   wardenGrantJobLease(...args: (string | number)[]): Promise<number>;
   wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
+  wardenReindexEntry(...args: (string | number)[]): Promise<ReindexEntryScriptReply>;
 }
 
 export class ScriptError extends Error {
@@ -82,6 +84,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenGrantJobLease', { lua: script('grant-job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
+  client.defineCommand('wardenReindexEntry', { lua: script('reindex-entry'), numberOfKeys: 3 });
   // Auto-pipelining on a cluster routes a script call by its first argument; for a script with a
   // variable key count that is the count, not a key, so calls land in pipelines of the wrong node
   // (redis/ioredis#2109). Those scripts are sent on their own, routed by their real keys.
@@ -151,9 +154,10 @@ export class RedisStore implements WorkflowStore {
     const id = record.workflowId;
     const shard = this.shard(id);
     const k = this.keys;
-    const leave = previousPaths.map((p) => k.stateIndex(shard, record.tenantId, p));
-    const enter =
-      record.status === 'active' ? record.statePaths.map((p) => k.stateIndex(shard, record.tenantId, p)) : [];
+    // A workflow keeps its definition across versions, so it leaves the indexes of the definition it is of now.
+    const index = (statePath: string) => k.stateIndex(shard, record.tenantId, record.definitionId, statePath);
+    const leave = previousPaths.map(index);
+    const enter = record.status === 'active' ? record.statePaths.map(index) : [];
     const keys = [
       k.workflow(id),
       k.events(id),
@@ -339,6 +343,7 @@ export class RedisStore implements WorkflowStore {
 
   async listByState(options: {
     tenantId: string;
+    definitionId: string;
     statePath: string;
     cursor?: string | null;
     limit: number;
@@ -346,7 +351,8 @@ export class RedisStore implements WorkflowStore {
     // Cursor: "<since>:<workflowId>" of the last item returned.
     const [sinceText, afterId] = options.cursor ? options.cursor.split(':') : [];
     const after = sinceText ? Number(sinceText) : -Infinity;
-    const key = (shard: number) => this.keys.stateIndex(shard, options.tenantId, options.statePath);
+    const key = (shard: number) =>
+      this.keys.stateIndex(shard, options.tenantId, options.definitionId, options.statePath);
     // One index on a single node: a page is one or two range reads. On a cluster, one per shard, merged.
     const indexes = this.keys.space.cluster ? this.shards : 1;
     const reads = Array.from({ length: indexes }, (_, shard) =>
@@ -385,10 +391,9 @@ export class RedisStore implements WorkflowStore {
     return { items: page, next: ordered.length > options.limit && last ? `${last.since}:${last.workflowId}` : null };
   }
 
-  /** One-off after an upgrade on a single node: see `consolidateStateIndexes`; returns how many entries moved. */
-  consolidateStateIndexes(): Promise<number> {
-    if (this.keys.space.cluster || 'nodes' in this.client) return Promise.resolve(0);
-    return consolidateStateIndexes(this.client, this.keys.space.prefix);
+  /** One-off after an upgrade (`warden reindex`): see `reindexStateIndexes`. */
+  reindexStateIndexes(): Promise<ReindexResult> {
+    return reindexStateIndexes(this.client, this.keys, (id) => this.load(id));
   }
 
   async claimDueTimers(shard: number, now: number, limit: number): Promise<number> {

@@ -92,6 +92,18 @@ export const JobLeaseReply = {
 export type JobLeaseScriptReply =
   [typeof JobLeaseReply.renewed] | [typeof JobLeaseReply.notHeld, 'missing' | 'wrongToken' | 'expired'];
 
+/** `reindex-entry.lua`. */
+export const ReindexEntryReply = {
+  /** Moved into the definition's index. */
+  moved: 1,
+  /** Dropped: the entry was stale. */
+  dropped: 2,
+  /** The workflow changed since it was read: nothing written. */
+  changed: 0,
+} as const;
+
+export type ReindexEntryScriptReply = (typeof ReindexEntryReply)[keyof typeof ReindexEntryReply];
+
 /** Every script's codes by script file name, for the test that holds them to the Lua headers. */
 export const replyCodesByScript = {
   transition: TransitionReply,
@@ -99,4 +111,5 @@ export const replyCodesByScript = {
   archive: ArchiveReply,
   lease: LeaseReply,
   'job-lease': JobLeaseReply,
+  'reindex-entry': ReindexEntryReply,
 } as const;

@@ -8,7 +8,8 @@
   KEYS[5]  timers sorted set    (member "<workflowId> <timerId>", score = due time)
   KEYS[6]  timer generations hash (same member -> generation)
   KEYS[7]  finished set         (workflows finished and not yet archived, scored by finish time)
-  KEYS[8 .. 7+O]        state indexes to leave  (O = ARGV[12])
+  KEYS[8 .. 7+O]        state indexes to leave  (O = ARGV[12]), one per tenant, definition and
+                        state path (per shard on a cluster): the queues
   KEYS[8+O .. 7+O+N]    state indexes to enter  (N = ARGV[13]); a finished workflow enters none
                         (N = 0) and enters the finished set instead
   KEYS[8+O+N]           de-duplication key, when ARGV[14] is not '0' (create only)
