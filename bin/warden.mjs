@@ -6,6 +6,6 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../src/cli/main.ts');
-const { workflows } = await import('../machines/index.ts');
-// Every command closes what it opened, so the process ends by itself once main returns.
-process.exitCode = await main(process.argv.slice(2), workflows);
+// Every command closes what it opened, so the process ends by itself once main returns. The
+// workflows are loaded only by the commands that run them (`token` does not).
+process.exitCode = await main(process.argv.slice(2), async () => (await import('../machines/index.ts')).workflows);

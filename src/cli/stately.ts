@@ -6,7 +6,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { releaseFiles } from '../definitions/released-version.ts';
 import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
@@ -54,8 +53,10 @@ function release(registry: WorkflowRegistry, key: string | undefined, print: Pri
 }
 
 /** Loads a module in a fresh tsx namespace, so a rewritten machine file is read again. */
-const loadAfresh = async (path: string) =>
-  (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+const loadAfresh = async (path: string) => {
+  const { tsImport } = await import('tsx/esm/api');
+  return (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+};
 
 export function stately(
   registry: WorkflowRegistry,
