@@ -3,7 +3,7 @@
  * fails (exit 1) with one line per problem when they are stale or the round trip is unsafe;
  * `warden stately import <file>` brings a chart exported from the Stately editor back.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
@@ -13,7 +13,11 @@ import { statelyImport } from './stately-import.ts';
 
 type Print = (line: string) => void;
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The project: two folders up in the sources, three from the build (`dist/src/cli/`); the one with package.json. */
+const root =
+  ['../../', '../../../']
+    .map((up) => fileURLToPath(new URL(up, import.meta.url)))
+    .find((dir) => existsSync(`${dir}package.json`)) ?? fileURLToPath(new URL('../../', import.meta.url));
 
 function readOrNull(path: string): string | null {
   try {
