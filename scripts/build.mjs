@@ -31,9 +31,18 @@ import {
 } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transform } from 'esbuild';
-import { init, parse } from 'es-module-lexer';
 import { buildInputs, outFolder, sourceFolders, stampFile, stampText } from './build-state.mjs';
+
+// Development dependencies: an install without them (npm ci --omit=dev) has no build, and warden
+// runs the sources with tsx.
+let tools;
+try {
+  tools = await Promise.all([import('esbuild'), import('es-module-lexer')]);
+} catch {
+  console.log('no build: esbuild or es-module-lexer is not installed; warden runs the sources with tsx');
+  process.exit(0);
+}
+const [{ transform }, { init, parse }] = tools;
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, outFolder);
