@@ -133,7 +133,7 @@ export default defineConfig(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'bin/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.mjs', 'scripts/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -195,8 +195,16 @@ export default defineConfig(
     rules: restrictImports(layerPatterns('engine')),
   },
   {
-    files: ['bin/**/*.mjs', '*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly' } },
+    files: ['bin/**/*.mjs', 'scripts/**/*.mjs', '*.js'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        URL: 'readonly',
+        performance: 'readonly',
+      },
+    },
   },
   {
     // An external worker written against the HTTP API alone, as a user would: plain JavaScript.

@@ -1,19 +1,12 @@
 /**
  * The `warden` command line. Each subcommand is one function; later issues add theirs here.
+ * A command loads its module (and the workflows, when it needs them) only when it runs, so that
+ * `warden token` starts without the server, the engine or the workflows.
  */
-import { readOrCreateSecretFile } from './secret-file.ts';
-import { isServeChild, leaveServeCluster, parseProcesses, serveProcesses } from './serve-processes.ts';
-import { reindex } from './reindex.ts';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { createLogger } from '../observability/logger.ts';
-import { createRegistry, type WorkflowRegistry } from '../definitions/registry.ts';
+import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
-import { runDemo } from './demo.ts';
-import { paths } from './paths.ts';
-import { stately } from './stately.ts';
-import { parseRoles, serve } from './serve.ts';
-import { token } from './token.ts';
 
 const usage = `warden <command> [options]
 
@@ -62,15 +55,21 @@ function listDefinitions(registry: WorkflowRegistry, json: boolean, print: Print
   return 0;
 }
 
+/** The workflows, or how to load them: only the commands that need them (not `token`) do. */
+export type Workflows = readonly AnyWorkflowBundle[] | (() => Promise<readonly AnyWorkflowBundle[]>);
+
 /** Runs one command for these workflows (`machines/index.ts` lists this project's). */
 export async function main(
   argv: string[],
-  definitions: readonly AnyWorkflowBundle[],
+  definitions: Workflows,
   print: Print = (line) => {
     console.log(line);
   },
 ): Promise<number> {
-  const registry = createRegistry(definitions);
+  const registry = async (): Promise<WorkflowRegistry> => {
+    const { createRegistry } = await import('../definitions/registry.ts');
+    return createRegistry(typeof definitions === 'function' ? await definitions() : definitions);
+  };
   const [command = 'help', ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -92,6 +91,8 @@ export async function main(
   try {
     switch (command) {
       case 'serve': {
+        const { isServeChild, leaveServeCluster, parseProcesses, serveProcesses } =
+          await import('./serve-processes.ts');
         const processes = parseProcesses(typeof values.processes === 'string' ? values.processes : undefined);
         if (processes > 1 && !isServeChild()) {
           const config = loadConfig();
@@ -100,31 +101,43 @@ export async function main(
             return 2;
           }
           // Created once, before the processes start, so they all sign with the same secret.
-          if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) readOrCreateSecretFile(config.WARDEN_SECRET_FILE);
+          if (!config.WARDEN_JWT_SECRET && !config.WARDEN_JWKS_URL) {
+            const { readOrCreateSecretFile } = await import('./secret-file.ts');
+            readOrCreateSecretFile(config.WARDEN_SECRET_FILE);
+          }
+          const { createLogger } = await import('../observability/logger.ts');
           return await serveProcesses(processes, createLogger(config));
         }
+        const { parseRoles, serve } = await import('./serve.ts');
         const code = await serve(
           loadConfig(),
-          registry,
+          await registry(),
           parseRoles(typeof values.role === 'string' ? values.role : undefined),
           print,
         );
         leaveServeCluster();
         return code;
       }
-      case 'token':
+      case 'token': {
+        const { token } = await import('./token.ts');
         return await token(loadConfig(), values, print);
-      case 'reindex':
+      }
+      case 'reindex': {
+        const { reindex } = await import('./reindex.ts');
         return await reindex(loadConfig(), print);
-      case 'demo':
-        return await runDemo(loadConfig(), registry, print, {
+      }
+      case 'demo': {
+        const { runDemo } = await import('./demo.ts');
+        return await runDemo(loadConfig(), await registry(), print, {
           definition: typeof values.definition === 'string' ? values.definition : undefined,
         });
+      }
       case 'definitions':
-        return listDefinitions(registry, json, print);
-      case 'paths':
+        return listDefinitions(await registry(), json, print);
+      case 'paths': {
+        const { paths } = await import('./paths.ts');
         return paths(
-          registry,
+          await registry(),
           {
             json,
             definition: typeof values.definition === 'string' ? values.definition : undefined,
@@ -132,10 +145,13 @@ export async function main(
           },
           print,
         );
-      case 'stately':
-        return await stately(registry, positionals[0], print, positionals[1], {
+      }
+      case 'stately': {
+        const { stately } = await import('./stately.ts');
+        return await stately(await registry(), positionals[0], print, positionals[1], {
           definition: typeof values.definition === 'string' ? values.definition : undefined,
         });
+      }
       case 'help':
       case '--help':
       case '-h':

@@ -3,10 +3,9 @@
  * fails (exit 1) with one line per problem when they are stale or the round trip is unsafe;
  * `warden stately import <file>` brings a chart exported from the Stately editor back.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { releaseFiles } from '../definitions/released-version.ts';
 import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
@@ -14,7 +13,11 @@ import { statelyImport } from './stately-import.ts';
 
 type Print = (line: string) => void;
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The project: two folders up in the sources, three from the build (`dist/src/cli/`); the one with package.json. */
+const root =
+  ['../../', '../../../']
+    .map((up) => fileURLToPath(new URL(up, import.meta.url)))
+    .find((dir) => existsSync(`${dir}package.json`)) ?? fileURLToPath(new URL('../../', import.meta.url));
 
 function readOrNull(path: string): string | null {
   try {
@@ -54,8 +57,10 @@ function release(registry: WorkflowRegistry, key: string | undefined, print: Pri
 }
 
 /** Loads a module in a fresh tsx namespace, so a rewritten machine file is read again. */
-const loadAfresh = async (path: string) =>
-  (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+const loadAfresh = async (path: string) => {
+  const { tsImport } = await import('tsx/esm/api');
+  return (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+};
 
 export function stately(
   registry: WorkflowRegistry,

@@ -19,7 +19,8 @@ export type ImplementationPins = Readonly<Record<PinnedKind, Readonly<Record<str
 
 /**
  * A function's source in a form that does not depend on the compiler that loaded its module (tsx's
- * esbuild for the CLI, vite's SSR transform for the tests): spacing, trailing commas and semicolons,
+ * esbuild for the CLI from the sources, the same transform ahead of time for the CLI from `dist/`
+ * (scripts/build.mjs), vite's SSR transform for the tests): spacing, trailing commas and semicolons,
  * `void 0` for `undefined`, the `(0, f)(...)` call form, and the module qualifier of an imported name
  * (`g.isCurrentJob`, `__vite_ssr_import_1__.guards.isCurrentJob` → `isCurrentJob`) are normalised away.
  * A member chain is kept whole when it starts at a parameter (`context.config.approvalTimeoutMs`).
