@@ -26,8 +26,15 @@ let loadWorkflows;
 if (built) {
   // Stack traces name the TypeScript lines: dist/ carries source maps.
   process.setSourceMapsEnabled(true);
-  ({ main } = /** @type {Cli} */ (await import('../dist/src/cli/main.js')));
-  loadWorkflows = async () => /** @type {Machines} */ (await import('../dist/machines/index.js')).workflows;
+  // Typed through unknown: the build may not exist where this file is type-checked.
+  /** @type {unknown} */
+  const cli = await import('../dist/src/cli/main.js');
+  ({ main } = /** @type {Cli} */ (cli));
+  loadWorkflows = async () => {
+    /** @type {unknown} */
+    const machines = await import('../dist/machines/index.js');
+    return /** @type {Machines} */ (machines).workflows;
+  };
 } else {
   const { register } = await import('tsx/esm/api');
   register();
