@@ -142,6 +142,12 @@ export async function startDeployment(options: DeploymentOptions) {
       processes,
       /** Calls per Redis command since the server started (INFO commandstats; this probe's INFO included). */
       commandCalls: async (): Promise<Record<string, number>> => commandCalls(await probe.info('commandstats')),
+      /** Bytes Redis has read from and written to its clients since it started (INFO stats). */
+      netBytes: async (): Promise<{ in: number; out: number }> => {
+        const stats = await probe.info('stats');
+        const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
+        return { in: field('total_net_input_bytes'), out: field('total_net_output_bytes') };
+      },
       /** What the processes logged at warn or above so far. */
       logs: (): LogSummary => {
         const levels: Record<string, number> = {};

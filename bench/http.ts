@@ -67,6 +67,8 @@ interface MeasuredRound {
   requestsPerWorkflow: number;
   /** Redis commands per completed workflow, all and the most called (a script call is one). */
   redisCommandsPerWorkflow: { total: number; top: Record<string, number> };
+  /** Bytes per completed workflow sent to Redis and received from it, KB. */
+  redisKbPerWorkflow: { sent: number; received: number };
   unexpected: Record<string, number>;
 }
 
@@ -94,11 +96,11 @@ async function measuredRound(
   ticks: number,
 ): Promise<MeasuredRound> {
   const processes = [...deployment.processes, { label: 'driver', pid: process.pid }];
-  const callsBefore = await deployment.commandCalls();
+  const [callsBefore, netBefore] = await Promise.all([deployment.commandCalls(), deployment.netBytes()]);
   const before = processes.map(({ pid }) => cpuMillis(pid, ticks));
   const result = await driver.round(workflows, `r${n}`);
   const after = processes.map(({ pid }) => cpuMillis(pid, ticks));
-  const callsAfter = await deployment.commandCalls();
+  const [callsAfter, netAfter] = await Promise.all([deployment.commandCalls(), deployment.netBytes()]);
   const per = Math.max(1, result.completed);
   const commands = Object.entries(callsAfter)
     .map(([name, calls]) => [name, (calls - (callsBefore[name] ?? 0)) / per] as const)
@@ -131,6 +133,10 @@ async function measuredRound(
       ),
       top: Object.fromEntries(commands.slice(0, 8).map(([name, calls]) => [name, round(calls, 1)])),
     },
+    redisKbPerWorkflow: {
+      sent: round((netAfter.in - netBefore.in) / per / 1024, 1),
+      received: round((netAfter.out - netBefore.out) / per / 1024, 1),
+    },
     unexpected: result.unexpected,
   };
 }
@@ -143,7 +149,8 @@ function describe(layout: Layout, r: MeasuredRound): string {
   return (
     `${layout.padEnd(5)} round ${r.round}: ${r.workflowsPerSecond} completed workflows/s (${r.completed}/${r.workflows} in ${r.seconds} s)` +
     `  approval p50 ${r.approvalP50Ms} ms p99 ${r.approvalP99Ms} ms  CPU ms/workflow: ${cpu}; server ${r.serverCpuMsPerWorkflow}` +
-    `\n      per workflow: ${r.requestsPerWorkflow} HTTP requests, ${r.redisCommandsPerWorkflow.total} Redis commands ${JSON.stringify(r.redisCommandsPerWorkflow.top)}${odd}`
+    `\n      per workflow: ${r.requestsPerWorkflow} HTTP requests, ${r.redisCommandsPerWorkflow.total} Redis commands ${JSON.stringify(r.redisCommandsPerWorkflow.top)}, ` +
+    `${r.redisKbPerWorkflow.sent} KB to Redis, ${r.redisKbPerWorkflow.received} KB back${odd}`
   );
 }
 
