@@ -87,20 +87,32 @@ export function initialTransitionOf(machine: AnyStateMachine, input: unknown): [
   return collecting(machine, (scope) => machine.getInitialSnapshot(scope, input));
 }
 
+/**
+ * Snapshots by the persisted object they were restored from, or decided into: a record read once
+ * and decided on by several steps (a worker reads its context, then decides its result on the
+ * same record) is restored once. Keyed by identity, so it only ever returns what restoring that
+ * very object gives; the decider never mutates a snapshot or a context.
+ */
+const restored = new WeakMap<object, { machine: AnyStateMachine; snapshot: AnyMachineSnapshot }>();
+
 export function restoreSnapshot(machine: AnyStateMachine, workflowId: string, persisted: unknown): AnyMachineSnapshot {
   if (!isPersistedShape(persisted)) throw new CorruptSnapshotError(workflowId, new Error('not a persisted snapshot'));
+  const known = restored.get(persisted);
+  if (known?.machine === machine) return known.snapshot;
+  let snapshot: AnyMachineSnapshot;
   try {
     // The snapshot is our own JSON; a stale or corrupt one makes XState throw, which we wrap. The
     // restore keeps history (`machine.resolveState` would not).
-    const snapshot = machine.restoreSnapshot(persisted as never, pureScope(machine).scope);
+    snapshot = machine.restoreSnapshot(persisted as never, pureScope(machine).scope);
     if (snapshot.status === 'error') throw snapshot.error;
-    return snapshot;
   } catch (error) {
     throw new CorruptSnapshotError(workflowId, error);
   }
+  restored.set(persisted, { machine, snapshot });
+  return snapshot;
 }
 
-function isPersistedShape(value: unknown): boolean {
+function isPersistedShape(value: unknown): value is object {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
   return (
@@ -116,7 +128,12 @@ function isPersistedShape(value: unknown): boolean {
  * without the round trip when the snapshot is plain already (the usual case), sharing its parts.
  */
 export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): unknown {
-  return plainJson(machine.getPersistedSnapshot(snapshot));
+  const persisted = plainJson(machine.getPersistedSnapshot(snapshot));
+  // Plain already (the context shared, not copied): restoring it would give this snapshot again.
+  if (isPersistedShape(persisted) && (persisted as { context: unknown }).context === snapshot.context) {
+    restored.set(persisted, { machine, snapshot });
+  }
+  return persisted;
 }
 
 const notPlain = Symbol('not plain JSON');

@@ -1,6 +1,7 @@
 /**
  * The decider's pure XState calls share one inert actor scope per machine instead of building an
- * actor per call, and persist without a JSON round trip when the snapshot is plain already. Both
+ * actor per call, persist without a JSON round trip when the snapshot is plain already, and keep
+ * the snapshot a persisted object was restored from or decided into. All
  * must give exactly what XState's own `createActor(...).getSnapshot()`, `transition()` and a JSON
  * round trip give: checked on every accepted step of every generated path of every registered
  * version, and, for the plain-data copy, on arbitrary values.
@@ -9,13 +10,46 @@ import fc from 'fast-check';
 import { createActor, transition, type AnyStateMachine, type EventObject } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { workflows } from '../../machines/index.ts';
+import { decideEvent, decideTimer } from '../../src/engine/decider.ts';
+import type { Decision } from '../../src/engine/decision.ts';
+import { isJobResultEvent, type WorkflowDefinition } from '../../src/engine/definition.ts';
 import { CorruptSnapshotError } from '../../src/engine/errors.ts';
 import { plainJson, persistSnapshot, restoreSnapshot, transitionOf } from '../../src/engine/snapshot.ts';
 import { generatePaths, replayWalk } from '../../src/paths/generate.ts';
+import type { WalkStep } from '../../src/paths/walk.ts';
 
 const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 const requests = (actions: readonly { type: string; params?: unknown }[]) =>
   roundTrip(actions.map(({ type, params }) => ({ type, params })));
+
+/** The step decided again on a copy of its record: restored from JSON, never from a snapshot kept in memory. */
+function decidedOnCopy(definition: WorkflowDefinition, step: WalkStep): Decision {
+  const record = structuredClone(step.before.record);
+  const { eventId, at: now } = step.decision.audit;
+  const { resolved } = step;
+  if (resolved.kind === 'timer') {
+    return decideTimer({
+      definition,
+      record,
+      timer: { id: resolved.id, generation: resolved.generation },
+      eventId,
+      now,
+    });
+  }
+  const jobId = (resolved.payload as { jobId?: unknown }).jobId;
+  const job =
+    isJobResultEvent(definition, resolved.type) && typeof jobId === 'string'
+      ? { jobId, lease: 'held' as const }
+      : undefined;
+  return decideEvent({
+    definition,
+    record,
+    event: { type: resolved.type, eventId, payload: resolved.payload },
+    principal: resolved.principal,
+    now,
+    ...(job ? { job } : {}),
+  });
+}
 
 function restoredByXState(machine: AnyStateMachine, persisted: unknown) {
   return createActor(machine, { snapshot: persisted as never, input: {} }).getSnapshot();
@@ -48,6 +82,9 @@ describe('pure transitions on a shared inert scope', { timeout: 120_000 }, () =>
           expect(persistSnapshot(machine, next)).toEqual(roundTrip(machine.getPersistedSnapshot(expected)));
           expect(requests(actions)).toEqual(requests(expectedActions));
           expect(step.after.record.snapshot).toEqual(roundTrip(machine.getPersistedSnapshot(expected)));
+          // The walk decides each step on the record the step before decided, whose snapshot the
+          // decider kept: the same decision as on that record read back from JSON.
+          expect(decidedOnCopy(walkable.definition, step)).toEqual(step.decision);
           checked++;
         }
       }
