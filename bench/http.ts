@@ -175,7 +175,7 @@ async function main() {
           sub: 'alice',
           tenant: 'demo',
           roles: ['support_approver'],
-          approvalLimit: 1000,
+          claims: { approvalLimit: 1000 },
         }),
       ]);
       const driver = createHttpDriver({

@@ -13,6 +13,7 @@ import { FilePolicySource } from './effects/policy-source.ts';
 import { RedisActionProvider } from './effects/redis-action-provider.ts';
 import { migrations } from './migrations.ts';
 import { supportPaths } from './paths/model.ts';
+import { supportClaims } from './support.claims.ts';
 import type { SupportContext } from './support.context.ts';
 import { supportCreateSchema, supportInputSchema } from './support.context.ts';
 import { effects } from './support.effects.ts';
@@ -59,6 +60,7 @@ export const support = defineWorkflow<SupportContext, SupportAdapters>({
   migrations,
   createSchema: supportCreateSchema,
   roles,
+  claims: supportClaims,
   adapters: (platform) => ({
     policies: new FilePolicySource(),
     accounts: new FixtureAccountService(),

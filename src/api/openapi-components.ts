@@ -219,6 +219,9 @@ export const responseSchemas = {
         title: z.string(),
         description: z.string(),
         roles: z.record(z.string(), z.string()),
+        claims: z
+          .record(z.string(), z.string())
+          .describe('The token claims this definition reads beyond the standard ones, by name: what each grants'),
         createRoles: z.array(z.string()),
         queues: z.array(z.object({ state: z.string(), title: z.string() })),
         events: z.array(z.string()),

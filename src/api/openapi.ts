@@ -277,7 +277,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       description: [
         'Durable, governed AI workflows as statecharts, driven over HTTP.',
         '',
-        'Every `/v1` request needs a Bearer JWT (claims `sub`, `tenant`, `roles`, `approvalLimit`); authority comes only from the token. A workflow of another tenant is reported as absent (404).',
+        'Every `/v1` request needs a Bearer JWT (claims `sub`, `tenant`, `roles`, optionally `kind`); authority comes only from the token. Its other claims (at most 50, 8 KB as JSON) are handed to the definitions, which read and validate their own (the `claims` of each definition in `GET /v1/definitions`). A workflow of another tenant is reported as absent (404).',
         '',
         'Every error is `{ "error": { "code", "message", "details" } }`, never a stack trace:',
         '',
@@ -353,7 +353,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            'HS256 (or a JWKS) with claims `sub`, `tenant`, `roles`, `approvalLimit`; `npx warden token` mints one.',
+            'HS256 (or a JWKS) with claims `sub`, `tenant`, `roles` (and `kind`, and the claims a definition reads); `npx warden token` mints one.',
         },
         metricsToken: {
           type: 'http',

@@ -21,10 +21,11 @@ Commands:
   serve [--role api|worker|timers] [--processes N]
                          the API, workers and timer service (all unless --role) until SIGTERM;
                          --processes runs N processes of those roles (one per core; needs REDIS_URL)
-  token --sub ID --tenant T --roles a,b [--limit N] [--kind user|service]
+  token --sub ID --tenant T --roles a,b [--claim name=value]... [--kind user|service]
                          mint a Bearer token with WARDEN_JWT_SECRET, or else with the secret
-                         a server started without it keeps in .warden/secret; an external worker is
-                         --kind service --roles worker
+                         a server started without it keeps in .warden/secret; --claim adds a claim
+                         a definition reads (JSON, else text), listed by \`warden token\` alone; an
+                         external worker is --kind service --roles worker
   reindex                one-off after upgrading a single-node deployment: fold the per-shard queue
                          indexes of earlier versions into one per tenant and state
   demo [--definition ID] drive one workflow (the first registered by default) to completion with the local adapters
@@ -80,6 +81,7 @@ export async function main(
       sub: { type: 'string' },
       tenant: { type: 'string' },
       roles: { type: 'string' },
+      claim: { type: 'string', multiple: true },
       limit: { type: 'string' },
       kind: { type: 'string' },
       processes: { type: 'string' },
@@ -113,7 +115,7 @@ export async function main(
         return code;
       }
       case 'token':
-        return await token(loadConfig(), values, print);
+        return await token(loadConfig(), values, print, registry.bundles);
       case 'reindex':
         return await reindex(loadConfig(), print);
       case 'demo':

@@ -98,7 +98,7 @@ const stampV1: WorkflowDefinition<StampContext> = {
   deadLetterEvent: 'ESCALATE',
 };
 
-const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'], approvalLimit: 0 };
+const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 
 export const stampWorkflow = defineWorkflow<StampContext>({
   id: 'stamp',

@@ -97,12 +97,22 @@ describe('approval checks', () => {
   });
 
   it('allow an amount equal to the limit, not above it', () => {
-    const atLimit = { ...principals.approver, approvalLimit: 100 };
+    const atLimit = { ...principals.approver, claims: { approvalLimit: 100 } };
     expect(approvalChecks.amountWithinApproverLimit?.(validated, approval({}, atLimit))).toBe(true);
-    const below = { ...principals.approver, approvalLimit: 99.99 };
+    const below = { ...principals.approver, claims: { approvalLimit: 99.99 } };
     expect(explainGuard('approvalIsCurrentAndAuthorized', validated, approval({}, below))).toEqual([
       'amountWithinApproverLimit',
     ]);
+  });
+
+  it('fail, without throwing, when the principal’s claims hold no valid approval limit', () => {
+    const { claims: _none, ...withoutClaims } = principals.approver;
+    for (const claims of [undefined, {}, { approvalLimit: '1000' }, { approvalLimit: -1 }, { approvalLimit: null }]) {
+      const approver = claims === undefined ? withoutClaims : { ...principals.approver, claims };
+      expect(explainGuard('approvalIsCurrentAndAuthorized', validated, approval({}, approver))).toEqual([
+        'amountWithinApproverLimit',
+      ]);
+    }
   });
 
   it('fail, without throwing, when there is no recommendation or no actor', () => {
