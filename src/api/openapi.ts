@@ -64,6 +64,12 @@ const staticAsset = (operationId: string, summary: string) =>
     responses: { '200': { description: 'The file' }, ...errorResponses(['NOT_FOUND'], publicCodes) },
   });
 
+/** `E.g. \`state=…\` or \`state=…\`, ` from the queues the definitions declare (the first two). */
+function queueExamples(bundles: readonly AnyWorkflowBundle[]): string {
+  const states = bundles.flatMap((bundle) => bundle.queues.map((queue) => `\`state=${queue.state}\``)).slice(0, 2);
+  return states.length > 0 ? `E.g. ${states.join(' or ')}, ` : 'The workflows in a state, ';
+}
+
 function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
   const events = eventComponents(bundles);
   const bearer = [{ bearerAuth: [] }];
@@ -103,8 +109,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       get: {
         operationId: 'listQueue',
         summary: 'A queue: workflows of the caller’s tenant in a state',
-        description:
-          'E.g. `state=awaitingApproval` or `state=manualReview`, oldest first, with time in state and each workflow’s `summary` (what its definition shows in a queue).',
+        description: `${queueExamples(bundles)}oldest first, with time in state and each workflow’s \`summary\` (what its definition shows in a queue).`,
         tags: ['workflows'],
         parameters: queryParameters(queueQuery),
         responses: { '200': ok('One page of the queue', 'QueuePage'), ...errorResponses(['BAD_REQUEST']) },
@@ -149,7 +154,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         responses: { '200': ok('One page of the trail', 'AuditPage'), ...errorResponses([...idCodes, 'BAD_REQUEST']) },
       },
     },
-    ...streamPath(queryParameters),
+    ...streamPath(queryParameters, bundles[0]?.latest.machine),
     '/v1/workflows/{id}/tools': {
       get: {
         operationId: 'getTools',
@@ -186,13 +191,19 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         summary: 'A definition: config JSON, directed graph, Mermaid diagram',
         tags: ['definitions'],
         parameters: [
-          { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'support' },
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            ...(bundles[0] ? { example: bundles[0].id } : {}),
+          },
           {
             name: 'version',
             in: 'path',
             required: true,
             schema: { type: 'string', pattern: '^[0-9]+$' },
-            example: '2',
+            ...(bundles[0] ? { example: String(bundles[0].latest.version) } : {}),
           },
         ],
         responses: { '200': ok('The definition', 'Definition'), ...errorResponses(idCodes) },
