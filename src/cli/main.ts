@@ -33,7 +33,7 @@ Commands:
   paths [--json] [--definition ID[@V]] [--no-simple]
                          traverse a definition: reachable states, paths, transition coverage, invariants
   stately gen|check      write stately/ from every definition, or check it is current and the round trip safe
-  stately release ID@V   write a version's release files (config JSON and implementation pins)
+  stately release ID@V   write a version's release files (config JSON, implementation pins, other parts)
   stately import FILE [--definition ID]
                          replace a machine file's config with a chart the Stately editor exported as
                          XState v5 code; lists names setup() lacks, then runs the check
