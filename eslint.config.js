@@ -162,7 +162,7 @@ export default defineConfig(
       'src/engine/**/*.ts',
       'machines/*/*.machine.ts',
       'machines/*/versions/**/*.ts',
-      'machines/*/*{context,events,guards,implementations,updates,retry-policy,roles,operations,policy}.ts',
+      'machines/*/*{context,events,guards,implementations,updates,retry-policy,roles,operations,policy,claims}.ts',
     ],
     rules: {
       'no-restricted-imports': [

@@ -46,9 +46,16 @@ async function main() {
       sub: string,
       tenant: string,
       roles: string[],
-      approvalLimit = 0,
+      approvalLimit?: number,
       kind: 'user' | 'service' = 'user',
-    ) => mintToken(secret, { sub, tenant, roles, approvalLimit, kind });
+    ) =>
+      mintToken(secret, {
+        sub,
+        tenant,
+        roles,
+        kind,
+        ...(approvalLimit === undefined ? {} : { claims: { approvalLimit } }),
+      });
     const tokens = {
       agent: await token('agent-1', 'acme', ['support_agent']),
       approver: await token('alice', 'acme', ['support_approver'], 1000),

@@ -201,7 +201,7 @@ async function main() {
           sub: 'alice',
           tenant: 'demo',
           roles: ['support_approver'],
-          approvalLimit: 1000,
+          claims: { approvalLimit: 1000 },
         }),
       ]);
       const driver = createHttpDriver({

@@ -114,7 +114,7 @@ async function supportLoad(origins: readonly string[], secret: string, count: nu
   const agent = httpClient(origins, await mintToken(secret, { sub: 'agent-1', tenant, roles: ['support_agent'] }));
   const approver = httpClient(
     origins,
-    await mintToken(secret, { sub: 'alice', tenant, roles: ['support_approver'], approvalLimit: 1000 }),
+    await mintToken(secret, { sub: 'alice', tenant, roles: ['support_approver'], claims: { approvalLimit: 1000 } }),
   );
   const created: string[] = [];
   const acknowledged = new Map<string, { version: number; eventIds: string[] }>();

@@ -13,14 +13,14 @@ export const agentTaskDemo: DemoScript<AgentTaskContext> = {
       dataAsOf: new Date(now).toISOString(),
     },
   }),
-  creator: { id: 'demo-requester', tenantId: 'demo', kind: 'user', roles: [roles.requester], approvalLimit: 0 },
+  creator: { id: 'demo-requester', tenantId: 'demo', kind: 'user', roles: [roles.requester] },
   decide(context, record) {
     const plan = context.plan;
     if (!plan || !record.statePaths.includes('awaitingApproval')) return null;
     return {
       type: 'APPROVED',
       payload: { planVersion: plan.version, planHash: plan.hash },
-      principal: { id: 'demo-approver', tenantId: 'demo', kind: 'user', roles: [roles.approver], approvalLimit: 0 },
+      principal: { id: 'demo-approver', tenantId: 'demo', kind: 'user', roles: [roles.approver] },
       note: `approver sees: ${plan.operation} ${JSON.stringify(plan.parameters)}, plan v${plan.version} ${plan.hash}`,
     };
   },

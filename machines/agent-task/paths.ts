@@ -18,7 +18,6 @@ const user = (id: string, userRoles: string[], tenantId = tenant): Principal => 
   tenantId,
   kind: 'user',
   roles: userRoles,
-  approvalLimit: 0,
 });
 
 export const agentTaskPrincipals = {
@@ -27,7 +26,7 @@ export const agentTaskPrincipals = {
   reviewer: user('reviewer-1', [roles.reviewer]),
   requesterApprover: user('requester-1', [roles.requester, roles.approver]),
   otherTenantApprover: user('approver-9', [roles.approver], 'globex'),
-  worker: { id: 'worker-1', tenantId: 'system', kind: 'service', roles: [roles.worker], approvalLimit: 0 } as Principal,
+  worker: { id: 'worker-1', tenantId: 'system', kind: 'service', roles: [roles.worker] } as Principal,
 };
 const p = agentTaskPrincipals;
 

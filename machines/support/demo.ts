@@ -14,14 +14,20 @@ export const supportDemo: DemoScript<SupportContext> = {
       currency: 'EUR',
     },
   }),
-  creator: { id: 'demo-agent', tenantId: 'demo', kind: 'user', roles: [roles.agent], approvalLimit: 0 },
+  creator: { id: 'demo-agent', tenantId: 'demo', kind: 'user', roles: [roles.agent] },
   decide(context, record) {
     const rec = context.recommendation;
     if (!rec || !record.statePaths.includes('beforeAction.awaitingApproval')) return null;
     return {
       type: 'APPROVED',
       payload: { recommendationVersion: rec.version, contentHash: rec.contentHash, amount: rec.amount },
-      principal: { id: 'demo-approver', tenantId: 'demo', kind: 'user', roles: [roles.approver], approvalLimit: 500 },
+      principal: {
+        id: 'demo-approver',
+        tenantId: 'demo',
+        kind: 'user',
+        roles: [roles.approver],
+        claims: { approvalLimit: 500 },
+      },
       note: `approver sees: refund ${rec.amount} ${rec.currency}, recommendation v${rec.version} ${rec.contentHash}`,
     };
   },

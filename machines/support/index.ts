@@ -13,10 +13,10 @@ import { FilePolicySource } from './effects/policy-source.ts';
 import { RedisActionProvider } from './effects/redis-action-provider.ts';
 import { migrations } from './migrations.ts';
 import { supportPaths } from './paths/model.ts';
+import { supportClaims } from './support.claims.ts';
 import type { SupportContext } from './support.context.ts';
-import { supportCreateSchema, supportInputSchema } from './support.context.ts';
+import { currentJobs, supportCreateSchema, supportInputSchema } from './support.context.ts';
 import { effects } from './support.effects.ts';
-import type { AnySupportEvent } from './support.events.ts';
 import { eventSchemas } from './support.events.ts';
 import { explainGuard } from './support.guards.ts';
 import { supportMachine } from './support.machine.ts';
@@ -24,10 +24,12 @@ import { eventRoles, roles } from './support.roles.ts';
 import { supportDemo } from './demo.ts';
 import { supportView } from './view.ts';
 import type { ReleasedVersion } from '../../src/definitions/released-version.ts';
-import { supportV1Release } from './versions/support.v1.ts';
+import type { ReleasableParts } from '../../src/definitions/released-parts.ts';
+import { supportPinnedFunctions } from './support.implementations.ts';
+import { supportV1Parts, supportV1Release } from './versions/support.v1.ts';
 
 /** support@2, the latest: new workflows start here. */
-export const supportV2: WorkflowDefinition<SupportContext> = {
+export const supportV2: WorkflowDefinition<SupportContext> & ReleasableParts = {
   id: 'support',
   version: 2,
   machine: supportMachine,
@@ -37,17 +39,19 @@ export const supportV2: WorkflowDefinition<SupportContext> = {
   eventRoles,
   effects,
   jobGuards: ['isCurrentJob', 'isCurrentValidation'],
-  currentJobs: (context) => context.jobs,
-  explainGuard: (guard, context, event) => explainGuard(guard, context, event as AnySupportEvent),
+  currentJobs,
+  explainGuard,
   startEvent: 'START',
   deadLetterEvent: 'ESCALATE',
+  pinnedFunctions: supportPinnedFunctions,
 };
 
 /** support@1, released (kept as data in `versions/`): workflows started on it keep running on it. */
-export const supportV1: WorkflowDefinition<SupportContext> & ReleasedVersion = {
-  ...supportV2,
+export const supportV1: WorkflowDefinition<SupportContext> & ReleasedVersion & ReleasableParts = {
+  id: 'support',
   version: 1,
   ...supportV1Release,
+  ...supportV1Parts,
 };
 
 export const support = defineWorkflow<SupportContext, SupportAdapters>({
@@ -59,6 +63,7 @@ export const support = defineWorkflow<SupportContext, SupportAdapters>({
   migrations,
   createSchema: supportCreateSchema,
   roles,
+  claims: supportClaims,
   adapters: (platform) => ({
     policies: new FilePolicySource(),
     accounts: new FixtureAccountService(),

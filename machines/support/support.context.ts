@@ -254,6 +254,9 @@ export function createInitialContext(rawInput: SupportInput): SupportContext {
   };
 }
 
+/** The jobs in flight by operation: a result naming any other job id is stale. */
+export const currentJobs = (context: SupportContext): Readonly<Record<string, string | undefined>> => context.jobs;
+
 /** The idempotency key of the refund for the current recommendation: the same on every attempt. */
 export function actionIdempotencyKey(context: Pick<SupportContext, 'workflowId'>, recommendationVersion: number) {
   return `support-action:${context.workflowId}:v${recommendationVersion}`;

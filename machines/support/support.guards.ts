@@ -2,9 +2,11 @@
  * Guards of the support workflow: pure, deterministic predicates over (context, event, params).
  *
  * A guard that protects authority is a list of named checks, so a refusal can say which check
- * failed (`explainGuard`). Authority (roles, approval limit, tenant) is read from the event's
- * actor, which the engine fills in from the authenticated principal — never from the payload.
+ * failed (`explainGuard`). Authority (roles, tenant, the approval limit among the token's claims) is
+ * read from the event's actor, which the engine fills in from the authenticated principal — never
+ * from the payload.
  */
+import { withinApprovalLimit } from './support.claims.ts';
 import type { ReviewStep, SupportContext } from './support.context.ts';
 import { actionIdempotencyKey } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
@@ -39,7 +41,7 @@ export const approvalChecks: Record<string, Check> = {
   restatesRecommendedAmount: (c, e) =>
     c.recommendation !== null && payloadOf(e, 'APPROVED')?.amount === c.recommendation.amount,
   amountWithinApproverLimit: (c, e) =>
-    c.recommendation !== null && 'actor' in e && c.recommendation.amount <= e.actor.approvalLimit,
+    c.recommendation !== null && 'actor' in e && withinApprovalLimit(e.actor, c.recommendation.amount),
   validationPassedForCurrentVersion: (c) => validationPassedForCurrentVersion(c),
   noCancellationPending: (c) => c.cancellation?.status !== 'pending',
 };

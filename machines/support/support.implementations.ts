@@ -5,9 +5,16 @@
  */
 import { assign, type ParameterizedObject } from 'xstate';
 import type { SupportContext } from './support.context.ts';
+import { createInitialContext } from './support.context.ts';
 import type { SupportEvent } from './support.events.ts';
 import type { OperationParams, StepParams } from './support.guards.ts';
-import { guards as g } from './support.guards.ts';
+import {
+  approvalChecks,
+  approverDecisionChecks,
+  guards as g,
+  receiptChecks,
+  reviewStepChecks,
+} from './support.guards.ts';
 import type { Operation } from './support.retry-policy.ts';
 import { backoffDelay, retryPolicies } from './support.retry-policy.ts';
 import type { EscalationParams } from './support.updates.ts';
@@ -118,4 +125,18 @@ export const supportDelays = {
   approvalTimeout: ({ context }: Args) => context.config.approvalTimeoutMs,
   workflowDeadline: ({ context, event }: Args) => u.untilDeadline(context, event),
   reviewDeadline: ({ context }: Args) => context.config.reviewDeadlineMs,
+};
+
+/**
+ * What the guards, actions and delays above, `explainGuard` and the initial context run through that
+ * a release pins by name beside them (`pinnedFunctions`, see `src/definitions/released-parts.ts`):
+ * the context factory, the tables of named checks, and the retry policies.
+ */
+export const supportPinnedFunctions = {
+  createInitialContext,
+  approvalChecks,
+  approverDecisionChecks,
+  receiptChecks,
+  reviewStepChecks,
+  retryPolicies,
 };

@@ -2,6 +2,7 @@
  * Context updates of the support workflow: pure functions from (context, event, params) to the
  * changed part of the context. The machine wires each one into a named `assign` action.
  */
+import { approvalLimitOf } from './support.claims.ts';
 import type { ManualReview, SupportContext } from './support.context.ts';
 import { actionIdempotencyKey, jobIdFor } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
@@ -171,7 +172,8 @@ export function recordApproval(context: SupportContext, event: AnySupportEvent):
     approval: {
       approverId: event.actor.id,
       approverTenantId: event.actor.tenantId,
-      approverLimit: event.actor.approvalLimit,
+      // Recorded only once the guard has found a valid limit within which the amount lies.
+      approverLimit: approvalLimitOf(event.actor) ?? 0,
       recommendationVersion: p.recommendationVersion,
       contentHash: p.contentHash,
       amount: context.recommendation?.amount ?? p.amount,

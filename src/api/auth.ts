@@ -1,11 +1,12 @@
 /**
  * Bearer JWT authentication: HS256 with a shared secret, or a JWKS URL. Claims `sub`, `tenant`,
- * `roles`, `approvalLimit` become the principal; nothing else in a request carries authority.
+ * `roles`, `kind` become the principal, and the token's other claims its `claims`, which only the
+ * definitions read (each validates its own); nothing else in a request carries authority.
  */
 import { randomBytes } from 'node:crypto';
 import { sign, verify, verifyWithJwks } from 'hono/jwt';
 import { z } from 'zod';
-import type { Principal } from '../engine/principal.ts';
+import { claimLimits, claimsSchema, type ClaimValue, type Principal } from '../engine/principal.ts';
 import { ApiError } from './errors.ts';
 
 /** Text claims must be well-formed UTF-16: a lone surrogate cannot be stored, keyed or logged faithfully. */
@@ -17,16 +18,25 @@ const claimText = (max: number) =>
     .max(max)
     .refine((text) => !loneSurrogate.test(text), 'not well-formed text');
 
-const claimsSchema = z.object({
+const tokenSchema = z.object({
   /** Tokens must expire. */
   exp: z.number(),
   sub: claimText(200),
   tenant: claimText(200),
   roles: z.array(claimText(100)).max(50).default([]),
-  approvalLimit: z.number().min(0).default(0),
   /** `service` tokens (workers) act across tenants. */
   kind: z.enum(['user', 'service']).default('user'),
 });
+
+/** Claims the platform reads or a JWT registers (RFC 7519 §4.1): not handed on as the principal's `claims`. */
+const standardClaims = new Set(['sub', 'tenant', 'roles', 'kind', 'iss', 'aud', 'exp', 'nbf', 'iat', 'jti']);
+
+/** The token's other claims, as the definitions read them; null when there are too many or too large. */
+function otherClaims(payload: Record<string, unknown>): Record<string, ClaimValue> | null {
+  const others = Object.fromEntries(Object.entries(payload).filter(([name]) => !standardClaims.has(name)));
+  const parsed = claimsSchema.safeParse(others);
+  return parsed.success ? deepFreeze(parsed.data) : null;
+}
 
 export interface Authenticator {
   authenticate(header: string | undefined): Promise<Principal>;
@@ -90,7 +100,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const token = match[1];
       const now = Date.now();
       const hit = verified.get(token);
-      if (hit && now < hit.until) return { ...hit.principal, roles: [...hit.principal.roles] };
+      if (hit && now < hit.until) return copyOf(hit.principal);
       if (hit) verified.delete(token);
       let payload: unknown;
       const keys = jwks ? await jwks() : null;
@@ -101,35 +111,59 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       } catch {
         throw new ApiError('UNAUTHORIZED', 'the token is invalid or expired', {}, { 'WWW-Authenticate': 'Bearer' });
       }
-      const claims = claimsSchema.safeParse(payload);
+      const claims = tokenSchema.safeParse(payload);
       if (!claims.success) throw new ApiError('UNAUTHORIZED', 'the token lacks sub, tenant, roles or exp');
-      const { sub, tenant, roles, approvalLimit, kind, exp } = claims.data;
-      const principal: Principal = { id: sub, tenantId: tenant, roles, approvalLimit, kind };
+      const others = otherClaims(payload as Record<string, unknown>);
+      if (!others) {
+        throw new ApiError(
+          'UNAUTHORIZED',
+          `the token carries too many or too large other claims (at most ${claimLimits.count}, named in up to 100 characters, ${claimLimits.characters} characters as JSON)`,
+        );
+      }
+      const { sub, tenant, roles, kind, exp } = claims.data;
+      const principal: Principal = { id: sub, tenantId: tenant, roles, kind, claims: others };
       if (verified.size >= VERIFIED_TOKENS) verified.delete(verified.keys().next().value ?? '');
       verified.set(token, { principal, until: Math.min(exp * 1000, now + VERIFIED_FOR_MS) });
-      return { ...principal, roles: [...roles] };
+      return copyOf(principal);
     },
   };
+}
+
+/** A cached principal is handed out as a copy (its claims frozen): nothing a request does to it reaches the next. */
+function copyOf(principal: Principal): Principal {
+  return { ...principal, roles: [...principal.roles] };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 export interface TokenClaims {
   sub: string;
   tenant: string;
   roles: string[];
-  approvalLimit?: number;
   kind?: 'user' | 'service';
+  /** Further claims a definition reads (an approver's limit, say); not the standard ones. */
+  claims?: Readonly<Record<string, ClaimValue>>;
   /** Lifetime in seconds; default 12 hours. */
   ttlSeconds?: number;
 }
 
+/** A token signed with `secret` (HS256); throws when `claims.claims` names a standard claim. */
 export function mintToken(secret: string, claims: TokenClaims, now = Date.now()): Promise<string> {
+  const reserved = Object.keys(claims.claims ?? {}).filter((name) => standardClaims.has(name));
+  if (reserved.length > 0) throw new Error(`${reserved.join(', ')}: a standard claim, not one of the other claims`);
   const iat = Math.floor(now / 1000);
   return sign(
     {
+      ...claims.claims,
       sub: claims.sub,
       tenant: claims.tenant,
       roles: claims.roles,
-      approvalLimit: claims.approvalLimit ?? 0,
       kind: claims.kind ?? 'user',
       iat,
       exp: iat + (claims.ttlSeconds ?? 12 * 3600),

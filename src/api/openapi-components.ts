@@ -168,7 +168,7 @@ export const responseSchemas = {
           .record(z.string(), z.unknown())
           .nullable()
           .describe(
-            'What a person decides from, as the workflow’s definition summarises it (the support workflow: customer, subject, amount, currency, review reason, owner); null when the definition has no summary',
+            'What a person decides from, as the workflow’s definition summarises it (its `view.summary`: the facts a queue shows, such as who asks, for what and why it waits); null when the definition has no summary',
           ),
       }),
     ),
@@ -220,6 +220,9 @@ export const responseSchemas = {
         title: z.string(),
         description: z.string(),
         roles: z.record(z.string(), z.string()),
+        claims: z
+          .record(z.string(), z.string())
+          .describe('The token claims this definition reads beyond the standard ones, by name: what each grants'),
         createRoles: z.array(z.string()),
         queues: z.array(z.object({ state: z.string(), title: z.string() })),
         events: z.array(z.string()),
@@ -256,18 +259,20 @@ export function ok(description: string, schema: string | null, extra: Record<str
 // ---------------------------------------------------------------------------------------------
 // Events: one envelope per event type, discriminated by `type`.
 
-/** Component names of a workflow's schemas: bare for the first (default) workflow, prefixed for the others. */
-function namer(bundles: readonly AnyWorkflowBundle[], bundle: AnyWorkflowBundle) {
-  const prefix = bundles[0] === bundle ? '' : pascal(bundle.id.replace(/-/g, '_'));
-  return (name: string) => `${prefix}${name}`;
-}
+/** The prefix of every component named after a workflow: `agent-task` → `AgentTask`. */
+const componentPrefix = (bundle: AnyWorkflowBundle) => pascal(bundle.id.replace(/-/g, '_'));
 
+/**
+ * Per workflow, whichever was registered first: its event union (`<Id>Event`), one envelope and one
+ * payload schema per event type (`<Id><Type>Event`, `<Id><Type>Payload`); and `AnyEvent` over them all.
+ */
 export function eventComponents(bundles: readonly AnyWorkflowBundle[]) {
   const schemas: Record<string, JsonSchema> = {};
   const envelope = jsonSchema(eventBody) as { properties: Record<string, JsonSchema> };
   const unions: string[] = [];
   for (const bundle of bundles) {
-    const name = namer(bundles, bundle);
+    const prefix = componentPrefix(bundle);
+    const name = (suffix: string) => `${prefix}${suffix}`;
     const mapping: Record<string, string> = {};
     // The newest version describes an event type; older ones share the same schemas today.
     const newestFirst = [...(bundle.versions as readonly WorkflowDefinition[])].sort((a, b) => b.version - a.version);
@@ -276,6 +281,7 @@ export function eventComponents(bundles: readonly AnyWorkflowBundle[]) {
         if (mapping[type]) continue;
         const event = name(pascal(type));
         const optionalPayload = payload.safeParse({}).success;
+        unclaimed(schemas, `${event}Payload`, `${event}Event`);
         schemas[`${event}Payload`] = jsonSchema(payload);
         schemas[`${event}Event`] = {
           type: 'object',
@@ -296,6 +302,7 @@ export function eventComponents(bundles: readonly AnyWorkflowBundle[]) {
       }
     }
     const union = name('Event');
+    unclaimed(schemas, union);
     schemas[union] = {
       description: `An event for a ${bundle.id} workflow: \`type\` picks the payload schema; unknown types are refused (422).`,
       oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
@@ -311,7 +318,12 @@ export function eventComponents(bundles: readonly AnyWorkflowBundle[]) {
   return { schemas };
 }
 
-const componentPrefix = (bundle: AnyWorkflowBundle) => pascal(bundle.id.replace(/-/g, '_'));
+/** Throws when a component name is taken already: two definitions' names must not overwrite each other. */
+function unclaimed(schemas: Record<string, JsonSchema>, ...names: string[]): void {
+  for (const name of names) {
+    if (Object.hasOwn(schemas, name)) throw new Error(`two definitions name the OpenAPI schema ${name}`);
+  }
+}
 
 /** Every event type of a workflow, over all its versions. */
 const eventTypesOf = (bundle: AnyWorkflowBundle) => [

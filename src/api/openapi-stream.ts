@@ -1,7 +1,10 @@
 /**
  * The workflow stream in the OpenAPI document: server-sent events, typed as the events a client
- * reads (`event`, `id`, `data`), the `data` of both kinds being a `StreamVersion`.
+ * reads (`event`, `id`, `data`), the `data` of both kinds being a `StreamVersion`. The example is
+ * the last two versions of a workflow of the first registered definition, taken from its chart.
  */
+import type { AnyStateMachine } from 'xstate';
+import { getStateNodes } from 'xstate/graph';
 import { ref, type JsonSchema } from './openapi-components.ts';
 import { errorResponses } from './openapi-errors.ts';
 import { streamQuery } from './schemas.ts';
@@ -39,32 +42,72 @@ export const streamSchemas: Record<string, JsonSchema> = {
   },
 };
 
-const version10 = {
-  workflowId: 's017-abcdefgh',
-  version: 10,
-  eventType: 'ACTION_EXECUTED',
-  state: ['notifyingCustomer.attempting'],
-  status: 'active',
-  at: '2026-01-05T10:00:01.000Z',
-};
-const version11 = {
-  ...version10,
-  version: 11,
-  eventType: 'CUSTOMER_NOTIFIED',
-  state: ['completed'],
-  status: 'finished',
-  at: '2026-01-05T10:00:02.000Z',
-};
-const { eventType: _last, ...finished11 } = version11;
+/** The last two steps of a workflow: an event into a resting state, and one from there to a final state. */
+export interface StreamExampleSteps {
+  into: { eventType: string; state: string };
+  last: { eventType: string; state: string };
+}
 
-const wire = [
-  `event: state\nid: 10\ndata: ${JSON.stringify(version10)}\n`,
-  `event: state\nid: 11\ndata: ${JSON.stringify(version11)}\n`,
-  `event: finished\nid: 11\ndata: ${JSON.stringify(finished11)}`,
-].join('\n');
+const isLeaf = (node: { type: string; states: object }) =>
+  node.type !== 'history' && Object.keys(node.states).length === 0;
 
-/** `GET /v1/workflows/{id}/stream`, with the query parameters of `streamQuery`. */
-export function streamPath(queryParameters: (schema: typeof streamQuery) => unknown[]) {
+/**
+ * Two steps of `machine` that end it, for the example: an event type leading into a leaf state from
+ * which another event type leads to a final state (the first such pair in the chart's order); null
+ * when the chart has none (a chart that only ends by itself).
+ */
+export function streamExampleSteps(machine: AnyStateMachine): StreamExampleSteps | null {
+  const edges = getStateNodes(machine.root).flatMap((node) =>
+    [...node.transitions.entries()]
+      .filter(([type]) => !type.startsWith('xstate.') && type !== '*')
+      .flatMap(([type, transitions]) =>
+        transitions.flatMap((t) => (t.target ?? []).filter(isLeaf).map((target) => ({ from: node, type, target }))),
+      ),
+  );
+  for (const last of edges) {
+    if (last.target.type !== 'final' || !isLeaf(last.from)) continue;
+    const into = edges.find((edge) => edge.target === last.from);
+    if (!into) continue;
+    return {
+      into: { eventType: into.type, state: into.target.path.join('.') },
+      last: { eventType: last.type, state: last.target.path.join('.') },
+    };
+  }
+  return null;
+}
+
+function wireExample(steps: StreamExampleSteps | null) {
+  const version10 = {
+    workflowId: 's017-abcdefgh',
+    version: 10,
+    eventType: steps?.into.eventType ?? 'xstate.init',
+    state: [steps?.into.state ?? 'working'],
+    status: 'active',
+    at: '2026-01-05T10:00:01.000Z',
+  };
+  const version11 = {
+    ...version10,
+    version: 11,
+    eventType: steps?.last.eventType ?? 'COMPLETE',
+    state: [steps?.last.state ?? 'completed'],
+    status: 'finished',
+    at: '2026-01-05T10:00:02.000Z',
+  };
+  const { eventType: _last, ...finished11 } = version11;
+  const wire = [
+    `event: state\nid: 10\ndata: ${JSON.stringify(version10)}\n`,
+    `event: state\nid: 11\ndata: ${JSON.stringify(version11)}\n`,
+    `event: finished\nid: 11\ndata: ${JSON.stringify(finished11)}`,
+  ].join('\n');
+  return { version10, finished11, wire };
+}
+
+/**
+ * `GET /v1/workflows/{id}/stream`, with the query parameters of `streamQuery`; its example follows
+ * `machine` (the first registered definition's latest chart) when given.
+ */
+export function streamPath(queryParameters: (schema: typeof streamQuery) => unknown[], machine?: AnyStateMachine) {
+  const { version10, finished11, wire } = wireExample(machine ? streamExampleSteps(machine) : null);
   return {
     '/v1/workflows/{id}/stream': {
       get: {

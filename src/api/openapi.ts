@@ -65,6 +65,14 @@ const staticAsset = (operationId: string, summary: string) =>
     responses: { '200': { description: 'The file' }, ...errorResponses(['NOT_FOUND'], publicCodes) },
   });
 
+/** `E.g. \`state=…\` or \`state=…\`, ` from the queues the definitions declare (the first two). */
+function queueExamples(bundles: readonly AnyWorkflowBundle[]): string {
+  const states = bundles
+    .flatMap((bundle) => bundle.queues.map((queue) => `\`state=${queue.state}&definition=${bundle.id}\``))
+    .slice(0, 2);
+  return states.length > 0 ? ` E.g. ${states.join(' or ')}.` : '';
+}
+
 function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
   const events = eventComponents(bundles);
   const bearer = [{ bearerAuth: [] }];
@@ -104,8 +112,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       get: {
         operationId: 'listQueue',
         summary: 'A queue: workflows of the caller’s tenant and a definition in a state',
-        description:
-          'E.g. `state=awaitingApproval&definition=support` or `state=manualReview`: the workflows of one definition (every version of it) waiting in that state, oldest first, with time in state and each workflow’s `summary` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. `definition` may be left out when only one registered definition has a state of that name; when several do, the answer is 422 `AMBIGUOUS_STATE` with those definitions in `details.definitions`. An unknown state or definition is 400 `BAD_REQUEST` with the known ones in `details`.',
+        description: `The workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s \`summary\` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. \`definition\` may be left out when only one registered definition has a state of that name; when several do, the answer is 422 \`AMBIGUOUS_STATE\` with those definitions in \`details.definitions\`. An unknown state or definition is 400 \`BAD_REQUEST\` with the known ones in \`details\`.${queueExamples(bundles)}`,
         tags: ['workflows'],
         parameters: queryParameters(queueQuery),
         responses: {
@@ -153,7 +160,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         responses: { '200': ok('One page of the trail', 'AuditPage'), ...errorResponses([...idCodes, 'BAD_REQUEST']) },
       },
     },
-    ...streamPath(queryParameters),
+    ...streamPath(queryParameters, bundles[0]?.latest.machine),
     '/v1/workflows/{id}/tools': {
       get: {
         operationId: 'getTools',
@@ -190,13 +197,19 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         summary: 'A definition: config JSON, directed graph, Mermaid diagram',
         tags: ['definitions'],
         parameters: [
-          { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'support' },
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            ...(bundles[0] ? { example: bundles[0].id } : {}),
+          },
           {
             name: 'version',
             in: 'path',
             required: true,
             schema: { type: 'string', pattern: '^[0-9]+$' },
-            example: '2',
+            ...(bundles[0] ? { example: String(bundles[0].latest.version) } : {}),
           },
         ],
         responses: { '200': ok('The definition', 'Definition'), ...errorResponses(idCodes) },
@@ -281,7 +294,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       description: [
         'Durable, governed AI workflows as statecharts, driven over HTTP.',
         '',
-        'Every `/v1` request needs a Bearer JWT (claims `sub`, `tenant`, `roles`, `approvalLimit`); authority comes only from the token. A workflow of another tenant is reported as absent (404).',
+        'Every `/v1` request needs a Bearer JWT (claims `sub`, `tenant`, `roles`, optionally `kind`); authority comes only from the token. Its other claims (at most 50, 8 KB as JSON) are handed to the definitions, which read and validate their own (the `claims` of each definition in `GET /v1/definitions`). A workflow of another tenant is reported as absent (404).',
         '',
         'Every error is `{ "error": { "code", "message", "details" } }`, never a stack trace:',
         '',
@@ -357,7 +370,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            'HS256 (or a JWKS) with claims `sub`, `tenant`, `roles`, `approvalLimit`; `npx warden token` mints one.',
+            'HS256 (or a JWKS) with claims `sub`, `tenant`, `roles` (and `kind`, and the claims a definition reads); `npx warden token` mints one.',
         },
         metricsToken: {
           type: 'http',

@@ -14,10 +14,11 @@ Commands:
   serve [--role api|worker|timers] [--processes N]
                          the API, workers and timer service (all unless --role) until SIGTERM;
                          --processes runs N processes of those roles (one per core; needs REDIS_URL)
-  token --sub ID --tenant T --roles a,b [--limit N] [--kind user|service]
+  token --sub ID --tenant T --roles a,b [--claim name=value]... [--kind user|service]
                          mint a Bearer token with WARDEN_JWT_SECRET, or else with the secret
-                         a server started without it keeps in .warden/secret; an external worker is
-                         --kind service --roles worker
+                         a server started without it keeps in .warden/secret; --claim adds a claim
+                         a definition reads (JSON, else text), listed by \`warden token\` alone; an
+                         external worker is --kind service --roles worker
   reindex                one-off after upgrading: move the queue entries of earlier versions (indexed
                          per tenant and state) into one index per tenant, definition and state
   demo [--definition ID] drive one workflow (the first registered by default) to completion with the local adapters
@@ -25,7 +26,7 @@ Commands:
   paths [--json] [--definition ID[@V]] [--no-simple]
                          traverse a definition: reachable states, paths, transition coverage, invariants
   stately gen|check      write stately/ from every definition, or check it is current and the round trip safe
-  stately release ID@V   write a version's release files (config JSON and implementation pins)
+  stately release ID@V   write a version's release files (config JSON, implementation pins, other parts)
   stately import FILE [--definition ID]
                          replace a machine file's config with a chart the Stately editor exported as
                          XState v5 code; lists names setup() lacks, then runs the check
@@ -79,6 +80,7 @@ export async function main(
       sub: { type: 'string' },
       tenant: { type: 'string' },
       roles: { type: 'string' },
+      claim: { type: 'string', multiple: true },
       limit: { type: 'string' },
       kind: { type: 'string' },
       processes: { type: 'string' },
@@ -120,7 +122,8 @@ export async function main(
       }
       case 'token': {
         const { token } = await import('./token.ts');
-        return await token(loadConfig(), values, print);
+        // The workflows are loaded only to list the claims they read, on a usage error.
+        return await token(loadConfig(), values, print, async () => (await registry()).bundles);
       }
       case 'reindex': {
         const { reindex } = await import('./reindex.ts');

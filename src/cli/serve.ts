@@ -12,6 +12,8 @@ import { mintToken } from '../api/auth.ts';
 import { apiDeps, authenticatorFor, serveApi } from '../api/server.ts';
 import type { Config } from '../config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
+import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
+import type { ClaimValue } from '../engine/principal.ts';
 import type { Role } from '../runtime/runner.ts';
 import { setupTracing } from '../observability/index.ts';
 import { createSystem } from '../system.ts';
@@ -27,6 +29,16 @@ export function parseRoles(role: string | undefined): Set<ProcessRole> {
   throw new Error(`unknown role ${role}: use ${roleNames.join(', ')} (comma-separated) or all`);
 }
 
+/** The claims a starter token of `role` carries: what the workflow names for it (an approver's limit). */
+export function starterClaims(bundle: AnyWorkflowBundle, role: string): Record<string, ClaimValue> {
+  const claims: Record<string, ClaimValue> = {};
+  for (const [name, spec] of Object.entries(bundle.claims ?? {})) {
+    const value = spec.starter && Object.hasOwn(spec.starter, role) ? spec.starter[role] : undefined;
+    if (value !== undefined) claims[name] = value;
+  }
+  return claims;
+}
+
 /**
  * Tokens for a first try, printed when no secret is configured: the first workflow's roles as one
  * paste-ready `export BASE=… AGENT=… …` line (what the README walkthrough uses), the rest listed.
@@ -40,8 +52,8 @@ async function printStarterTokens(
   logger: Logger,
 ): Promise<void> {
   const tenant = 'demo';
-  const mint = (name: string, role: string) =>
-    mintToken(secret.secret, { sub: `${name}-1`, tenant, roles: [role], approvalLimit: 500 });
+  const mint = (bundle: AnyWorkflowBundle, name: string, role: string) =>
+    mintToken(secret.secret, { sub: `${name}-1`, tenant, roles: [role], claims: starterClaims(bundle, role) });
   logger.info(
     { secretFile: secret.path, generated: secret.created },
     'WARDEN_JWT_SECRET is not set: signing tokens with the secret in this file (readable only by you; ' +
@@ -51,7 +63,9 @@ async function printStarterTokens(
   if (!first) return;
   const exports = [`BASE=${base}`];
   for (const [name, role] of Object.entries(first.roles)) {
-    if (role !== 'worker') exports.push(`${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}=${await mint(name, role)}`);
+    if (role !== 'worker') {
+      exports.push(`${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}=${await mint(first, name, role)}`);
+    }
   }
   print(`Paste into another shell (${first.id} tokens for tenant "${tenant}", 12 h):`);
   print(`export ${exports.join(' ')}`);
@@ -59,7 +73,7 @@ async function printStarterTokens(
   print(`More tokens for tenant "${tenant}":`);
   for (const bundle of others) {
     for (const [name, role] of Object.entries(bundle.roles)) {
-      if (role !== 'worker') print(`  ${`${bundle.id} ${name}`.padEnd(24)} ${await mint(name, role)}`);
+      if (role !== 'worker') print(`  ${`${bundle.id} ${name}`.padEnd(24)} ${await mint(bundle, name, role)}`);
     }
   }
 }

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { releaseFiles } from '../definitions/released-version.ts';
+import { releasedPartsOf } from '../definitions/released-parts.ts';
 import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
 import { statelyImport } from './stately-import.ts';
 
@@ -33,8 +34,9 @@ export function statelyFilesOnDisk(registry: WorkflowRegistry): Record<string, s
 }
 
 /**
- * Writes a version's release files — its config as JSON and the pins of the implementations it
- * names — to `machines/<id>/versions/<id>.v<N>.json` and `.pins.json`. Run it while the version is
+ * Writes a version's release files — its config as JSON, the pins of the implementations it names,
+ * and its other parts (roles, effects, schema and function pins) — to
+ * `machines/<id>/versions/<id>.v<N>.json`, `.pins.json` and `.parts.json`. Run it while the version is
  * still the registered machine; run again on a released version to re-pin it deliberately.
  */
 function release(registry: WorkflowRegistry, key: string | undefined, print: Print): number {
@@ -49,6 +51,7 @@ function release(registry: WorkflowRegistry, key: string | undefined, print: Pri
   for (const [path, text] of [
     [`${base}.json`, files.config],
     [`${base}.pins.json`, files.pins],
+    [`${base}.parts.json`, JSON.stringify(releasedPartsOf(definition))],
   ] as const) {
     writeFileSync(`${root}${path}`, `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
     print(`wrote ${path}`);

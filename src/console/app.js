@@ -69,6 +69,15 @@
     }
   }
 
+  /** The token's claims beyond the standard ones a definition reads (an approval limit), as ` · name value`. */
+  function otherClaims(claims) {
+    const standard = ['sub', 'tenant', 'roles', 'kind', 'iss', 'aud', 'exp', 'nbf', 'iat', 'jti'];
+    return Object.entries(claims)
+      .filter(([name, value]) => !standard.includes(name) && value !== null && typeof value !== 'object')
+      .map(([name, value]) => ` · ${name} ${value}`)
+      .join('');
+  }
+
   class ApiProblem extends Error {
     constructor(status, body) {
       const error = (body && body.error) || {};
@@ -121,8 +130,7 @@
     if (!token) return renderSignIn();
     const claims = claimsOf(token) || {};
     document.getElementById('who').textContent =
-      `${claims.sub || '?'} · ${claims.tenant || '?'} · ${(claims.roles || []).join(', ')}` +
-      (claims.approvalLimit ? ` · limit ${claims.approvalLimit}` : '');
+      `${claims.sub || '?'} · ${claims.tenant || '?'} · ${(claims.roles || []).join(', ')}` + otherClaims(claims);
     const match = /^#\/workflows\/([^/]+)$/.exec(hash);
     const mine = generation;
     const page = match ? renderWorkflow(decodeURIComponent(match[1])) : renderQueues();

@@ -13,7 +13,8 @@ export type ProblemCode =
   | 'STATE_REMOVED'
   | 'VERSION_CHANGED'
   | 'IMPLEMENTATION_CHANGED'
-  | 'IMPLEMENTATION_UNPINNED';
+  | 'IMPLEMENTATION_UNPINNED'
+  | 'DEFINITION_CHANGED';
 
 export interface Problem {
   code: ProblemCode;

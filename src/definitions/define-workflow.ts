@@ -3,8 +3,8 @@
  * message: a guard, action or delay the chart names but `setup()` lacks, an event type the chart
  * handles without a schema or roles, an effect without a handler, a queue state that does not
  * exist, a start or dead-letter event the definition cannot take, a job's result or dead-letter
- * event Warden's workers may not send, a migration between unknown versions. A bundle that passes
- * can be registered beside any other.
+ * event Warden's workers may not send, a migration between unknown versions, a starter claim for a
+ * role the workflow does not have. A bundle that passes can be registered beside any other.
  */
 import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
@@ -173,6 +173,13 @@ export function defineWorkflow<TContext, TAdapters extends object = object>(
   for (const queue of spec.queues) {
     if (!leaves.includes(queue.state)) {
       problems.push(`the queue state ${queue.state} is not a leaf state of ${definitionKey(latest)}`);
+    }
+  }
+  const roleValues = Object.values(spec.roles);
+  for (const [claim, claimSpec] of Object.entries(spec.claims ?? {})) {
+    for (const role of Object.keys(claimSpec.starter ?? {})) {
+      if (!roleValues.includes(role))
+        problems.push(`the claim ${claim} has a starter value for ${role}, which is not a role of ${spec.id}`);
     }
   }
   const keys = versions.map((v) => definitionKey(v));

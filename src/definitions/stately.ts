@@ -18,6 +18,7 @@ import {
 } from './chart-references.ts';
 import { mermaidDiagram, serialisableConfig } from './describe.ts';
 import { changedImplementations, type PinnedVersion } from './pins.ts';
+import { changedParts } from './released-parts.ts';
 
 export type { Problem, ProblemCode };
 
@@ -182,6 +183,7 @@ export function statelyCheck(input: StatelyInput, files: Readonly<Record<string,
     problems.push(...missingImplementations(definition.machine, key));
     const pins = (definition as WorkflowDefinition & PinnedVersion).pins;
     if (pins) problems.push(...changedImplementations(definition.machine, pins, key));
+    problems.push(...changedParts(definition, key));
   }
   const lockText = files[stateLockPath] ?? null;
   const lock = parseLock(lockText);

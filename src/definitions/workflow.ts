@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { AuditEntry, Decision, WorkflowRecord } from '../engine/decision.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import type { SnapshotMigration } from '../engine/migrate.ts';
-import type { Principal } from '../engine/principal.ts';
+import type { ClaimValue, Principal } from '../engine/principal.ts';
 import type { EffectHandler } from '../effects/effect.ts';
 import type { ModelClient } from '../effects/model-client.ts';
 import type { Notifier } from '../effects/notifier.ts';
@@ -108,6 +108,14 @@ export interface WorkflowView<TContext> {
   present?(context: TContext, record: WorkflowRecord): Presentation;
 }
 
+/** A claim a workflow reads from its callers' tokens. */
+export interface TokenClaimSpec {
+  /** What the claim grants, for `warden token --help` and the README. */
+  description: string;
+  /** The value the starter tokens `warden serve` prints carry, by role; none for a role not listed. */
+  starter?: Readonly<Record<string, ClaimValue>>;
+}
+
 /** A local, offline answer to a model task: deterministic rules standing in for a model. */
 export type LocalModelRule = (input: unknown) => unknown;
 
@@ -142,6 +150,11 @@ export interface WorkflowBundleSpec<TContext, TAdapters extends object> {
   createSchema: z.ZodType;
   /** Roles of this workflow by what they do (for documentation, tokens and the console). */
   roles: Readonly<Record<string, string>>;
+  /**
+   * The token claims beyond the standard ones this workflow reads (`principal.claims`), by name. Its
+   * guards validate them; this says what each means and what the starter tokens carry.
+   */
+  claims?: Readonly<Record<string, TokenClaimSpec>>;
   /** Builds the adapters only this workflow uses (its provider, its account service...). */
   adapters?: (platform: PlatformAdapters) => TAdapters;
   /** One handler factory per effect type the definition requests. */

@@ -1,6 +1,7 @@
 /**
- * Customer notifications. A delivery is recorded under its delivery key before anything is sent,
- * so a retried job finds the first delivery instead of messaging the customer twice.
+ * Notifications to a recipient (whoever a workflow tells: a customer, a requester). A delivery is
+ * recorded under its delivery key before anything is sent, so a retried job finds the first delivery
+ * instead of messaging the recipient twice.
  */
 import { stableId } from './canonical-json.ts';
 import { FaultInjector, withFault } from './fault-injector.ts';
@@ -9,7 +10,8 @@ import { EffectError } from './effect-errors.ts';
 export interface Notification {
   /** Stable per logical message: the same key never delivers twice. */
   deliveryKey: string;
-  customerId: string;
+  /** Whom the message is for, as the workflow names them (its address is the channel's business). */
+  recipient: string;
   template: string;
   data: Record<string, string | number | null>;
 }

@@ -17,14 +17,21 @@ import {
 import { createEffectKeys, type EffectKeys } from './redis-keys.ts';
 import { RecordReply } from './reply-codes.ts';
 
-const deliverySchema = z.strictObject({
+const deliveryFields = {
   deliveryId: z.string(),
   deliveryKey: z.string(),
   channel: z.string(),
-  customerId: z.string(),
   template: z.string(),
   data: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
-});
+};
+
+/** A recorded delivery; one recorded before recipients were generic names its recipient `customerId`. */
+const deliverySchema = z.union([
+  z.strictObject({ ...deliveryFields, recipient: z.string() }),
+  z
+    .strictObject({ ...deliveryFields, customerId: z.string() })
+    .transform(({ customerId, ...delivery }) => ({ ...delivery, recipient: customerId })),
+]);
 
 export interface RedisNotifierOptions {
   /** Namespace of every key, e.g. `warden` (tests use a fresh prefix each). */

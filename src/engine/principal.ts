@@ -1,8 +1,29 @@
 /**
  * Who acts: the authenticated caller or a Warden service (worker, timer). Authority — roles, tenant,
- * approval limit — comes only from here, never from an event payload.
+ * and the claims a definition reads (an approval limit...) — comes only from here, never from an
+ * event payload.
  */
 import { z } from 'zod';
+
+/** A JSON value, as a claim of a token carries one. */
+export type ClaimValue = z.infer<ReturnType<typeof z.json>>;
+
+/** At most this many claims beyond the standard ones, and this many characters of them as JSON. */
+export const claimLimits = { count: 50, characters: 8192 } as const;
+
+/**
+ * The claims of a token beyond the standard ones (`sub`, `tenant`, `roles`, `kind`, `exp`...), as the
+ * token carries them: the platform never reads them; a definition validates the ones it reads.
+ */
+export const claimsSchema = z
+  .record(z.string().min(1).max(100), z.json())
+  .refine((claims) => Object.keys(claims).length <= claimLimits.count, `at most ${claimLimits.count} claims`)
+  .refine(
+    (claims) => JSON.stringify(claims).length <= claimLimits.characters,
+    `at most ${claimLimits.characters} characters of claims as JSON`,
+  );
+
+export type Claims = Readonly<Record<string, ClaimValue>>;
 
 export const principalSchema = z.strictObject({
   id: z.string().trim().min(1).max(200),
@@ -10,8 +31,8 @@ export const principalSchema = z.strictObject({
   /** `service` principals (workers) act across tenants; `user` principals only within theirs. */
   kind: z.enum(['user', 'service']),
   roles: z.array(z.string().min(1).max(100)).max(50),
-  /** Highest amount this principal may approve, in major units; 0 when absent. */
-  approvalLimit: z.number().min(0).default(0),
+  /** The token's other claims, for the definitions that read one; none when absent. */
+  claims: claimsSchema.optional(),
 });
 
 export type Principal = z.infer<typeof principalSchema>;

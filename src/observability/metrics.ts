@@ -91,7 +91,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     queueWait: new Histogram({
       name: 'warden_queue_wait_seconds',
-      help: 'How long a workflow waited in a queue state (awaiting approval, manual review...) before a decision moved it on, by definition and state.',
+      help: 'How long a workflow waited in a queue state (one people work from, as its definition lists its queues) before a decision moved it on, by definition and state.',
       labelNames: ['definition', 'state'] as const,
       buckets: humanBuckets,
       registers,

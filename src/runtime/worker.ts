@@ -94,7 +94,6 @@ export function createWorker(options: WorkerOptions) {
     tenantId: 'system',
     kind: 'service',
     roles: [workerRole],
-    approvalLimit: 0,
   };
   const inFlight = new Set<Promise<unknown>>();
   /** Entries whose result commit acknowledged them too. */

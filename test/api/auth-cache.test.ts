@@ -16,8 +16,8 @@ describe('the verified-token cache', () => {
       id: 'rita',
       tenantId: 'acme',
       roles: ['support_reviewer'],
-      approvalLimit: 0,
       kind: 'user',
+      claims: {},
     });
   });
 

@@ -75,14 +75,14 @@ const { store } = system;
 
 const callers = {
   agent: { sub: 'agent-1', tenant: 'acme', roles: ['support_agent'] },
-  approver: { sub: 'approver-1', tenant: 'acme', roles: ['support_approver'], approvalLimit: 1000 },
+  approver: { sub: 'approver-1', tenant: 'acme', roles: ['support_approver'], claims: { approvalLimit: 1000 } },
   reviewer: { sub: 'reviewer-1', tenant: 'acme', roles: ['support_reviewer'] },
   worker: { sub: 'worker-1', tenant: 'system', roles: ['worker'], kind: 'service' },
   outsider: {
     sub: 'intruder',
     tenant: 'globex',
     roles: ['support_agent', 'support_approver', 'support_reviewer'],
-    approvalLimit: 1e9,
+    claims: { approvalLimit: 1e9 },
   },
   nobody: { sub: 'nobody', tenant: 'acme', roles: [] },
 } satisfies Record<string, TokenClaims>;
@@ -865,7 +865,6 @@ describe('known bugs found by fuzzing (remove `.fails` once fixed)', () => {
           tenantId: 'acme',
           kind: 'user',
           roles: ['support_agent'],
-          approvalLimit: 0,
         },
       );
     }

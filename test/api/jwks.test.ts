@@ -37,7 +37,7 @@ describe('JWKS authentication', () => {
       id: 'alice',
       tenantId: 'acme',
       roles: ['support_approver'],
-      approvalLimit: 300,
+      claims: { approvalLimit: 300 },
       kind: 'user',
     });
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });

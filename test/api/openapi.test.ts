@@ -14,7 +14,10 @@ import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createApp } from '../../src/api/create-app.ts';
 import { statusOf } from '../../src/api/errors.ts';
 import { errorCodes, errorResponseSchema, openApiDocument } from '../../src/api/openapi.ts';
-import { jsonSchema } from '../../src/api/openapi-components.ts';
+import { eventComponents, jsonSchema } from '../../src/api/openapi-components.ts';
+import { streamExampleSteps } from '../../src/api/openapi-stream.ts';
+import { createRegistry } from '../../src/definitions/registry.ts';
+import { agentTask } from '../../machines/agent-task/index.ts';
 import { createWorkflowBody, eventBody, proposalBody } from '../../src/api/schemas.ts';
 import { apiDeps } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -172,7 +175,7 @@ describe('the OpenAPI document', () => {
     expect(support.createSchema.safeParse((create.example as { input: unknown }).input).success).toBe(true);
     expect(schemas.Proposal).toEqual(jsonSchemaOf(proposalBody));
 
-    const event = schemas.Event as {
+    const event = schemas.SupportEvent as {
       oneOf: { $ref: string }[];
       discriminator: { propertyName: string; mapping: Record<string, string> };
     };
@@ -317,6 +320,38 @@ describe('the stream in the document', () => {
     }
     expect(JSON.stringify(stream)).not.toContain('done');
   });
+
+  it('takes its example from the first registered definition’s chart, naming nothing else', () => {
+    const example = (registryDoc: typeof doc) => {
+      const content = registryDoc.paths['/v1/workflows/{id}/stream']?.get?.responses['200'] as {
+        content: { 'text/event-stream': { examples: Record<string, { value: { data: Record<string, unknown> } }> } };
+      };
+      const { state, finished } = content.content['text/event-stream'].examples;
+      return { state: state?.value.data, finished: finished?.value.data };
+    };
+    const steps = streamExampleSteps(support.latest.machine);
+    expect(steps).toEqual({
+      into: { eventType: 'FRAUD_CLEARED', state: 'beforeAction.awaitingApproval' },
+      last: { eventType: 'REJECTED_BY_REVIEWER', state: 'rejected' },
+    });
+    expect(example(doc)).toMatchObject({
+      state: { eventType: 'FRAUD_CLEARED', state: ['beforeAction.awaitingApproval'], status: 'active' },
+      finished: { state: ['rejected'], status: 'finished' },
+    });
+    // With agent-task registered first, its chart gives the example, and no support name appears.
+    const agentFirst = openApiDocument(createRegistry([agentTask, support]));
+    const agentSteps = streamExampleSteps(agentTask.latest.machine);
+    expect(example(agentFirst)).toMatchObject({
+      state: { eventType: agentSteps?.into.eventType, state: [agentSteps?.into.state] },
+      finished: { state: [agentSteps?.last.state] },
+    });
+    const stream = JSON.stringify(agentFirst.paths['/v1/workflows/{id}/stream']);
+    for (const name of supportEventTypes) expect(stream).not.toContain(name);
+    expect(agentFirst.paths['/v1/definitions/{id}/{version}']?.get?.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'id', example: 'agent-task' })]),
+    );
+    expect(agentFirst.paths['/v1/workflows']?.get?.description).toContain('`state=awaitingApproval`');
+  });
 });
 
 describe('/docs', () => {
@@ -394,9 +429,18 @@ describe('/docs', () => {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/AnyEvent' } } },
     });
     expect((schemas.AnyEvent as { anyOf: unknown[] }).anyOf).toEqual([
-      { $ref: '#/components/schemas/Event' },
+      { $ref: '#/components/schemas/SupportEvent' },
       { $ref: '#/components/schemas/AgentTaskEvent' },
     ]);
+    // Every definition's schemas are prefixed with its id, the first registered's too.
+    expect(resolve('#/components/schemas/SupportApprovedPayload')).toEqual(jsonSchemaOf(eventSchemas.APPROVED));
+    for (const bare of ['Event', 'ApprovedEvent', 'ApprovedPayload', 'View', 'CreateInput']) {
+      expect(schemas[bare], bare).toBeUndefined();
+    }
+    // Names two definitions would both claim are refused, not overwritten.
+    expect(() => eventComponents([support, { ...agentTask, id: 'support-approved' }])).toThrow(
+      'two definitions name the OpenAPI schema SupportApprovedEvent',
+    );
     expect((schemas.WorkflowView as { oneOf: unknown[] }).oneOf).toHaveLength(2);
     for (const ref of refsIn(doc)) expect(resolve(ref), ref).toBeDefined();
   });

@@ -510,10 +510,12 @@ describe('tools and proposals', () => {
 
 describe('definitions, health, unknown routes, internal errors', () => {
   it('lists definitions and describes one with config, graph and Mermaid', async () => {
-    const list = await w.json<{ definitions: { key: string }[] }>(
+    const list = await w.json<{ definitions: { key: string; claims: Record<string, string> }[] }>(
       await w.call('GET', '/v1/definitions', { token: w.tokens.agent }),
     );
     expect(list.definitions.map((d) => d.key)).toEqual(['support@1', 'support@2', 'agent-task@1']);
+    // The token claims each reads beyond the standard ones: support its approvers' limit, agent-task none.
+    expect(list.definitions.map((d) => Object.keys(d.claims))).toEqual([['approvalLimit'], ['approvalLimit'], []]);
     const detail = await w.json<{
       config: { id: string };
       graph: { nodes: unknown[]; edges: unknown[] };

@@ -42,8 +42,20 @@ export async function apiWorld(overrides: Partial<ApiDeps> = {}, env: Record<str
   await runtime.start();
   const deps = { ...apiDeps(system, createAuthenticator({ secret })), ...overrides };
   const app = createApp(deps);
-  const token = (sub: string, tenant: string, roles: string[], approvalLimit = 0, kind: 'user' | 'service' = 'user') =>
-    mintToken(secret, { sub, tenant, roles, approvalLimit, kind });
+  const token = (
+    sub: string,
+    tenant: string,
+    roles: string[],
+    approvalLimit?: number,
+    kind: 'user' | 'service' = 'user',
+  ) =>
+    mintToken(secret, {
+      sub,
+      tenant,
+      roles,
+      kind,
+      ...(approvalLimit === undefined ? {} : { claims: { approvalLimit } }),
+    });
   const tokens = {
     agent: await token('agent-1', 'acme', ['support_agent']),
     approver: await token('alice', 'acme', ['support_approver'], 1000),
@@ -51,7 +63,7 @@ export async function apiWorld(overrides: Partial<ApiDeps> = {}, env: Record<str
     reviewer: await token('rita', 'acme', ['support_reviewer']),
     otherAgent: await token('agent-9', 'globex', ['support_agent']),
     otherApprover: await token('mallory', 'globex', ['support_approver'], 1_000_000),
-    worker: await token('worker-x', 'system', ['worker'], 0, 'service'),
+    worker: await token('worker-x', 'system', ['worker'], undefined, 'service'),
   };
   const call: ApiWorld['call'] = (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };

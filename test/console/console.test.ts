@@ -102,13 +102,13 @@ beforeAll(async () => {
     sub: 'alice',
     tenant: 'acme',
     roles: ['support_approver'],
-    approvalLimit: 1000,
+    claims: { approvalLimit: 1000 },
   });
   tokens.smallApprover = await mintToken(secret, {
     sub: 'bob',
     tenant: 'acme',
     roles: ['support_approver'],
-    approvalLimit: 10,
+    claims: { approvalLimit: 10 },
   });
   for (const order of ['A-100', 'A-101', 'A-102']) {
     const { status, body } = await call('POST', '/v1/workflows', tokens.agent, {

@@ -65,7 +65,6 @@ if (mode === 'before-commit') {
     tenantId: 'system',
     kind: 'service',
     roles: ['worker'],
-    approvalLimit: 0,
   });
   throw new Error('the commit should not have been reached');
 }

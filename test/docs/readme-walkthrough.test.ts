@@ -127,7 +127,18 @@ describe('the README walkthrough', () => {
     async () => {
       const minted = await run(
         process.execPath,
-        [bin, 'token', '--sub', 'alice', '--tenant', 'demo', '--roles', 'support_approver', '--limit', '500'],
+        [
+          bin,
+          'token',
+          '--sub',
+          'alice',
+          '--tenant',
+          'demo',
+          '--roles',
+          'support_approver',
+          '--claim',
+          'approvalLimit=500',
+        ],
         50_000,
       );
       expect(minted.code).toBe(0);

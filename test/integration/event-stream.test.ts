@@ -51,7 +51,7 @@ async function world(overrides: Partial<ApiDeps>) {
     sub: 'alice',
     tenant: 'acme',
     roles: ['support_approver'],
-    approvalLimit: 1000,
+    claims: { approvalLimit: 1000 },
   });
 
   async function request(method: string, path: string, token: string, body?: unknown) {

@@ -81,7 +81,7 @@ describe('queue pages on a single Redis node', () => {
   });
 });
 
-const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'], approvalLimit: 0 };
+const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 const worker = { ...clerk, id: 'w', kind: 'service' as const, roles: ['worker'] };
 const definitions = createRegistry([...workflows, tinyWorkflow('stamp'), tinyWorkflow('seal')]);
 

@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 const kinds: StoreKind[] = ['memory', 'redis', 'cluster'];
-const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'], approvalLimit: 0 };
+const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 const worker = { ...clerk, id: 'w', kind: 'service' as const, roles: ['worker'] };
 
 describe.each(kinds)('the %s store', (kind) => {

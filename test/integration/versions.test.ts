@@ -12,7 +12,7 @@ import { connectTestRedis } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
 import { contextOf, send } from '../support/world.ts';
 
-const operator = { id: 'ops-1', tenantId: 'acme', kind: 'user' as const, roles: ['operator'], approvalLimit: 0 };
+const operator = { id: 'ops-1', tenantId: 'acme', kind: 'user' as const, roles: ['operator'] };
 let redis: Redis;
 beforeAll(async () => {
   redis = await connectTestRedis();

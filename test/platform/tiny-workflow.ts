@@ -42,7 +42,7 @@ const inputSchema = createSchema.extend({
   createdAt: z.number(),
 });
 
-const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'], approvalLimit: 0 };
+const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 
 /** The stamp chart, registered as definition `id`. */
 export function tinyWorkflow(id: string) {

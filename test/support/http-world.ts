@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
+import type { ClaimValue } from '../../src/engine/principal.ts';
 import { apiDeps, serveApi } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { AnyWorkflowBundle } from '../../src/definitions/workflow.ts';
@@ -21,7 +22,7 @@ export interface HttpWorld {
     sub: string,
     tenant: string,
     roles: string[],
-    options?: { approvalLimit?: number; kind?: 'user' | 'service' },
+    options?: { claims?: Record<string, ClaimValue>; kind?: 'user' | 'service' },
   ): Promise<string>;
   /** Sends a JSON request; resolves with the status and the parsed body (typed as the caller expects). */
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
@@ -79,7 +80,7 @@ export async function httpWorld(
         sub,
         tenant,
         roles,
-        approvalLimit: tokenOptions.approvalLimit ?? 0,
+        ...(tokenOptions.claims ? { claims: tokenOptions.claims } : {}),
         ...(tokenOptions.kind ? { kind: tokenOptions.kind } : {}),
       }),
     request,

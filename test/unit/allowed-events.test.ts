@@ -19,6 +19,6 @@ describe('allowed events', () => {
 
   it('keeps offering an approval whose guard reads the payload, whatever the approver’s limit', () => {
     const h = fixtures.awaitingApproval();
-    expect(typesFor(h, { ...principals.approver, approvalLimit: 1 })).toContain('APPROVED');
+    expect(typesFor(h, { ...principals.approver, claims: { approvalLimit: 1 } })).toContain('APPROVED');
   });
 });

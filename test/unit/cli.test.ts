@@ -67,8 +67,10 @@ describe('the warden command', () => {
         'acme',
         '--roles',
         'support_approver',
-        '--limit',
-        '500',
+        '--claim',
+        'approvalLimit=500',
+        '--claim',
+        'desk=refunds',
       );
       expect(code).toBe(0);
       const principal = await createAuthenticator({ secret: 'cli-secret-0123456789abcdef' }).authenticate(
@@ -78,10 +80,13 @@ describe('the warden command', () => {
         id: 'alice',
         tenantId: 'acme',
         roles: ['support_approver'],
-        approvalLimit: 500,
+        claims: { approvalLimit: 500, desk: 'refunds' },
         kind: 'user',
       });
-      expect((await run('token', '--sub', 'alice')).code).toBe(2);
+      const bare = await run('token', '--sub', 'alice');
+      expect(bare.code).toBe(2);
+      // The usage names the claims the registered definitions read.
+      expect(bare.out).toContain('approvalLimit (support): the highest refund amount');
       // An external worker's token: a service with the worker role.
       const worker = await run(
         'token',
@@ -109,6 +114,32 @@ describe('the warden command', () => {
       expect(out).toContain('set WARDEN_JWT_SECRET');
     } finally {
       delete process.env.WARDEN_SECRET_FILE;
+    }
+  });
+
+  it('refuses a claim that is not name=value, a standard claim, and the --limit of earlier versions', async () => {
+    process.env.WARDEN_JWT_SECRET = 'cli-secret-0123456789abcdef';
+    const token = (...extra: string[]) => run('token', '--sub', 'a', '--tenant', 't', '--roles', 'r', ...extra);
+    try {
+      expect(await token('--claim', 'approvalLimit')).toEqual({
+        code: 2,
+        out: '--claim approvalLimit: write it as name=value',
+      });
+      const reserved = await token('--claim', 'tenant=globex');
+      expect(reserved.code).toBe(2);
+      expect(reserved.out).toContain('tenant: a standard claim');
+      const limit = await token('--limit', '500');
+      expect(limit.code).toBe(2);
+      expect(limit.out).toContain('--limit is no longer an option: pass the claim by its name, --claim name=value');
+      expect(limit.out).toContain('approvalLimit (support)');
+      // A value that is not JSON is text; one that is, is that JSON.
+      const text = await token('--claim', 'desk=refunds east', '--claim', 'regions=["eu","us"]');
+      const principal = await createAuthenticator({ secret: 'cli-secret-0123456789abcdef' }).authenticate(
+        `Bearer ${text.out}`,
+      );
+      expect(principal.claims).toEqual({ desk: 'refunds east', regions: ['eu', 'us'] });
+    } finally {
+      delete process.env.WARDEN_JWT_SECRET;
     }
   });
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { agentTask } from '../../machines/agent-task/index.ts';
 import { support, supportV2 } from '../../machines/support/index.ts';
 import { defineWorkflow, InvalidWorkflowError, jobAnswerEventTypes } from '../../src/definitions/define-workflow.ts';
+import { starterClaims } from '../../src/cli/serve.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import type { AnyWorkflowBundle } from '../../src/definitions/workflow.ts';
 import { stampWorkflow } from '../platform/tiny-workflow.ts';
@@ -203,6 +204,24 @@ describe('defineWorkflow', () => {
         expect(jobAnswerEventTypes(bundle.latest).size, bundle.id).toBeGreaterThan(0);
       }
     });
+  });
+
+  it('names a claim whose starter value is for a role the workflow does not have', () => {
+    const claims = { quota: { description: 'How much', starter: { maker: 5, approver: 10 } } };
+    expect(problemsOf({ claims })).toEqual([
+      'the claim quota has a starter value for approver, which is not a role of tiny',
+    ]);
+    expect(
+      starterClaims(defineWorkflow(spec({ claims: { quota: { ...claims.quota, starter: { maker: 5 } } } })), 'maker'),
+    ).toEqual({
+      quota: 5,
+    });
+  });
+
+  it('gives the starter tokens the claims the workflow names for their role, and no others', () => {
+    expect(starterClaims(support, 'support_approver')).toEqual({ approvalLimit: 500 });
+    expect(starterClaims(support, 'support_agent')).toEqual({});
+    expect(starterClaims(defineWorkflow(spec()), 'maker')).toEqual({});
   });
 
   it('names versions out of order, a bad id and a migration between unknown versions', () => {

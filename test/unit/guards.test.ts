@@ -3,6 +3,7 @@
  * missing recommendation, receipt or validation): a guard must answer false there, never throw and
  * never pass. Written against the survivors of a mutation run (npm run mutation).
  */
+import type { Claims } from '../../src/engine/principal.ts';
 import { describe, expect, it } from 'vitest';
 import { createInitialContext, type SupportContext } from '../../machines/support/support.context.ts';
 import type { AnySupportEvent } from '../../machines/support/support.events.ts';
@@ -97,12 +98,29 @@ describe('approval checks', () => {
   });
 
   it('allow an amount equal to the limit, not above it', () => {
-    const atLimit = { ...principals.approver, approvalLimit: 100 };
+    const atLimit = { ...principals.approver, claims: { approvalLimit: 100 } };
     expect(approvalChecks.amountWithinApproverLimit?.(validated, approval({}, atLimit))).toBe(true);
-    const below = { ...principals.approver, approvalLimit: 99.99 };
+    const below = { ...principals.approver, claims: { approvalLimit: 99.99 } };
     expect(explainGuard('approvalIsCurrentAndAuthorized', validated, approval({}, below))).toEqual([
       'amountWithinApproverLimit',
     ]);
+  });
+
+  it('fail, without throwing, when the principal’s claims hold no valid approval limit', () => {
+    const { claims: _none, ...withoutClaims } = principals.approver;
+    const variants: (Claims | undefined)[] = [
+      undefined,
+      {},
+      { approvalLimit: '1000' },
+      { approvalLimit: -1 },
+      { approvalLimit: null },
+    ];
+    for (const claims of variants) {
+      const approver = claims === undefined ? withoutClaims : { ...principals.approver, claims };
+      expect(explainGuard('approvalIsCurrentAndAuthorized', validated, approval({}, approver))).toEqual([
+        'amountWithinApproverLimit',
+      ]);
+    }
   });
 
   it('fail, without throwing, when there is no recommendation or no actor', () => {

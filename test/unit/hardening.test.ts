@@ -34,7 +34,7 @@ describe('hostile input to the decider', () => {
       });
     expect(decide(42, principals.approver)).toMatchObject({ code: 'INVALID_EVENT' });
     expect(decide('APPROVED', { id: 'x', tenantId: 'acme', kind: 'user' })).toMatchObject({ code: 'FORBIDDEN' });
-    expect(decide('APPROVED', { ...principals.approver, approvalLimit: Number.NaN })).toMatchObject({
+    expect(decide('APPROVED', { ...principals.approver, claims: { approvalLimit: Number.NaN } })).toMatchObject({
       code: 'FORBIDDEN',
     });
     expect(decide('APPROVED', { ...principals.approver, roles: 'support_approver' })).toMatchObject({

@@ -8,7 +8,7 @@ import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import { makeFixtures, type FixtureName } from '../support/fixtures.ts';
 import { t0 } from '../support/harness.ts';
 
-const operator = { id: 'ops-1', tenantId: 'acme', kind: 'user' as const, roles: ['operator'], approvalLimit: 0 };
+const operator = { id: 'ops-1', tenantId: 'acme', kind: 'user' as const, roles: ['operator'] };
 const v1 = makeFixtures(supportV1);
 
 /** support@1 → support@2 by an operator, with the registered migration or another one. */

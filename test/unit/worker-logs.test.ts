@@ -13,7 +13,7 @@ import { createShardLeases } from '../../src/runtime/shard-leases.ts';
 import { createWorker, type WorkerLogger } from '../../src/runtime/worker.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 
-const agent: Principal = { id: 'agent-1', tenantId: 'acme', kind: 'user', roles: ['support_agent'], approvalLimit: 0 };
+const agent: Principal = { id: 'agent-1', tenantId: 'acme', kind: 'user', roles: ['support_agent'] };
 
 describe('worker logs', () => {
   it('logs a job result refused because the workflow finished meanwhile below warn', async () => {

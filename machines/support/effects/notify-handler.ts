@@ -16,7 +16,7 @@ export function createNotifyHandler(notifier: Notifier, timeoutMs: number): Effe
       const { delivery } = await notifier.deliver(
         {
           deliveryKey: params.deliveryKey,
-          customerId: params.customerId,
+          recipient: params.customerId,
           template: params.template,
           data: { workflowId: ctx.context.workflowId, amount: params.amount, currency: params.currency },
         },

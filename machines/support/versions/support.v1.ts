@@ -1,23 +1,40 @@
 /**
- * support@1 as released, kept as data: `support.v1.json` is its config as released and
+ * support@1 as released, kept as data: `support.v1.json` is its config as released,
  * `support.v1.pins.json` pins the guards, actions and delays it names (a fingerprint of each one's
- * source at the release). Workflows started on version 1 run on this until they finish or are
+ * source at the release), and `support.v1.parts.json` holds the rest of the definition as released:
+ * who may create it and send each event, its start and dead-letter events, job guards and effect
+ * operations, which it runs on as they are there; and pins of its event and input schemas, its
+ * effects' job-parameter builders, `currentJobs`, `explainGuard` and the functions named in
+ * `supportPinnedFunctions`. Workflows started on version 1 run on this until they finish or are
  * migrated (see `../migrations.ts`). Never edit the JSON: change `../support.machine.ts` and register
  * a new version instead.
  *
- * `stately:check` fails with IMPLEMENTATION_CHANGED when an implementation named here no longer has
- * its pinned source. Then keep the released implementation for this version, under its name, in
- * `releasedImplementations` below (and re-pin only a change that version 1 must see, deliberately).
+ * `stately:check` fails with IMPLEMENTATION_CHANGED or DEFINITION_CHANGED when something pinned here
+ * no longer has its pinned source. Then keep the released implementation for this version, under its
+ * name, in `releasedImplementations` or `releasedCode` below (and re-pin only a change that version 1
+ * must see, deliberately).
  */
+import { loadReleasedParts, type LiveParts } from '../../../src/definitions/released-parts.ts';
 import { loadReleasedMachine, type ReleasedVersion } from '../../../src/definitions/released-version.ts';
-import type { SupportInput } from '../support.context.ts';
-import { createInitialContext } from '../support.context.ts';
-import { supportActions, supportDelays, supportGuards } from '../support.implementations.ts';
+import type { SupportContext, SupportInput } from '../support.context.ts';
+import { createInitialContext, currentJobs, supportInputSchema } from '../support.context.ts';
+import { effects } from '../support.effects.ts';
+import { eventSchemas } from '../support.events.ts';
+import { explainGuard } from '../support.guards.ts';
+import { supportActions, supportDelays, supportGuards, supportPinnedFunctions } from '../support.implementations.ts';
 import config from './support.v1.json' with { type: 'json' };
+import parts from './support.v1.parts.json' with { type: 'json' };
 import pins from './support.v1.pins.json' with { type: 'json' };
 
 /** Implementations support@1 was released with that the latest version has since changed: none yet. */
 const releasedImplementations = { guards: {}, actions: {}, delays: {} };
+
+/** Schemas, job-parameter builders and pinned functions support@1 was released with that have since changed: none yet. */
+const releasedCode: Required<Pick<LiveParts<SupportContext>, 'eventSchemas' | 'effects' | 'pinnedFunctions'>> = {
+  eventSchemas: {},
+  effects: {},
+  pinnedFunctions: {},
+};
 
 export const supportV1Implementations = {
   guards: { ...supportGuards, ...releasedImplementations.guards },
@@ -31,4 +48,17 @@ export const supportV1Release: ReleasedVersion = loadReleasedMachine({
   implementations: supportV1Implementations,
   context: ({ input }: { input: SupportInput }) => createInitialContext(input),
   pins,
+});
+
+export const supportV1Parts = loadReleasedParts<SupportContext>({
+  key: 'support@1',
+  parts,
+  code: {
+    inputSchema: supportInputSchema,
+    eventSchemas: { ...eventSchemas, ...releasedCode.eventSchemas },
+    effects: { ...effects, ...releasedCode.effects },
+    currentJobs,
+    explainGuard,
+    pinnedFunctions: { ...supportPinnedFunctions, ...releasedCode.pinnedFunctions },
+  },
 });

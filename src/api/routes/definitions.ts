@@ -23,6 +23,9 @@ export function definitionRoutes(deps: ApiDeps) {
           title: bundle?.title ?? d.id,
           description: bundle?.description ?? '',
           roles: bundle?.roles ?? {},
+          claims: Object.fromEntries(
+            Object.entries(bundle?.claims ?? {}).map(([name, spec]) => [name, spec.description]),
+          ),
           createRoles: d.createRoles,
           queues: bundle?.queues ?? [],
           events: Object.keys(d.eventSchemas),

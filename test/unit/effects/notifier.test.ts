@@ -1,12 +1,17 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ResponseLostError } from '../../../src/effects/effect-errors.ts';
-import { MemoryNotifier, type Notification, type TestableNotifier } from '../../../src/effects/notifier.ts';
+import {
+  deliveryFor,
+  MemoryNotifier,
+  type Notification,
+  type TestableNotifier,
+} from '../../../src/effects/notifier.ts';
 import { RedisNotifier } from '../../../src/effects/redis-notifier.ts';
 import { deletePrefix, freshPrefix, lazyTestRedis } from '../../support/redis.ts';
 
 const notification: Notification = {
   deliveryKey: 'support-notify:wf-1',
-  customerId: 'cust-1',
+  recipient: 'cust-1',
   template: 'refund-issued',
   data: { amount: 25, currency: 'EUR', workflowId: 'wf-1' },
 };
@@ -66,5 +71,20 @@ describe('on Redis', () => {
     const prefix = freshPrefix('notify');
     prefixes.push(prefix);
     return new RedisNotifier(client, { prefix });
+  });
+
+  it('reads a delivery recorded before recipients were generic, its recipient named customerId', async () => {
+    const client = await redis.get();
+    const prefix = freshPrefix('notify');
+    prefixes.push(prefix);
+    const notifier = new RedisNotifier(client, { prefix });
+    const { recipient, ...rest } = deliveryFor(notification, 'email');
+    const legacy = JSON.stringify({ ...rest, customerId: recipient });
+    await client.set(notifier.keys.delivery(notification.deliveryKey), legacy);
+    await client.rpush(notifier.keys.deliveryLedger, legacy);
+    const again = await notifier.deliver(notification);
+    expect(again).toEqual({ delivery: deliveryFor(notification, 'email'), duplicate: true });
+    expect(again.delivery.recipient).toBe('cust-1');
+    expect(await notifier.deliveries()).toEqual([deliveryFor(notification, 'email')]);
   });
 });

@@ -25,9 +25,21 @@ import { MemoryStore } from '../../../src/store/memory/memory-store.ts';
 export const t0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 
 export const people = {
-  agent: { id: 'agent-1', tenantId: 'acme', kind: 'user', roles: ['support_agent'], approvalLimit: 0 },
-  approver: { id: 'alice', tenantId: 'acme', kind: 'user', roles: ['support_approver'], approvalLimit: 1000 },
-  smallApprover: { id: 'bob', tenantId: 'acme', kind: 'user', roles: ['support_approver'], approvalLimit: 10 },
+  agent: { id: 'agent-1', tenantId: 'acme', kind: 'user', roles: ['support_agent'] },
+  approver: {
+    id: 'alice',
+    tenantId: 'acme',
+    kind: 'user',
+    roles: ['support_approver'],
+    claims: { approvalLimit: 1000 },
+  },
+  smallApprover: {
+    id: 'bob',
+    tenantId: 'acme',
+    kind: 'user',
+    roles: ['support_approver'],
+    claims: { approvalLimit: 10 },
+  },
 } satisfies Record<string, Principal>;
 
 export interface TestRuntime {
