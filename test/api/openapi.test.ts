@@ -350,7 +350,9 @@ describe('the stream in the document', () => {
     expect(agentFirst.paths['/v1/definitions/{id}/{version}']?.get?.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'id', example: 'agent-task' })]),
     );
-    expect(agentFirst.paths['/v1/workflows']?.get?.description).toContain('`state=awaitingApproval`');
+    expect(agentFirst.paths['/v1/workflows']?.get?.description).toContain(
+      '`state=awaitingApproval&definition=agent-task`',
+    );
   });
 });
 
