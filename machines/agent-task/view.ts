@@ -181,6 +181,11 @@ export const agentTaskView: WorkflowView<AgentTaskContext> = {
         : {},
     };
   },
+  summarySchema: z.object({
+    title: z.string(),
+    operation: z.string().nullable().describe('The planned operation, else the one requested'),
+    planVersion: z.number().int().nullable(),
+  }),
   summary(context) {
     return {
       title: context.task.title,

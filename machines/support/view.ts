@@ -194,6 +194,14 @@ export const supportView: WorkflowView<SupportContext> = {
   schema: supportViewSchema,
   render,
   present: supportPresentation,
+  summarySchema: z.object({
+    customerId: z.string(),
+    subject: z.string(),
+    amount: z.number().nullable(),
+    currency: z.string().nullable(),
+    reviewReason: z.string().nullable().describe('Why the workflow waits in manual review (a reason code)'),
+    owner: z.string().nullable().describe('Who took the manual review'),
+  }),
   summary: (c) => ({
     customerId: c.request.customerId,
     subject: c.request.subject,

@@ -164,12 +164,8 @@ export const responseSchemas = {
         statePath: z.string(),
         since: isoTime,
         timeInStateMs: z.number(),
-        summary: z
-          .record(z.string(), z.unknown())
-          .nullable()
-          .describe(
-            'What a person decides from, as the workflow’s definition summarises it (its `view.summary`: the facts a queue shows, such as who asks, for what and why it waits); null when the definition has no summary',
-          ),
+        /** Replaced by a reference to QueueSummary, each definition's summary schema, in the document. */
+        summary: z.record(z.string(), z.unknown()).nullable(),
       }),
     ),
     next: z.string().nullable().describe('Pass as `cursor` for the next page; null at the end'),
@@ -372,6 +368,17 @@ function open(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
+/** The response schemas as JSON Schema; a queue item's summary refers to QueueSummary (each definition's). */
+export function responseComponents(): Record<string, JsonSchema> {
+  const schemas = Object.fromEntries(
+    Object.entries(responseSchemas).map(([name, schema]) => [name, jsonSchema(schema, 'output')]),
+  );
+  const item = (schemas.QueuePage?.properties as { items?: { items?: { properties?: JsonSchema } } } | undefined)?.items
+    ?.items?.properties;
+  if (item) item.summary = ref('schemas', 'QueueSummary');
+  return schemas;
+}
+
 /**
  * Per workflow: its creation input, its event types, and its view: the platform's fields, the
  * events the caller may send now (of this definition's types), and what its definition renders.
@@ -416,6 +423,19 @@ export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
       unevaluatedProperties: false,
     };
   }
+  // A queue is one definition's: its items' summaries are that definition's (null without one).
+  const summaries = bundles.filter((b) => b.view.summarySchema);
+  for (const bundle of summaries) {
+    schemas[`${componentPrefix(bundle)}QueueSummary`] = {
+      ...jsonSchema(bundle.view.summarySchema as z.ZodType, 'output'),
+      description: `What a queue item of ${bundle.id} shows (its view.summary)`,
+    };
+  }
+  schemas.QueueSummary = {
+    description:
+      'What a person decides from, as the workflow’s definition summarises it (its `view.summary`: the facts a queue shows, such as who asks, for what and why it waits); null when the definition has no summary',
+    oneOf: [...summaries.map((b) => ref('schemas', `${componentPrefix(b)}QueueSummary`)), { type: 'null' }],
+  };
   schemas.WorkflowView = {
     description: 'A workflow as its caller sees it: the platform’s fields plus what its definition renders.',
     oneOf: bundles.map((b) => ref('schemas', `${componentPrefix(b)}View`)),

@@ -175,6 +175,9 @@ export function defineWorkflow<TContext, TAdapters extends object = object>(
       problems.push(`the queue state ${queue.state} is not a leaf state of ${definitionKey(latest)}`);
     }
   }
+  if (spec.view.summary && !spec.view.summarySchema) {
+    problems.push('view.summary has no view.summarySchema: the OpenAPI document describes queue items by it');
+  }
   const roleValues = Object.values(spec.roles);
   for (const [claim, claimSpec] of Object.entries(spec.claims ?? {})) {
     for (const role of Object.keys(claimSpec.starter ?? {})) {

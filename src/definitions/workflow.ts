@@ -104,6 +104,8 @@ export interface WorkflowView<TContext> {
   render(context: TContext, record: WorkflowRecord): Record<string, unknown>;
   /** A short line for queue listings (customer, amount, reason...), from the context. */
   summary?(context: TContext, record: WorkflowRecord): Record<string, unknown>;
+  /** Describes what `summary` returns, for the OpenAPI document (required with `summary`). */
+  summarySchema?: z.ZodType;
   /** What the console shows and pre-fills; returned in the API view as `presentation`. */
   present?(context: TContext, record: WorkflowRecord): Presentation;
 }

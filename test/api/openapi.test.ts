@@ -444,6 +444,18 @@ describe('/docs', () => {
       'two definitions name the OpenAPI schema SupportApprovedEvent',
     );
     expect((schemas.WorkflowView as { oneOf: unknown[] }).oneOf).toHaveLength(2);
+    // A queue item's summary is its definition's, as the definition's summarySchema says.
+    expect(resolve('#/components/schemas/QueuePage')).toMatchObject({
+      properties: { items: { items: { properties: { summary: { $ref: '#/components/schemas/QueueSummary' } } } } },
+    });
+    expect((schemas.QueueSummary as { oneOf: unknown[] }).oneOf).toEqual([
+      { $ref: '#/components/schemas/SupportQueueSummary' },
+      { $ref: '#/components/schemas/AgentTaskQueueSummary' },
+      { type: 'null' },
+    ]);
+    expect(Object.keys((schemas.SupportQueueSummary as { properties: object }).properties)).toEqual(
+      expect.arrayContaining(['customerId', 'amount', 'reviewReason', 'owner']),
+    );
     for (const ref of refsIn(doc)) expect(resolve(ref), ref).toBeDefined();
   });
 

@@ -3,6 +3,7 @@
  * so workflows really move.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { support } from '../../machines/support/index.ts';
 import { apiWorld, refundRequest, type ApiWorld } from './support.ts';
 
 let w: ApiWorld;
@@ -342,11 +343,13 @@ describe('audit, queues, stream', () => {
     const review = await w.json<{ items: { workflowId: string; summary: Record<string, unknown> | null }[] }>(
       await w.call('GET', '/v1/workflows?state=manualReview&limit=100', { token: w.tokens.approver }),
     );
-    expect(review.items.find((i) => i.workflowId === waiting.workflowId)?.summary).toMatchObject({
-      customerId: 'cust-1',
-      reviewReason: 'ESCALATED',
-      owner: expect.any(String),
-    });
+    const reviewed = review.items.find((i) => i.workflowId === waiting.workflowId)?.summary;
+    expect(reviewed).toMatchObject({ customerId: 'cust-1', reviewReason: 'ESCALATED', owner: expect.any(String) });
+    // Each summary is what the definition's summarySchema (in the OpenAPI document) describes.
+    const schema = support.view.summarySchema;
+    if (!schema) throw new Error('support has no summary schema');
+    // Parsed back whole: nothing missing, nothing the schema does not describe.
+    for (const item of [...queue.items, ...review.items]) expect(schema.parse(item.summary)).toEqual(item.summary);
   });
 
   it('streams one state event per version from the trail, in order, then a finished event', async () => {

@@ -224,6 +224,14 @@ describe('defineWorkflow', () => {
     expect(starterClaims(defineWorkflow(spec()), 'maker')).toEqual({});
   });
 
+  it('names a queue summary without the schema the OpenAPI document describes it by', () => {
+    const view = { schema: z.object({}), render: () => ({}), summary: () => ({ n: 1 }) };
+    expect(problemsOf({ view })).toEqual([
+      'view.summary has no view.summarySchema: the OpenAPI document describes queue items by it',
+    ]);
+    expect(defineWorkflow(spec({ view: { ...view, summarySchema: z.object({ n: z.number() }) } })).id).toBe('tiny');
+  });
+
   it('names versions out of order, a bad id and a migration between unknown versions', () => {
     const problems = problemsOf({
       id: 'Tiny!',
