@@ -37,6 +37,12 @@ export const configSchema = z.object({
   /** Longest timer-service sleep without a wake-up notification. */
   WARDEN_TIMER_POLL_MS: ms(1_000),
   /**
+   * How often the timer service reads every leased shard's earliest due time anyway: a commit's
+   * wake-up names it, so this only bounds one lost while the subscription was down (it reads them
+   * all again when the subscription comes back, too).
+   */
+  WARDEN_TIMER_RESCAN_MS: ms(30_000),
+  /**
    * Effect types run by external workers over the job API, comma-separated `<definition>:<effect
    * type>` (e.g. `support:requestClassification`); none by default.
    */

@@ -177,6 +177,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     subscriber.on('message', (_channel: string, message: string) => {
       onWake(message);
     });
+    rescanOnReconnect(subscriber, onWake);
     await subscriber.subscribe(channel);
     return async () => {
       await subscriber.quit();
@@ -206,6 +207,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
         archiveAfterMs: config.WARDEN_ARCHIVE_AFTER_MS,
         pollMs: config.WARDEN_POLL_MS,
         timerSafetyPollMs: config.WARDEN_TIMER_POLL_MS,
+        timerRescanMs: config.WARDEN_TIMER_RESCAN_MS,
         subscribeWakeUps,
         observer: workerMetricsObserver(metrics),
         logger,
@@ -215,4 +217,19 @@ export function createSystem(config: Config, options: SystemOptions): System {
       if (client) await client.quit();
     },
   };
+}
+
+/**
+ * When the wake-up subscription is ready again after a disconnect (the client subscribes again by
+ * itself), what was published meanwhile is lost: every loop is told to read everything once (`*`).
+ */
+export function rescanOnReconnect(
+  subscriber: { on(event: 'ready', listener: () => void): unknown },
+  onWake: (message: string) => void,
+): void {
+  let connected = false;
+  subscriber.on('ready', () => {
+    if (connected) onWake('*');
+    connected = true;
+  });
 }

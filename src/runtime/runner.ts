@@ -72,6 +72,8 @@ export interface RuntimeOptions {
   idlePollMs?: number;
   /** Longest sleep of the timer service when no notification arrives, ms. */
   timerSafetyPollMs: number;
+  /** Read every shard's earliest due time at least this often, ms (default: `timerSafetyPollMs`). */
+  timerRescanMs?: number;
   /** Subscribes to "jobs queued or timer armed" notifications; returns an unsubscribe function. */
   subscribeWakeUps?: (onWake: (message: string) => void) => Promise<() => Promise<void>>;
   logger?: WorkerLogger;
@@ -109,7 +111,12 @@ export function createRuntime(options: RuntimeOptions) {
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.external ? { external: options.external } : {}),
   });
-  const timers = createTimerService({ store, leases: timerLeases, clock, rescanMs: options.timerSafetyPollMs });
+  const timers = createTimerService({
+    store,
+    leases: timerLeases,
+    clock,
+    rescanMs: options.timerRescanMs ?? options.timerSafetyPollMs,
+  });
   // Run by the worker loop, on the worker's shards.
   const janitor = createJanitor({
     store,
@@ -170,7 +177,9 @@ export function createRuntime(options: RuntimeOptions) {
           if (roles.has('worker') && kinds.includes('j')) workerSleeper.wake();
           if (roles.has('timers') && kinds.includes('t')) {
             const shard = Number(shardText);
-            if (Number.isInteger(shard)) timers.armed(shard, dueText === undefined ? undefined : Number(dueText));
+            // `*` (the subscription came back after wake-ups may have been lost): read every shard.
+            if (shardText === '*') timers.rescan();
+            else if (Number.isInteger(shard)) timers.armed(shard, dueText === undefined ? undefined : Number(dueText));
             timerSleeper.wake();
           }
         });

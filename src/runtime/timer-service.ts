@@ -4,8 +4,9 @@
  *
  * It remembers each leased shard's earliest due time, so a tick touches only the shards with a due
  * timer (two commands) and those a wake-up named without saying their earliest due time (one); a
- * commit that arms a timer says it, so it costs the timer service nothing until the timer is due. Every `rescanMs` it reads every shard's earliest due time again (one command
- * a shard), which bounds what a lost wake-up can delay.
+ * commit that arms a timer says it, so it costs the timer service nothing until the timer is due. Every `rescanMs`, and when told
+ * wake-ups may have been lost, it reads every shard's earliest due time again (one command a
+ * shard), which bounds what a lost wake-up can delay.
  */
 import type { WorkflowStore } from '../engine/store-port.ts';
 import type { ShardLeases } from './shard-leases.ts';
@@ -44,6 +45,11 @@ export function createTimerService(options: TimerServiceOptions) {
     armed(shard: number, earliestDue?: number): void {
       if (earliestDue !== undefined && Number.isFinite(earliestDue)) dueByShard.set(shard, earliestDue);
       else dueByShard.delete(shard);
+    },
+
+    /** Reads every leased shard's earliest due time again at the next tick (wake-ups may have been lost). */
+    rescan(): void {
+      lastRescan = -Infinity;
     },
 
     /** Moves every due timer of the leased shards; returns how many moved. */

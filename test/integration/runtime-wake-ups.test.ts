@@ -3,6 +3,7 @@
  * and timer loops, closed on stop. Polls are set to 30 s, so only a wake-up can make the worker read
  * within the test.
  */
+import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import { createKeys } from '../../src/store/redis/keys.ts';
-import { createSystem, type System } from '../../src/system.ts';
+import { createSystem, rescanOnReconnect, type System } from '../../src/system.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 let redis: Redis;
@@ -128,5 +129,15 @@ describe('the wake-up subscription of a runtime with worker and timer roles', ()
       await inMemory.close();
       await deletePrefix(redis, prefix);
     }
+  });
+
+  it('asks every loop to read everything when the subscription is ready again after a disconnect', () => {
+    const subscriber = new EventEmitter();
+    const heard: string[] = [];
+    rescanOnReconnect(subscriber, (message) => heard.push(message));
+    subscriber.emit('ready'); // the first connection: nothing was missed
+    expect(heard).toEqual([]);
+    subscriber.emit('ready');
+    expect(heard).toEqual(['*']);
   });
 });
