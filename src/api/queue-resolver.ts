@@ -2,9 +2,10 @@
  * Which queue a `GET /v1/workflows?state=&definition=` names. A queue is a definition's leaf state
  * (every version of the definition together); the state is named by its path or, when that is
  * unambiguous within the definition, by its last segment (`awaitingApproval` for
- * `beforeAction.awaitingApproval`). Without a definition, the one definition that has a state of
- * that name; when several have one, the caller must say which (the store keeps a queue per
- * definition, so there is no one answer to give).
+ * `beforeAction.awaitingApproval`). Without a definition: the default definition (the one a
+ * creation without a definition makes, the first registered) when it has a state of that name, as
+ * earlier versions answered; else the one definition that has one; when several others have one,
+ * the caller must say which (the store keeps a queue per definition: there is no one answer).
  */
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import { ApiError } from './errors.ts';
@@ -17,7 +18,7 @@ export type QueueLookup =
   /** Several definitions have a state of this name: `definitions` lists them, in registry order. */
   | { kind: 'ambiguous'; definitions: string[] };
 
-export function queueResolver(all: readonly WorkflowDefinition[]) {
+export function queueResolver(all: readonly WorkflowDefinition[], defaultDefinition?: string) {
   const ids = [...new Set(all.map((d) => d.id))];
   const byDefinition = new Map(ids.map((id) => [id, leafResolver(all.filter((d) => d.id === id))]));
   const everything = leafResolver(all);
@@ -33,6 +34,7 @@ export function queueResolver(all: readonly WorkflowDefinition[]) {
     resolve: (name: string, definitionId?: string): QueueLookup => {
       if (definitionId !== undefined) return within(definitionId, name);
       const having = ids.filter((id) => byDefinition.get(id)?.names(name));
+      if (defaultDefinition !== undefined && having.includes(defaultDefinition)) return within(defaultDefinition, name);
       if (having.length > 1) return { kind: 'ambiguous', definitions: having };
       const [only] = having;
       return only === undefined ? { kind: 'unknownState', known: everything.known() } : within(only, name);
@@ -42,8 +44,8 @@ export function queueResolver(all: readonly WorkflowDefinition[]) {
 
 /**
  * The queue a request names, or the error that says why none: 400 `BAD_REQUEST` for an unknown
- * definition or state (listing the known ones), 422 `AMBIGUOUS_STATE` when several definitions have
- * the state and none was named (listing them).
+ * definition or state (listing the known ones), 422 `AMBIGUOUS_STATE` when several definitions other
+ * than the default have the state and none was named (listing them).
  */
 export function requestedQueue(
   resolve: (name: string, definitionId?: string) => QueueLookup,

@@ -55,7 +55,7 @@ export const queueQuery = z.strictObject({
     .max(100)
     .optional()
     .describe(
-      'The definition whose queue to list (every version of it). May be left out when only one registered definition has a state of that name; when several do, the answer is 422 `AMBIGUOUS_STATE` listing them',
+      'The definition whose queue to list (every version of it). Left out: the default definition (the first registered, the one a creation without a definition makes) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` listing them',
     ),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),

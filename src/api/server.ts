@@ -35,7 +35,8 @@ export interface ApiSystem {
 
 export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: () => Promise<boolean>): ApiDeps {
   const all = [...system.registry.versions.values()];
-  const queues = queueResolver(all);
+  // A queue read without a definition defaults as a creation does: to the first registered.
+  const queues = queueResolver(all, system.registry.bundles[0]?.id);
   return {
     engine: system.engine,
     store: system.store,

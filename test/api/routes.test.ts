@@ -701,19 +701,17 @@ describe('queue names and preconditions', () => {
     expect(error.details.known).not.toContain('beforeAction');
   });
 
-  it('asks which definition when several have a state of that name, and takes the one that has it otherwise', async () => {
+  it('takes the default definition’s queue, or the one definition that has the state, when none is named', async () => {
     const view = await awaitingApproval();
     type QueuePage = { definition: string; state: string; items: { workflowId: string }[] };
     const page = async (query: string) =>
       w.json<QueuePage>(await w.call('GET', `/v1/workflows?${query}&limit=200`, { token: w.tokens.approver }));
 
-    // support has beforeAction.awaitingApproval, agent-task has awaitingApproval: two queues.
-    const ambiguous = await w.call('GET', '/v1/workflows?state=awaitingApproval', { token: w.tokens.approver });
-    expect(ambiguous.status).toBe(422);
-    expect(await errorOf(ambiguous)).toMatchObject({
-      code: 'AMBIGUOUS_STATE',
-      details: { state: 'awaitingApproval', definitions: ['support', 'agent-task'] },
-    });
+    // support has beforeAction.awaitingApproval, agent-task has awaitingApproval: two queues, and
+    // without a definition the default one's (support, the first registered), as before.
+    const unnamed = await page('state=awaitingApproval');
+    expect(unnamed).toMatchObject({ definition: 'support', state: 'beforeAction.awaitingApproval' });
+    expect(unnamed.items.map((i) => i.workflowId)).toContain(view.workflowId);
     const support = await page('state=awaitingApproval&definition=support');
     expect(support).toMatchObject({ definition: 'support', state: 'beforeAction.awaitingApproval' });
     expect(support.items.map((i) => i.workflowId)).toContain(view.workflowId);
