@@ -41,7 +41,7 @@ export const configSchema = z.object({
    * wake-up names it, so this only bounds one lost while the subscription was down (it reads them
    * all again when the subscription comes back, too).
    */
-  WARDEN_TIMER_RESCAN_MS: ms(30_000),
+  WARDEN_TIMER_RESCAN_MS: ms(10_000),
   /**
    * Effect types run by external workers over the job API, comma-separated `<definition>:<effect
    * type>` (e.g. `support:requestClassification`); none by default.

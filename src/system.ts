@@ -45,6 +45,11 @@ export interface System {
   runtime(roles: ReadonlySet<Role>): Runtime;
   /** The job API's side of external workers (claim, heartbeat, complete, fail). */
   externalJobs: ExternalJobs;
+  /**
+   * Subscribes to the store's wake-up messages (`<shard>:<kinds>[:<due>]`, and `*` when some may
+   * have been lost); returns the unsubscribe. A runtime holds one.
+   */
+  subscribeWakeUps(onWake: (message: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -177,7 +182,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     subscriber.on('message', (_channel: string, message: string) => {
       onWake(message);
     });
-    rescanOnReconnect(subscriber, onWake);
+    rescanOnReconnect(subscriber, () => subscriber.subscribe(channel), onWake);
     await subscriber.subscribe(channel);
     return async () => {
       await subscriber.quit();
@@ -193,6 +198,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     notifier,
     logger,
     metrics,
+    subscribeWakeUps,
     externalJobs,
     runtime: (roles) =>
       createRuntime({
@@ -220,16 +226,23 @@ export function createSystem(config: Config, options: SystemOptions): System {
 }
 
 /**
- * When the wake-up subscription is ready again after a disconnect (the client subscribes again by
- * itself), what was published meanwhile is lost: every loop is told to read everything once (`*`).
+ * When the wake-up subscription's connection is ready again after a disconnect, what was published
+ * meanwhile is lost: once subscribed again (the client subscribes again by itself, but only after
+ * `ready`; subscribing twice is harmless), every loop is told to read everything once (`*`).
  */
 export function rescanOnReconnect(
   subscriber: { on(event: 'ready', listener: () => void): unknown },
+  subscribe: () => Promise<unknown>,
   onWake: (message: string) => void,
 ): void {
   let connected = false;
   subscriber.on('ready', () => {
-    if (connected) onWake('*');
+    if (connected) {
+      const rescan = () => {
+        onWake('*');
+      };
+      subscribe().then(rescan, rescan);
+    }
     connected = true;
   });
 }

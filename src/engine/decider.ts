@@ -143,9 +143,10 @@ function guardName(guard: unknown): string | null {
   return null;
 }
 
+/** XState's wildcards: `*` takes every event, `a.*` takes `a` and `a.<anything>`. */
 function matchesEventType(descriptor: string, type: string): boolean {
   if (descriptor === '*' || descriptor === type) return true;
-  return descriptor.endsWith('.*') && type.startsWith(descriptor.slice(0, -1));
+  return descriptor.endsWith('.*') && (type === descriptor.slice(0, -2) || type.startsWith(descriptor.slice(0, -1)));
 }
 
 /** Restores the snapshot and checks it agrees with the record it came from. */

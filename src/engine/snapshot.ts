@@ -9,8 +9,8 @@
  * `createActor(...).getSnapshot()`, `transition()` and `initialTransition()` give
  * (test/unit/snapshot.test.ts holds them to it over the generated paths).
  */
-import type { AnyMachineSnapshot, AnyStateMachine, EventObject, StateValue } from 'xstate';
-import { createActor } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateNode, AnyStateMachine, EventObject, StateValue } from 'xstate';
+import { createActor, initialTransition, transition } from 'xstate';
 import { CorruptSnapshotError } from './errors.ts';
 
 /** What a pure transition asks to run, in order: `{ type, params }` is what the decider reads. */
@@ -28,12 +28,27 @@ interface PureScope {
   collected: ActionRequest[];
 }
 
-const scopes = new WeakMap<AnyStateMachine, PureScope>();
+const scopes = new WeakMap<AnyStateMachine, PureScope | null>();
 
-/** One inert scope per machine: an actor that never starts, whose actions are collected, never run. */
-function pureScope(machine: AnyStateMachine): PureScope {
-  let pure = scopes.get(machine);
-  if (pure) return pure;
+/** Whether a state of the machine invokes an actor (which registers itself in the actor system). */
+function invokes(machine: AnyStateMachine): boolean {
+  const visit = (node: AnyStateNode): boolean =>
+    node.invoke.length > 0 || Object.values(node.states).some((child) => visit(child));
+  return visit(machine.root);
+}
+
+/**
+ * One inert scope per machine: an actor that never starts, whose actions are collected, never run.
+ * None for a machine that invokes actors: its children would register in the shared system (and
+ * collide on the next call), so it takes XState's own calls, an actor per call.
+ */
+function pureScope(machine: AnyStateMachine): PureScope | null {
+  const known = scopes.get(machine);
+  if (known !== undefined) return known;
+  if (invokes(machine)) {
+    scopes.set(machine, null);
+    return null;
+  }
   // As XState's own inert scope: the actor only lends `self` and `system`; building it computes an
   // initial snapshot without input, whose failure the actor keeps to itself.
   const self = createActor(machine);
@@ -53,17 +68,18 @@ function pureScope(machine: AnyStateMachine): PureScope {
       },
     },
   };
-  pure = holder;
-  scopes.set(machine, pure);
-  return pure;
+  scopes.set(machine, holder);
+  return holder;
 }
 
 /** Runs `step` on the machine's scope and returns its snapshot with the actions it requested. */
 function collecting(
   machine: AnyStateMachine,
   step: (scope: MachineScope) => AnyMachineSnapshot,
+  own: () => [AnyMachineSnapshot, ActionRequest[]],
 ): [AnyMachineSnapshot, ActionRequest[]] {
   const pure = pureScope(machine);
+  if (!pure) return own();
   const actions: ActionRequest[] = [];
   pure.collected = actions;
   try {
@@ -79,12 +95,20 @@ export function transitionOf(
   snapshot: AnyMachineSnapshot,
   event: EventObject,
 ): [AnyMachineSnapshot, ActionRequest[]] {
-  return collecting(machine, (scope) => machine.transition(snapshot, event, scope));
+  return collecting(
+    machine,
+    (scope) => machine.transition(snapshot, event, scope),
+    () => transition(machine, snapshot, event),
+  );
 }
 
 /** XState's `initialTransition(machine, input)`, without an actor per call. */
 export function initialTransitionOf(machine: AnyStateMachine, input: unknown): [AnyMachineSnapshot, ActionRequest[]] {
-  return collecting(machine, (scope) => machine.getInitialSnapshot(scope, input));
+  return collecting(
+    machine,
+    (scope) => machine.getInitialSnapshot(scope, input),
+    () => initialTransition(machine, input),
+  );
 }
 
 /**
@@ -103,7 +127,10 @@ export function restoreSnapshot(machine: AnyStateMachine, workflowId: string, pe
   try {
     // The snapshot is our own JSON; a stale or corrupt one makes XState throw, which we wrap. The
     // restore keeps history (`machine.resolveState` would not).
-    snapshot = machine.restoreSnapshot(persisted as never, pureScope(machine).scope);
+    const pure = pureScope(machine);
+    snapshot = pure
+      ? machine.restoreSnapshot(persisted as never, pure.scope)
+      : createActor(machine, { snapshot: persisted as never, input: {} }).getSnapshot();
     if (snapshot.status === 'error') throw snapshot.error;
   } catch (error) {
     throw new CorruptSnapshotError(workflowId, error);
@@ -129,8 +156,10 @@ function isPersistedShape(value: unknown): value is object {
  */
 export function persistSnapshot(machine: AnyStateMachine, snapshot: AnyMachineSnapshot): unknown {
   const persisted = plainJson(machine.getPersistedSnapshot(snapshot));
-  // Plain already (the context shared, not copied): restoring it would give this snapshot again.
-  if (isPersistedShape(persisted) && (persisted as { context: unknown }).context === snapshot.context) {
+  // Plain already (the context shared, not copied) and no actors: restoring it would give this
+  // snapshot again.
+  const plain = isPersistedShape(persisted) && (persisted as { context: unknown }).context === snapshot.context;
+  if (plain && pureScope(machine)) {
     restored.set(persisted, { machine, snapshot });
   }
   return persisted;
@@ -142,8 +171,10 @@ const notPlain = Symbol('not plain JSON');
  * `value` as a JSON round trip brings it back: parts that are JSON already are returned as they
  * are, an object property whose value is `undefined` is left out (copying only that object), and
  * anything else a round trip would change (a class instance or null-prototype object, a date, a
- * function, `-0`, a
- * non-finite number, an `undefined` array item, a cycle or great depth) takes the round trip.
+ * function, an array subclass or an array's own `toJSON`, `-0`, a non-finite number, an
+ * `undefined` array item, a cycle or great depth) takes the round trip. What no JSON writer or
+ * reader sees is kept as it is, not dropped: symbol-keyed properties and an array's properties
+ * beyond its items (checking for them cost as much as the rest of the walk).
  */
 export function plainJson(value: unknown): unknown {
   const plain = plainPart(value, 0);
@@ -155,6 +186,8 @@ function plainPart(value: unknown, depth: number): unknown {
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : notPlain;
   if (typeof value !== 'object' || depth > 64) return notPlain;
   if (Array.isArray(value)) {
+    // A subclass or an array's own `toJSON` would come back otherwise.
+    if (Object.getPrototypeOf(value) !== Array.prototype || Object.hasOwn(value, 'toJSON')) return notPlain;
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];

@@ -31,10 +31,25 @@ export function createTimerService(options: TimerServiceOptions) {
   /** Earliest due time by leased shard (null: no timer); a shard missing here must be read. */
   const dueByShard = new Map<number, number | null>();
   let lastRescan = -Infinity;
+  /** Wake-ups that armed a timer, by shard: a read that one overtook must not overwrite what it said. */
+  const arms = new Map<number, number>();
+  const armsOf = (shard: number) => arms.get(shard) ?? 0;
 
   async function readDue(shards: readonly number[]): Promise<void> {
+    const before = shards.map(armsOf);
     const due = await Promise.all(shards.map((shard) => store.nextTimerDue(shard)));
-    shards.forEach((shard, i) => dueByShard.set(shard, due[i] ?? null));
+    shards.forEach((shard, i) => {
+      const read = due[i] ?? null;
+      if (armsOf(shard) === before[i]) {
+        dueByShard.set(shard, read);
+        return;
+      }
+      // Armed while it was read: keep the earlier of the two (too early costs one idle tick), or,
+      // when the wake-up did not say, leave the shard to be read again.
+      if (!dueByShard.has(shard)) return;
+      const told = dueByShard.get(shard) ?? null;
+      dueByShard.set(shard, told === null ? read : read === null ? told : Math.min(told, read));
+    });
   }
 
   return {
@@ -43,6 +58,7 @@ export function createTimerService(options: TimerServiceOptions) {
      * when the wake-up did not say, read again at the next tick.
      */
     armed(shard: number, earliestDue?: number): void {
+      arms.set(shard, armsOf(shard) + 1);
       if (earliestDue !== undefined && Number.isFinite(earliestDue)) dueByShard.set(shard, earliestDue);
       else dueByShard.delete(shard);
     },

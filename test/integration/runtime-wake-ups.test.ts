@@ -131,13 +131,51 @@ describe('the wake-up subscription of a runtime with worker and timer roles', ()
     }
   });
 
-  it('asks every loop to read everything when the subscription is ready again after a disconnect', () => {
+  it('asks every loop to read everything once subscribed again after a disconnect', async () => {
     const subscriber = new EventEmitter();
     const heard: string[] = [];
-    rescanOnReconnect(subscriber, (message) => heard.push(message));
+    let subscribed: () => void = () => {};
+    const subscribe = () =>
+      new Promise<void>((resolve) => {
+        subscribed = resolve;
+      });
+    rescanOnReconnect(subscriber, subscribe, (message) => heard.push(message));
     subscriber.emit('ready'); // the first connection: nothing was missed
     expect(heard).toEqual([]);
     subscriber.emit('ready');
+    await Promise.resolve();
+    expect(heard).toEqual([]); // not before the subscription is live again
+    subscribed();
+    await new Promise((resolve) => setImmediate(resolve));
     expect(heard).toEqual(['*']);
+  });
+
+  it('reads everything again after Redis drops the wake-up connection', async () => {
+    const prefix = freshPrefix('wake-drop');
+    const system = systemWith({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
+    const heard: string[] = [];
+    const pubsubClients = async () =>
+      new Set(
+        [...((await redis.call('CLIENT', 'LIST', 'TYPE', 'pubsub')) as string).matchAll(/^id=(\d+)/gm)].map(
+          (m) => m[1] ?? '',
+        ),
+      );
+    const others = await pubsubClients();
+    const unsubscribe = await system.subscribeWakeUps((message) => heard.push(message));
+    try {
+      const channel = createKeys({ prefix, shards: 4 }).wakeChannel;
+      const subscribers = async () => ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
+      expect(await subscribers()).toBe(1);
+      // Only this system's subscriber: other test files may hold subscriptions of their own.
+      for (const id of await pubsubClients()) if (!others.has(id)) await redis.call('CLIENT', 'KILL', 'ID', id);
+      const until = Date.now() + 10_000;
+      while (!heard.includes('*') && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(heard).toContain('*');
+      expect(await subscribers()).toBe(1);
+    } finally {
+      await unsubscribe();
+      await system.close();
+      await deletePrefix(redis, prefix);
+    }
   });
 });

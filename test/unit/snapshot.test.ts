@@ -7,14 +7,20 @@
  * version, and, for the plain-data copy, on arbitrary values.
  */
 import fc from 'fast-check';
-import { createActor, transition, type AnyStateMachine, type EventObject } from 'xstate';
+import { createActor, createMachine, setup, transition, type AnyStateMachine, type EventObject } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { workflows } from '../../machines/index.ts';
 import { decideEvent, decideTimer } from '../../src/engine/decider.ts';
 import type { Decision } from '../../src/engine/decision.ts';
 import { isJobResultEvent, type WorkflowDefinition } from '../../src/engine/definition.ts';
 import { CorruptSnapshotError } from '../../src/engine/errors.ts';
-import { plainJson, persistSnapshot, restoreSnapshot, transitionOf } from '../../src/engine/snapshot.ts';
+import {
+  initialTransitionOf,
+  plainJson,
+  persistSnapshot,
+  restoreSnapshot,
+  transitionOf,
+} from '../../src/engine/snapshot.ts';
 import { generatePaths, replayWalk } from '../../src/paths/generate.ts';
 import type { WalkStep } from '../../src/paths/walk.ts';
 
@@ -101,6 +107,27 @@ describe('pure transitions on a shared inert scope', { timeout: 120_000 }, () =>
   });
 });
 
+describe('a machine that invokes actors', () => {
+  it('takes XState’s own calls: its children never collide in a shared system', () => {
+    const child = createMachine({ id: 'child', initial: 'idle', states: { idle: {} } });
+    const machine = setup({ actors: { child } }).createMachine({
+      id: 'parent',
+      initial: 'idle',
+      states: {
+        idle: { on: { GO: 'busy' } },
+        busy: { invoke: { src: 'child', systemId: 'kid' }, on: { BACK: 'idle' } },
+      },
+    });
+    const [start] = initialTransitionOf(machine, undefined);
+    for (let i = 0; i < 3; i++) {
+      const [busy] = transitionOf(machine, start, { type: 'GO' });
+      expect(busy.value).toBe('busy');
+      const persisted = persistSnapshot(machine, busy);
+      expect(restoreSnapshot(machine, 'wf', structuredClone(persisted)).value).toBe('busy');
+    }
+  });
+});
+
 describe('plainJson', () => {
   it('gives what a JSON round trip gives, for any value JSON can write', () => {
     fc.assert(
@@ -126,6 +153,18 @@ describe('plainJson', () => {
     expect(copied).toStrictEqual({ a: shared, b: { c: 1 } });
     expect(copied.a).toBe(shared);
     expect(withUndefined.b).toHaveProperty('d');
+  });
+
+  it('takes the round trip for an array JSON writes otherwise: its own toJSON, a subclass', () => {
+    const replaced = Object.assign([1], { toJSON: () => 'replaced' });
+    expect(plainJson({ replaced })).toStrictEqual({ replaced: 'replaced' });
+    class List extends Array<number> {}
+    const list = List.from([1, 2]);
+    expect(Object.getPrototypeOf((plainJson({ list }) as { list: unknown }).list)).toBe(Array.prototype);
+    // What JSON neither writes nor reads is kept: the same JSON either way.
+    const extra = Object.assign([1, 2], { note: 'x' });
+    const tagged = { a: 1, [Symbol('s')]: 2 };
+    expect(JSON.stringify(plainJson({ extra, tagged }))).toBe(JSON.stringify({ extra, tagged }));
   });
 
   it('takes the round trip for what JSON changes: -0, dates, class instances, array holes, non-finite numbers', () => {

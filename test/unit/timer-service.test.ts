@@ -75,6 +75,25 @@ describe('the timer service', () => {
     expect(calls.splice(0)).toEqual(['next 0', 'next 1', 'next 2', 'next 3']);
   });
 
+  it('keeps the due time a wake-up named while the shard was being read, not the older read', async () => {
+    let answer: (due: number | null) => void = () => {};
+    const store = {
+      nextTimerDue: () =>
+        new Promise<number | null>((resolve) => {
+          answer = resolve;
+        }),
+      claimDueTimers: () => Promise.resolve(0),
+    } as unknown as WorkflowStore;
+    const one = { owned: () => [0] } as unknown as ShardLeases;
+    const timers = createTimerService({ store, leases: one, clock: () => 1_000, rescanMs: 60_000 });
+    const ticking = timers.tick(); // reads shard 0: no timer yet
+    await Promise.resolve();
+    timers.armed(0, 5_000); // a commit armed one; its wake-up overtakes the read's reply
+    answer(null);
+    await ticking;
+    expect(timers.nextDue()).toBe(5_000);
+  });
+
   it('reads every shard on every tick when it keeps nothing (rescanMs 0)', async () => {
     const { store, calls } = fakeStore(new Map());
     const timers = createTimerService({ store, leases, clock: () => 1_000 });

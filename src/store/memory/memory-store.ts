@@ -107,7 +107,10 @@ export class MemoryStore implements WorkflowStore {
     for (const path of paths) if (!stored.since.has(path)) stored.since.set(path, record.updatedAt);
     const kinds = `${request.jobs.length > 0 ? 'j' : ''}${request.timersToArm.length > 0 ? 't' : ''}`;
     // As the Redis store: armed timers name the shard's earliest due time after this write.
-    const due = request.timersToArm.length > 0 ? `:${Math.min(...[...shard.timers.values()].map((t) => t.dueAt))}` : '';
+    let earliest = Infinity;
+    if (request.timersToArm.length > 0)
+      for (const timer of shard.timers.values()) earliest = Math.min(earliest, timer.dueAt);
+    const due = Number.isFinite(earliest) ? `:${earliest}` : '';
     if (kinds) this.onWake?.(`${shardOf(record.workflowId) ?? 0}:${kinds}${due}`);
   }
 
