@@ -147,6 +147,39 @@ describe('the decider', () => {
     expect(h.fireTimer(second.id, second.generation).outcome).toBe('accepted');
   });
 
+  it('takes a wildcard transition as XState does, and names its guard when it refuses', () => {
+    // `order.*` takes `order` itself and `order.<anything>`; a guard refusing it is GUARD_REJECTED.
+    const machine = setup({
+      types: { events: {} as { type: 'order' } | { type: 'order.paid' } | { type: 'ORDERLY' } },
+      guards: { isOpen: ({ event }) => event.type !== 'order' },
+    }).createMachine({
+      id: 'wild',
+      initial: 'open',
+      states: { open: { on: { 'order.*': { guard: 'isOpen', target: 'done' } } }, done: { type: 'final' } },
+    });
+    const wild = tinyDefinition(machine, ['order', 'order.paid', 'ORDERLY']);
+    const created = decideCreate({
+      definition: wild,
+      workflowId: 'w',
+      body: {},
+      principal: principals.agent,
+      eventId: 'c',
+      now: t0,
+    });
+    if (created.outcome !== 'accepted') throw new Error('creation refused');
+    const send = (type: string) =>
+      decideEvent({
+        definition: wild,
+        record: created.record,
+        event: { type, eventId: type },
+        principal: principals.agent,
+        now: t0,
+      });
+    expect(send('order')).toMatchObject({ code: 'GUARD_REJECTED', details: { guard: 'isOpen' } });
+    expect(send('order.paid')).toMatchObject({ outcome: 'accepted', record: { statePaths: ['done'] } });
+    expect(send('ORDERLY')).toMatchObject({ code: 'NO_TRANSITION' });
+  });
+
   it('never hands a finished workflow to transition()', () => {
     // A root-level transition would happily move a done snapshot in a pure transition.
     const machine = setup({ types: { events: {} as { type: 'PING' } | { type: 'FINISH' } } }).createMachine({
