@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { registry } from '../machines/index.ts';
 import type { SupportContext } from '../machines/support/support.context.ts';
 import { supportEventTypes, type SupportEventType } from '../machines/support/support.events.ts';
-import { mintToken } from '../src/api/auth.ts';
+import { tokenMinter } from '../test/support/tokens.ts';
 import { restoreSnapshot } from '../src/engine/snapshot.ts';
 import { payloadFor } from '../machines/support/paths/catalogue.ts';
 import { refundViolations } from '../machines/support/paths/invariants.ts';
@@ -42,20 +42,7 @@ async function main() {
   const { origin, secret } = server;
   const client = connectRedis({ url, name: 'warden-fuzz' });
   try {
-    const token = (
-      sub: string,
-      tenant: string,
-      roles: string[],
-      approvalLimit?: number,
-      kind: 'user' | 'service' = 'user',
-    ) =>
-      mintToken(secret, {
-        sub,
-        tenant,
-        roles,
-        kind,
-        ...(approvalLimit === undefined ? {} : { claims: { approvalLimit } }),
-      });
+    const token = tokenMinter(secret);
     const tokens = {
       agent: await token('agent-1', 'acme', ['support_agent']),
       approver: await token('alice', 'acme', ['support_approver'], 1000),

@@ -4,7 +4,8 @@
  */
 import { workflows } from '../../machines/index.ts';
 import pino from 'pino';
-import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
+import { createAuthenticator } from '../../src/api/auth.ts';
+import { tokenMinter } from '../support/tokens.ts';
 import type { ApiDeps } from '../../src/api/context.ts';
 import { createApp } from '../../src/api/create-app.ts';
 import { apiDeps } from '../../src/api/server.ts';
@@ -42,20 +43,7 @@ export async function apiWorld(overrides: Partial<ApiDeps> = {}, env: Record<str
   await runtime.start();
   const deps = { ...apiDeps(system, createAuthenticator({ secret })), ...overrides };
   const app = createApp(deps);
-  const token = (
-    sub: string,
-    tenant: string,
-    roles: string[],
-    approvalLimit?: number,
-    kind: 'user' | 'service' = 'user',
-  ) =>
-    mintToken(secret, {
-      sub,
-      tenant,
-      roles,
-      kind,
-      ...(approvalLimit === undefined ? {} : { claims: { approvalLimit } }),
-    });
+  const token = tokenMinter(secret);
   const tokens = {
     agent: await token('agent-1', 'acme', ['support_agent']),
     approver: await token('alice', 'acme', ['support_approver'], 1000),
