@@ -9,6 +9,7 @@ import type { Accepted, Decision, Effect, WorkflowRecord } from './decision.ts';
 import type { LeaseCheck } from './decider.ts';
 import type { Instrumentation, Trail } from './observer.ts';
 import type {
+  Artifact,
   CommitRequest,
   CreateRequest,
   JobLease,
@@ -108,6 +109,8 @@ export interface Step {
   known?: WorkflowRecord | undefined;
   /** An outbox entry of the workflow's shard to acknowledge in the same atomic write as the commit. */
   ackEntry?: string | undefined;
+  /** Artifacts the result refers to, written with its commit (not with a refusal: nothing refers to them). */
+  artifacts?: readonly Artifact[] | undefined;
   plan(record: WorkflowRecord, lease?: LeaseCheck): Plan;
 }
 
@@ -199,6 +202,7 @@ export async function decideAndCommit(deps: PipelineDeps, step: Step, trail: Tra
         ...commitRequest(decision, record),
         lease: step.lease,
         ackEntry: step.ackEntry,
+        artifacts: step.artifacts,
       }),
     );
     if (result.status === 'leaseLost') {

@@ -14,7 +14,7 @@ import { decideMigration, migrationEventType, type SnapshotMigration } from './m
 import { createInstrumentation, type EngineObservation, type EngineObserver, type Trail } from './observer.ts';
 import type { Principal } from './principal.ts';
 import { shardForDedupKey, shardForKey, workflowIdFor } from './shards.ts';
-import type { WorkflowStore } from './store-port.ts';
+import type { Artifact, WorkflowStore } from './store-port.ts';
 
 export type { ApplyOutcome } from './commit-pipeline.ts';
 export { jobMessages } from './commit-pipeline.ts';
@@ -88,6 +88,8 @@ export interface JobResultOptions {
   known?: WorkflowRecord;
   /** The job's outbox entry, acknowledged by the same atomic write that commits the result. */
   ackEntry?: string;
+  /** Artifacts the effect saved for its result: written with the commit (see `CommitRequest.artifacts`). */
+  artifacts?: readonly Artifact[];
 }
 
 /** A stored workflow names a definition version this process does not know. */
@@ -249,6 +251,7 @@ export function createEngine(options: EngineOptions): Engine {
         lease: { jobId, token: leaseToken },
         known: given.known,
         ackEntry: given.ackEntry,
+        artifacts: given.artifacts,
         plan: (record, lease) => ({
           decide: (now) =>
             decideEvent({

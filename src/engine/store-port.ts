@@ -82,6 +82,11 @@ export interface CommitRequest extends TransitionWrite {
   lease?: { jobId: string; token: string } | undefined;
   /** An outbox entry of the workflow's shard, acknowledged in the same atomic write (a worker's job). */
   ackEntry?: string | undefined;
+  /**
+   * Artifacts the result refers to (a job's evidence), written before the transition (on a single
+   * Redis node in the same pipeline, so in one round trip with it), whatever the commit answers.
+   */
+  artifacts?: readonly Artifact[] | undefined;
 }
 
 /** A worker's hold on one job: its result is accepted only with this token, before `expiresAt`. */

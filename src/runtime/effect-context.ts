@@ -5,15 +5,24 @@
  */
 import { contentHashOf } from '../effects/canonical-json.ts';
 import type { EffectContext } from '../effects/effect.ts';
-import type { JobMessage, WorkflowStore } from '../engine/store-port.ts';
+import type { Artifact, JobMessage, WorkflowStore } from '../engine/store-port.ts';
 
 export function effectContextFor(
   store: WorkflowStore,
   clock: () => number,
   message: JobMessage,
   context: unknown,
-  options: { signal: AbortSignal; deliveries: number },
+  options: {
+    signal: AbortSignal;
+    deliveries: number;
+    /**
+     * Where to keep the artifacts the handler saves, for the caller to write with the result's
+     * commit (one round trip for both); written at once when absent.
+     */
+    deferred?: Artifact[];
+  },
 ): EffectContext<never> {
+  const { deferred } = options;
   return {
     job: { ...message, deliveries: options.deliveries },
     context: context as never,
@@ -22,9 +31,12 @@ export function effectContextFor(
     saveArtifact: async (kind, content) => {
       const hash = contentHashOf(content);
       const id = `${message.jobId}:${kind}:${hash.slice(7, 19)}`;
-      await store.putArtifact({ id, workflowId: message.workflowId, hash, kind, content, createdAt: clock() });
+      const artifact = { id, workflowId: message.workflowId, hash, kind, content, createdAt: clock() };
+      if (deferred) deferred.push(artifact);
+      else await store.putArtifact(artifact);
       return { id, hash };
     },
-    loadArtifact: (id) => store.getArtifact(message.workflowId, id),
+    loadArtifact: async (id) =>
+      deferred?.find((artifact) => artifact.id === id) ?? (await store.getArtifact(message.workflowId, id)),
   };
 }

@@ -11,7 +11,7 @@ import { workerRole, type Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 import type { EffectHandler } from '../effects/effect.ts';
 import { withSpanIds } from '../observability/span-context.ts';
-import type { JobMessage, OutboxEntry, WorkflowStore } from '../engine/store-port.ts';
+import type { Artifact, JobMessage, OutboxEntry, WorkflowStore } from '../engine/store-port.ts';
 import type { WorkerObserver } from '../engine/worker-observer.ts';
 import { effectContextFor } from './effect-context.ts';
 import { escalateJob } from './escalate.ts';
@@ -174,8 +174,14 @@ export function createWorker(options: WorkerOptions) {
       return 'failed';
     }
     const started = clock();
+    // The artifacts the handler saves go to Redis with the result's commit: one round trip for both.
+    const artifacts: Artifact[] = [];
     const result = await handler(
-      effectContextFor(store, clock, message, context, { signal: shutdown.signal, deliveries: entry.deliveries }),
+      effectContextFor(store, clock, message, context, {
+        signal: shutdown.signal,
+        deliveries: entry.deliveries,
+        deferred: artifacts,
+      }),
     );
     observe((o) => {
       o.effectRan(
@@ -193,7 +199,7 @@ export function createWorker(options: WorkerOptions) {
       message.workflowId,
       { jobId: message.jobId, leaseToken, type: result.type, payload: result.payload },
       principal,
-      { known: record, ackEntry: entry.entryId },
+      { known: record, ackEntry: entry.entryId, artifacts },
     );
     if (outcome.outcome === 'accepted') ackedByCommit.add(entry.entryId);
     if (outcome.outcome === 'conflict') return 'retry';

@@ -232,6 +232,42 @@ describe.each(kinds)('the %s store', (kind) => {
     expect((await world.store.load(record.workflowId))?.version).toBe(3);
   });
 
+  it('writes the artifacts a commit carries before it, whatever the commit answers', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const audit = (await world.store.auditPage(record.workflowId, { limit: 10 })).items[0];
+    if (!audit) throw new Error('no audit entry');
+    const artifact = (id: string) => ({
+      id,
+      workflowId: record.workflowId,
+      hash: `sha256:${'1'.repeat(64)}`,
+      kind: 'evidence',
+      content: { id },
+      createdAt: world.clock.now,
+    });
+    const commit = (eventId: string, expectedVersion: number, artifacts: ReturnType<typeof artifact>[]) =>
+      world.store.commit({
+        record: { ...record, version: record.version + 1 },
+        eventId,
+        audit,
+        jobs: [],
+        timersToArm: [],
+        timersToCancel: [],
+        outcome: { outcome: 'accepted', version: record.version + 1, statePaths: record.statePaths },
+        expectedVersion,
+        previousStatePaths: record.statePaths,
+        artifacts,
+      });
+    expect(await commit('with-artifacts', record.version, [artifact('a-1'), artifact('a-2')])).toEqual({
+      status: 'committed',
+    });
+    expect(await world.store.getArtifact(record.workflowId, 'a-1')).toEqual(artifact('a-1'));
+    expect(await world.store.getArtifact(record.workflowId, 'a-2')).toEqual(artifact('a-2'));
+    // A commit that lost the race stored its artifacts all the same (a later one may refer to them).
+    expect(await commit('late', record.version, [artifact('a-3')])).toMatchObject({ status: 'conflict' });
+    expect(await world.store.getArtifact(record.workflowId, 'a-3')).toEqual(artifact('a-3'));
+  });
+
   it('records a refusal without touching the record, and re-decides a refusal made on an old version', async () => {
     fresh();
     const record = await createSupport(world);

@@ -142,6 +142,8 @@ export class MemoryStore implements WorkflowStore {
   }
 
   commit(request: CommitRequest): Promise<CommitResult> {
+    // As on Redis: the artifacts first, whatever the commit answers.
+    for (const artifact of request.artifacts ?? []) void this.putArtifact(artifact);
     const stored = this.workflows.get(request.record.workflowId);
     if (!stored) return Promise.resolve({ status: 'missing' });
     const seen = stored.events.get(request.eventId);

@@ -226,7 +226,16 @@ export class RedisStore implements WorkflowStore {
   }
 
   async commit(request: CommitRequest): Promise<CommitResult> {
-    const reply = await this.transition(
+    const artifacts = request.artifacts ?? [];
+    // On one node, sent in the same tick as the commit: the client pipelines them into one write, and
+    // Redis runs them in order, so the artifacts are stored before the transition that refers to them.
+    // On a cluster the commit script is sent on its own (not pipelined): the artifacts go first.
+    let writing: Promise<void> | null = null;
+    if (artifacts.length > 0) {
+      writing = Promise.all(artifacts.map((artifact) => this.putArtifact(artifact))).then(() => undefined);
+      if ('nodes' in this.client) await writing;
+    }
+    const committing = this.transition(
       'commit',
       request,
       request.expectedVersion,
@@ -236,6 +245,7 @@ export class RedisStore implements WorkflowStore {
       request.lease,
       request.ackEntry,
     );
+    const [reply] = await Promise.all([committing, writing]);
     switch (reply[0]) {
       case TransitionReply.written:
         return { status: 'committed' };
