@@ -19,10 +19,13 @@ const deafModel: ModelClient = {
   complete: () => new Promise(() => undefined),
 };
 
-/** Offline adapters with `overrides` swapped in, and a 25 ms default timeout. */
+/**
+ * Offline adapters with `overrides` swapped in, and a 250 ms default timeout: short enough for the
+ * faults that hang, long enough that a healthy offline call on a loaded machine never reaches it.
+ */
 function world(overrides: Partial<EffectDeps> = {}) {
   const deps = createOfflineEffectDeps();
-  return { deps, handlers: createEffectHandlers({ ...deps, ...overrides, defaultTimeoutMs: 25 }) };
+  return { deps, handlers: createEffectHandlers({ ...deps, ...overrides, defaultTimeoutMs: 250 }) };
 }
 
 async function readyForAction(handlers: ReturnType<typeof world>['handlers'], artifacts: ArtifactMemory) {
@@ -39,7 +42,7 @@ describe('effect timeouts', () => {
     const { handlers } = world({ model: deafModel });
     const event = expectEvent(await runJob(handlers, 'requestClassification', supportContext()), 'RETRYABLE_ERROR');
     expect(event).toMatchObject({ errorClass: 'TIMEOUT', jobId: 'wf-effects/classify/1' });
-    expect(event.message).toContain('25 ms');
+    expect(event.message).toContain('250 ms');
   });
 
   it('uses the per-operation timeout over the default', async () => {
