@@ -230,11 +230,8 @@ export class RedisStore implements WorkflowStore {
     // On one node, sent in the same tick as the commit: the client pipelines them into one write, and
     // Redis runs them in order, so the artifacts are stored before the transition that refers to them.
     // On a cluster the commit script is sent on its own (not pipelined): the artifacts go first.
-    let writing: Promise<void> | null = null;
-    if (artifacts.length > 0) {
-      writing = Promise.all(artifacts.map((artifact) => this.putArtifact(artifact))).then(() => undefined);
-      if ('nodes' in this.client) await writing;
-    }
+    const writing = Promise.all(artifacts.map((artifact) => this.putArtifact(artifact)));
+    if (artifacts.length > 0 && 'nodes' in this.client) await writing;
     const committing = this.transition(
       'commit',
       request,
