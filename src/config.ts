@@ -34,6 +34,11 @@ export const configSchema = z.object({
     .default(60_000),
   /** Idle wait between outbox reads. */
   WARDEN_POLL_MS: ms(50),
+  /**
+   * Jobs a worker process runs at once at most: it reads more as soon as one finishes, so a slow
+   * effect holds back no other job.
+   */
+  WARDEN_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
   /** Longest timer-service sleep without a wake-up notification. */
   WARDEN_TIMER_POLL_MS: ms(1_000),
   /**

@@ -68,6 +68,8 @@ export interface RuntimeOptions {
   archiveAfterMs?: number;
   /** Idle wait between outbox reads, ms; doubles while idle up to `idlePollMs`. */
   pollMs: number;
+  /** Jobs the worker runs at once at most (default 64). */
+  workerConcurrency?: number;
   /** Longest idle wait between outbox reads when no notification arrives, ms (default 1000). */
   idlePollMs?: number;
   /** Longest sleep of the timer service when no notification arrives, ms. */
@@ -107,6 +109,7 @@ export function createRuntime(options: RuntimeOptions) {
     consumer: options.owner,
     clock,
     jobLeaseMs: options.jobLeaseMs,
+    ...(options.workerConcurrency ? { concurrency: options.workerConcurrency } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.external ? { external: options.external } : {}),
@@ -191,18 +194,19 @@ export function createRuntime(options: RuntimeOptions) {
         const idleMax = Math.max(options.pollMs, options.idlePollMs ?? 1_000);
         loops.push(
           loop('worker', workerSleeper, async () => {
-            const done = await worker.tick();
+            // Started without waiting for them to finish: a job never waits for the slowest of its batch.
+            let started = await worker.pump();
             if (clock() - lastReclaim >= options.jobLeaseMs / 2) {
               lastReclaim = clock();
-              done.push(...(await worker.reclaim()));
+              started += (await worker.reclaim()).length;
             }
             if (clock() - lastTrim >= 5_000) {
               lastTrim = clock();
               await janitor.tick();
             }
             // Busy: read again at once. Idle: back off (a notification cuts the wait short).
-            idle = done.length > 0 ? options.pollMs : Math.min(idleMax, idle * 2);
-            return done.length > 0 ? 0 : idle;
+            idle = started > 0 ? options.pollMs : Math.min(idleMax, idle * 2);
+            return started > 0 ? 0 : idle;
           }),
         );
       }

@@ -39,6 +39,11 @@ export interface WorkerOptions {
   jobLeaseMs: number;
   /** Entries read per shard per tick. */
   batch?: number;
+  /**
+   * Entries `pump()` keeps in flight at most (default 64): it reads more as soon as there is room,
+   * so a job never waits for the slowest of the batch it came with.
+   */
+  concurrency?: number;
   /** After this many deliveries an entry is dead-lettered instead of tried again (default 5). */
   maxDeliveries?: number;
   /** How long `stop()` lets jobs in flight finish before aborting them, ms (default 15 000). */
@@ -88,6 +93,7 @@ const silent: WorkerLogger = {
 export function createWorker(options: WorkerOptions) {
   const { store, engine, handlers, leases, consumer, clock } = options;
   const batch = options.batch ?? 32;
+  const concurrency = Math.max(1, options.concurrency ?? 64);
   const logger = options.logger ?? silent;
   const principal: Principal = {
     id: `worker:${consumer}`,
@@ -96,6 +102,9 @@ export function createWorker(options: WorkerOptions) {
     roles: [workerRole],
   };
   const inFlight = new Set<Promise<unknown>>();
+  /** Entries `pump()` started that have not finished, and who waits for one of them to finish. */
+  let pumped = 0;
+  let room: (() => void) | null = null;
   /** Entries whose result commit acknowledged them too. */
   const ackedByCommit = new Set<string>();
   const shutdown = new AbortController();
@@ -281,6 +290,29 @@ export function createWorker(options: WorkerOptions) {
       return track(Promise.all(entries.map((entry) => traced(entry))));
     },
 
+    /**
+     * Reads new entries of the leased shards, as many as there is room for under `concurrency`
+     * (waiting for room first), and starts them without waiting for them to finish. Returns how many
+     * it started: the runner reads again at once while there are some, and sleeps until a wake-up
+     * when there are none.
+     */
+    async pump(): Promise<number> {
+      while (pumped >= concurrency && !stopping) await new Promise<void>((resolve) => (room = resolve));
+      const shards = leases.owned();
+      if (shards.length === 0 || stopping) return 0;
+      const entries = await store.readOutbox(consumer, shards, Math.min(batch, concurrency - pumped));
+      for (const entry of entries) {
+        pumped++;
+        const done = () => {
+          pumped--;
+          room?.();
+          room = null;
+        };
+        void track(traced(entry)).then(done, done);
+      }
+      return entries.length;
+    },
+
     /** Takes over entries idle longer than the job lease (their worker died) and processes them. */
     async reclaim(): Promise<JobOutcome[]> {
       const outcomes: JobOutcome[] = [];
@@ -298,6 +330,8 @@ export function createWorker(options: WorkerOptions) {
      */
     async stop(): Promise<void> {
       stopping = true;
+      room?.();
+      room = null;
       const settled = Promise.allSettled([...inFlight]);
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<'timeout'>((resolve) => {

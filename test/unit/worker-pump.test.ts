@@ -1,0 +1,116 @@
+/**
+ * The worker's pump: it starts what it reads without waiting for it to finish, so a slow job (a
+ * model call that takes seconds) never holds back a job that arrives after it, and it keeps at most
+ * `concurrency` entries in flight, reading more only when one finishes.
+ */
+import { describe, expect, it } from 'vitest';
+import { registry } from '../../machines/index.ts';
+import { createEffectHandlers, createOfflineEffectDeps } from '../../machines/support/effects/index.ts';
+import type { EffectHandler } from '../../src/effects/index.ts';
+import { createEngine } from '../../src/engine/engine.ts';
+import type { Principal } from '../../src/engine/principal.ts';
+import { createShardLeases } from '../../src/runtime/shard-leases.ts';
+import { createWorker } from '../../src/runtime/worker.ts';
+import { MemoryStore } from '../../src/store/memory/memory-store.ts';
+
+const agent: Principal = { id: 'agent-1', tenantId: 'acme', kind: 'user', roles: ['support_agent'] };
+const now = () => Date.UTC(2026, 0, 15, 9, 0, 0);
+
+async function world(concurrency: number) {
+  const store = new MemoryStore({ shards: 1, clock: now });
+  let seq = 0;
+  const engine = createEngine({ store, definitions: registry, clock: now, newId: () => `pump${++seq}xyzwv` });
+  const offline = createEffectHandlers(createOfflineEffectDeps());
+  const classify = offline.requestClassification;
+  /** Classifications of the workflows named here wait until the test opens their gate. */
+  const gates = new Map<string, () => void>();
+  const gated = new Set<string>();
+  const started: string[] = [];
+  const handlers: Record<string, EffectHandler> = {
+    ...offline,
+    requestClassification: async (ctx) => {
+      started.push(ctx.job.workflowId);
+      if (gated.has(ctx.job.workflowId)) await new Promise<void>((resolve) => gates.set(ctx.job.workflowId, resolve));
+      return classify(ctx);
+    },
+  };
+  const leases = createShardLeases({ store, role: 'worker', owner: 'pump-test', leaseMs: 3_600_000, clock: now });
+  await leases.tick();
+  const worker = createWorker({
+    store,
+    engine,
+    handlers: (definitionId) => (definitionId === 'support' ? handlers : undefined),
+    leases,
+    consumer: 'pump-test',
+    clock: now,
+    jobLeaseMs: 60_000,
+    concurrency,
+  });
+  const create = async (slow: boolean) => {
+    const created = await engine.createWorkflow({
+      definitionId: 'support',
+      body: { request: { customerId: 'cust-1', subject: 'Charged twice', message: 'Billed twice.' } },
+      principal: agent,
+    });
+    if (created.outcome === 'refused') throw new Error(created.message);
+    if (slow) gated.add(created.record.workflowId);
+    return created.record.workflowId;
+  };
+  const state = async (id: string) => (await store.load(id))?.statePaths ?? [];
+  const until = async (check: () => Promise<boolean> | boolean) => {
+    for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await check()).toBe(true);
+  };
+  return { worker, create, state, until, gates, started };
+}
+
+describe('the worker pump', () => {
+  it('finishes a job that came after a slow one while the slow one still runs', async () => {
+    const w = await world(8);
+    const slow = await w.create(true);
+    expect(await w.worker.pump()).toBe(1);
+    await w.until(() => w.gates.has(slow));
+
+    const fast = await w.create(false);
+    expect(await w.worker.pump()).toBe(1);
+    await w.until(async () => !(await w.state(fast)).includes('beforeAction.classifying.attempting'));
+    expect(await w.state(slow)).toEqual(['beforeAction.classifying.attempting']);
+
+    w.gates.get(slow)?.();
+    await w.until(async () => !(await w.state(slow)).includes('beforeAction.classifying.attempting'));
+    await w.worker.stop();
+  });
+
+  it('keeps at most `concurrency` entries in flight and reads again when one finishes', async () => {
+    const w = await world(1);
+    const first = await w.create(true);
+    const second = await w.create(false);
+    // Both jobs are queued on the one shard; with room for one, the pump takes the first.
+    expect(await w.worker.pump()).toBe(1);
+    await w.until(() => w.gates.has(first));
+
+    let read: number | null = null;
+    const next = w.worker.pump().then((count) => (read = count));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(read).toBeNull();
+    expect(w.started).toEqual([first]);
+
+    w.gates.get(first)?.();
+    await next;
+    expect(read).toBe(1);
+    await w.until(() => w.started.includes(second));
+    await w.worker.stop();
+  });
+
+  it('returns at once with nothing read once stopping, even while it waits for room', async () => {
+    const w = await world(1);
+    const only = await w.create(true);
+    expect(await w.worker.pump()).toBe(1);
+    await w.until(() => w.gates.has(only));
+    const waiting = w.worker.pump();
+    const stopping = w.worker.stop();
+    expect(await waiting).toBe(0);
+    w.gates.get(only)?.();
+    await stopping;
+  });
+});
