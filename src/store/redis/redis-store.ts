@@ -28,6 +28,7 @@ import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
+import { RecordCache } from './record-cache.ts';
 import { keptFor, readJobLease } from './job-leases.ts';
 import { luaScript } from './lua-script.ts';
 import { reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
@@ -61,6 +62,12 @@ interface ScriptCommands {
   wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply>;
   wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
   wardenGrantJobLease(...args: (string | number)[]): Promise<number>;
+  /** 1 (the reader's record is the stored one), or the record and the archive, as HMGET r z. */
+  wardenLoadIfChangedBuffer(
+    key: string,
+    version: number,
+    updatedAt: number,
+  ): Promise<1 | [Buffer | null, Buffer | null]>;
   wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
   wardenReindexEntry(...args: (string | number)[]): Promise<ReindexEntryScriptReply>;
 }
@@ -84,6 +91,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenGrantJobLease', { lua: script('grant-job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
+  client.defineCommand('wardenLoadIfChanged', { lua: script('load-if-changed'), numberOfKeys: 1 });
   client.defineCommand('wardenReindexEntry', { lua: script('reindex-entry'), numberOfKeys: 3 });
   // Auto-pipelining on a cluster routes a script call by its first argument; for a script with a
   // variable key count that is the count, not a key, so calls land in pipelines of the wrong node
@@ -121,9 +129,12 @@ export class RedisStore implements WorkflowStore {
   readonly keys: Keys;
   private readonly client: Client & ScriptCommands;
   private readonly groups = new Set<number>();
+  /** The records read or written last: a load sends a record over only when it changed. */
+  private readonly recent: RecordCache;
 
-  constructor(client: Client, space: KeySpace) {
+  constructor(client: Client, space: KeySpace & { recordCache?: number }) {
     this.client = defineScripts(client);
+    this.recent = new RecordCache(space.recordCache ?? 1000);
     this.keys = createKeys({ ...space, cluster: space.cluster ?? 'nodes' in client });
     this.shards = space.shards;
   }
@@ -211,6 +222,7 @@ export class RedisStore implements WorkflowStore {
     const reply = await this.transition('create', request, 0, [], [], dedup);
     switch (reply[0]) {
       case TransitionReply.written:
+        this.recent.remember(request.record);
         return { status: 'created' };
       case TransitionReply.dedupExists: {
         const existing = parseDedupValue(reply[1]);
@@ -243,8 +255,10 @@ export class RedisStore implements WorkflowStore {
       request.ackEntry,
     );
     const [reply] = await Promise.all([committing, writing]);
+    if (reply[0] !== TransitionReply.written) this.recent.forget(request.record.workflowId);
     switch (reply[0]) {
       case TransitionReply.written:
+        this.recent.remember(request.record);
         return { status: 'committed' };
       case TransitionReply.leaseNotHeld:
         return { status: 'leaseLost', reason: reply[1] };
@@ -304,8 +318,19 @@ export class RedisStore implements WorkflowStore {
 
   async load(workflowId: string): Promise<WorkflowRecord | null> {
     if (!this.owns(workflowId)) return null;
-    const [json, archive] = await this.client.hmgetBuffer(this.keys.workflow(workflowId), 'r', 'z');
-    if (json) return JSON.parse(json.toString('utf8')) as WorkflowRecord;
+    const key = this.keys.workflow(workflowId);
+    const known = this.recent.get(workflowId);
+    const reply = known
+      ? await this.client.wardenLoadIfChangedBuffer(key, known.version, known.updatedAt)
+      : await this.client.hmgetBuffer(key, 'r', 'z');
+    if (reply === 1) return known ?? null;
+    const [json, archive] = reply;
+    if (json) {
+      const record = JSON.parse(json.toString('utf8')) as WorkflowRecord;
+      this.recent.remember(record);
+      return record;
+    }
+    this.recent.forget(workflowId);
     return archive ? decodeArchive(archive).record : null;
   }
 

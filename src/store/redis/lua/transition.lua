@@ -1,7 +1,8 @@
 --[[
   transition.lua — create a workflow or commit one transition, atomically, in one slot.
 
-  KEYS[1]  workflow hash        (fields v = version, r = record JSON, t = tenant, p = state paths JSON)
+  KEYS[1]  workflow hash        (fields v = version, u = write time (ARGV[9]), r = record JSON,
+                                t = tenant, p = state paths JSON)
   KEYS[2]  events hash          (event id -> recorded outcome JSON)
   KEYS[3]  audit stream
   KEYS[4]  outbox stream
@@ -142,7 +143,7 @@ if hasLease then
 end
 
 -- Writes. Nothing below may fail.
-rcall('HSET', KEYS[1], 'v', version, 'r', ARGV[6], 't', ARGV[7], 'p', ARGV[8])
+rcall('HSET', KEYS[1], 'v', version, 'u', ARGV[9], 'r', ARGV[6], 't', ARGV[7], 'p', ARGV[8])
 rcall('HSET', KEYS[2], eventId, ARGV[10])
 rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
 for j = 0, jobCount - 1 do
