@@ -110,6 +110,7 @@ export function createRuntime(options: RuntimeOptions) {
     clock,
     jobLeaseMs: options.jobLeaseMs,
     ...(options.workerConcurrency ? { concurrency: options.workerConcurrency } : {}),
+    fullReadMs: options.pollMs,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.external ? { external: options.external } : {}),
@@ -177,7 +178,12 @@ export function createRuntime(options: RuntimeOptions) {
         // unreadable one wakes both.
         unsubscribe = await options.subscribeWakeUps((message) => {
           const [shardText = '', kinds = 'jt', dueText] = message.split(':');
-          if (roles.has('worker') && kinds.includes('j')) workerSleeper.wake();
+          if (roles.has('worker') && kinds.includes('j')) {
+            // The worker reads the shard named (every shard for `*` or an unreadable message).
+            const shard = Number(shardText);
+            worker.hint(shardText !== '' && Number.isInteger(shard) ? shard : undefined);
+            workerSleeper.wake();
+          }
           if (roles.has('timers') && kinds.includes('t')) {
             const shard = Number(shardText);
             // `*` (the subscription came back after wake-ups may have been lost): read every shard.
@@ -215,6 +221,7 @@ export function createRuntime(options: RuntimeOptions) {
           loop('timers', timerSleeper, async () => {
             const moved = await timers.tick();
             if (moved > 0) {
+              // The firings' shards are named by their wake-ups too; this only saves waiting for them.
               if (roles.has('worker')) workerSleeper.wake();
               return 0;
             }

@@ -44,6 +44,12 @@ export interface WorkerOptions {
    * so a job never waits for the slowest of the batch it came with.
    */
   concurrency?: number;
+  /**
+   * `pump()` reads the shards a wake-up named (`hint`); it reads every leased shard only when none
+   * was named and its last such read is this old, ms (default 50), or after `hint()` without a
+   * shard. A wake-up lost while the subscription was down waits at most this long under load.
+   */
+  fullReadMs?: number;
   /** After this many deliveries an entry is dead-lettered instead of tried again (default 5). */
   maxDeliveries?: number;
   /** How long `stop()` lets jobs in flight finish before aborting them, ms (default 15 000). */
@@ -105,6 +111,11 @@ export function createWorker(options: WorkerOptions) {
   /** Entries `pump()` started that have not finished, and who waits for one of them to finish. */
   let pumped = 0;
   let room: (() => void) | null = null;
+  /** Shards named by wake-ups since the last read, and whether every shard must be read next. */
+  let hinted = new Set<number>();
+  let readAll = true;
+  let lastReadAll = Number.NEGATIVE_INFINITY;
+  const fullReadMs = options.fullReadMs ?? 50;
   /** Entries whose result commit acknowledged them too. */
   const ackedByCommit = new Set<string>();
   const shutdown = new AbortController();
@@ -291,17 +302,41 @@ export function createWorker(options: WorkerOptions) {
     },
 
     /**
-     * Reads new entries of the leased shards, as many as there is room for under `concurrency`
-     * (waiting for room first), and starts them without waiting for them to finish. Returns how many
-     * it started: the runner reads again at once while there are some, and sleeps until a wake-up
-     * when there are none.
+     * A wake-up: jobs were queued on `shard` (the next `pump()` reads it), or, without a shard, may
+     * have been queued anywhere (the next `pump()` reads every leased shard).
+     */
+    hint(shard?: number): void {
+      if (shard === undefined) readAll = true;
+      else hinted.add(shard);
+    },
+
+    /**
+     * Reads new entries, as many as there is room for under `concurrency` (waiting for room first),
+     * and starts them without waiting for them to finish. It reads the shards wake-ups named since
+     * the last read; with none named, every leased shard, at most once per `fullReadMs` (a wake-up
+     * may have been lost). Returns how many entries it started: the runner reads again at once
+     * while there are some, and sleeps until a wake-up when there are none.
      */
     async pump(): Promise<number> {
       while (pumped >= concurrency && !stopping) await new Promise<void>((resolve) => (room = resolve));
-      const shards = leases.owned();
-      if (shards.length === 0 || stopping) return 0;
-      const entries = await store.readOutbox(consumer, shards, Math.min(batch, concurrency - pumped));
+      const owned = leases.owned();
+      if (owned.length === 0 || stopping) return 0;
+      const named = hinted;
+      hinted = new Set();
+      let shards: readonly number[];
+      if (readAll || (named.size === 0 && clock() - lastReadAll >= fullReadMs)) {
+        readAll = false;
+        lastReadAll = clock();
+        shards = owned;
+      } else {
+        shards = owned.filter((shard) => named.has(shard));
+        if (shards.length === 0) return 0;
+      }
+      const count = Math.min(batch, concurrency - pumped);
+      const entries = await store.readOutbox(consumer, shards, count);
+      const perShard = new Map<number, number>();
       for (const entry of entries) {
+        perShard.set(entry.shard, (perShard.get(entry.shard) ?? 0) + 1);
         pumped++;
         const done = () => {
           pumped--;
@@ -310,6 +345,8 @@ export function createWorker(options: WorkerOptions) {
         };
         void track(traced(entry)).then(done, done);
       }
+      // A shard that filled its share may hold more: read it again next.
+      for (const [shard, read] of perShard) if (read >= count) hinted.add(shard);
       return entries.length;
     },
 

@@ -16,7 +16,7 @@ import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 const agent: Principal = { id: 'agent-1', tenantId: 'acme', kind: 'user', roles: ['support_agent'] };
 const now = () => Date.UTC(2026, 0, 15, 9, 0, 0);
 
-async function world(concurrency: number) {
+async function world(concurrency: number, fullReadMs = 0) {
   const store = new MemoryStore({ shards: 1, clock: now });
   let seq = 0;
   const engine = createEngine({ store, definitions: registry, clock: now, newId: () => `pump${++seq}xyzwv` });
@@ -45,6 +45,8 @@ async function world(concurrency: number) {
     clock: now,
     jobLeaseMs: 60_000,
     concurrency,
+    // 0: every pump reads every shard (no wake-ups here), unless a test names shards.
+    fullReadMs,
   });
   const create = async (slow: boolean) => {
     const created = await engine.createWorkflow({
@@ -112,5 +114,27 @@ describe('the worker pump', () => {
     expect(await waiting).toBe(0);
     w.gates.get(only)?.();
     await stopping;
+  });
+
+  it('reads only the shards wake-ups named, and every shard when told so or when the last full read is old', async () => {
+    const w = await world(8, 3_600_000);
+    // The first pump reads every shard (nothing read yet).
+    expect(await w.worker.pump()).toBe(0);
+    const id = await w.create(false);
+    // Queued, but no wake-up named its shard and the last full read is recent: nothing read.
+    expect(await w.worker.pump()).toBe(0);
+    expect(w.started).toEqual([]);
+    w.worker.hint(0);
+    expect(await w.worker.pump()).toBe(1);
+    await w.until(() => w.started.includes(id));
+
+    const next = await w.create(false);
+    expect(await w.worker.pump()).toBe(0);
+    // A wake-up without a shard (lost wake-ups, an unreadable message): every shard.
+    w.worker.hint();
+    // The new classification, and the jobs the first one's result queued meanwhile.
+    expect(await w.worker.pump()).toBeGreaterThan(0);
+    await w.until(() => w.started.includes(next));
+    await w.worker.stop();
   });
 });
