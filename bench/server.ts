@@ -29,7 +29,10 @@ export function spawnWarden(roles: readonly string[], env: Record<string, string
   // WARDEN_BENCH_LOG=<file> keeps the processes' logs (at LOG_LEVEL, default warn) for a post-mortem.
   const logFile = process.env.WARDEN_BENCH_LOG;
   const out = logFile ? openSync(logFile, 'a') : 'ignore';
-  const child = spawn(process.execPath, [bin, 'serve', ...(roles.length > 0 ? ['--role', roles.join(',')] : [])], {
+  // BENCH_NODE_ARGS: Node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=reports/profile`.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const args = [...nodeArgs, bin, 'serve', ...(roles.length > 0 ? ['--role', roles.join(',')] : [])];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, LOG_LEVEL: logFile ? (process.env.LOG_LEVEL ?? 'warn') : 'silent', ...env },
     stdio: ['ignore', out, out],
   });

@@ -39,6 +39,11 @@ export const configSchema = z.object({
    * effect holds back no other job.
    */
   WARDEN_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
+  /**
+   * Workflow records a process keeps after reading or writing them (0: none). A load of one of them
+   * asks Redis only whether it is still the stored one; about 10-20 KB of memory each.
+   */
+  WARDEN_RECORD_CACHE: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
   /** Longest timer-service sleep without a wake-up notification. */
   WARDEN_TIMER_POLL_MS: ms(1_000),
   /**

@@ -95,7 +95,11 @@ export function createSystem(config: Config, options: SystemOptions): System {
 
   if (config.REDIS_URL) {
     client = connectRedis({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER, name: `warden:${owner}` });
-    store = new RedisStore(client, { prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS });
+    store = new RedisStore(client, {
+      prefix: config.WARDEN_PREFIX,
+      shards: config.WARDEN_SHARDS,
+      recordCache: config.WARDEN_RECORD_CACHE,
+    });
     notifier = new RedisNotifier(client, { prefix: config.WARDEN_PREFIX });
   } else {
     memory = new MemoryStore({ shards: config.WARDEN_SHARDS, clock });
