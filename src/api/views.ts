@@ -19,9 +19,10 @@ export function workflowView(
 ) {
   const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
   const context: unknown = snapshot.context;
-  const own = bundle ? bundle.view.render(context, record) : {};
+  // What a definition's view returns may be a part of the (shared, frozen) record: copied, not changed.
+  const rendered = bundle ? bundle.view.render(context, record) : {};
   const presentation = bundle?.view.present?.(context, record);
-  if (presentation) Object.assign(own, { presentation });
+  const own = presentation ? { ...rendered, presentation } : rendered;
   const base = {
     workflowId: record.workflowId,
     tenantId: record.tenantId,

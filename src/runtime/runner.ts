@@ -101,6 +101,9 @@ export function createRuntime(options: RuntimeOptions) {
       ] as const
     ).filter(([role]) => roles.has(role)),
   );
+  // The worker loop's sleep: cut short by a wake-up for jobs, and by a job finishing while the
+  // worker was full.
+  const workerSleeper = createSleeper();
   const worker = createWorker({
     store,
     engine: options.engine,
@@ -111,6 +114,9 @@ export function createRuntime(options: RuntimeOptions) {
     jobLeaseMs: options.jobLeaseMs,
     ...(options.workerConcurrency ? { concurrency: options.workerConcurrency } : {}),
     fullReadMs: options.pollMs,
+    onRoom: () => {
+      workerSleeper.wake();
+    },
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.external ? { external: options.external } : {}),
@@ -168,7 +174,6 @@ export function createRuntime(options: RuntimeOptions) {
           return options.leaseMs / 3;
         }),
       );
-      const workerSleeper = createSleeper();
       const timerSleeper = createSleeper();
       if (options.subscribeWakeUps && (roles.has('worker') || roles.has('timers'))) {
         // One subscription per runtime, fanned out to the loops that wait for work, closed on stop.
@@ -204,7 +209,7 @@ export function createRuntime(options: RuntimeOptions) {
             let started = await worker.pump();
             if (clock() - lastReclaim >= options.jobLeaseMs / 2) {
               lastReclaim = clock();
-              started += (await worker.reclaim()).length;
+              started += await worker.pumpReclaimed();
             }
             if (clock() - lastTrim >= 5_000) {
               lastTrim = clock();

@@ -40,16 +40,18 @@ export interface WorkerOptions {
   /** Entries read per shard per tick. */
   batch?: number;
   /**
-   * Entries `pump()` keeps in flight at most (default 64): it reads more as soon as there is room,
-   * so a job never waits for the slowest of the batch it came with.
+   * Entries `pump()` keeps in flight (default 64; a read of many shards may start one per shard):
+   * it reads more as soon as there is room, so a job never waits for the slowest of its batch.
    */
   concurrency?: number;
   /**
-   * `pump()` reads the shards a wake-up named (`hint`); it reads every leased shard only when none
-   * was named and its last such read is this old, ms (default 50), or after `hint()` without a
-   * shard. A wake-up lost while the subscription was down waits at most this long under load.
+   * `pump()` reads the shards a wake-up named (`hint`); it reads every leased shard when none was
+   * named and its last such read is this old, ms (default 50), when its last such read is a second
+   * old (or this old, if longer) whatever was named, and after `hint()` without a shard.
    */
   fullReadMs?: number;
+  /** Called when a job finishes while `concurrency` were in flight: `pump()` has room again. */
+  onRoom?: () => void;
   /** After this many deliveries an entry is dead-lettered instead of tried again (default 5). */
   maxDeliveries?: number;
   /** How long `stop()` lets jobs in flight finish before aborting them, ms (default 15 000). */
@@ -84,6 +86,13 @@ export interface ExternalEffects {
   handOff(definitionId: string, message: JobMessage, now: number): Promise<void>;
 }
 
+/** The leased shards in a few characters: their count and a sum of their hashed numbers (any order). */
+function ownedSignature(owned: readonly number[]): string {
+  let sum = 0;
+  for (const shard of owned) sum = (sum + Math.imul(shard + 1, 2654435761)) | 0;
+  return `${owned.length}:${sum}`;
+}
+
 /** An unguessable lease token (144 random bits). */
 export function newLeaseToken(): string {
   return randomBytes(18).toString('base64url');
@@ -108,13 +117,39 @@ export function createWorker(options: WorkerOptions) {
     roles: [workerRole],
   };
   const inFlight = new Set<Promise<unknown>>();
-  /** Entries `pump()` started that have not finished, and who waits for one of them to finish. */
+  /** Entries `pump()` started that have not finished. */
   let pumped = 0;
-  let room: (() => void) | null = null;
   /** Shards named by wake-ups since the last read, and whether every shard must be read next. */
   let hinted = new Set<number>();
   let readAll = true;
   let lastReadAll = Number.NEGATIVE_INFINITY;
+  /** The leased shards at the last read, as a signature: a change reads every shard. */
+  let lastOwned = '';
+
+  /** Starts `entries` counted against `concurrency`; a shard that filled `count` is read again next. */
+  function start(entries: readonly OutboxEntry[], count: number): number {
+    const perShard = new Map<number, number>();
+    for (const entry of entries) {
+      perShard.set(entry.shard, (perShard.get(entry.shard) ?? 0) + 1);
+      pumped++;
+      const done = () => {
+        pumped--;
+        // The worker was full: it has room again.
+        if (pumped === concurrency - 1) observeRoom();
+      };
+      void track(traced(entry)).then(done, done);
+    }
+    for (const [shard, read] of perShard) if (read >= count) hinted.add(shard);
+    return entries.length;
+  }
+
+  function observeRoom(): void {
+    try {
+      options.onRoom?.();
+    } catch {
+      // A wake-up of the runner's loop; nothing to fail.
+    }
+  }
   const fullReadMs = options.fullReadMs ?? 50;
   /** Entries whose result commit acknowledged them too. */
   const ackedByCommit = new Set<string>();
@@ -122,6 +157,8 @@ export function createWorker(options: WorkerOptions) {
   const maxDeliveries = options.maxDeliveries ?? 5;
   const shutdownGraceMs = options.shutdownGraceMs ?? 15_000;
   let stopping = false;
+  /** Read through a call: `stopping` changes while a read awaits. */
+  const isStopping = () => stopping;
   const tracer = options.tracer ?? trace.getTracer('warden');
 
   function observe(tell: (observer: WorkerObserver) => void): void {
@@ -311,43 +348,67 @@ export function createWorker(options: WorkerOptions) {
     },
 
     /**
-     * Reads new entries, as many as there is room for under `concurrency` (waiting for room first),
-     * and starts them without waiting for them to finish. It reads the shards wake-ups named since
-     * the last read; with none named, every leased shard, at most once per `fullReadMs` (a wake-up
-     * may have been lost). Returns how many entries it started: the runner reads again at once
-     * while there are some, and sleeps until a wake-up when there are none.
+     * Reads new entries, as many as there is room for under `concurrency`, and starts them without
+     * waiting for them to finish; with no room it reads nothing (`onRoom` tells when a job
+     * finished). It reads the shards wake-ups named since the last read; with none named, every
+     * leased shard, at most once per `fullReadMs`; and every leased shard at least once a second
+     * whatever was named, and after `hint()` without a shard or a change of the leased shards (a
+     * wake-up may have been lost, or gone to the shard's previous holder). A read of several shards
+     * takes up to `room / shards` entries of each, at least one: at most `concurrency` or one per
+     * shard read in flight, whichever is more. Returns how many entries it started: the runner reads
+     * again at once while there are some, and sleeps until a wake-up when there are none.
      */
     async pump(): Promise<number> {
-      while (pumped >= concurrency && !stopping) await new Promise<void>((resolve) => (room = resolve));
+      const room = concurrency - pumped;
       const owned = leases.owned();
-      if (owned.length === 0 || stopping) return 0;
+      if (owned.length === 0 || stopping || room <= 0) return 0;
+      const leased = ownedSignature(owned);
+      if (leased !== lastOwned) {
+        lastOwned = leased;
+        readAll = true;
+      }
       const named = hinted;
       hinted = new Set();
-      let shards: readonly number[];
-      if (readAll || (named.size === 0 && clock() - lastReadAll >= fullReadMs)) {
-        readAll = false;
-        lastReadAll = clock();
-        shards = owned;
-      } else {
-        shards = owned.filter((shard) => named.has(shard));
-        if (shards.length === 0) return 0;
+      const namedOwned = owned.filter((shard) => named.has(shard));
+      // Under a steady stream of wake-ups, every shard is still read at least once a second: a
+      // shard whose wake-up was lost (the subscription was down) waits no longer than that.
+      const sinceReadAll = clock() - lastReadAll;
+      const all = readAll || sinceReadAll >= (namedOwned.length === 0 ? fullReadMs : Math.max(fullReadMs, 1_000));
+      const shards = all ? owned : namedOwned;
+      if (shards.length === 0) return 0;
+      const count = Math.max(1, Math.min(batch, Math.floor(room / shards.length)));
+      let entries: OutboxEntry[];
+      try {
+        if (all) {
+          readAll = false;
+          lastReadAll = clock();
+        }
+        entries = await store.readOutbox(consumer, shards, count);
+      } catch (error) {
+        // Read again next time what this read was for.
+        for (const shard of named) hinted.add(shard);
+        if (all) readAll = true;
+        throw error;
       }
-      const count = Math.min(batch, concurrency - pumped);
-      const entries = await store.readOutbox(consumer, shards, count);
-      const perShard = new Map<number, number>();
-      for (const entry of entries) {
-        perShard.set(entry.shard, (perShard.get(entry.shard) ?? 0) + 1);
-        pumped++;
-        const done = () => {
-          pumped--;
-          room?.();
-          room = null;
-        };
-        void track(traced(entry)).then(done, done);
+      // Stopped meanwhile: what was read stays pending and is delivered again (after the job lease).
+      if (isStopping()) return 0;
+      return start(entries, count);
+    },
+
+    /**
+     * Takes over entries idle longer than the job lease (their worker died), as many as there is
+     * room for, and starts them as `pump()` does. Returns how many it started.
+     */
+    async pumpReclaimed(): Promise<number> {
+      let started = 0;
+      for (const shard of leases.owned()) {
+        const room = concurrency - pumped;
+        if (stopping || room <= 0) break;
+        const entries = await store.reclaimOutbox(consumer, shard, options.jobLeaseMs, Math.min(batch, room));
+        if (isStopping()) break;
+        started += start(entries, Number.POSITIVE_INFINITY);
       }
-      // A shard that filled its share may hold more: read it again next.
-      for (const [shard, read] of perShard) if (read >= count) hinted.add(shard);
-      return entries.length;
+      return started;
     },
 
     /** Takes over entries idle longer than the job lease (their worker died) and processes them. */
@@ -367,8 +428,6 @@ export function createWorker(options: WorkerOptions) {
      */
     async stop(): Promise<void> {
       stopping = true;
-      room?.();
-      room = null;
       const settled = Promise.allSettled([...inFlight]);
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<'timeout'>((resolve) => {

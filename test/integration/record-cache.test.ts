@@ -82,25 +82,44 @@ describe('the record cache of the Redis store', () => {
     expect(await cached.load(id)).toBe(loaded);
   });
 
-  it('reads again a record written at the same version with another write time (a write Redis lost)', async () => {
+  it('reads again a record written again at the same version (a write Redis lost), by its write id', async () => {
     const { cached, world } = twoStores();
     const created = await createSupport(world);
     const id = created.workflowId;
     expect(await cached.load(id)).toBe(created);
-    // As if Redis restarted without the write and another process wrote this version again later.
-    const rewritten: WorkflowRecord = { ...created, updatedAt: created.updatedAt + 1, correlationId: 'rewritten' };
-    await redis.hset(cached.keys.workflow(id), 'r', JSON.stringify(rewritten), 'u', rewritten.updatedAt);
+    // As if Redis restarted without the write and another process wrote this version again, even
+    // in the same millisecond: the write id differs.
+    const rewritten: WorkflowRecord = { ...created, correlationId: 'rewritten' };
+    await redis.hset(cached.keys.workflow(id), 'r', JSON.stringify(rewritten), 'u', 'another-process.1');
     expect(await cached.load(id)).toStrictEqual(rewritten);
   });
 
-  it('reads again a record whose write time is missing (written before the cache existed)', async () => {
+  it('reads again a record without a write id (written before the cache existed), and caches none', async () => {
     const { cached, world } = twoStores();
     const created = await createSupport(world);
     const id = created.workflowId;
     const older: WorkflowRecord = { ...created, correlationId: 'older' };
     await redis.hset(cached.keys.workflow(id), 'r', JSON.stringify(older));
     await redis.hdel(cached.keys.workflow(id), 'u');
-    expect(await cached.load(id)).toStrictEqual(older);
+    const first = await cached.load(id);
+    expect(first).toStrictEqual(older);
+    const again = await cached.load(id);
+    expect(again).toStrictEqual(older);
+    expect(again).not.toBe(first);
+  });
+
+  it('freezes what it keeps: a caller that changes a shared record fails instead of changing it for others', async () => {
+    const { cached, world } = twoStores();
+    const created = await createSupport(world);
+    const loaded = await cached.load(created.workflowId);
+    expect(loaded).toBe(created);
+    expect(() => {
+      (loaded as { version: number }).version = 99;
+    }).toThrow(TypeError);
+    const context = (loaded?.snapshot as { context: { request: Record<string, unknown> } }).context;
+    expect(() => {
+      context.request.subject = 'changed';
+    }).toThrow(TypeError);
   });
 
   it('finds nothing once the workflow is gone, and nothing cached for an id of another store', async () => {

@@ -10,14 +10,16 @@ import type { EffectHandler } from '../../src/effects/index.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { createShardLeases } from '../../src/runtime/shard-leases.ts';
+import { shardOf } from '../../src/engine/shards.ts';
 import { createWorker } from '../../src/runtime/worker.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 
 const agent: Principal = { id: 'agent-1', tenantId: 'acme', kind: 'user', roles: ['support_agent'] };
-const now = () => Date.UTC(2026, 0, 15, 9, 0, 0);
+let time = Date.UTC(2026, 0, 15, 9, 0, 0);
+const now = () => time;
 
-async function world(concurrency: number, fullReadMs = 0) {
-  const store = new MemoryStore({ shards: 1, clock: now });
+async function world(concurrency: number, fullReadMs = 0, shards = 1) {
+  const store = new MemoryStore({ shards, clock: now });
   let seq = 0;
   const engine = createEngine({ store, definitions: registry, clock: now, newId: () => `pump${++seq}xyzwv` });
   const offline = createEffectHandlers(createOfflineEffectDeps());
@@ -26,6 +28,7 @@ async function world(concurrency: number, fullReadMs = 0) {
   const gates = new Map<string, () => void>();
   const gated = new Set<string>();
   const started: string[] = [];
+  let rooms = 0;
   const handlers: Record<string, EffectHandler> = {
     ...offline,
     requestClassification: async (ctx) => {
@@ -34,8 +37,11 @@ async function world(concurrency: number, fullReadMs = 0) {
       return classify(ctx);
     },
   };
-  const leases = createShardLeases({ store, role: 'worker', owner: 'pump-test', leaseMs: 3_600_000, clock: now });
-  await leases.tick();
+  const held = createShardLeases({ store, role: 'worker', owner: 'pump-test', leaseMs: 3_600_000, clock: now });
+  await held.tick();
+  /** The shards the worker holds; a test may narrow them, as a lease lost or taken over would. */
+  let only: number[] | null = null;
+  const leases = { ...held, owned: () => only ?? held.owned() };
   const worker = createWorker({
     store,
     engine,
@@ -47,6 +53,9 @@ async function world(concurrency: number, fullReadMs = 0) {
     concurrency,
     // 0: every pump reads every shard (no wake-ups here), unless a test names shards.
     fullReadMs,
+    onRoom: () => {
+      rooms++;
+    },
   });
   const create = async (slow: boolean) => {
     const created = await engine.createWorkflow({
@@ -63,7 +72,10 @@ async function world(concurrency: number, fullReadMs = 0) {
     for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await check()).toBe(true);
   };
-  return { worker, create, state, until, gates, started };
+  const hold = (shards: number[] | null) => {
+    only = shards;
+  };
+  return { worker, create, state, until, gates, started, store, rooms: () => rooms, hold };
 }
 
 describe('the worker pump', () => {
@@ -91,29 +103,50 @@ describe('the worker pump', () => {
     expect(await w.worker.pump()).toBe(1);
     await w.until(() => w.gates.has(first));
 
-    let read: number | null = null;
-    const next = w.worker.pump().then((count) => (read = count));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(read).toBeNull();
+    // Full: nothing read until the first finishes, and then the worker says it has room.
+    expect(await w.worker.pump()).toBe(0);
     expect(w.started).toEqual([first]);
-
+    expect(w.rooms()).toBe(0);
     w.gates.get(first)?.();
-    await next;
-    expect(read).toBe(1);
+    await w.until(() => w.rooms() === 1);
+    expect(await w.worker.pump()).toBe(1);
     await w.until(() => w.started.includes(second));
     await w.worker.stop();
   });
 
-  it('returns at once with nothing read once stopping, even while it waits for room', async () => {
-    const w = await world(1);
+  it('reads nothing once stopping, and stop waits for the jobs in flight', async () => {
+    const w = await world(2);
     const only = await w.create(true);
     expect(await w.worker.pump()).toBe(1);
     await w.until(() => w.gates.has(only));
-    const waiting = w.worker.pump();
     const stopping = w.worker.stop();
-    expect(await waiting).toBe(0);
+    await w.create(false);
+    expect(await w.worker.pump()).toBe(0);
+    expect(await w.worker.pumpReclaimed()).toBe(0);
+    let stopped = false;
+    void stopping.then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stopped).toBe(false);
     w.gates.get(only)?.();
     await stopping;
+    expect(w.started).toEqual([only]);
+  });
+
+  it('takes over entries idle longer than the job lease and counts them against its room', async () => {
+    const w = await world(1);
+    const first = await w.create(true);
+    // Delivered to a worker that died: read by another consumer, never acknowledged.
+    await w.store.readOutbox('dead-worker', [0], 10);
+    time += 60_000;
+    expect(await w.worker.pumpReclaimed()).toBe(1);
+    await w.until(() => w.gates.has(first));
+    const second = await w.create(false);
+    expect(await w.worker.pump()).toBe(0);
+    w.gates.get(first)?.();
+    await w.until(() => w.rooms() === 1);
+    expect(await w.worker.pump()).toBe(1);
+    await w.until(() => w.started.includes(second));
+    await w.worker.stop();
   });
 
   it('reads only the shards wake-ups named, and every shard when told so or when the last full read is old', async () => {
@@ -135,6 +168,51 @@ describe('the worker pump', () => {
     // The new classification, and the jobs the first one's result queued meanwhile.
     expect(await w.worker.pump()).toBeGreaterThan(0);
     await w.until(() => w.started.includes(next));
+    await w.worker.stop();
+  });
+
+  it('still reads every shard once a second while wake-ups keep naming another of its shards', async () => {
+    const w = await world(8, 50, 2);
+    await w.worker.pump(); // the first read takes every shard
+    const id = await w.create(false);
+    const other = shardOf(id) === 0 ? 1 : 0;
+    // Its wake-up was lost; wake-ups keep naming the other shard, with nothing queued.
+    for (let i = 0; i < 5; i++) {
+      time += 100;
+      w.worker.hint(other);
+      expect(await w.worker.pump()).toBe(0);
+    }
+    time += 500;
+    w.worker.hint(other);
+    expect(await w.worker.pump()).toBe(1);
+    await w.until(() => w.started.includes(id));
+    await w.worker.stop();
+  });
+
+  it('reads every shard after 50 ms when the wake-ups name only shards it does not hold', async () => {
+    const w = await world(8, 50);
+    await w.worker.pump();
+    const id = await w.create(false);
+    w.worker.hint(7);
+    expect(await w.worker.pump()).toBe(0);
+    time += 50;
+    w.worker.hint(7);
+    expect(await w.worker.pump()).toBe(1);
+    await w.until(() => w.started.includes(id));
+    await w.worker.stop();
+  });
+
+  it('reads every shard it holds once it holds another shard (its wake-ups went to the previous holder)', async () => {
+    const w = await world(8, 3_600_000, 2);
+    const id = await w.create(false);
+    const mine = shardOf(id) === 0 ? 1 : 0;
+    w.hold([mine]);
+    await w.worker.pump(); // the first read: every shard held, not the workflow's
+    expect(w.started).toEqual([]);
+    expect(await w.worker.pump()).toBe(0);
+    w.hold(null); // now both
+    expect(await w.worker.pump()).toBe(1);
+    await w.until(() => w.started.includes(id));
     await w.worker.stop();
   });
 });

@@ -3,6 +3,7 @@
  * key a script touches passed in KEYS so the same code runs on a standalone server and on Redis
  * Cluster. Works with an ioredis `Redis` or `Cluster` client.
  */
+import { randomBytes } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
 import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
 import type {
@@ -62,12 +63,12 @@ interface ScriptCommands {
   wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply>;
   wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
   wardenGrantJobLease(...args: (string | number)[]): Promise<number>;
-  /** 1 (the reader's record is the stored one), or the record and the archive, as HMGET r z. */
+  /** 1 (the reader's record is the stored one), or the record, the archive and the write id, as HMGET r z u. */
   wardenLoadIfChangedBuffer(
     key: string,
     version: number,
-    updatedAt: number,
-  ): Promise<1 | [Buffer | null, Buffer | null]>;
+    writeId: string,
+  ): Promise<1 | [Buffer | null, Buffer | null, Buffer | null]>;
   wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
   wardenReindexEntry(...args: (string | number)[]): Promise<ReindexEntryScriptReply>;
 }
@@ -131,6 +132,8 @@ export class RedisStore implements WorkflowStore {
   private readonly groups = new Set<number>();
   /** The records read or written last: a load sends a record over only when it changed. */
   private readonly recent: RecordCache;
+  /** Names each write of a record uniquely (field u): this process's nonce and a counter. */
+  private readonly writeIds = { nonce: randomBytes(9).toString('base64url'), count: 0 };
 
   constructor(client: Client, space: KeySpace & { recordCache?: number }) {
     this.client = defineScripts(client);
@@ -164,6 +167,7 @@ export class RedisStore implements WorkflowStore {
     const { record } = request;
     const id = record.workflowId;
     const shard = this.shard(id);
+    const writeId = `${this.writeIds.nonce}.${(++this.writeIds.count).toString(36)}`;
     const k = this.keys;
     // A workflow keeps its definition across versions, so it leaves the indexes of the definition it is of now.
     const index = (statePath: string) => k.stateIndex(shard, record.tenantId, record.definitionId, statePath);
@@ -207,9 +211,12 @@ export class RedisStore implements WorkflowStore {
       ...cancel.map((timerId) => timerMember(id, timerId)),
       ...(lease ? [1, lease.token] : [0]),
       ...(ackEntry ? [OUTBOX_GROUP, ackEntry] : ['', '']),
+      writeId,
     ];
     const reply = await this.client.wardenTransition(keys.length, ...keys, ...args);
     if (reply[0] === TransitionReply.invalidArguments) throw new ScriptError(reply[1]);
+    if (reply[0] === TransitionReply.written) this.recent.remember(record, writeId);
+    else this.recent.forget(id);
     return reply;
   }
 
@@ -222,7 +229,6 @@ export class RedisStore implements WorkflowStore {
     const reply = await this.transition('create', request, 0, [], [], dedup);
     switch (reply[0]) {
       case TransitionReply.written:
-        this.recent.remember(request.record);
         return { status: 'created' };
       case TransitionReply.dedupExists: {
         const existing = parseDedupValue(reply[1]);
@@ -255,10 +261,8 @@ export class RedisStore implements WorkflowStore {
       request.ackEntry,
     );
     const [reply] = await Promise.all([committing, writing]);
-    if (reply[0] !== TransitionReply.written) this.recent.forget(request.record.workflowId);
     switch (reply[0]) {
       case TransitionReply.written:
-        this.recent.remember(request.record);
         return { status: 'committed' };
       case TransitionReply.leaseNotHeld:
         return { status: 'leaseLost', reason: reply[1] };
@@ -321,13 +325,13 @@ export class RedisStore implements WorkflowStore {
     const key = this.keys.workflow(workflowId);
     const known = this.recent.get(workflowId);
     const reply = known
-      ? await this.client.wardenLoadIfChangedBuffer(key, known.version, known.updatedAt)
-      : await this.client.hmgetBuffer(key, 'r', 'z');
-    if (reply === 1) return known ?? null;
-    const [json, archive] = reply;
+      ? await this.client.wardenLoadIfChangedBuffer(key, known.record.version, known.writeId)
+      : await this.client.hmgetBuffer(key, 'r', 'z', 'u');
+    if (reply === 1) return known?.record ?? null;
+    const [json, archive, writeId] = reply;
     if (json) {
       const record = JSON.parse(json.toString('utf8')) as WorkflowRecord;
-      this.recent.remember(record);
+      this.recent.remember(record, writeId ? writeId.toString('utf8') : null);
       return record;
     }
     this.recent.forget(workflowId);

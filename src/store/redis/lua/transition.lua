@@ -1,7 +1,7 @@
 --[[
   transition.lua — create a workflow or commit one transition, atomically, in one slot.
 
-  KEYS[1]  workflow hash        (fields v = version, u = write time (ARGV[9]), r = record JSON,
+  KEYS[1]  workflow hash        (fields v = version, u = write id (the last ARGV), r = record JSON,
                                 t = tenant, p = state paths JSON)
   KEYS[2]  events hash          (event id -> recorded outcome JSON)
   KEYS[3]  audit stream
@@ -41,6 +41,8 @@
   the job's lease and it has not expired at ARGV[9]; the write ends (deletes) the lease
   then the consumer group and the id of an entry of the outbox (KEYS[4]) to acknowledge with the
   write (a worker's job), or two empty strings
+  then the write id: unique to this write (a process nonce and a counter), kept in field u so a
+  process that cached the record can ask whether it is still the stored one (load-if-changed.lua)
 
   Returns
     {1}                   written
@@ -110,7 +112,8 @@ if hasLease and mode ~= 'commit' then return {-1, 'lease outside commit'} end
 local leaseToken = ARGV[i + 1]
 i = i + 1 + (hasLease and 1 or 0)
 local ackGroup, ackEntry = ARGV[i], ARGV[i + 1]
-if #ARGV ~= i + 1 then return {-1, 'argument count does not match'} end
+local writeId = ARGV[i + 2]
+if #ARGV ~= i + 2 or not writeId or writeId == '' then return {-1, 'argument count does not match'} end
 if #KEYS ~= 7 + leaving + entering + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
   return {-1, 'key count does not match'}
 end
@@ -143,7 +146,7 @@ if hasLease then
 end
 
 -- Writes. Nothing below may fail.
-rcall('HSET', KEYS[1], 'v', version, 'u', ARGV[9], 'r', ARGV[6], 't', ARGV[7], 'p', ARGV[8])
+rcall('HSET', KEYS[1], 'v', version, 'u', writeId, 'r', ARGV[6], 't', ARGV[7], 'p', ARGV[8])
 rcall('HSET', KEYS[2], eventId, ARGV[10])
 rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
 for j = 0, jobCount - 1 do
