@@ -52,6 +52,8 @@ export interface DeploymentOptions {
   shards?: number;
   /** LOG_LEVEL of the processes (default warn); their logs are summarised, not kept. */
   logLevel: string;
+  /** The `warden` to start: this checkout's `bin/warden.mjs` unless another's is named (`--against`). */
+  bin?: string;
 }
 
 export async function startDeployment(options: DeploymentOptions) {
@@ -89,7 +91,7 @@ export async function startDeployment(options: DeploymentOptions) {
       const args = [...(role ? ['--role', role] : []), ...(processes ? ['--processes', String(processes)] : [])];
       // BENCH_NODE_ARGS: Node flags for the warden processes, e.g. `--cpu-prof --cpu-prof-dir=reports/profile`.
       const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-      const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', ...args], {
+      const child = spawn(process.execPath, [...nodeArgs, options.bin ?? bin, 'serve', ...args], {
         env,
         stdio: ['ignore', out, out],
       });

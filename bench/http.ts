@@ -1,6 +1,7 @@
 /**
  * `npm run bench:http [-- --json] [-- --quick] [-- --layout all|split|both] [-- --rounds N]
- * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --poll-ms N]`: the
+ * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --poll-ms N]
+ * [-- --against <checkout>]`: the
  * support workflow end to end over HTTP, as its users drive it, against `warden serve` processes on
  * a redis-server of their own.
  *
@@ -9,11 +10,16 @@
  * finished (every `--poll-ms`, 100; a finished workflow is in no queue). Per round of `--per-round`
  * (200) workflows: completed workflows/s, approval latency (POST to 200) p50/p99, and the CPU each
  * process spent per completed workflow (from /proc/<pid>/stat): the Warden processes by role,
- * redis-server and the driver (this process) apart. After a warm-up round per layout (`--warmup`, a
- * round's worth), rounds alternate between the layouts (`--layout both`), so drift of a shared
- * machine weighs on each alike; the summary gives median, min and max over rounds.
+ * redis-server and the driver (this process) apart. After a warm-up per layout (`--warmup`, three
+ * rounds' worth), rounds alternate between the layouts (`--layout both`), so drift of a shared
+ * machine weighs on each alike; the summary gives median, min and max over rounds. `--against`
+ * starts each layout a second time from another checkout's `bin/warden.mjs` (built with `npm ci`),
+ * reported as `<layout>@<folder>`, its rounds alternating with this checkout's: a before/after of
+ * two versions of the code under the same drift of the machine.
  */
+import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken } from '../src/api/auth.ts';
 import { createHttpDriver, type RoundResult } from './http-driver.ts';
@@ -39,11 +45,23 @@ const layouts: Layout[] = !process.argv.includes('--layout')
 const rounds = numberArgument('--rounds', quick ? 1 : 3);
 const perRound = numberArgument('--per-round', quick ? 60 : 200);
 const inFlight = numberArgument('--in-flight', 64);
-const warmup = numberArgument('--warmup', quick ? 32 : perRound);
+// Three rounds' worth: the server's CPU per workflow keeps falling over the first few hundred
+// workflows (JIT tiers, heap sizing), and a round measured before that is 30-50 % above the rest.
+const warmup = numberArgument('--warmup', quick ? 32 : 3 * perRound);
 const shards = numberArgument('--shards', 0);
 const stallMs = numberArgument('--stall-ms', 30_000);
 const pollMs = numberArgument('--poll-ms', 100);
 const idleMs = quick ? 1_000 : 3_000;
+const againstDir = process.argv.includes('--against') ? process.argv[process.argv.indexOf('--against') + 1] : undefined;
+const against =
+  againstDir === undefined ? undefined : { dir: resolve(againstDir), name: basename(resolve(againstDir)) };
+if (against && !existsSync(join(against.dir, 'bin', 'warden.mjs')))
+  throw new Error(`--against ${againstDir}: no bin/warden.mjs there`);
+/** What is measured: each layout, and with `--against` each layout again from the other checkout. */
+const targets: { label: string; layout: Layout; bin?: string }[] = layouts.flatMap((layout) => [
+  { label: layout, layout },
+  ...(against ? [{ label: `${layout}@${against.name}`, layout, bin: join(against.dir, 'bin', 'warden.mjs') }] : []),
+]);
 
 /** Issue 14's goals, against the median of the rounds. */
 const goals = { workflowsPerSecond: 175, serverCpuMsPerWorkflow: 8, approvalP99Ms: 50 };
@@ -141,7 +159,7 @@ async function measuredRound(
   };
 }
 
-function describe(layout: Layout, r: MeasuredRound): string {
+function describe(layout: string, r: MeasuredRound): string {
   const cpu = Object.entries(r.cpuMsPerWorkflow)
     .map(([label, ms]) => `${label} ${ms}`)
     .join(', ');
@@ -184,16 +202,17 @@ function summarise(measured: MeasuredRound[]) {
 async function main() {
   const ticks = clockTicksPerSecond();
   const loadBefore = loadavg().map((n) => round(n, 2));
-  const deployments: { deployment: Deployment; driver: ReturnType<typeof createHttpDriver> }[] = [];
-  const results = new Map<Layout, MeasuredRound[]>(layouts.map((layout) => [layout, []]));
-  const logs = new Map<Layout, LogSummary>();
-  const idle = new Map<Layout, Record<string, number>>();
+  const deployments: { label: string; deployment: Deployment; driver: ReturnType<typeof createHttpDriver> }[] = [];
+  const results = new Map<string, MeasuredRound[]>(targets.map(({ label }) => [label, []]));
+  const logs = new Map<string, LogSummary>();
+  const idle = new Map<string, Record<string, number>>();
   try {
-    for (const layout of layouts) {
+    for (const { label, layout, bin } of targets) {
       const deployment = await startDeployment({
         layout,
         logLevel: process.env.LOG_LEVEL ?? 'warn',
         ...(shards > 0 ? { shards } : {}),
+        ...(bin ? { bin } : {}),
       });
       const [agentToken, approverToken] = await Promise.all([
         mintToken(deployment.secret, { sub: 'agent-1', tenant: 'demo', roles: ['support_agent'] }),
@@ -212,23 +231,23 @@ async function main() {
         stallMs,
         pollMs,
       });
-      deployments.push({ deployment, driver });
-      log(`${layout}: ${deployment.processes.map((p) => `${p.label} pid ${p.pid}`).join(', ')}; warm-up of ${warmup}`);
+      deployments.push({ label, deployment, driver });
+      log(`${label}: ${deployment.processes.map((p) => `${p.label} pid ${p.pid}`).join(', ')}; warm-up of ${warmup}`);
       if (warmup > 0) {
         const warm = await driver.round(warmup, 'warmup');
         if (warm.completed === 0)
-          throw new Error(`${layout}: no workflow completed in the warm-up: ${JSON.stringify(warm)}`);
+          throw new Error(`${label}: no workflow completed in the warm-up: ${JSON.stringify(warm)}`);
       }
-      idle.set(layout, await idleCpu(deployment, ticks, idleMs));
+      idle.set(label, await idleCpu(deployment, ticks, idleMs));
     }
     for (let n = 1; n <= rounds; n++) {
-      for (const { deployment, driver } of deployments) {
+      for (const { label, deployment, driver } of deployments) {
         const measured = await measuredRound(deployment, driver, n, perRound, ticks);
-        results.get(deployment.layout)?.push(measured);
-        log(describe(deployment.layout, measured));
+        results.get(label)?.push(measured);
+        log(describe(label, measured));
       }
     }
-    for (const { deployment } of deployments) logs.set(deployment.layout, deployment.logs());
+    for (const { label, deployment } of deployments) logs.set(label, deployment.logs());
   } finally {
     for (const { deployment } of deployments) await deployment.stop();
   }
@@ -244,6 +263,7 @@ async function main() {
     },
     settings: {
       layouts,
+      ...(against ? { against: against.dir } : {}),
       rounds,
       perRound,
       inFlight,
@@ -253,16 +273,16 @@ async function main() {
       tenant: 'demo',
     },
     layouts: Object.fromEntries(
-      layouts.map((layout) => {
-        const measured = results.get(layout) ?? [];
+      targets.map(({ label }) => {
+        const measured = results.get(label) ?? [];
         return [
-          layout,
+          label,
           {
             summary: summarise(measured),
             /** CPU each process spends with no load (polling, leases), ms per second. */
-            idleCpuMsPerSecond: idle.get(layout),
+            idleCpuMsPerSecond: idle.get(label),
             rounds: measured,
-            serverLogs: logs.get(layout),
+            serverLogs: logs.get(label),
           },
         ];
       }),
@@ -272,7 +292,7 @@ async function main() {
     console.log(JSON.stringify(report, null, 2));
     return;
   }
-  for (const layout of layouts) {
+  for (const { label: layout } of targets) {
     const { summary, serverLogs } = report.layouts[layout] as {
       summary: ReturnType<typeof summarise>;
       serverLogs?: LogSummary;
