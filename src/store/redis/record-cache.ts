@@ -13,10 +13,14 @@ export interface Cached {
   writeId: string;
 }
 
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+/** Freezes `value` and what it holds, down to parts frozen already (a record shares most of its parts with the one before). */
+function deepFreeze(value: object): void {
   Object.freeze(value);
-  for (const part of Object.values(value)) deepFreeze(part);
+  const parts = value as Record<string, unknown>;
+  for (const key in parts) {
+    const part = parts[key];
+    if (typeof part === 'object' && part !== null && !Object.isFrozen(part)) deepFreeze(part);
+  }
 }
 
 export class RecordCache {
@@ -39,7 +43,7 @@ export class RecordCache {
       this.forget(record.workflowId);
       return;
     }
-    deepFreeze(record);
+    if (!Object.isFrozen(record)) deepFreeze(record);
     this.records.delete(record.workflowId);
     this.records.set(record.workflowId, { record, writeId });
     if (this.records.size > this.capacity) {
