@@ -183,14 +183,14 @@ export function createRuntime(options: RuntimeOptions) {
         // unreadable one wakes both.
         unsubscribe = await options.subscribeWakeUps((message) => {
           const [shardText = '', kinds = 'jt', dueText] = message.split(':');
+          const shard = Number(shardText);
+          const named = shardText !== '' && Number.isInteger(shard);
           if (roles.has('worker') && kinds.includes('j')) {
             // The worker reads the shard named (every shard for `*` or an unreadable message).
-            const shard = Number(shardText);
-            worker.hint(shardText !== '' && Number.isInteger(shard) ? shard : undefined);
+            worker.hint(named ? shard : undefined);
             workerSleeper.wake();
           }
           if (roles.has('timers') && kinds.includes('t')) {
-            const shard = Number(shardText);
             // `*` (the subscription came back after wake-ups may have been lost): read every shard.
             if (shardText === '*') timers.rescan();
             else if (Number.isInteger(shard)) timers.armed(shard, dueText === undefined ? undefined : Number(dueText));

@@ -125,6 +125,7 @@ export function createWorker(options: WorkerOptions) {
   let lastReadAll = Number.NEGATIVE_INFINITY;
   /** The leased shards at the last read, as a signature: a change reads every shard. */
   let lastOwned = '';
+  const fullReadMs = options.fullReadMs ?? 50;
 
   /** Starts `entries` counted against `concurrency`; a shard that filled `count` is read again next. */
   function start(entries: readonly OutboxEntry[], count: number): number {
@@ -150,7 +151,6 @@ export function createWorker(options: WorkerOptions) {
       // A wake-up of the runner's loop; nothing to fail.
     }
   }
-  const fullReadMs = options.fullReadMs ?? 50;
   /** Entries whose result commit acknowledged them too. */
   const ackedByCommit = new Set<string>();
   const shutdown = new AbortController();

@@ -55,8 +55,4 @@ export class RecordCache {
   forget(workflowId: string): void {
     this.records.delete(workflowId);
   }
-
-  get size(): number {
-    return this.records.size;
-  }
 }
