@@ -2,7 +2,7 @@
  * The HTTP bench's load, driven as people drive Warden: an agent creates support requests (keeping
  * `inFlight` workflows open), an approver polls the approval queue, reads each workflow's
  * recommendation and approves exactly it, and the agent reads the approved workflow's view until it
- * has finished (a finished workflow is in no queue). Only HTTP: the driver knows the API's origin and two tokens, nothing of the store.
+ * has finished (a finished workflow is in no queue), long-polled past the version it has or polled. Only HTTP: the driver knows the API's origin and two tokens, nothing of the store.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -46,6 +46,42 @@ interface QueueItem {
   since: string;
 }
 
+/** Wall-clock stamps of one workflow, ms since the epoch (the server's are from its replies). */
+interface Stamps {
+  created?: number;
+  queued?: number;
+  listed?: number;
+  approved?: number;
+  finished?: number;
+  observed?: number;
+}
+
+function medianPhases(all: Iterable<Stamps>): Phases {
+  const columns: Record<keyof Phases, number[]> = {
+    toApproval: [],
+    queueWait: [],
+    approving: [],
+    toFinish: [],
+    observed: [],
+  };
+  for (const s of all) {
+    const points = [s.created, s.queued, s.listed, s.approved, s.finished, s.observed];
+    if (points.some((p) => p === undefined)) continue;
+    phaseNames.forEach((name, i) => columns[name].push((points[i + 1] ?? 0) - (points[i] ?? 0)));
+  }
+  const median = (values: number[]) => {
+    values.sort((a, b) => a - b);
+    return values[Math.floor((values.length - 1) / 2)] ?? 0;
+  };
+  return {
+    toApproval: median(columns.toApproval),
+    queueWait: median(columns.queueWait),
+    approving: median(columns.approving),
+    toFinish: median(columns.toFinish),
+    observed: median(columns.observed),
+  };
+}
+
 export interface RoundResult {
   workflows: number;
   completed: number;
@@ -61,7 +97,25 @@ export interface RoundResult {
   requestsPerWorkflow: number;
   /** Replies that were not what the driver expected: `<step> <status>` → count. */
   unexpected: Record<string, number>;
+  /** Where a completed workflow's time went, ms, median over the round's workflows (see `Phases`). */
+  phasesMs: Phases;
 }
+
+/**
+ * A workflow's life split at what the driver sees and what the server stamps (one machine, one
+ * clock): `toApproval` from the creation's reply to entering the approval queue (the worker steps
+ * before it), `queueWait` from there to the approver's queue read that lists it, `approving` from
+ * that read to the approval's 200 (the view read and the POST), `toFinish` from there to the final
+ * commit (refund and notification), `observed` from the final commit to the driver seeing it.
+ */
+export interface Phases {
+  toApproval: number;
+  queueWait: number;
+  approving: number;
+  toFinish: number;
+  observed: number;
+}
+const phaseNames = ['toApproval', 'queueWait', 'approving', 'toFinish', 'observed'] as const;
 
 export interface DriverOptions {
   origin: string;
@@ -71,7 +125,12 @@ export interface DriverOptions {
   inFlight: number;
   /** A round gives up on what is still open after this long without a creation or completion, ms. */
   stallMs: number;
-  /** How often an approved workflow's view is read until it has finished, ms (default 100). */
+  /**
+   * How the agent sees an approved workflow finish: `wait` (default) long-polls its view past the
+   * version it has (`?afterVersion=`, answered at the next commit); `poll` reads it every `pollMs`.
+   */
+  observe?: 'wait' | 'poll';
+  /** How often an approved workflow's view is read until it has finished with `observe: 'poll'`, ms (default 100). */
   pollMs?: number;
 }
 
@@ -81,6 +140,7 @@ export function createHttpDriver(options: DriverOptions) {
   const agent = client(options.origin, options.agentToken, counter);
   const approver = client(options.origin, options.approverToken, counter);
   const pollMs = options.pollMs ?? 100;
+  const observe = options.observe ?? 'wait';
 
   async function round(workflows: number, tag: string): Promise<RoundResult> {
     const requestsBefore = counter.requests;
@@ -91,6 +151,10 @@ export function createHttpDriver(options: DriverOptions) {
     const watching: Promise<void>[] = [];
     let completionPolls = 0;
     const approvalMs: number[] = [];
+    const stamps = new Map<string, Stamps>();
+    const stamp = (workflowId: string, at: Partial<Stamps>) => {
+      stamps.set(workflowId, { ...stamps.get(workflowId), ...at });
+    };
     const unexpected: Record<string, number> = {};
     const note = (what: string) => {
       unexpected[what] = (unexpected[what] ?? 0) + 1;
@@ -102,10 +166,12 @@ export function createHttpDriver(options: DriverOptions) {
       while (control.running) {
         const queue = await approver('GET', '/v1/workflows?state=awaitingApproval&definition=support&limit=200');
         if (queue.status !== 200) note(`queue ${queue.status}`);
+        const listed = Date.now();
         const items = ((queue.body.items ?? []) as QueueItem[]).filter((item) => !approving.has(item.workflowId));
         await Promise.all(
-          items.map(async ({ workflowId }) => {
+          items.map(async ({ workflowId, since }) => {
             approving.add(workflowId);
+            stamp(workflowId, { queued: Date.parse(since), listed });
             const view = await approver('GET', `/v1/workflows/${workflowId}`);
             const recommendation = (view.body.evidence as { recommendation?: Record<string, unknown> } | undefined)
               ?.recommendation;
@@ -126,7 +192,8 @@ export function createHttpDriver(options: DriverOptions) {
             });
             if (reply.status === 200 && reply.body.outcome === 'accepted') {
               approvalMs.push(performance.now() - at);
-              watching.push(watchCompletion(workflowId));
+              stamp(workflowId, { approved: Date.now() });
+              watching.push(watchCompletion(workflowId, Number(reply.body.version)));
             } else {
               const why =
                 typeof reply.body.outcome === 'string'
@@ -141,14 +208,25 @@ export function createHttpDriver(options: DriverOptions) {
       }
     };
 
-    /** Polls the view of an approved workflow until it has finished (finished workflows are in no queue). */
-    const watchCompletion = async (workflowId: string) => {
+    /** Reads the view of an approved workflow until it has finished (finished workflows are in no queue). */
+    const watchCompletion = async (workflowId: string, approvedVersion: number) => {
+      let version = approvedVersion;
       while (control.running && !control.stalled) {
-        await sleep(pollMs);
-        const view = await agent('GET', `/v1/workflows/${workflowId}`);
+        if (observe === 'poll') await sleep(pollMs);
+        const path =
+          observe === 'poll'
+            ? `/v1/workflows/${workflowId}`
+            : `/v1/workflows/${workflowId}?afterVersion=${version}&waitMs=5000`;
+        const view = await agent('GET', path);
         completionPolls++;
-        if (view.status !== 200) note(`poll ${view.status}`);
+        if (view.status !== 200) {
+          note(`poll ${view.status}`);
+          await sleep(pollMs);
+          continue;
+        }
+        if (typeof view.body.version === 'number') version = view.body.version;
         if (view.body.status !== 'finished') continue;
+        stamp(workflowId, { finished: Date.parse(String(view.body.updatedAt)), observed: Date.now() });
         const state = view.body.state;
         if (Array.isArray(state) && state.includes('completed')) completedIds.add(workflowId);
         else finishedOtherwise.add(workflowId);
@@ -191,6 +269,7 @@ export function createHttpDriver(options: DriverOptions) {
             else note(`create ${reply.status}`);
           }
           if (id === null) continue;
+          stamp(id, { created: Date.now() });
           created.push(id);
           control.lastProgress = performance.now();
           if (completedIds.has(id) || finishedOtherwise.has(id)) continue;
@@ -221,6 +300,7 @@ export function createHttpDriver(options: DriverOptions) {
       completionPollsPerWorkflow: completionPolls / Math.max(1, completed),
       requestsPerWorkflow: (counter.requests - requestsBefore) / Math.max(1, completed),
       unexpected,
+      phasesMs: medianPhases(created.filter((id) => completedIds.has(id)).map((id) => stamps.get(id) ?? {})),
     };
   }
 

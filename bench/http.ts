@@ -1,13 +1,14 @@
 /**
  * `npm run bench:http [-- --json] [-- --quick] [-- --layout all|split|both] [-- --rounds N]
- * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --poll-ms N]
- * [-- --against <checkout>]`: the
+ * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --observe wait|poll]
+ * [-- --poll-ms N] [-- --against <checkout>]`: the
  * support workflow end to end over HTTP, as its users drive it, against `warden serve` processes on
  * a redis-server of their own.
  *
  * An agent keeps `--in-flight` (64) workflows open; an approver polls the approval queue, reads each
  * recommendation and approves it; the agent reads each approved workflow's view until it has
- * finished (every `--poll-ms`, 100; a finished workflow is in no queue). Per round of `--per-round`
+ * finished (a finished workflow is in no queue): a long poll past the version it has
+ * (`--observe wait`, the default), or every `--poll-ms` (100) with `--observe poll`. Per round of `--per-round`
  * (200) workflows: completed workflows/s, approval latency (POST to 200) p50/p99, and the CPU each
  * process spent per completed workflow (from /proc/<pid>/stat): the Warden processes by role,
  * redis-server and the driver (this process) apart. After a warm-up per layout (`--warmup`, three
@@ -51,6 +52,11 @@ const warmup = numberArgument('--warmup', quick ? 32 : 3 * perRound);
 const shards = numberArgument('--shards', 0);
 const stallMs = numberArgument('--stall-ms', 30_000);
 const pollMs = numberArgument('--poll-ms', 100);
+const observeArgument = process.argv.includes('--observe')
+  ? process.argv[process.argv.indexOf('--observe') + 1]
+  : 'wait';
+if (observeArgument !== 'wait' && observeArgument !== 'poll') throw new Error('--observe is wait or poll');
+const observe: 'wait' | 'poll' = observeArgument;
 const idleMs = quick ? 1_000 : 3_000;
 const againstDir = process.argv.includes('--against') ? process.argv[process.argv.indexOf('--against') + 1] : undefined;
 const against =
@@ -77,6 +83,8 @@ interface MeasuredRound {
   approvalP99Ms: number;
   /** View reads per workflow between its approval and seeing it finished. */
   completionPollsPerWorkflow: number;
+  /** Where a workflow's time went, ms, medians (see `Phases` in http-driver.ts). */
+  phasesMs: RoundResult['phasesMs'];
   /** CPU per completed workflow, ms, by process (Warden processes by role, redis, driver). */
   cpuMsPerWorkflow: Record<string, number>;
   /** Every process but the driver: Warden and Redis. */
@@ -141,6 +149,7 @@ async function measuredRound(
     approvalP50Ms: round(percentile(result.approvalMs, 50), 1),
     approvalP99Ms: round(percentile(result.approvalMs, 99), 1),
     completionPollsPerWorkflow: round(result.completionPollsPerWorkflow, 1),
+    phasesMs: result.phasesMs,
     cpuMsPerWorkflow,
     serverCpuMsPerWorkflow,
     requestsPerWorkflow: round(result.requestsPerWorkflow, 1),
@@ -168,7 +177,10 @@ function describe(layout: string, r: MeasuredRound): string {
     `${layout.padEnd(5)} round ${r.round}: ${r.workflowsPerSecond} completed workflows/s (${r.completed}/${r.workflows} in ${r.seconds} s)` +
     `  approval p50 ${r.approvalP50Ms} ms p99 ${r.approvalP99Ms} ms  CPU ms/workflow: ${cpu}; server ${r.serverCpuMsPerWorkflow}` +
     `\n      per workflow: ${r.requestsPerWorkflow} HTTP requests, ${r.redisCommandsPerWorkflow.total} Redis commands ${JSON.stringify(r.redisCommandsPerWorkflow.top)}, ` +
-    `${r.redisKbPerWorkflow.sent} KB to Redis, ${r.redisKbPerWorkflow.received} KB back${odd}`
+    `${r.redisKbPerWorkflow.sent} KB to Redis, ${r.redisKbPerWorkflow.received} KB back${odd}` +
+    `\n      phases, ms (median): ${Object.entries(r.phasesMs)
+      .map(([phase, ms]: [string, number]) => `${phase} ${Math.round(ms)}`)
+      .join(', ')}`
   );
 }
 
@@ -230,6 +242,7 @@ async function main() {
         inFlight,
         stallMs,
         pollMs,
+        observe,
       });
       deployments.push({ label, deployment, driver });
       log(`${label}: ${deployment.processes.map((p) => `${p.label} pid ${p.pid}`).join(', ')}; warm-up of ${warmup}`);
@@ -269,6 +282,7 @@ async function main() {
       inFlight,
       warmup,
       pollMs,
+      observe,
       shards: shards > 0 ? shards : 'default',
       tenant: 'demo',
     },

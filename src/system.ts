@@ -19,6 +19,7 @@ import {
   workerMetricsObserver,
   type Metrics,
 } from './observability/index.ts';
+import { createCommitFeed, type CommitWatch } from './runtime/commit-watch.ts';
 import { createExternalJobs, externalQueues, type ExternalJobs } from './runtime/external-jobs.ts';
 import { createRuntime, type Role, type Runtime } from './runtime/runner.ts';
 import { MemoryJobQueue } from './store/memory/memory-job-queue.ts';
@@ -50,6 +51,11 @@ export interface System {
    * have been lost); returns the unsubscribe. A runtime holds one.
    */
   subscribeWakeUps(onWake: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Waits for a workflow's next commit, woken by the store's commit notices (subscribed at the first
+   * wait, closed with the system): long-polled views and event streams use it instead of polling.
+   */
+  commits: CommitWatch;
   close(): Promise<void>;
 }
 
@@ -193,11 +199,35 @@ export function createSystem(config: Config, options: SystemOptions): System {
     };
   };
 
+  let commitSubscriber: { quit(): Promise<unknown> } | null = null;
+  const commitFeed = createCommitFeed((feed) => {
+    if (memory) {
+      memory.onCommit = (workflowId, version) => {
+        feed.notify(`${workflowId} ${version}`);
+      };
+      return;
+    }
+    if (!client) return;
+    const subscriber = 'nodes' in client ? client.duplicate() : client.duplicate();
+    commitSubscriber = subscriber;
+    const channel = createKeys({ prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS }).commitChannel;
+    subscriber.on('message', (_channel: string, message: string) => {
+      feed.notify(message);
+    });
+    rescanOnReconnect(subscriber, () => subscriber.subscribe(channel), feed.notify);
+    // What was committed before the subscription was ready is read by the waiters woken now.
+    const rescan = () => {
+      feed.notify('*');
+    };
+    subscriber.subscribe(channel).then(rescan, rescan);
+  });
+
   return {
     config,
     registry,
     store,
     engine,
+    commits: commitFeed.watch,
     adapters,
     notifier,
     logger,
@@ -225,6 +255,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
         external: externalJobs.external,
       }),
     close: async () => {
+      if (commitSubscriber) await commitSubscriber.quit();
       if (client) await client.quit();
     },
   };

@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import type { Principal } from '../engine/principal.ts';
 import type { WorkflowStore } from '../engine/store-port.ts';
+import type { CommitWatch } from '../runtime/commit-watch.ts';
 import type { ExternalJobs } from '../runtime/external-jobs.ts';
 import type { Authenticator } from './auth.ts';
 import type { OpenApiDocument } from './openapi-components.ts';
@@ -29,7 +30,15 @@ export interface ApiDeps {
   ratePerMinute: number;
   /** Refused events per principal per workflow per minute before its events get 429 (0 = unlimited). */
   refusalsPerMinute?: number;
+  /** How often a stream or a long-polled view reads its workflow again when no commit watch wakes it, ms. */
   streamPollMs: number;
+  /**
+   * Wakes streams and long-polled views at their workflow's next commit; without it they read the
+   * workflow every `streamPollMs`.
+   */
+  commits?: CommitWatch;
+  /** Long-polled view reads (`afterVersion`) waiting at once per principal (default 256); more get 429. */
+  maxWaitsPerPrincipal?: number;
   /** Open event streams allowed per principal (default 5). */
   maxStreamsPerPrincipal: number;
   /** A stream is closed after this long; clients reconnect (default 15 min). */

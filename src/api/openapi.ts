@@ -26,7 +26,7 @@ import {
 } from './openapi-components.ts';
 import { statusOf } from './errors.ts';
 import { bodyCodes, errorResponseComponents, errorResponses, eventRefusals, publicCodes } from './openapi-errors.ts';
-import { auditQuery, lastEventIdPattern, proposalBody, queueQuery } from './schemas.ts';
+import { auditQuery, lastEventIdPattern, proposalBody, queueQuery, viewQuery } from './schemas.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -126,12 +126,12 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         operationId: 'getWorkflow',
         summary: 'A workflow',
         description:
-          'While it runs: state, version (also the `ETag`), the events this caller may send now with their schemas, timers, artifacts and evidence. Once finished: its terminal result and the versions that produced it.',
+          "While it runs: state, version (also the `ETag`), the events this caller may send now with their schemas, timers, artifacts and evidence. Once finished: its terminal result and the versions that produced it. With `afterVersion` it is a long poll: the answer comes when the workflow is past that version or finished (pushed by the commit, not polled), or when `waitMs` has passed; compare the answer's `version`.",
         tags: ['workflows'],
-        parameters: [idParameter],
+        parameters: [idParameter, ...queryParameters(viewQuery)],
         responses: {
           '200': ok('The workflow', 'WorkflowView', { headers: { ETag: ref('headers', 'ETag') } }),
-          ...errorResponses(idCodes),
+          ...errorResponses([...idCodes, 'BAD_REQUEST']),
         },
       },
     },

@@ -69,6 +69,29 @@ export const streamQuery = z.object({
   lastEventId: z.string().regex(lastEventIdPattern, 'a version number such as 12').optional(),
 });
 
+/** The longest a view read may wait for a new version, ms. */
+export const maxViewWaitMs = 60_000;
+
+export const viewQuery = z.object({
+  afterVersion: z
+    .string()
+    .regex(lastEventIdPattern, 'a version number such as 12')
+    .transform(Number)
+    .optional()
+    .describe(
+      "Answer once the workflow is past this version (or finished, or `waitMs` has passed): a long poll. Pass the version you have; a version past the workflow's is 400",
+    ),
+  waitMs: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, 'milliseconds, such as 30000')
+    .transform(Number)
+    .refine((ms) => ms <= maxViewWaitMs, `at most ${maxViewWaitMs}`)
+    .optional()
+    .describe(
+      `How long to wait with \`afterVersion\`, ms (default 30000, at most ${maxViewWaitMs}); the view is then answered as it is`,
+    ),
+});
+
 export const auditQuery = z.strictObject({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),

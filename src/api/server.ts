@@ -8,6 +8,7 @@ import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { WorkflowStore } from '../engine/store-port.ts';
 import { createAuthenticator, type Authenticator } from './auth.ts';
+import type { CommitWatch } from '../runtime/commit-watch.ts';
 import type { ApiDeps } from './context.ts';
 import { createApp } from './create-app.ts';
 import { queueResolver } from './queue-resolver.ts';
@@ -19,6 +20,8 @@ export interface ApiSystem {
   registry: WorkflowRegistry;
   metrics: NonNullable<ApiDeps['metrics']>;
   logger: NonNullable<ApiDeps['logger']>;
+  /** Waits for a workflow's next commit (long-polled views, event streams). */
+  commits?: CommitWatch;
   /** External workers' side of jobs, served by the job API. */
   externalJobs?: ApiDeps['jobs'];
   config: Pick<
@@ -51,6 +54,8 @@ export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: (
     streamPollMs: 250,
     maxStreamsPerPrincipal: 5,
     streamMaxMs: 15 * 60_000,
+    maxWaitsPerPrincipal: 256,
+    ...(system.commits ? { commits: system.commits } : {}),
     metrics: system.metrics,
     ...(system.config.WARDEN_METRICS_TOKEN ? { metricsToken: system.config.WARDEN_METRICS_TOKEN } : {}),
     ...(workersAlive ? { workersAlive } : {}),

@@ -172,7 +172,9 @@ export function workflowStream(
         lastWrite = clock();
       }
       if (clock() >= closeAt || deps.isShuttingDown?.()) return;
-      await stream.sleep(deps.streamPollMs);
+      // Woken at the workflow's next commit; re-read at least every second, for a missed notice.
+      if (deps.commits) await deps.commits.next(workflowId, Math.min(1_000, Math.max(1, closeAt - clock())));
+      else await stream.sleep(deps.streamPollMs);
     }
   }
 }

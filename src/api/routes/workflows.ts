@@ -3,6 +3,7 @@
  * for agents (the events a caller may send, as LLM tools, and proposals validated against them).
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
 import type { ApplyOutcome } from '../../engine/engine.ts';
 import type { WorkflowRecord } from '../../engine/decision.ts';
@@ -16,7 +17,7 @@ import type { ApiEnv, ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { requestedQueue } from '../queue-resolver.ts';
 import { createRateLimiter } from '../rate-limit.ts';
-import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery } from '../schemas.ts';
+import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery, viewQuery } from '../schemas.ts';
 import { toolsFor } from '../tools.ts';
 import { workflowView } from '../views.ts';
 import { workflowStream } from './workflow-stream.ts';
@@ -222,11 +223,65 @@ export function workflowRoutes(deps: ApiDeps) {
 
   app.get('/:id', async (c) => {
     const principal = c.get('principal');
-    const record = await loadOwned(c.req.param('id'), principal);
+    const id = c.req.param('id');
+    let record = await loadOwned(id, principal);
+    const query = parse(viewQuery, c.req.query(), 'BAD_REQUEST');
+    if (query.afterVersion !== undefined) record = await waitPast(c, record, query.afterVersion, query.waitMs);
+    else if (query.waitMs !== undefined) {
+      throw new ApiError('BAD_REQUEST', 'waitMs needs afterVersion: the version to wait past', {
+        waitMs: query.waitMs,
+      });
+    }
     c.set('workflowId', record.workflowId);
     c.header('ETag', etag(record));
     return c.json(view(record, principal));
   });
+
+  const waits = new Map<string, number>();
+  /**
+   * A long poll: the workflow once it is past version `after`, finished, or `waitMs` (default 30 s)
+   * has passed, woken by the commit watch (re-read at least every second, for a missed notice) or,
+   * without one, read every `streamPollMs`. Ends early when the caller goes away or the server stops.
+   */
+  async function waitPast(
+    c: Context<ApiEnv>,
+    first: WorkflowRecord,
+    after: number,
+    waitMs = 30_000,
+  ): Promise<WorkflowRecord> {
+    const active = (r: WorkflowRecord) => r.status === 'active';
+    if (after > first.version && active(first)) {
+      throw new ApiError('BAD_REQUEST', `afterVersion ${after} is past the workflow's version ${first.version}`, {
+        afterVersion: after,
+        version: first.version,
+      });
+    }
+    if (first.version > after || !active(first) || waitMs === 0) return first;
+    const principal = c.get('principal');
+    const who = callerKey(principal.tenantId, principal.id);
+    const open = waits.get(who) ?? 0;
+    const limit = deps.maxWaitsPerPrincipal ?? 256;
+    if (open >= limit) throw new ApiError('RATE_LIMITED', `at most ${limit} waiting reads per caller`);
+    waits.set(who, open + 1);
+    try {
+      const signal = c.req.raw.signal;
+      const deadline = clock() + waitMs;
+      let record = first;
+      while (record.version <= after && active(record) && !signal.aborted && !deps.isShuttingDown?.()) {
+        const left = deadline - clock();
+        if (left <= 0) break;
+        await (deps.commits
+          ? deps.commits.next(record.workflowId, Math.min(left, 1_000), signal)
+          : sleep(Math.min(left, deps.streamPollMs)));
+        record = await loadOwned(record.workflowId, principal);
+      }
+      return record;
+    } finally {
+      const left = (waits.get(who) ?? 1) - 1;
+      if (left > 0) waits.set(who, left);
+      else waits.delete(who);
+    }
+  }
 
   app.post('/:id/events', async (c) => {
     const body = await readJson(c, eventBody);

@@ -70,6 +70,8 @@ export class MemoryStore implements WorkflowStore {
   private seq = 0;
   /** Called with the shard number whenever jobs are queued or a timer is armed (the Redis store publishes). */
   onWake: ((message: string) => void) | null = null;
+  /** Called after every write with the workflow and its new version (the Redis store publishes). */
+  onCommit: ((workflowId: string, version: number) => void) | null = null;
 
   constructor(options: MemoryStoreOptions) {
     this.shards = options.shards;
@@ -112,6 +114,7 @@ export class MemoryStore implements WorkflowStore {
       for (const timer of shard.timers.values()) earliest = Math.min(earliest, timer.dueAt);
     const due = Number.isFinite(earliest) ? `:${earliest}` : '';
     if (kinds) this.onWake?.(`${shardOf(record.workflowId) ?? 0}:${kinds}${due}`);
+    this.onCommit?.(record.workflowId, record.version);
   }
 
   create(request: CreateRequest): Promise<CreateResult> {

@@ -101,6 +101,8 @@ export function createKeys(space: KeySpace) {
     },
     /** Pub/sub channel: jobs were queued or a timer was armed (the message is the shard). */
     wakeChannel: `${space.prefix}:timers:wake`,
+    /** Pub/sub channel: a workflow's version was committed (the message is `<workflow id> <version>`). */
+    commitChannel: `${space.prefix}:commits`,
     /** Sorted set of the live processes of `role`, scored by last heartbeat. */
     processes: (role: string) => `${space.prefix}:processes:${part(role)}`,
   };

@@ -212,6 +212,7 @@ export class RedisStore implements WorkflowStore {
       ...(lease ? [1, lease.token] : [0]),
       ...(ackEntry ? [OUTBOX_GROUP, ackEntry] : ['', '']),
       writeId,
+      k.commitChannel,
     ];
     const reply = await this.client.wardenTransition(keys.length, ...keys, ...args);
     if (reply[0] === TransitionReply.invalidArguments) throw new ScriptError(reply[1]);

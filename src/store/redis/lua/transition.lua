@@ -43,6 +43,8 @@
   write (a worker's job), or two empty strings
   then the write id: unique to this write (a process nonce and a counter), kept in field u so a
   process that cached the record can ask whether it is still the stored one (load-if-changed.lua)
+  then the commit channel, or '' for none: "<workflow id> <new version>" is published on it after
+  the write, for readers waiting on the workflow (long-polls, event streams)
 
   Returns
     {1}                   written
@@ -113,7 +115,8 @@ local leaseToken = ARGV[i + 1]
 i = i + 1 + (hasLease and 1 or 0)
 local ackGroup, ackEntry = ARGV[i], ARGV[i + 1]
 local writeId = ARGV[i + 2]
-if #ARGV ~= i + 2 or not writeId or writeId == '' then return {-1, 'argument count does not match'} end
+local commitChannel = ARGV[i + 3]
+if #ARGV ~= i + 3 or not writeId or writeId == '' then return {-1, 'argument count does not match'} end
 if #KEYS ~= 7 + leaving + entering + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
   return {-1, 'key count does not match'}
 end
@@ -188,4 +191,5 @@ if armCount > 0 or jobCount > 0 then
   end
   rcall('PUBLISH', ARGV[15], message)
 end
+if commitChannel ~= '' then rcall('PUBLISH', commitChannel, workflowId .. ' ' .. ARGV[5]) end
 return {1}
