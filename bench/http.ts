@@ -1,14 +1,16 @@
 /**
  * `npm run bench:http [-- --json] [-- --quick] [-- --layout all|split|both] [-- --rounds N]
- * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --observe wait|poll]
+ * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --observe wait|poll|both]
  * [-- --poll-ms N] [-- --against <checkout>]`: the
  * support workflow end to end over HTTP, as its users drive it, against `warden serve` processes on
  * a redis-server of their own.
  *
  * An agent keeps `--in-flight` (64) workflows open; an approver polls the approval queue, reads each
  * recommendation and approves it; the agent reads each approved workflow's view until it has
- * finished (a finished workflow is in no queue): a long poll past the version it has
- * (`--observe wait`, the default), or every `--poll-ms` (100) with `--observe poll`. Per round of `--per-round`
+ * finished (a finished workflow is in no queue): every `--poll-ms` (100; `--observe poll`, the
+ * default), or a long poll past the version it has (`--observe wait`; `both`: each
+ * layout once each way, as `<layout>~wait` and `<layout>~poll`; a checkout from before the long
+ * poll, given to `--against`, needs `poll`). Per round of `--per-round`
  * (200) workflows: completed workflows/s, approval latency (POST to 200) p50/p99, and the CPU each
  * process spent per completed workflow (from /proc/<pid>/stat): the Warden processes by role,
  * redis-server and the driver (this process) apart. After a warm-up per layout (`--warmup`, three
@@ -52,11 +54,18 @@ const warmup = numberArgument('--warmup', quick ? 32 : 3 * perRound);
 const shards = numberArgument('--shards', 0);
 const stallMs = numberArgument('--stall-ms', 30_000);
 const pollMs = numberArgument('--poll-ms', 100);
+type Observe = 'wait' | 'poll';
 const observeArgument = process.argv.includes('--observe')
   ? process.argv[process.argv.indexOf('--observe') + 1]
-  : 'wait';
-if (observeArgument !== 'wait' && observeArgument !== 'poll') throw new Error('--observe is wait or poll');
-const observe: 'wait' | 'poll' = observeArgument;
+  : 'poll';
+const observeModes: Observe[] =
+  observeArgument === 'wait' || observeArgument === 'poll'
+    ? [observeArgument]
+    : observeArgument === 'both'
+      ? ['wait', 'poll']
+      : (() => {
+          throw new Error('--observe is wait, poll or both (each layout once with each, rounds alternating)');
+        })();
 const idleMs = quick ? 1_000 : 3_000;
 const againstDir = process.argv.includes('--against') ? process.argv[process.argv.indexOf('--against') + 1] : undefined;
 const against =
@@ -64,10 +73,17 @@ const against =
 if (against && !existsSync(join(against.dir, 'bin', 'warden.mjs')))
   throw new Error(`--against ${againstDir}: no bin/warden.mjs there`);
 /** What is measured: each layout, and with `--against` each layout again from the other checkout. */
-const targets: { label: string; layout: Layout; bin?: string }[] = layouts.flatMap((layout) => [
-  { label: layout, layout },
-  ...(against ? [{ label: `${layout}@${against.name}`, layout, bin: join(against.dir, 'bin', 'warden.mjs') }] : []),
-]);
+const targets: { label: string; layout: Layout; observe: Observe; bin?: string }[] = layouts.flatMap((layout) =>
+  observeModes.flatMap((observe) => {
+    const label = observeModes.length > 1 ? `${layout}~${observe}` : layout;
+    return [
+      { label, layout, observe },
+      ...(against
+        ? [{ label: `${label}@${against.name}`, layout, observe, bin: join(against.dir, 'bin', 'warden.mjs') }]
+        : []),
+    ];
+  }),
+);
 
 /** Issue 14's goals, against the median of the rounds. */
 const goals = { workflowsPerSecond: 175, serverCpuMsPerWorkflow: 8, approvalP99Ms: 50 };
@@ -219,7 +235,7 @@ async function main() {
   const logs = new Map<string, LogSummary>();
   const idle = new Map<string, Record<string, number>>();
   try {
-    for (const { label, layout, bin } of targets) {
+    for (const { label, layout, observe, bin } of targets) {
       const deployment = await startDeployment({
         layout,
         logLevel: process.env.LOG_LEVEL ?? 'warn',
@@ -262,7 +278,10 @@ async function main() {
     }
     for (const { label, deployment } of deployments) logs.set(label, deployment.logs());
   } finally {
-    for (const { deployment } of deployments) await deployment.stop();
+    for (const { deployment, driver } of deployments) {
+      driver.close();
+      await deployment.stop();
+    }
   }
   const report = {
     machine: {
@@ -282,7 +301,7 @@ async function main() {
       inFlight,
       warmup,
       pollMs,
-      observe,
+      observe: observeModes,
       shards: shards > 0 ? shards : 'default',
       tenant: 'demo',
     },

@@ -2,13 +2,13 @@
  * The composition root: builds the store, the engine, the effect adapters and the runtime from a
  * configuration. Nothing else constructs them, so tests and the CLI build the same world.
  */
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { createRegistry, type WorkflowRegistry } from './definitions/registry.ts';
 import type { AnyWorkflowBundle, PlatformAdapters } from './definitions/workflow.ts';
 import { createEngine, type Engine } from './engine/engine.ts';
+import { randomText } from './runtime/random-text.ts';
 import type { EffectHandler, LocalRule, ModelClient, Notifier } from './effects/index.ts';
 import { LocalModelClient, MemoryNotifier, OpenAIModelClient, RedisNotifier } from './effects/index.ts';
 import {
@@ -74,7 +74,7 @@ export interface SystemOptions {
   model?: ModelClient;
 }
 
-export const newId = (): string => randomBytes(12).toString('base64url').replace(/-/g, '_');
+export const newId = (): string => randomText(12).replace(/-/g, '_');
 
 export function createSystem(config: Config, options: SystemOptions): System {
   const registry = createRegistry(options.definitions);

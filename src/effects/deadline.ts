@@ -15,16 +15,23 @@ export async function runWithDeadline<T>(
   timeoutMs: number,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<DeadlineOutcome<T>> {
-  const timer = new AbortController();
+  // One controller for both causes, not `AbortSignal.any` (which costs about four times as much a
+  // call on Node 20, and weak references for the collector): every effect call runs through here.
+  const controller = new AbortController();
+  const signal = controller.signal;
+  let expired = false;
   const handle = setTimeout(() => {
-    timer.abort(new Error(`timed out after ${timeoutMs} ms`));
+    expired = true;
+    controller.abort(new Error(`timed out after ${timeoutMs} ms`));
   }, timeoutMs);
-  const signal = AbortSignal.any([parent, timer.signal]);
+  const onParentAbort = () => {
+    controller.abort(parent.reason);
+  };
+  if (parent.aborted) onParentAbort();
+  else parent.addEventListener('abort', onParentAbort, { once: true });
   const timedOut = (): DeadlineOutcome<T> => ({
     status: 'timedOut',
-    message: timer.signal.aborted
-      ? `timed out after ${timeoutMs} ms`
-      : 'aborted before it finished (the worker is shutting down)',
+    message: expired ? `timed out after ${timeoutMs} ms` : 'aborted before it finished (the worker is shutting down)',
   });
   let onAbort = (): void => undefined;
   const aborted = new Promise<DeadlineOutcome<T>>((resolve) => {
@@ -45,6 +52,7 @@ export async function runWithDeadline<T>(
     return await Promise.race([settled, aborted]);
   } finally {
     clearTimeout(handle);
+    parent.removeEventListener('abort', onParentAbort);
     signal.removeEventListener('abort', onAbort);
   }
 }

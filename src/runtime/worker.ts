@@ -4,9 +4,9 @@
  * dropped. Jobs of a dead worker are reclaimed after the job lease. Effects are therefore
  * at-least-once; every external write carries an idempotency key.
  */
-import { randomBytes } from 'node:crypto';
 import { SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import { spanAttributes, type Engine } from '../engine/engine.ts';
+import { randomText } from './random-text.ts';
 import { workerRole, type Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 import type { EffectHandler } from '../effects/effect.ts';
@@ -95,7 +95,7 @@ function ownedSignature(owned: readonly number[]): string {
 
 /** An unguessable lease token (144 random bits). */
 export function newLeaseToken(): string {
-  return randomBytes(18).toString('base64url');
+  return randomText(18);
 }
 
 const silent: WorkerLogger = {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { runWithDeadline } from '../../../src/effects/deadline.ts';
 
@@ -34,5 +35,25 @@ describe('runWithDeadline', () => {
     const pending = runWithDeadline(worker.signal, 60_000, never);
     worker.abort();
     expect(await pending).toMatchObject({ status: 'timedOut', message: expect.stringContaining('shutting down') });
+  });
+
+  it('stops at once when the worker aborted before the call, and the work’s signal is aborted', async () => {
+    const worker = new AbortController();
+    worker.abort(new Error('stopping'));
+    const signals: AbortSignal[] = [];
+    const outcome = await runWithDeadline(worker.signal, 60_000, (signal) => {
+      signals.push(signal);
+      return never();
+    });
+    expect(outcome).toMatchObject({ status: 'timedOut', message: expect.stringContaining('shutting down') });
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+  });
+
+  it('leaves no listener on the worker’s long-lived signal, however many calls ran', async () => {
+    const worker = new AbortController();
+    for (let i = 0; i < 50; i++) await runWithDeadline(worker.signal, 60_000, () => Promise.resolve(i));
+    await runWithDeadline(worker.signal, 5, never);
+    await runWithDeadline(worker.signal, 60_000, () => Promise.reject(new Error('boom')));
+    expect(getEventListeners(worker.signal, 'abort')).toHaveLength(0);
   });
 });
