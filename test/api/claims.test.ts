@@ -7,7 +7,7 @@
 import { sign } from 'hono/jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../../src/api/auth.ts';
-import { apiWorld, refundRequest, secret, type ApiWorld } from './support.ts';
+import { apiWorld, approvalBody, refundRequest, secret, type ApiWorld } from './support.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
 /** A token signed as any issuer would, whatever its claims. */
@@ -87,17 +87,7 @@ describe('the support workflow’s approval limit, from the claims', () => {
     return (await w.waitFor(created.workflowId, 'awaitingApproval', w.tokens.approver)) as View;
   }
   const approve = (view: View, token: string) =>
-    w.call('POST', `/v1/workflows/${view.workflowId}/events`, {
-      token,
-      body: {
-        type: 'APPROVED',
-        payload: {
-          recommendationVersion: view.evidence.recommendation.version,
-          contentHash: view.evidence.recommendation.contentHash,
-          amount: view.evidence.recommendation.amount,
-        },
-      },
-    });
+    w.call('POST', `/v1/workflows/${view.workflowId}/events`, { token, body: approvalBody(view) });
 
   it('approves with a token minted as before, its approvalLimit a top-level claim', async () => {
     const view = await awaitingApproval();

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommitWatch } from '../../src/runtime/commit-watch.ts';
-import { apiWorld, refundRequest, type ApiWorld } from './support.ts';
+import { apiWorld, approvalBody, refundRequest, type ApiWorld } from './support.ts';
 
 type View = {
   workflowId: string;
@@ -31,14 +31,7 @@ async function awaitingApproval(world = w): Promise<View> {
 const approve = (world: ApiWorld, view: View) =>
   world.call('POST', `/v1/workflows/${view.workflowId}/events`, {
     token: world.tokens.approver,
-    body: {
-      type: 'APPROVED',
-      payload: {
-        recommendationVersion: view.evidence.recommendation.version,
-        contentHash: view.evidence.recommendation.contentHash,
-        amount: view.evidence.recommendation.amount,
-      },
-    },
+    body: approvalBody(view),
   });
 
 /** Settles the promise's state without waiting for it: 'pending' or 'settled'. */

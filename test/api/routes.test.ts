@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { support } from '../../machines/support/index.ts';
-import { apiWorld, refundRequest, type ApiWorld } from './support.ts';
+import { apiWorld, approvalBody, refundRequest, type ApiWorld } from './support.ts';
 
 let w: ApiWorld;
 beforeAll(async () => {
@@ -36,15 +36,7 @@ async function awaitingApproval(): Promise<View> {
   return (await w.waitFor(view.workflowId, 'awaitingApproval', w.tokens.approver)) as View;
 }
 
-const approval = (view: View, patch: Record<string, unknown> = {}) => ({
-  type: 'APPROVED',
-  payload: {
-    recommendationVersion: view.evidence.recommendation.version,
-    contentHash: view.evidence.recommendation.contentHash,
-    amount: view.evidence.recommendation.amount,
-    ...patch,
-  },
-});
+const approval = approvalBody;
 
 /** The events of a server-sent event stream's text: name, id and parsed JSON data. */
 function sseEvents(text: string): { event: string; id?: string; data: unknown }[] {

@@ -100,3 +100,17 @@ export const refundRequest = {
     currency: 'EUR',
   },
 };
+
+/** The body of an `APPROVED` event for exactly the recommendation a view shows (`patch` overrides payload fields). */
+export const approvalBody = (
+  view: { evidence: { recommendation: { version: number; contentHash: string; amount: number } } },
+  patch: Record<string, unknown> = {},
+) => ({
+  type: 'APPROVED',
+  payload: {
+    recommendationVersion: view.evidence.recommendation.version,
+    contentHash: view.evidence.recommendation.contentHash,
+    amount: view.evidence.recommendation.amount,
+    ...patch,
+  },
+});
