@@ -7,6 +7,31 @@ export type DeadlineOutcome<T> =
   { status: 'done'; value: T } | { status: 'timedOut'; message: string } | { status: 'failed'; error: unknown };
 
 /**
+ * The calls running under each parent signal (a worker's shutdown signal lives as long as the
+ * worker): one listener per parent aborts them all, where a listener per call would pile up past
+ * Node's listener warning with every job in flight.
+ */
+const runningByParent = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function runningUnder(parent: AbortSignal): Set<AbortController> {
+  let running = runningByParent.get(parent);
+  if (!running) {
+    const calls = new Set<AbortController>();
+    running = calls;
+    runningByParent.set(parent, calls);
+    parent.addEventListener(
+      'abort',
+      () => {
+        for (const controller of calls) controller.abort(parent.reason);
+        calls.clear();
+      },
+      { once: true },
+    );
+  }
+  return running;
+}
+
+/**
  * Runs `work` until it settles, `timeoutMs` passes, or `parent` aborts (worker shutdown), whichever
  * comes first. Never rejects.
  */
@@ -24,11 +49,9 @@ export async function runWithDeadline<T>(
     expired = true;
     controller.abort(new Error(`timed out after ${timeoutMs} ms`));
   }, timeoutMs);
-  const onParentAbort = () => {
-    controller.abort(parent.reason);
-  };
-  if (parent.aborted) onParentAbort();
-  else parent.addEventListener('abort', onParentAbort, { once: true });
+  const running = runningUnder(parent);
+  if (parent.aborted) controller.abort(parent.reason);
+  else running.add(controller);
   const timedOut = (): DeadlineOutcome<T> => ({
     status: 'timedOut',
     message: expired ? `timed out after ${timeoutMs} ms` : 'aborted before it finished (the worker is shutting down)',
@@ -52,7 +75,7 @@ export async function runWithDeadline<T>(
     return await Promise.race([settled, aborted]);
   } finally {
     clearTimeout(handle);
-    parent.removeEventListener('abort', onParentAbort);
+    running.delete(controller);
     signal.removeEventListener('abort', onAbort);
   }
 }

@@ -49,11 +49,25 @@ describe('runWithDeadline', () => {
     expect(signals.every((signal) => signal.aborted)).toBe(true);
   });
 
-  it('leaves no listener on the worker’s long-lived signal, however many calls ran', async () => {
+  it('puts one listener on the worker’s long-lived signal, however many calls run at once or ran', async () => {
     const worker = new AbortController();
+    const started: AbortSignal[] = [];
+    // More at once than Node's listener warning allows for (10): a job in flight each.
+    const calls = Array.from({ length: 40 }, () =>
+      runWithDeadline(worker.signal, 60_000, (signal) => {
+        started.push(signal);
+        return never();
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(getEventListeners(worker.signal, 'abort')).toHaveLength(1);
     for (let i = 0; i < 50; i++) await runWithDeadline(worker.signal, 60_000, () => Promise.resolve(i));
     await runWithDeadline(worker.signal, 5, never);
-    await runWithDeadline(worker.signal, 60_000, () => Promise.reject(new Error('boom')));
-    expect(getEventListeners(worker.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(worker.signal, 'abort')).toHaveLength(1);
+    // The one listener aborts every call still running, and only those.
+    worker.abort(new Error('stopping'));
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.every((o) => o.status === 'timedOut' && o.message.includes('shutting down'))).toBe(true);
+    expect(started.every((signal) => signal.aborted)).toBe(true);
   });
 });
