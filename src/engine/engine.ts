@@ -112,12 +112,17 @@ export interface Engine {
    * existing workflow, started if its start was lost.
    */
   createWorkflow(request: CreateWorkflowRequest): Promise<CreateOutcome>;
-  /** Applies an event from a caller or a worker; with `expectedVersion`, only on that version. */
+  /**
+   * Applies an event from a caller or a worker; with `expectedVersion`, only on that version. With
+   * `known` (the record the caller has just read) and no `expectedVersion`, the first attempt decides
+   * on it without reading again: the commit's compare-and-set and event-id check catch anything
+   * that changed since, and a repeated event id still gets its first outcome from them.
+   */
   applyEvent(
     workflowId: string,
     event: IncomingEvent,
     principal: Principal,
-    options?: { expectedVersion?: number },
+    options?: { expectedVersion?: number; known?: WorkflowRecord },
   ): Promise<ApplyOutcome>;
   /**
    * Applies a job's result (event id `<jobId>/result`) if `leaseToken` holds the job's unexpired
@@ -206,14 +211,19 @@ export function createEngine(options: EngineOptions): Engine {
     workflowId: string,
     event: IncomingEvent,
     principal: Principal,
-    options: { expectedVersion?: number } = {},
+    options: { expectedVersion?: number; known?: WorkflowRecord } = {},
   ): Promise<ApplyOutcome> {
+    // With If-Match a repeated event id must get its first outcome before the version is compared:
+    // that takes the read of its outcome, so `known` is not used.
+    const known =
+      options.expectedVersion === undefined && options.known?.workflowId === workflowId ? options.known : undefined;
     return apply(
       'event',
       {
         workflowId,
         eventId: event.eventId,
         expectedVersion: options.expectedVersion,
+        known,
         lookUpEventId: true,
         recordRefusals: true,
         plan: (record) => ({
@@ -387,10 +397,12 @@ export function createEngine(options: EngineOptions): Engine {
     observeCreate('accepted', decision.record);
     let started: ApplyOutcome | null = null;
     if (request.start !== false && definition.startEvent !== null) {
+      // Decided on the record just written: no read (a commit by anyone else meanwhile is caught).
       started = await applyEvent(
         workflowId,
         { type: definition.startEvent, eventId: `${workflowId}/start` },
         principal,
+        { known: decision.record },
       );
     }
     const record = started?.outcome === 'accepted' ? started.record : decision.record;

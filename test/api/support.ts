@@ -11,7 +11,7 @@ import { createApp } from '../../src/api/create-app.ts';
 import { apiDeps } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Runtime } from '../../src/runtime/runner.ts';
-import { createSystem, type System } from '../../src/system.ts';
+import { createSystem, type System, type SystemOptions } from '../../src/system.ts';
 
 export const secret = 'test-secret-0123456789abcdef';
 
@@ -34,10 +34,16 @@ export interface ApiWorld {
   stop(): Promise<void>;
 }
 
-export async function apiWorld(overrides: Partial<ApiDeps> = {}, env: Record<string, string> = {}): Promise<ApiWorld> {
+export async function apiWorld(
+  overrides: Partial<ApiDeps> = {},
+  env: Record<string, string> = {},
+  /** More of the system's options (a store decorator, say). */
+  options: Omit<SystemOptions, 'definitions'> = {},
+): Promise<ApiWorld> {
   const system = createSystem(loadConfig({ LOG_LEVEL: 'silent', WARDEN_POLL_MS: '5', WARDEN_SHARDS: '16', ...env }), {
     definitions: workflows,
     logger: pino({ level: 'silent' }),
+    ...options,
   });
   const runtime = system.runtime(new Set(['worker', 'timers']));
   await runtime.start();

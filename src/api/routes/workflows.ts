@@ -118,7 +118,8 @@ export function workflowRoutes(deps: ApiDeps) {
         ...(correlationId && correlationId.length <= 200 ? { correlationId } : {}),
       },
       principal,
-      expectedVersion === undefined ? {} : { expectedVersion },
+      // The record read above (for the tenant check) is decided on: no second read.
+      expectedVersion === undefined ? { known: record } : { expectedVersion },
     );
     c.set('workflowId', record.workflowId);
     if (outcome.outcome === 'refused') refusals.take(refusalKey);
