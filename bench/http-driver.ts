@@ -264,8 +264,14 @@ export function createHttpDriver(options: DriverOptions) {
           await sleep(pollMs);
           continue;
         }
-        if (typeof view.body.version === 'number') version = view.body.version;
-        if (view.body.status !== 'finished') continue;
+        const moved = typeof view.body.version === 'number' && view.body.version > version;
+        if (moved) version = view.body.version as number;
+        if (view.body.status !== 'finished') {
+          // A long poll that answered without a newer version (its wait ran out, the server is
+          // stopping, or the server predates the long poll): wait as a poll would before asking again.
+          if (observe === 'wait' && !moved) await sleep(pollMs);
+          continue;
+        }
         stamp(workflowId, { finished: Date.parse(String(view.body.updatedAt)), observed: Date.now() });
         const state = view.body.state;
         if (Array.isArray(state) && state.includes('completed')) completedIds.add(workflowId);

@@ -214,12 +214,17 @@ export function createSystem(config: Config, options: SystemOptions): System {
     subscriber.on('message', (_channel: string, message: string) => {
       feed.notify(message);
     });
-    rescanOnReconnect(subscriber, () => subscriber.subscribe(channel), feed.notify);
-    // What was committed before the subscription was ready is read by the waiters woken now.
+    // Redis being down is the main connection's to report; this one reconnects by itself.
+    subscriber.on('error', () => undefined);
+    // Subscribed at every `ready`, the first included: a subscription that failed (Redis down at the
+    // first wait) is made at the next one, which the client would not renew by itself. Every waiter
+    // then reads again: what was committed while no subscription stood is read now.
     const rescan = () => {
       feed.notify('*');
     };
-    subscriber.subscribe(channel).then(rescan, rescan);
+    subscriber.on('ready', () => {
+      subscriber.subscribe(channel).then(rescan, rescan);
+    });
   });
 
   return {

@@ -37,8 +37,10 @@ export interface ApiDeps {
    * workflow every `streamPollMs`.
    */
   commits?: CommitWatch;
-  /** Long-polled view reads (`afterVersion`) waiting at once per principal (default 256); more get 429. */
+  /** Long-polled view reads (`afterVersion`) waiting at once per principal (default 256, 0 no limit); more get 429. */
   maxWaitsPerPrincipal?: number;
+  /** Long-polled view reads waiting at once in this process (default 4,096, 0 no limit); more get 503. */
+  maxWaits?: number;
   /** Open event streams allowed per principal (default 5). */
   maxStreamsPerPrincipal: number;
   /** A stream is closed after this long; clients reconnect (default 15 min). */

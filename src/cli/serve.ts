@@ -131,6 +131,8 @@ export async function serve(
   await stopSignal();
   system.logger.info('stopping: finishing requests and jobs in flight');
   stopping = true;
+  // Long polls and event streams waiting for a commit answer now, before connections are cut.
+  system.commits.wakeAll();
   if (server) {
     const closing = server;
     const done = new Promise<void>((resolve) => {

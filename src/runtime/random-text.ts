@@ -17,6 +17,8 @@ export function randomText(bytes: number): string {
     used = 0;
   }
   const text = pool.toString('base64url', used, used + bytes);
+  // What was handed out (lease tokens among it) does not stay in the process's memory.
+  pool.fill(0, used, used + bytes);
   used += bytes;
   return text;
 }

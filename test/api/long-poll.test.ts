@@ -144,7 +144,9 @@ describe('waiting reads per caller, and the watch they use', () => {
       await approve(world, view);
       expect((await first).status).toBe(200);
       expect((await approverRead).status).toBe(200);
-      const again = await world.call('GET', `/v1/workflows/${view.workflowId}?afterVersion=1`, {
+      // The place is free again: a read that waits is let in (and answers after its 50 ms).
+      const current = (await world.json<View>(await world.call('GET', path, { token: world.tokens.agent }))).version;
+      const again = await world.call('GET', `/v1/workflows/${view.workflowId}?afterVersion=${current}&waitMs=50`, {
         token: world.tokens.agent,
       });
       expect(again.status).toBe(200);
@@ -157,6 +159,7 @@ describe('waiting reads per caller, and the watch they use', () => {
     let wake: (() => void) | null = null;
     const silent: CommitWatch = {
       waiting: 0,
+      wakeAll: () => undefined,
       next: () =>
         new Promise<void>((resolve) => {
           wake = resolve;
@@ -177,5 +180,51 @@ describe('waiting reads per caller, and the watch they use', () => {
     } finally {
       await world.stop();
     }
+  });
+
+  it('answers 503 beyond the waiting reads one process holds in all, whoever asks', async () => {
+    const world = await apiWorld({ maxWaits: 1 });
+    try {
+      const view = await awaitingApproval(world);
+      const path = `/v1/workflows/${view.workflowId}?afterVersion=${view.version}&waitMs=60000`;
+      const first = world.call('GET', path, { token: world.tokens.agent });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const other = await world.call('GET', path, { token: world.tokens.approver });
+      expect(other.status).toBe(503);
+      expect(other.headers.get('retry-after')).toBe('1');
+      expect((await world.json<{ error: { code: string } }>(other)).error.code).toBe('UNAVAILABLE');
+      await approve(world, view);
+      expect((await first).status).toBe(200);
+    } finally {
+      await world.stop();
+    }
+  });
+
+  it('answers every waiting read when the watch wakes them all (the server stopping)', async () => {
+    let stopping = false;
+    const world = await apiWorld({ isShuttingDown: () => stopping });
+    try {
+      const view = await awaitingApproval(world);
+      const read = world.call('GET', `/v1/workflows/${view.workflowId}?afterVersion=${view.version}&waitMs=60000`, {
+        token: world.tokens.agent,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(await stateOf(read)).toBe('pending');
+      stopping = true;
+      world.system.commits.wakeAll();
+      const answer = await read;
+      expect(answer.status).toBe(200);
+      expect((await world.json<View>(answer)).version).toBe(view.version);
+    } finally {
+      await world.stop();
+    }
+  });
+
+  it('is woken by the memory store’s commits through the system’s watch (its own wait is an hour)', async () => {
+    const view = await awaitingApproval();
+    const woken = w.system.commits.next(view.workflowId, view.version, 3_600_000);
+    expect(await stateOf(woken)).toBe('pending');
+    await approve(w, view);
+    await woken;
   });
 });

@@ -11,6 +11,7 @@ import type { Principal } from '../../engine/principal.ts';
 import { callerKey } from '../caller-key.ts';
 import type { ApiDeps, ApiEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { commitRecheckMs } from '../../runtime/commit-watch.ts';
 import { lastEventIdPattern, streamQuery } from '../schemas.ts';
 
 /** The `data` of a `state` event (and, with the final version, of the `finished` event). */
@@ -134,8 +135,13 @@ export function workflowStream(
     openStreams.set(who, open + 1);
     const closeAt = clock() + deps.streamMaxMs;
     return streamSSE(c, async (stream) => {
+      // Ends a wait on the commit watch when the client goes away (its place is freed at once).
+      const gone = new AbortController();
+      stream.onAbort(() => {
+        gone.abort();
+      });
       try {
-        await follow(stream, first.workflowId, after ?? 0, closeAt);
+        await follow(stream, first.workflowId, after ?? 0, closeAt, gone.signal);
       } finally {
         const left = (openStreams.get(who) ?? 1) - 1;
         if (left > 0) openStreams.set(who, left);
@@ -145,7 +151,13 @@ export function workflowStream(
   };
 
   /** Polls the record; on a new version, sends the versions since `after` from the trail. */
-  async function follow(stream: SSEStreamingApi, workflowId: string, after: number, closeAt: number): Promise<void> {
+  async function follow(
+    stream: SSEStreamingApi,
+    workflowId: string,
+    after: number,
+    closeAt: number,
+    gone: AbortSignal,
+  ): Promise<void> {
     // All the state a stream keeps: the last version sent and where to read the trail next.
     let position = { sent: after, cursor: null as string | null };
     let lastWrite = clock();
@@ -172,9 +184,12 @@ export function workflowStream(
         lastWrite = clock();
       }
       if (clock() >= closeAt || deps.isShuttingDown?.()) return;
-      // Woken at the workflow's next commit; re-read at least every second, for a missed notice.
-      if (deps.commits) await deps.commits.next(workflowId, Math.min(1_000, Math.max(1, closeAt - clock())));
-      else await stream.sleep(deps.streamPollMs);
+      // Woken at the workflow's next commit (read again at least every `commitRecheckMs`, for a lost notice),
+      // and before the next keep-alive is due.
+      if (deps.commits) {
+        const wait = Math.min(commitRecheckMs, keepAliveMs - (clock() - lastWrite), closeAt - clock());
+        await deps.commits.next(workflowId, record.version, Math.max(1, wait), gone);
+      } else await stream.sleep(deps.streamPollMs);
     }
   }
 }

@@ -20,6 +20,7 @@ import { createRateLimiter } from '../rate-limit.ts';
 import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery, viewQuery } from '../schemas.ts';
 import { toolsFor } from '../tools.ts';
 import { workflowView } from '../views.ts';
+import { commitRecheckMs } from '../../runtime/commit-watch.ts';
 import { workflowStream } from './workflow-stream.ts';
 import { parse, readJson } from '../read-json.ts';
 
@@ -238,11 +239,14 @@ export function workflowRoutes(deps: ApiDeps) {
     return c.json(view(record, principal));
   });
 
+  /** Waiting reads by caller, and in all (this process). */
   const waits = new Map<string, number>();
+  let waiting = 0;
   /**
    * A long poll: the workflow once it is past version `after`, finished, or `waitMs` (default 30 s)
-   * has passed, woken by the commit watch (re-read at least every second, for a missed notice) or,
-   * without one, read every `streamPollMs`. Ends early when the caller goes away or the server stops.
+   * has passed, woken by the commit watch (read again at least every `commitRecheckMs`, for a missed
+   * notice) or, without one, read every `streamPollMs`. Ends early when the caller goes away or the
+   * server stops. At most `maxWaitsPerPrincipal` per caller (429) and `maxWaits` in all (503).
    */
   async function waitPast(
     c: Context<ApiEnv>,
@@ -261,9 +265,22 @@ export function workflowRoutes(deps: ApiDeps) {
     const principal = c.get('principal');
     const who = callerKey(principal.tenantId, principal.id);
     const open = waits.get(who) ?? 0;
+    // 0: no limit, as for the other per-caller limits.
     const limit = deps.maxWaitsPerPrincipal ?? 256;
-    if (open >= limit) throw new ApiError('RATE_LIMITED', `at most ${limit} waiting reads per caller`);
+    if (limit > 0 && open >= limit) throw new ApiError('RATE_LIMITED', `at most ${limit} waiting reads per caller`);
+    const total = deps.maxWaits ?? 4_096;
+    if (total > 0 && waiting >= total) {
+      throw new ApiError(
+        'UNAVAILABLE',
+        'the server holds as many waiting reads as it takes; try again',
+        {},
+        {
+          'Retry-After': '1',
+        },
+      );
+    }
     waits.set(who, open + 1);
+    waiting++;
     try {
       const signal = c.req.raw.signal;
       const deadline = clock() + waitMs;
@@ -272,12 +289,13 @@ export function workflowRoutes(deps: ApiDeps) {
         const left = deadline - clock();
         if (left <= 0) break;
         await (deps.commits
-          ? deps.commits.next(record.workflowId, Math.min(left, 1_000), signal)
+          ? deps.commits.next(record.workflowId, record.version, Math.min(left, commitRecheckMs), signal)
           : sleep(Math.min(left, deps.streamPollMs)));
         record = await loadOwned(record.workflowId, principal);
       }
       return record;
     } finally {
+      waiting--;
       const left = (waits.get(who) ?? 1) - 1;
       if (left > 0) waits.set(who, left);
       else waits.delete(who);
