@@ -2,7 +2,7 @@
  * The HTTP bench's load, driven as people drive Warden: an agent creates support requests (keeping
  * `inFlight` workflows open), an approver polls the approval queue, reads each workflow's
  * recommendation and approves exactly it, and the agent reads the approved workflow's view until it
- * has finished (a finished workflow is in no queue), long-polled past the version it has or polled. Only HTTP: the driver knows the API's origin and two tokens, nothing of the store.
+ * has finished (a finished workflow is in no queue), long-polled until it has or polled. Only HTTP: the driver knows the API's origin and two tokens, nothing of the store.
  */
 import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -164,8 +164,8 @@ export interface DriverOptions {
   /** A round gives up on what is still open after this long without a creation or completion, ms. */
   stallMs: number;
   /**
-   * How the agent sees an approved workflow finish: `poll` (default) reads its view every `pollMs`;
-   * `wait` long-polls it past the version it has (`?afterVersion=`, answered at the next commit).
+   * How the agent sees an approved workflow finish: `wait` (default) long-polls its view until it
+   * has finished (`?until=finished`, answered at the final commit); `poll` reads it every `pollMs`.
    */
   observe?: 'wait' | 'poll';
   /** How often an approved workflow's view is read until it has finished with `observe: 'poll'`, ms (default 100). */
@@ -180,7 +180,7 @@ export function createHttpDriver(options: DriverOptions) {
   const agent = client(options.origin, options.agentToken, counter, sockets);
   const approver = client(options.origin, options.approverToken, counter, sockets);
   const pollMs = options.pollMs ?? 100;
-  const observe = options.observe ?? 'poll';
+  const observe = options.observe ?? 'wait';
 
   async function round(workflows: number, tag: string): Promise<RoundResult> {
     const requestsBefore = counter.requests;
@@ -254,9 +254,7 @@ export function createHttpDriver(options: DriverOptions) {
       while (control.running && !control.stalled) {
         if (observe === 'poll') await sleep(pollMs);
         const path =
-          observe === 'poll'
-            ? `/v1/workflows/${workflowId}`
-            : `/v1/workflows/${workflowId}?afterVersion=${version}&waitMs=5000`;
+          observe === 'poll' ? `/v1/workflows/${workflowId}` : `/v1/workflows/${workflowId}?until=finished&waitMs=5000`;
         const view = await agent('GET', path);
         completionPolls++;
         if (view.status !== 200) {

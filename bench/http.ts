@@ -7,8 +7,8 @@
  *
  * An agent keeps `--in-flight` (64) workflows open; an approver polls the approval queue, reads each
  * recommendation and approves it; the agent reads each approved workflow's view until it has
- * finished (a finished workflow is in no queue): every `--poll-ms` (100; `--observe poll`, the
- * default), or a long poll past the version it has (`--observe wait`; `both`: each
+ * finished (a finished workflow is in no queue): a long poll until it has (`?until=finished`;
+ * `--observe wait`, the default), or every `--poll-ms` (100) with `--observe poll` (`both`: each
  * layout once each way, as `<layout>~wait` and `<layout>~poll`; a checkout from before the long
  * poll, given to `--against`, needs `poll`). Per round of `--per-round`
  * (200) workflows: completed workflows/s, approval latency (POST to 200) p50/p99, and the CPU each
@@ -57,7 +57,7 @@ const pollMs = numberArgument('--poll-ms', 100);
 type Observe = 'wait' | 'poll';
 const observeArgument = process.argv.includes('--observe')
   ? process.argv[process.argv.indexOf('--observe') + 1]
-  : 'poll';
+  : 'wait';
 const observeModes: Observe[] =
   observeArgument === 'wait' || observeArgument === 'poll'
     ? [observeArgument]

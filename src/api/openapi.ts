@@ -126,7 +126,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         operationId: 'getWorkflow',
         summary: 'A workflow',
         description:
-          "While it runs: state, version (also the `ETag`), the events this caller may send now with their schemas, timers, artifacts and evidence. Once finished: its terminal result and the versions that produced it. With `afterVersion` it is a long poll: the answer comes when the workflow is past that version or finished (pushed by the commit, not polled), or when `waitMs` has passed; compare the answer's `version`.",
+          "While it runs: state, version (also the `ETag`), the events this caller may send now with their schemas, timers, artifacts and evidence. Once finished: its terminal result and the versions that produced it. With `afterVersion` it is a long poll: the answer comes when the workflow is past that version or finished (pushed by the commit, not polled), or when `waitMs` has passed; compare the answer's `version`. With `until=finished` it waits for the workflow's result the same way.",
         tags: ['workflows'],
         parameters: [idParameter, ...queryParameters(viewQuery)],
         responses: {

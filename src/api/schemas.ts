@@ -81,6 +81,12 @@ export const viewQuery = z.object({
     .describe(
       "Answer once the workflow is past this version (or finished, or `waitMs` has passed): a long poll. Pass the version you have; a version past the workflow's is 400",
     ),
+  until: z
+    .literal('finished')
+    .optional()
+    .describe(
+      'Answer once the workflow has finished (or `waitMs` has passed): a long poll for its result. Not with `afterVersion`',
+    ),
   waitMs: z
     .string()
     .regex(/^[0-9]{1,6}$/, 'milliseconds, such as 30000')
@@ -88,7 +94,7 @@ export const viewQuery = z.object({
     .refine((ms) => ms <= maxViewWaitMs, `at most ${maxViewWaitMs}`)
     .optional()
     .describe(
-      `How long to wait with \`afterVersion\`, ms (default 30000, at most ${maxViewWaitMs}); the view is then answered as it is`,
+      `How long to wait with \`afterVersion\` or \`until\`, ms (default 30000, at most ${maxViewWaitMs}); the view is then answered as it is`,
     ),
 });
 

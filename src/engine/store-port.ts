@@ -159,6 +159,13 @@ export interface WorkflowStore {
   /** Records a refused event: its audit entry and its outcome for de-duplication; the record is untouched. */
   recordRefusal(request: RefusalRequest): Promise<RefusalResult>;
   load(workflowId: string): Promise<WorkflowRecord | null>;
+  /**
+   * A reader is about to wait for the workflow's next commit: have its commits announced to the
+   * process's commit watch until `until` (ms since the epoch), and return its version now (null
+   * without a live record), so a commit since the reader's read is seen. Absent: a store whose
+   * every commit is announced (the memory store).
+   */
+  watchCommits?(workflowId: string, until: number): Promise<number | null>;
   /** The recorded outcome of an event id, if it was seen. */
   outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null>;
   /** How many refusals the workflow has had (recorded or only counted) since it was last archived. */

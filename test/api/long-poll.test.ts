@@ -93,6 +93,8 @@ describe('a long-polled view', () => {
     const view = await awaitingApproval();
     const cases: [string, string][] = [
       [`afterVersion=${view.version + 1}`, 'past the workflow'],
+      [`afterVersion=${view.version}&until=finished`, 'two kinds of wait'],
+      ['until=approved', 'finished'],
       ['waitMs=100', 'needs afterVersion'],
       ['afterVersion=1&waitMs=60001', 'at most'],
       ['afterVersion=-1', 'version number'],
@@ -125,6 +127,40 @@ describe('a long-polled view', () => {
     controller.abort();
     await Promise.resolve(read).catch(() => undefined);
     expect(w.system.commits.waiting).toBe(0);
+  });
+});
+
+describe('a read that waits until the workflow has finished', () => {
+  it('waits through the versions before the last and answers with the finished view', async () => {
+    const view = await awaitingApproval();
+    const read = w.call('GET', `/v1/workflows/${view.workflowId}?until=finished&waitMs=60000`, {
+      token: w.tokens.agent,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(await stateOf(read)).toBe('pending');
+    expect((await approve(w, view)).status).toBe(200);
+    const answer = await read;
+    expect(answer.status).toBe(200);
+    const done = await w.json<View>(answer);
+    expect(done.status).toBe('finished');
+    // The refund and the notification came between the approval and the end: it waited through them.
+    expect(done.version).toBeGreaterThan(view.version + 1);
+    expect(w.system.commits.waiting).toBe(0);
+  });
+
+  it('answers at once for a finished workflow, and the unfinished view when waitMs passes', async () => {
+    const view = await awaitingApproval();
+    const early = await w.call('GET', `/v1/workflows/${view.workflowId}?until=finished&waitMs=40`, {
+      token: w.tokens.agent,
+    });
+    expect(early.status).toBe(200);
+    expect((await w.json<View>(early)).status).toBe('active');
+    await approve(w, view);
+    await w.waitFor(view.workflowId, 'completed');
+    const late = await w.call('GET', `/v1/workflows/${view.workflowId}?until=finished&waitMs=60000`, {
+      token: w.tokens.agent,
+    });
+    expect((await w.json<View>(late)).status).toBe('finished');
   });
 });
 

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('commit notices on Redis', () => {
-  it('publishes each commit and wakes another process’s waiter for that workflow (its own wait is a minute)', async () => {
+  it('announces the commits of a watched workflow and wakes another process’s waiter for it (its own wait is a minute)', async () => {
     const listener = await connectTestRedis();
     const probe = await connectTestRedis();
     const heard: string[] = [];
@@ -57,6 +57,10 @@ describe('commit notices on Redis', () => {
         expect(subscribers).toBe(2); // this test's listener and the other system's subscriber
       });
       await new Promise((resolve) => setTimeout(resolve, 50));
+      // Nobody watched the workflow so far: none of its commits was announced.
+      expect(heard.filter((m) => m.startsWith(`${id} `))).toEqual([]);
+      // The waiter's process has the workflow watched, and is told the version it has now.
+      expect(await other.store.watchCommits?.(id, Date.now() + 60_000)).toBe(version);
       const woken = other.commits.next(id, version, 60_000);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(other.commits.waiting).toBe(1);
@@ -67,9 +71,7 @@ describe('commit notices on Redis', () => {
       expect(cancelled.status).toBe(200);
       await woken;
       expect(other.commits.waiting).toBe(0);
-      expect(heard).toContain(`${id} 1`);
-      expect(heard).toContain(`${id} ${version}`);
-      expect(heard.some((m) => m.startsWith(`${id} `) && Number(m.split(' ')[1]) > version)).toBe(true);
+      expect(heard).toContain(`${id} ${version + 1}`);
     } finally {
       listener.disconnect();
       probe.disconnect();
@@ -109,4 +111,53 @@ describe('commit notices on Redis', () => {
       await server.stop();
     }
   }, 20_000);
+
+  it('announces commits only while the workflow is watched, and watching a missing workflow is null', async () => {
+    const listener = await connectTestRedis();
+    const heard: string[] = [];
+    listener.on('message', (_channel: string, message: string) => heard.push(message));
+    await listener.subscribe(`${world.system.config.WARDEN_PREFIX}:commits`);
+    try {
+      const store = world.system.store;
+      const created = await world.request<{ workflowId: string }>('POST', '/v1/workflows', agent, refundRequest);
+      const id = created.body.workflowId;
+      const missing = `${id.slice(0, -1)}${id.endsWith('x') ? 'y' : 'x'}`;
+      expect(await store.watchCommits?.(missing, Date.now() + 60_000)).toBeNull();
+      const view = await world.waitFor(id, 'awaitingApproval', agent);
+      // Watched until a moment that has passed: the next commit is not announced.
+      expect(await store.watchCommits?.(id, Date.now() - 1)).toBe(view.version);
+      await world.request('POST', `/v1/workflows/${id}/events`, agent, {
+        type: 'CANCEL_REQUESTED',
+        payload: { reason: 'The customer withdrew the request.' },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(heard.filter((m) => m.startsWith(`${id} `))).toEqual([]);
+    } finally {
+      listener.disconnect();
+    }
+  });
+
+  it('wakes a long poll over HTTP at the commit that finishes the workflow', async () => {
+    const approver = await world.token('alice', 'acme', ['support_approver'], { claims: { approvalLimit: 1000 } });
+    const created = await world.request<{ workflowId: string }>('POST', '/v1/workflows', agent, refundRequest);
+    const id = created.body.workflowId;
+    const view = await world.waitFor(id, 'awaitingApproval', agent);
+    const recommendation = (
+      view.evidence as { recommendation: { version: number; contentHash: string; amount: number } }
+    ).recommendation;
+    const waiting = world.request<{ status: string }>('GET', `/v1/workflows/${id}?until=finished&waitMs=60000`, agent);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const approved = await world.request('POST', `/v1/workflows/${id}/events`, approver, {
+      type: 'APPROVED',
+      payload: {
+        recommendationVersion: recommendation.version,
+        contentHash: recommendation.contentHash,
+        amount: recommendation.amount,
+      },
+    });
+    expect(approved.status).toBe(200);
+    const done = await waiting;
+    expect(done.status).toBe(200);
+    expect(done.body.status).toBe('finished');
+  });
 });

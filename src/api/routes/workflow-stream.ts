@@ -161,6 +161,8 @@ export function workflowStream(
     // All the state a stream keeps: the last version sent and where to read the trail next.
     let position = { sent: after, cursor: null as string | null };
     let lastWrite = clock();
+    // Commits are announced while the stream is open (it reads the workflow after this).
+    if (deps.commits) await store.watchCommits?.(workflowId, closeAt + commitRecheckMs);
     while (!stream.aborted && !stream.closed) {
       const record = await store.load(workflowId);
       if (!record) return;

@@ -25,6 +25,7 @@ import { workflowStream } from './workflow-stream.ts';
 import { parse, readJson } from '../read-json.ts';
 
 const etag = (record: { version: number }) => `"${record.version}"`;
+const active = (record: WorkflowRecord) => record.status === 'active';
 
 /**
  * Callers name their events in a space of their own: the stored id is prefixed with their tenant
@@ -228,11 +229,24 @@ export function workflowRoutes(deps: ApiDeps) {
     const id = c.req.param('id');
     let record = await loadOwned(id, principal);
     const query = parse(viewQuery, c.req.query(), 'BAD_REQUEST');
-    if (query.afterVersion !== undefined) record = await waitPast(c, record, query.afterVersion, query.waitMs);
-    else if (query.waitMs !== undefined) {
-      throw new ApiError('BAD_REQUEST', 'waitMs needs afterVersion: the version to wait past', {
-        waitMs: query.waitMs,
+    const { afterVersion: after, until, waitMs } = query;
+    if (after !== undefined && until !== undefined) {
+      throw new ApiError('BAD_REQUEST', 'afterVersion and until are two kinds of wait: send one', {
+        afterVersion: after,
+        until,
       });
+    }
+    if (after !== undefined) {
+      if (after > record.version && active(record)) {
+        throw new ApiError('BAD_REQUEST', `afterVersion ${after} is past the workflow's version ${record.version}`, {
+          afterVersion: after,
+          version: record.version,
+        });
+      }
+      record = await waitFor(c, record, (r) => r.version > after || !active(r), waitMs);
+    } else if (until === 'finished') record = await waitFor(c, record, (r) => !active(r), waitMs);
+    else if (waitMs !== undefined) {
+      throw new ApiError('BAD_REQUEST', 'waitMs needs afterVersion or until: what to wait for', { waitMs });
     }
     c.set('workflowId', record.workflowId);
     c.header('ETag', etag(record));
@@ -243,25 +257,18 @@ export function workflowRoutes(deps: ApiDeps) {
   const waits = new Map<string, number>();
   let waiting = 0;
   /**
-   * A long poll: the workflow once it is past version `after`, finished, or `waitMs` (default 30 s)
-   * has passed, woken by the commit watch (read again at least every `commitRecheckMs`, for a missed
-   * notice) or, without one, read every `streamPollMs`. Ends early when the caller goes away or the
-   * server stops. At most `maxWaitsPerPrincipal` per caller (429) and `maxWaits` in all (503).
+   * A long poll: the workflow once `done` holds for it or `waitMs` (default 30 s) has passed, woken
+   * by the commit watch at each newer version (read again at least every `commitRecheckMs`, for a
+   * missed notice) or, without one, read every `streamPollMs`. Ends early when the caller goes away
+   * or the server stops. At most `maxWaitsPerPrincipal` per caller (429) and `maxWaits` in all (503).
    */
-  async function waitPast(
+  async function waitFor(
     c: Context<ApiEnv>,
     first: WorkflowRecord,
-    after: number,
+    done: (record: WorkflowRecord) => boolean,
     waitMs = 30_000,
   ): Promise<WorkflowRecord> {
-    const active = (r: WorkflowRecord) => r.status === 'active';
-    if (after > first.version && active(first)) {
-      throw new ApiError('BAD_REQUEST', `afterVersion ${after} is past the workflow's version ${first.version}`, {
-        afterVersion: after,
-        version: first.version,
-      });
-    }
-    if (first.version > after || !active(first) || waitMs === 0) return first;
+    if (done(first) || waitMs === 0) return first;
     const principal = c.get('principal');
     const who = callerKey(principal.tenantId, principal.id);
     const open = waits.get(who) ?? 0;
@@ -285,7 +292,12 @@ export function workflowRoutes(deps: ApiDeps) {
       const signal = c.req.raw.signal;
       const deadline = clock() + waitMs;
       let record = first;
-      while (record.version <= after && active(record) && !signal.aborted && !deps.isShuttingDown?.()) {
+      if (deps.commits && store.watchCommits) {
+        // Commits are announced while someone waits; one since the read above is seen here.
+        const version = await store.watchCommits(record.workflowId, deadline + commitRecheckMs);
+        if (version !== record.version) record = await loadOwned(record.workflowId, principal);
+      }
+      while (!done(record) && !signal.aborted && !deps.isShuttingDown?.()) {
         const left = deadline - clock();
         if (left <= 0) break;
         await (deps.commits

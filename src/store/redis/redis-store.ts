@@ -70,6 +70,8 @@ interface ScriptCommands {
     writeId: string,
   ): Promise<1 | [Buffer | null, Buffer | null, Buffer | null]>;
   wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
+  /** The workflow's version, or null without a live record; it is watched until the given time. */
+  wardenWatch(key: string, until: number): Promise<number | null>;
   wardenReindexEntry(...args: (string | number)[]): Promise<ReindexEntryScriptReply>;
 }
 
@@ -93,6 +95,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenGrantJobLease', { lua: script('grant-job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
   client.defineCommand('wardenLoadIfChanged', { lua: script('load-if-changed'), numberOfKeys: 1 });
+  client.defineCommand('wardenWatch', { lua: script('watch'), numberOfKeys: 1 });
   client.defineCommand('wardenReindexEntry', { lua: script('reindex-entry'), numberOfKeys: 3 });
   // Auto-pipelining on a cluster routes a script call by its first argument; for a script with a
   // variable key count that is the count, not a key, so calls land in pipelines of the wrong node
@@ -319,6 +322,14 @@ export class RedisStore implements WorkflowStore {
   async refusalCount(workflowId: string): Promise<number> {
     if (!this.owns(workflowId)) return 0;
     return Number((await this.client.hget(this.keys.events(workflowId), '~refusals')) ?? 0);
+  }
+
+  /**
+   * Has the workflow's commits announced on the commit channel until `until` (ms since the epoch),
+   * for a reader about to wait; returns its version now (null without a live record).
+   */
+  async watchCommits(workflowId: string, until: number): Promise<number | null> {
+    return this.client.wardenWatch(this.keys.workflow(workflowId), Math.ceil(until));
   }
 
   async load(workflowId: string): Promise<WorkflowRecord | null> {

@@ -33,7 +33,7 @@ if version ~= ARGV[2] or rcall('XLEN', KEYS[3]) ~= tonumber(ARGV[3]) or rcall('H
   return 0
 end
 rcall('HSET', KEYS[1], 'z', ARGV[5])
-rcall('HDEL', KEYS[1], 'r', 'u')
+rcall('HDEL', KEYS[1], 'r', 'u', 'w')
 rcall('DEL', KEYS[2], KEYS[3], KEYS[5])
 for k = 6, #KEYS do rcall('DEL', KEYS[k]) end
 rcall('HSET', KEYS[2], '~archived', ARGV[6])

@@ -2,7 +2,7 @@
   transition.lua — create a workflow or commit one transition, atomically, in one slot.
 
   KEYS[1]  workflow hash        (fields v = version, u = write id (the last ARGV), r = record JSON,
-                                t = tenant, p = state paths JSON)
+                                t = tenant, p = state paths JSON, w = watched until: watch.lua)
   KEYS[2]  events hash          (event id -> recorded outcome JSON)
   KEYS[3]  audit stream
   KEYS[4]  outbox stream
@@ -44,7 +44,7 @@
   then the write id: unique to this write (a process nonce and a counter), kept in field u so a
   process that cached the record can ask whether it is still the stored one (load-if-changed.lua)
   then the commit channel, or '' for none: "<workflow id> <new version>" is published on it after
-  the write, for readers waiting on the workflow (long-polls, event streams)
+  the write while the workflow is watched (field w at or after ARGV[9]: a reader waits on it)
 
   Returns
     {1}                   written
@@ -191,5 +191,7 @@ if armCount > 0 or jobCount > 0 then
   end
   rcall('PUBLISH', ARGV[15], message)
 end
-if commitChannel ~= '' then rcall('PUBLISH', commitChannel, workflowId .. ' ' .. ARGV[5]) end
+if commitChannel ~= '' and (num(rcall('HGET', KEYS[1], 'w')) or 0) >= now then
+  rcall('PUBLISH', commitChannel, workflowId .. ' ' .. ARGV[5])
+end
 return {1}
