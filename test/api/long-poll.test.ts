@@ -41,16 +41,21 @@ async function stateOf(promise: Promise<unknown>): Promise<'pending' | 'settled'
   return winner === pending ? 'pending' : 'settled';
 }
 
+/** A workflow awaiting approval, approved while the agent's read (`query`) waits; the read's answer. */
+async function approvedWhileWaiting(query: (view: View) => string) {
+  const view = await awaitingApproval();
+  const read = w.call('GET', `/v1/workflows/${view.workflowId}?${query(view)}&waitMs=60000`, {
+    token: w.tokens.agent,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  expect(await stateOf(read)).toBe('pending');
+  expect((await approve(w, view)).status).toBe(200);
+  return { view, answer: await read };
+}
+
 describe('a long-polled view', () => {
   it('answers at the next commit with the newer version, woken by the commit watch', async () => {
-    const view = await awaitingApproval();
-    const read = w.call('GET', `/v1/workflows/${view.workflowId}?afterVersion=${view.version}&waitMs=60000`, {
-      token: w.tokens.agent,
-    });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(await stateOf(read)).toBe('pending');
-    expect((await approve(w, view)).status).toBe(200);
-    const answer = await read;
+    const { view, answer } = await approvedWhileWaiting((v) => `afterVersion=${v.version}`);
     expect(answer.status).toBe(200);
     const next = await w.json<View>(answer);
     expect(next.version).toBeGreaterThan(view.version);
@@ -132,14 +137,7 @@ describe('a long-polled view', () => {
 
 describe('a read that waits until the workflow has finished', () => {
   it('waits through the versions before the last and answers with the finished view', async () => {
-    const view = await awaitingApproval();
-    const read = w.call('GET', `/v1/workflows/${view.workflowId}?until=finished&waitMs=60000`, {
-      token: w.tokens.agent,
-    });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(await stateOf(read)).toBe('pending');
-    expect((await approve(w, view)).status).toBe(200);
-    const answer = await read;
+    const { view, answer } = await approvedWhileWaiting(() => 'until=finished');
     expect(answer.status).toBe(200);
     const done = await w.json<View>(answer);
     expect(done.status).toBe('finished');
@@ -164,14 +162,20 @@ describe('a read that waits until the workflow has finished', () => {
   });
 });
 
+/** A workflow awaiting approval and the agent's read waiting for its next version (started, not answered). */
+async function oneWaiting(world: ApiWorld) {
+  const view = await awaitingApproval(world);
+  const path = `/v1/workflows/${view.workflowId}?afterVersion=${view.version}&waitMs=60000`;
+  const first = world.call('GET', path, { token: world.tokens.agent });
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  return { view, path, first };
+}
+
 describe('waiting reads per caller, and the watch they use', () => {
   it('limits waiting reads per principal with 429, and frees the place when one answers', async () => {
     const world = await apiWorld({ maxWaitsPerPrincipal: 1 });
     try {
-      const view = await awaitingApproval(world);
-      const path = `/v1/workflows/${view.workflowId}?afterVersion=${view.version}&waitMs=60000`;
-      const first = world.call('GET', path, { token: world.tokens.agent });
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      const { view, path, first } = await oneWaiting(world);
       const second = await world.call('GET', path, { token: world.tokens.agent });
       expect(second.status).toBe(429);
       expect((await world.json<{ error: { code: string } }>(second)).error.code).toBe('RATE_LIMITED');
@@ -221,10 +225,7 @@ describe('waiting reads per caller, and the watch they use', () => {
   it('answers 503 beyond the waiting reads one process holds in all, whoever asks', async () => {
     const world = await apiWorld({ maxWaits: 1 });
     try {
-      const view = await awaitingApproval(world);
-      const path = `/v1/workflows/${view.workflowId}?afterVersion=${view.version}&waitMs=60000`;
-      const first = world.call('GET', path, { token: world.tokens.agent });
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      const { view, path, first } = await oneWaiting(world);
       const other = await world.call('GET', path, { token: world.tokens.approver });
       expect(other.status).toBe(503);
       expect(other.headers.get('retry-after')).toBe('1');

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { startRedis } from '../../bench/server.ts';
 import { connectTestRedis, redisUrl } from '../support/redis.ts';
 import { httpWorld, type HttpWorld } from '../support/http-world.ts';
-import { refundRequest } from '../api/support.ts';
+import { approvalBody, refundRequest } from '../api/support.ts';
 
 let world: HttpWorld;
 let other: System;
@@ -142,19 +142,14 @@ describe('commit notices on Redis', () => {
     const created = await world.request<{ workflowId: string }>('POST', '/v1/workflows', agent, refundRequest);
     const id = created.body.workflowId;
     const view = await world.waitFor(id, 'awaitingApproval', agent);
-    const recommendation = (
-      view.evidence as { recommendation: { version: number; contentHash: string; amount: number } }
-    ).recommendation;
     const waiting = world.request<{ status: string }>('GET', `/v1/workflows/${id}?until=finished&waitMs=60000`, agent);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const approved = await world.request('POST', `/v1/workflows/${id}/events`, approver, {
-      type: 'APPROVED',
-      payload: {
-        recommendationVersion: recommendation.version,
-        contentHash: recommendation.contentHash,
-        amount: recommendation.amount,
-      },
-    });
+    const approved = await world.request(
+      'POST',
+      `/v1/workflows/${id}/events`,
+      approver,
+      approvalBody(view as Parameters<typeof approvalBody>[0]),
+    );
     expect(approved.status).toBe(200);
     const done = await waiting;
     expect(done.status).toBe(200);

@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { principals } from '../../machines/support/paths/principals.ts';
+import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import type { WorkflowStore } from '../../src/engine/store-port.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
@@ -22,8 +23,7 @@ afterAll(async () => {
 });
 
 /** A store that counts the reads the engine makes. */
-function counted(store: WorkflowStore) {
-  const reads = { load: 0, outcomeOf: 0 };
+function counted(store: WorkflowStore, reads = { load: 0, outcomeOf: 0 }) {
   const wrapped = Object.assign(Object.create(store) as WorkflowStore, {
     load: (id: string) => {
       reads.load++;
@@ -45,17 +45,23 @@ const cancel = (eventId: string) => ({
 
 for (const kind of ['memory', 'redis'] as const) {
   describe(`an event decided on a known record (${kind})`, () => {
-    function world(): { world: World; reads: { load: number; outcomeOf: number } } {
+    /** Runs `test` on a support workflow just created, in a world of its own that counts reads. */
+    async function withCreated(
+      test: (w: World, created: WorkflowRecord, reads: { load: number; outcomeOf: number }) => Promise<void>,
+    ): Promise<void> {
       const prefix = freshPrefix('known');
       const base = kind === 'memory' ? new MemoryStore({ shards: 16 }) : new RedisStore(redis, { prefix, shards: 16 });
       const { store, reads } = counted(base);
-      return { world: makeWorld(store, undefined, () => deletePrefix(redis, prefix)), reads };
+      const w = makeWorld(store, undefined, () => deletePrefix(redis, prefix));
+      try {
+        await test(w, await createSupport(w), reads);
+      } finally {
+        await w.cleanup();
+      }
     }
 
     it('starts a creation and applies an event without reading the workflow again', async () => {
-      const { world: w, reads } = world();
-      try {
-        const created = await createSupport(w);
+      await withCreated(async (w, created, reads) => {
         expect(created.version).toBe(2); // created, then started: decided on the record just written
         expect(reads).toEqual({ load: 0, outcomeOf: 0 });
         const outcome = await w.engine.applyEvent(created.workflowId, cancel('c-1'), principals.agent, {
@@ -63,15 +69,11 @@ for (const kind of ['memory', 'redis'] as const) {
         });
         expect(outcome.outcome).toBe('accepted');
         expect(reads).toEqual({ load: 0, outcomeOf: 0 });
-      } finally {
-        await w.cleanup();
-      }
+      });
     });
 
     it('decides again on the current version when the known record is stale', async () => {
-      const { world: w } = world();
-      try {
-        const created = await createSupport(w);
+      await withCreated(async (w, created) => {
         const first = await w.engine.applyEvent(created.workflowId, cancel('c-1'), principals.agent);
         expect(first.outcome).toBe('accepted');
         // Decided on version 2 (stale), where a cancellation is allowed; the commit finds version 3,
@@ -90,15 +92,11 @@ for (const kind of ['memory', 'redis'] as const) {
         // Nothing was written on version 2 twice: every entry's version is unique among accepted ones.
         const accepted = audit.items.filter((e) => e.outcome === 'accepted').map((e) => e.version);
         expect(new Set(accepted).size).toBe(accepted.length);
-      } finally {
-        await w.cleanup();
-      }
+      });
     });
 
     it('gives a repeated event id its first outcome, accepted or refused', async () => {
-      const { world: w } = world();
-      try {
-        const created = await createSupport(w);
+      await withCreated(async (w, created) => {
         const first = await w.engine.applyEvent(created.workflowId, cancel('c-1'), principals.agent, {
           known: created,
         });
@@ -119,15 +117,11 @@ for (const kind of ['memory', 'redis'] as const) {
           known: first.record,
         });
         expect(repeat).toMatchObject({ outcome: 'duplicate', stored: { outcome: 'refused' } });
-      } finally {
-        await w.cleanup();
-      }
+      });
     });
 
     it('with If-Match, reads again, so a repeat still gets its first outcome on a moved workflow', async () => {
-      const { world: w, reads } = world();
-      try {
-        const created = await createSupport(w);
+      await withCreated(async (w, created, reads) => {
         const first = await w.engine.applyEvent(created.workflowId, cancel('c-1'), principals.agent, {
           expectedVersion: created.version,
           known: created,
@@ -139,9 +133,7 @@ for (const kind of ['memory', 'redis'] as const) {
           known: created,
         });
         expect(again.outcome).toBe('duplicate');
-      } finally {
-        await w.cleanup();
-      }
+      });
     });
   });
 }
@@ -149,23 +141,7 @@ for (const kind of ['memory', 'redis'] as const) {
 describe('the API decides an event on the record it read for the tenant check', () => {
   it('reads the workflow once per event, not twice', async () => {
     const reads = { load: 0, outcomeOf: 0 };
-    const api = await apiWorld(
-      {},
-      {},
-      {
-        decorateStore: (store) =>
-          Object.assign(Object.create(store) as WorkflowStore, {
-            load: (id: string) => {
-              reads.load++;
-              return store.load(id);
-            },
-            outcomeOf: (id: string, eventId: string) => {
-              reads.outcomeOf++;
-              return store.outcomeOf(id, eventId);
-            },
-          }),
-      },
-    );
+    const api = await apiWorld({}, {}, { decorateStore: (store) => counted(store, reads).store });
     try {
       const created = await api.call('POST', '/v1/workflows', { token: api.tokens.agent, body: refundRequest });
       const { workflowId } = await api.json<{ workflowId: string }>(created);
