@@ -41,6 +41,8 @@ export interface ApiDeps {
   maxWaitsPerPrincipal?: number;
   /** Long-polled view reads waiting at once in this process (default 4,096, 0 no limit); more get 503. */
   maxWaits?: number;
+  /** A reader woken by commit notices reads again after this long without one, ms (default `commitRecheckMs`, 5 s). */
+  commitRecheckMs?: number;
   /** Open event streams allowed per principal (default 5). */
   maxStreamsPerPrincipal: number;
   /** A stream is closed after this long; clients reconnect (default 15 min). */

@@ -215,8 +215,15 @@ export function createEngine(options: EngineOptions): Engine {
   ): Promise<ApplyOutcome> {
     // With If-Match a repeated event id must get its first outcome before the version is compared:
     // that takes the read of its outcome, so `known` is not used.
+    // A record of a definition version this process does not know is read as before: a repeated
+    // event then still gets its first outcome from the read, not an error from the decision.
+    const given = options.known;
     const known =
-      options.expectedVersion === undefined && options.known?.workflowId === workflowId ? options.known : undefined;
+      options.expectedVersion === undefined &&
+      given?.workflowId === workflowId &&
+      definitions.get(given.definitionId, given.definitionVersion)
+        ? given
+        : undefined;
     return apply(
       'event',
       {

@@ -161,11 +161,11 @@ export interface WorkflowStore {
   load(workflowId: string): Promise<WorkflowRecord | null>;
   /**
    * A reader is about to wait for the workflow's next commit: have its commits announced to the
-   * process's commit watch until `until` (ms since the epoch), and return its version now (null
-   * without a live record), so a commit since the reader's read is seen. Absent: a store whose
-   * every commit is announced (the memory store).
+   * process's commit watch for the next `forMs`, and return its version now (null without a live
+   * record), so a commit since the reader's read is seen. Absent: a store whose every commit is
+   * announced (the memory store).
    */
-  watchCommits?(workflowId: string, until: number): Promise<number | null>;
+  watchCommits?(workflowId: string, forMs: number): Promise<number | null>;
   /** The recorded outcome of an event id, if it was seen. */
   outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null>;
   /** How many refusals the workflow has had (recorded or only counted) since it was last archived. */

@@ -55,6 +55,15 @@ function countingStore(store: WorkflowStore): WorkflowStore {
           return result;
         };
       }
+      // Likewise a commit answered with an earlier outcome or a conflict: an event decided on the
+      // record the API read is offered to the store, which refuses a repeated event id unwritten.
+      if (property === 'commit') {
+        return async (...args: unknown[]) => {
+          const result = (await method(...args)) as Awaited<ReturnType<WorkflowStore['commit']>>;
+          if (result.status === 'committed') writes.commit += 1;
+          return result;
+        };
+      }
       return (...args: unknown[]) => {
         writes[property as keyof Writes] += 1;
         return method(...args);

@@ -14,6 +14,8 @@ import { createSystem, type System, type SystemOptions } from '../../src/system.
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from './redis.ts';
 
 const secret = 'http-world-secret-0123456789abcdef';
+/** The secret the world's API verifies tokens with (for a second app on the same system). */
+export const httpWorldSecret = secret;
 
 export interface HttpWorld {
   system: System;

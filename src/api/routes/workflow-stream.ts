@@ -162,7 +162,8 @@ export function workflowStream(
     let position = { sent: after, cursor: null as string | null };
     let lastWrite = clock();
     // Commits are announced while the stream is open (it reads the workflow after this).
-    if (deps.commits) await store.watchCommits?.(workflowId, closeAt + commitRecheckMs);
+    if (deps.commits)
+      await store.watchCommits?.(workflowId, closeAt - clock() + (deps.commitRecheckMs ?? commitRecheckMs));
     while (!stream.aborted && !stream.closed) {
       const record = await store.load(workflowId);
       if (!record) return;
@@ -189,7 +190,11 @@ export function workflowStream(
       // Woken at the workflow's next commit (read again at least every `commitRecheckMs`, for a lost notice),
       // and before the next keep-alive is due.
       if (deps.commits) {
-        const wait = Math.min(commitRecheckMs, keepAliveMs - (clock() - lastWrite), closeAt - clock());
+        const wait = Math.min(
+          deps.commitRecheckMs ?? commitRecheckMs,
+          keepAliveMs - (clock() - lastWrite),
+          closeAt - clock(),
+        );
         await deps.commits.next(workflowId, record.version, Math.max(1, wait), gone);
       } else await stream.sleep(deps.streamPollMs);
     }

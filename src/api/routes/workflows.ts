@@ -294,14 +294,19 @@ export function workflowRoutes(deps: ApiDeps) {
       let record = first;
       if (deps.commits && store.watchCommits) {
         // Commits are announced while someone waits; one since the read above is seen here.
-        const version = await store.watchCommits(record.workflowId, deadline + commitRecheckMs);
+        const version = await store.watchCommits(record.workflowId, waitMs + (deps.commitRecheckMs ?? commitRecheckMs));
         if (version !== record.version) record = await loadOwned(record.workflowId, principal);
       }
       while (!done(record) && !signal.aborted && !deps.isShuttingDown?.()) {
         const left = deadline - clock();
         if (left <= 0) break;
         await (deps.commits
-          ? deps.commits.next(record.workflowId, record.version, Math.min(left, commitRecheckMs), signal)
+          ? deps.commits.next(
+              record.workflowId,
+              record.version,
+              Math.min(left, deps.commitRecheckMs ?? commitRecheckMs),
+              signal,
+            )
           : sleep(Math.min(left, deps.streamPollMs)));
         record = await loadOwned(record.workflowId, principal);
       }

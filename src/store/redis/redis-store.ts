@@ -70,8 +70,8 @@ interface ScriptCommands {
     writeId: string,
   ): Promise<1 | [Buffer | null, Buffer | null, Buffer | null]>;
   wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
-  /** The workflow's version, or null without a live record; it is watched until the given time. */
-  wardenWatch(key: string, until: number): Promise<number | null>;
+  /** The workflow's version, or null without a live record; it is watched for the given ms. */
+  wardenWatch(key: string, forMs: number): Promise<number | null>;
   wardenReindexEntry(...args: (string | number)[]): Promise<ReindexEntryScriptReply>;
 }
 
@@ -325,11 +325,12 @@ export class RedisStore implements WorkflowStore {
   }
 
   /**
-   * Has the workflow's commits announced on the commit channel until `until` (ms since the epoch),
-   * for a reader about to wait; returns its version now (null without a live record).
+   * Has the workflow's commits announced on the commit channel for the next `forMs` (by the Redis
+   * server's clock), for a reader about to wait; returns its version now (null without a live record).
    */
-  async watchCommits(workflowId: string, until: number): Promise<number | null> {
-    return this.client.wardenWatch(this.keys.workflow(workflowId), Math.ceil(until));
+  async watchCommits(workflowId: string, forMs: number): Promise<number | null> {
+    if (!this.owns(workflowId)) return null;
+    return this.client.wardenWatch(this.keys.workflow(workflowId), Math.max(0, Math.ceil(forMs)));
   }
 
   async load(workflowId: string): Promise<WorkflowRecord | null> {

@@ -44,7 +44,7 @@
   then the write id: unique to this write (a process nonce and a counter), kept in field u so a
   process that cached the record can ask whether it is still the stored one (load-if-changed.lua)
   then the commit channel, or '' for none: "<workflow id> <new version>" is published on it after
-  the write while the workflow is watched (field w at or after ARGV[9]: a reader waits on it)
+  the write while the workflow is watched (field w not past the server's time: a reader waits on it)
 
   Returns
     {1}                   written
@@ -191,7 +191,14 @@ if armCount > 0 or jobCount > 0 then
   end
   rcall('PUBLISH', ARGV[15], message)
 end
-if commitChannel ~= '' and (num(rcall('HGET', KEYS[1], 'w')) or 0) >= now then
-  rcall('PUBLISH', commitChannel, workflowId .. ' ' .. ARGV[5])
+-- Announced while watched (watch.lua), by the server's clock as watch.lua set it.
+if commitChannel ~= '' then
+  local watched = num(rcall('HGET', KEYS[1], 'w'))
+  if watched then
+    local time = rcall('TIME')
+    if watched >= tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) then
+      rcall('PUBLISH', commitChannel, workflowId .. ' ' .. ARGV[5])
+    end
+  end
 end
 return {1}
