@@ -170,6 +170,8 @@ export function createSystem(config: Config, options: SystemOptions): System {
     ),
   });
 
+  /** The pub/sub channels of the Redis store: wake-ups and commit notices. */
+  const channels = createKeys({ prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS });
   // The memory store calls one listener: it fans out to every runtime subscribed in this process.
   const memoryListeners = new Set<(message: string) => void>();
   const subscribeWakeUps = async (onWake: (message: string) => void): Promise<() => Promise<void>> => {
@@ -188,7 +190,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     if (!client) return () => Promise.resolve();
     // Pub/sub needs a connection of its own.
     const subscriber = 'nodes' in client ? client.duplicate() : client.duplicate();
-    const channel = createKeys({ prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS }).wakeChannel;
+    const channel = channels.wakeChannel;
     subscriber.on('message', (_channel: string, message: string) => {
       onWake(message);
     });
@@ -210,7 +212,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     if (!client) return;
     const subscriber = 'nodes' in client ? client.duplicate() : client.duplicate();
     commitSubscriber = subscriber;
-    const channel = createKeys({ prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS }).commitChannel;
+    const channel = channels.commitChannel;
     subscriber.on('message', (_channel: string, message: string) => {
       feed.notify(message);
     });

@@ -77,6 +77,7 @@ export function workflowStream(
   loadOwned: (id: string, principal: Principal) => Promise<WorkflowRecord>,
 ) {
   const { store, clock } = deps;
+  const recheckMs = deps.commitRecheckMs ?? commitRecheckMs;
   const openStreams = new Map<string, number>();
 
   /**
@@ -162,8 +163,7 @@ export function workflowStream(
     let position = { sent: after, cursor: null as string | null };
     let lastWrite = clock();
     // Commits are announced while the stream is open (it reads the workflow after this).
-    if (deps.commits)
-      await store.watchCommits?.(workflowId, closeAt - clock() + (deps.commitRecheckMs ?? commitRecheckMs));
+    if (deps.commits) await store.watchCommits?.(workflowId, closeAt - clock() + recheckMs);
     while (!stream.aborted && !stream.closed) {
       const record = await store.load(workflowId);
       if (!record) return;
@@ -190,11 +190,7 @@ export function workflowStream(
       // Woken at the workflow's next commit (read again at least every `commitRecheckMs`, for a lost notice),
       // and before the next keep-alive is due.
       if (deps.commits) {
-        const wait = Math.min(
-          deps.commitRecheckMs ?? commitRecheckMs,
-          keepAliveMs - (clock() - lastWrite),
-          closeAt - clock(),
-        );
+        const wait = Math.min(recheckMs, keepAliveMs - (clock() - lastWrite), closeAt - clock());
         await deps.commits.next(workflowId, record.version, Math.max(1, wait), gone);
       } else await stream.sleep(deps.streamPollMs);
     }

@@ -37,6 +37,7 @@ const storedEventId = (principal: Principal, clientId: string) =>
 
 export function workflowRoutes(deps: ApiDeps) {
   const { engine, store, clock } = deps;
+  const recheckMs = deps.commitRecheckMs ?? commitRecheckMs;
   const app = new Hono<ApiEnv>();
   // Refused events cost a decision and a stored refusal: a caller whose events to one workflow keep
   // being refused is slowed down for that workflow only; other callers and workflows are not.
@@ -294,19 +295,14 @@ export function workflowRoutes(deps: ApiDeps) {
       let record = first;
       if (deps.commits && store.watchCommits) {
         // Commits are announced while someone waits; one since the read above is seen here.
-        const version = await store.watchCommits(record.workflowId, waitMs + (deps.commitRecheckMs ?? commitRecheckMs));
+        const version = await store.watchCommits(record.workflowId, waitMs + recheckMs);
         if (version !== record.version) record = await loadOwned(record.workflowId, principal);
       }
       while (!done(record) && !signal.aborted && !deps.isShuttingDown?.()) {
         const left = deadline - clock();
         if (left <= 0) break;
         await (deps.commits
-          ? deps.commits.next(
-              record.workflowId,
-              record.version,
-              Math.min(left, deps.commitRecheckMs ?? commitRecheckMs),
-              signal,
-            )
+          ? deps.commits.next(record.workflowId, record.version, Math.min(left, recheckMs), signal)
           : sleep(Math.min(left, deps.streamPollMs)));
         record = await loadOwned(record.workflowId, principal);
       }
