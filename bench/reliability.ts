@@ -479,10 +479,20 @@ export async function runRedisRestart(options: RestartOptions): Promise<RestartR
   try {
     server = await startServer([], env);
     const load = await supportLoad([server.origin], env.WARDEN_JWT_SECRET as string, options.workflows);
+    // Creations the load gave up on never count as acknowledged: once it has settled, no crash waits
+    // for more (a wait on a count that cannot come would hang the run instead of reporting it).
+    const loadState = { settled: false };
+    const settle = () => {
+      loadState.settled = true;
+    };
+    load.creating.then(settle, settle);
     const crashing = (async () => {
       // Crash i when i/(crashes + 1) of the workflows are acknowledged: always in the middle of the load.
       for (let i = 0; i < options.crashes; i++) {
-        while (load.created.length < ((i + 1) * options.workflows) / (options.crashes + 1)) await sleep(10);
+        while (load.created.length < ((i + 1) * options.workflows) / (options.crashes + 1)) {
+          if (loadState.settled) return;
+          await sleep(10);
+        }
         options.log(`crash ${i + 1}: SIGKILL redis-server with ${load.created.length} workflows acknowledged`);
         await redis.crash();
         await sleep(options.downMs);
