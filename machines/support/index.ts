@@ -20,6 +20,7 @@ import { effects } from './support.effects.ts';
 import { eventSchemas } from './support.events.ts';
 import { explainGuard } from './support.guards.ts';
 import { supportMachine } from './support.machine.ts';
+import { supportOutcomes } from './support.outcomes.ts';
 import { eventRoles, roles } from './support.roles.ts';
 import { supportDemo } from './demo.ts';
 import { supportView } from './view.ts';
@@ -43,6 +44,7 @@ export const supportV2: WorkflowDefinition<SupportContext> & ReleasableParts = {
   explainGuard,
   startEvent: 'START',
   deadLetterEvent: 'ESCALATE',
+  outcomes: supportOutcomes,
   pinnedFunctions: supportPinnedFunctions,
 };
 
@@ -52,6 +54,8 @@ export const supportV1: WorkflowDefinition<SupportContext> & ReleasedVersion & R
   version: 1,
   ...supportV1Release,
   ...supportV1Parts,
+  // Enforced on released versions too: a step that would end one unproven is refused.
+  outcomes: supportOutcomes,
 };
 
 export const support = defineWorkflow<SupportContext, SupportAdapters>({

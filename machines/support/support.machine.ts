@@ -507,6 +507,13 @@ export const supportMachine = setup({
           actions: 'recordCancellationRequest',
           description: 'Recorded, not applied: the action in flight is settled first.',
         },
+        ESCALATE: {
+          guard: 'escalationIsAuthorised',
+          target: '#support.manualReview',
+          actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'execute' } },
+          description:
+            'A worker gave up on the refund, reconciliation or void job in flight (or a person escalates): a person takes over, and the outcome stays uncertain until reconciled.',
+        },
       },
       states: {
         executing: {
@@ -767,6 +774,12 @@ export const supportMachine = setup({
       entry: [{ type: 'startAttempt', params: { operation: 'compensate' } }, 'requestCompensation'],
       exit: { type: 'finishJob', params: { operation: 'compensate' } },
       on: {
+        ESCALATE: {
+          guard: 'escalationIsAuthorised',
+          target: 'manualReview',
+          actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'compensate' } },
+          description: 'A worker gave up on the compensation job (or a person escalates): a person takes over.',
+        },
         COMPENSATION_SUCCEEDED: {
           guard: { type: 'isCurrentJob', params: { operation: 'compensate' } },
           target: 'failedCompensated',
@@ -827,8 +840,10 @@ export const supportMachine = setup({
         },
         REVIEW_COMPLETE: {
           guard: 'reviewCompletionAllowed',
-          target: 'completed',
+          target: 'resolvedByReviewer',
           actions: { type: 'recordResolution', params: { kind: 'completedByReviewer' } },
+          description:
+            'A reviewer closes the case by hand with a reason and evidence. It ends resolvedByReviewer, never completed: completed needs its proof (approval, receipt, notification).',
         },
         CANCEL_REQUESTED: [
           {
@@ -850,7 +865,12 @@ export const supportMachine = setup({
     },
     completed: {
       description:
-        'The approved refund has a provider receipt and the customer was notified (or a reviewer completed it with evidence).',
+        'Proven: a current approval by an authorised approver, a provider receipt under the idempotency key, and the customer notified.',
+      type: 'final',
+    },
+    resolvedByReviewer: {
+      description:
+        'A reviewer resolved the request by hand, with their reason and evidence; what the record holds (approval, receipt, notification) is all that happened.',
       type: 'final',
     },
     rejected: { description: 'The request was validly refused by policy, an approver or a reviewer.', type: 'final' },

@@ -18,6 +18,7 @@ export const statusOf: Record<string, ContentfulStatusCode> = {
   STALE_JOB: 409,
   STALE_TIMER: 409,
   LEASE_NOT_HELD: 409,
+  OUTCOME_UNPROVEN: 409,
   CONFLICT: 409,
   NO_MIGRATION: 409,
   PRECONDITION_FAILED: 412,

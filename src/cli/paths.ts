@@ -21,6 +21,10 @@ function table(report: PathReport): string[] {
     ['steps in all paths', String(report.steps)],
     ['transitions covered', `${report.transitionsCovered} of ${report.transitionsTotal}`],
     ['invariant violations', String(report.invariantViolations.length)],
+    [
+      'liveness',
+      `${report.liveness.findings.length} findings (${report.liveness.activeStates} active states, ${report.liveness.jobsChecked} jobs in flight checked)`,
+    ],
     ['time', `${report.millis} ms`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -33,6 +37,12 @@ function table(report: PathReport): string[] {
   for (const v of report.invariantViolations.slice(0, 20)) {
     lines.push(
       `violation in ${v.state.join(', ')} on ${v.event.type} (${v.event.variant}): ${v.violations.join('; ')}`,
+    );
+  }
+  for (const f of report.liveness.findings.slice(0, 20)) {
+    lines.push(
+      `liveness ${f.kind} in ${f.state.join(', ')}: ${f.detail}`,
+      `  path: ${f.path.map((e) => (e.variant === 'valid' ? e.type : `${e.type} (${e.variant})`)).join(' → ') || '(creation)'}`,
     );
   }
   return lines;
@@ -58,5 +68,9 @@ export function paths(
   }
   if (options.json) print(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
   else print(reports.map((report) => table(report).join('\n')).join('\n\n'));
-  return reports.some((r) => r.unreachable.length > 0 || r.invariantViolations.length > 0) ? 1 : 0;
+  return reports.some(
+    (r) => r.unreachable.length > 0 || r.invariantViolations.length > 0 || r.liveness.findings.length > 0,
+  )
+    ? 1
+    : 0;
 }

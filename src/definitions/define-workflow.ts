@@ -4,7 +4,7 @@
  * handles without a schema or roles, an effect without a handler, a queue state that does not
  * exist, a start or dead-letter event the definition cannot take, a job's result or dead-letter
  * event Warden's workers may not send, a migration between unknown versions, a starter claim for a
- * role the workflow does not have. A bundle that passes can be registered beside any other.
+ * role the workflow does not have, an outcome invariant for a state that is not a final state. A bundle that passes can be registered beside any other.
  */
 import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
@@ -141,6 +141,16 @@ function versionProblems(id: string, definition: WorkflowDefinition, handlers: r
     const sample = { reason: 'not processed after 5 deliveries', jobId: 'wf_0000000000/step/1' };
     if (schema && !schema.safeParse(sample).success) {
       problems.push(`${key}: deadLetterEvent ${definition.deadLetterEvent} must accept the payload { reason, jobId }`);
+    }
+  }
+  const finals = Object.entries(definition.machine.root.states)
+    .filter(([, node]) => node.type === 'final')
+    .map(([name]) => name);
+  for (const outcome of Object.keys(definition.outcomes ?? {})) {
+    if (!finals.includes(outcome)) {
+      problems.push(
+        `${key}: outcomes.${outcome} names no top-level final state of the chart (final states: ${finals.join(', ') || 'none'})`,
+      );
     }
   }
   problems.push(...workerProblems(definition));

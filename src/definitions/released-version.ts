@@ -27,12 +27,20 @@ export interface ReleasedVersionInput {
   context?: (args: { input: never }) => unknown;
   /** The pins written at release (`<id>.v<version>.pins.json`). */
   pins?: unknown;
+  /** Repairs to apply to the released config (named, each closing a hole in a guarantee); the file stays as released. */
+  repair?: { names: readonly string[]; apply: (config: Record<string, unknown>) => Record<string, unknown> };
 }
 
 /** What a released version contributes to its `WorkflowDefinition`: the machine, and its pins. */
 export interface ReleasedVersion {
   machine: AnyStateMachine;
   pins?: ImplementationPins;
+  /**
+   * Named repairs applied to the released config when it is loaded (each closes a hole in a
+   * guarantee Warden gives every workflow). The state lock records them: a released chart may change
+   * in place only together with a newly named repair.
+   */
+  repairs?: readonly string[];
 }
 
 type Config = Record<string, unknown>;
@@ -61,7 +69,7 @@ function expressions(value: unknown, at: string): string[] {
 export function loadReleasedMachine(input: ReleasedVersionInput): ReleasedVersion {
   const { key } = input;
   if (!isObject(input.config)) throw new Error(`${key}: the released config is not an object`);
-  const config = structuredClone(input.config);
+  const config = input.repair ? input.repair.apply(structuredClone(input.config)) : structuredClone(input.config);
   const inline = expressions(config, '').filter((at) => at !== 'context');
   if (inline.length > 0) {
     throw new Error(
@@ -80,10 +88,11 @@ export function loadReleasedMachine(input: ReleasedVersionInput): ReleasedVersio
   const machine = createMachine(config as never, { guards, actions, delays, actors } as never) as AnyStateMachine;
   const missing = missingImplementations(machine, key);
   if (missing.length > 0) throw new Error(missing.map((p) => `${p.code}: ${p.message}`).join('\n'));
-  if (input.pins === undefined) return { machine };
+  const repairs = input.repair && input.repair.names.length > 0 ? { repairs: [...input.repair.names] } : {};
+  if (input.pins === undefined) return { machine, ...repairs };
   const pins = parsePins(input.pins);
   if (!pins) throw new Error(`${key}: the released pins are not a pin list (guards, actions and delays by name)`);
-  return { machine, pins };
+  return { machine, pins, ...repairs };
 }
 
 /** The two files that release a version: its config and its pins, as JSON text. */

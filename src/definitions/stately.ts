@@ -58,6 +58,8 @@ export interface LockedVersion {
   /** `sha256:` of the serialised config: a released version's chart must not change in place. */
   config: string;
   states: string[];
+  /** The named repairs of a released version (see `ReleasedVersion.repairs`); absent when none. */
+  repairs?: string[];
 }
 
 const configHash = (machine: AnyStateMachine) =>
@@ -70,8 +72,10 @@ export function stateLock(definitions: ReadonlyMap<string, WorkflowDefinition>):
   const keys = [...definitions.keys()].sort();
   return Object.fromEntries(
     keys.map((key) => {
-      const machine = (definitions.get(key) as WorkflowDefinition).machine;
-      return [key, { config: configHash(machine), states: statePathsOf(machine) }];
+      const definition = definitions.get(key) as WorkflowDefinition & { repairs?: readonly string[] };
+      const { machine } = definition;
+      const repairs = definition.repairs && definition.repairs.length > 0 ? { repairs: [...definition.repairs] } : {};
+      return [key, { config: configHash(machine), states: statePathsOf(machine), ...repairs }];
     }),
   );
 }
@@ -118,7 +122,9 @@ function removedStates(input: StatelyInput, lock: Record<string, LockedVersion> 
     }
     const definition = input.definitions.get(key);
     const latest = definition && latestOf(input.definitions, definition.id) === definition;
-    if (!latest && locked.config !== now.config) {
+    // A released chart changes in place only with a newly named repair (reviewed in the lock's diff).
+    const newRepair = (now.repairs ?? []).some((name) => !(locked.repairs ?? []).includes(name));
+    if (!latest && locked.config !== now.config && !newRepair) {
       problems.push({
         code: 'VERSION_CHANGED',
         message: `${key} is a released version and its chart changed in place; restore its released config in machines/${key.split('@')[0] ?? ''}/versions/ and register a new version instead`,

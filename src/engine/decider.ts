@@ -167,6 +167,19 @@ function checkDefinition(definition: WorkflowDefinition, record: WorkflowRecord)
   }
 }
 
+/** The final state `next` ends in and the checks of its outcome that fail; null when it is proven or not final. */
+function unprovenOutcome(
+  definition: WorkflowDefinition,
+  next: AnyMachineSnapshot,
+): { outcome: string; means: string; missing: string[] } | null {
+  if (next.status === 'active' || !definition.outcomes || typeof next.value !== 'string') return null;
+  const outcome = next.value;
+  const invariant = Object.hasOwn(definition.outcomes, outcome) ? definition.outcomes[outcome] : undefined;
+  if (!invariant) return null;
+  const missing = invariant.missing(next.context);
+  return missing.length > 0 ? { outcome, means: invariant.means, missing } : null;
+}
+
 /** Takes the event through the machine, or explains why it cannot be taken. */
 function applyToMachine(step: Step, snapshot: AnyMachineSnapshot, event: { type: string }): Decision {
   const { definition, record, now } = step;
@@ -194,6 +207,15 @@ function applyToMachine(step: Step, snapshot: AnyMachineSnapshot, event: { type:
     });
   }
   const [next, actions] = transitionOf(machine, snapshot, event);
+  const unproven = unprovenOutcome(definition, next);
+  if (unproven) {
+    return refuse(
+      step,
+      'OUTCOME_UNPROVEN',
+      `${event.type} would end the workflow ${unproven.outcome} without its proof: ${unproven.missing.join(', ')}`,
+      unproven,
+    );
+  }
   const version = record.version + 1;
   const planned = planCommands(definition, next.context, actions, record.timers, version, now);
   const done = next.status !== 'active';

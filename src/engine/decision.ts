@@ -12,6 +12,7 @@ export const refusalCodes = [
   'STALE_TIMER',
   'STALE_JOB',
   'LEASE_NOT_HELD',
+  'OUTCOME_UNPROVEN',
 ] as const;
 export type RefusalCode = (typeof refusalCodes)[number];
 

@@ -13,6 +13,18 @@ export interface EffectSpec<TContext> {
   params(context: TContext): Record<string, unknown>;
 }
 
+/**
+ * What a final state means (seed 000 §10: success is a business outcome, not "no exception"), as
+ * named checks over the context a workflow would end with. The engine refuses a step that would end
+ * there with any check failing (`OUTCOME_UNPROVEN`); the path generator reports every such step.
+ */
+export interface OutcomeInvariant<TContext> {
+  /** What the outcome means, in one sentence, for documentation and refusals. */
+  means: string;
+  /** The names of the checks that fail for this context: none when the outcome is proven. */
+  missing(context: TContext): string[];
+}
+
 export interface WorkflowDefinition<TContext = unknown> {
   id: string;
   version: number;
@@ -37,6 +49,8 @@ export interface WorkflowDefinition<TContext = unknown> {
    * workflow over; null when the chart has no such event.
    */
   deadLetterEvent: string | null;
+  /** What each top-level final state means, by its name; a final state not listed proves nothing. */
+  outcomes?: Readonly<Record<string, OutcomeInvariant<TContext>>>;
 }
 
 /**

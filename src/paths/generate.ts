@@ -7,6 +7,7 @@
 import { getAdjacencyMap, getShortestPaths, getSimplePaths, type AdjacencyValue, type StatePath } from 'xstate/graph';
 import { definitionKey } from '../engine/definition.ts';
 
+import { checkLiveness, type LivenessReport } from './liveness.ts';
 import { activeNodePaths, configTransitions, stateNodePaths, stepCoverage } from './coverage.ts';
 import {
   applyWalkEvent,
@@ -58,6 +59,8 @@ export interface PathReport {
   transitionsCovered: number;
   transitionsNotCovered: string[];
   invariantViolations: InvariantViolation[];
+  /** No trap, no unhandled dead letter or failure, no stall: every workflow can still end. */
+  liveness: LivenessReport;
   millis: number;
 }
 
@@ -189,6 +192,8 @@ export function generatePaths(walkable: Walkable, options: GenerateOptions = {})
           limit: traversalLimit,
         }).map((p) => toGenerated('simple', p, reducedState));
 
+  const liveness = checkLiveness(walkable, adjacency, serialise, (serial) => bySerial.get(serial)?.events ?? []);
+
   const transitions = configTransitions(machine);
   const paths = [...shortest, ...transitionPaths, ...simple];
   const report: PathReport = {
@@ -207,6 +212,7 @@ export function generatePaths(walkable: Walkable, options: GenerateOptions = {})
     transitionsCovered: transitions.filter((t) => covered.has(t.id)).length,
     transitionsNotCovered: transitions.filter((t) => !covered.has(t.id)).map((t) => t.label),
     invariantViolations: violations,
+    liveness,
     millis: Math.round(performance.now() - started),
   };
   return { report, paths };

@@ -8,7 +8,15 @@ export function stepViolations(observation: PathObservation<unknown>, requestedJ
   const { before, decision } = observation;
   const violations: string[] = [];
   if (before.status === 'done' && decision.outcome === 'accepted') violations.push('a finished workflow changed');
-  if (decision.outcome === 'refused') return violations;
+  if (decision.outcome === 'refused') {
+    if (decision.code === 'OUTCOME_UNPROVEN') {
+      const missing = (decision.details.missing as string[] | undefined) ?? [];
+      violations.push(
+        `the chart ends the workflow ${String(decision.details.outcome)} without its proof: ${missing.join(', ')}`,
+      );
+    }
+    return violations;
+  }
   for (const effect of decision.effects) {
     if (requestedJobs.has(effect.jobId)) violations.push(`job ${effect.jobId} requested twice`);
   }

@@ -108,6 +108,7 @@ describe('workflow views', () => {
     };
     expect(outcomeOf(support.view.schema, ['result', 'outcome'])).toEqual([
       'completed',
+      'resolvedByReviewer',
       'rejected',
       'cancelled',
       'failed',

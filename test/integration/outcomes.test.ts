@@ -153,10 +153,15 @@ describe.each(['memory', 'redis'] as const)('outcomes on the %s store', (kind) =
       expect(await paths(id)).toEqual(['rejected']);
     });
 
-    it('REVIEW_COMPLETE completes with evidence', async () => {
+    it('REVIEW_COMPLETE ends resolvedByReviewer with the reviewer’s reason, never completed without its proof', async () => {
       const id = await toReview();
       await send(w, id, 'REVIEW_COMPLETE');
-      expect(await paths(id)).toEqual(['completed']);
+      expect(await paths(id)).toEqual(['resolvedByReviewer']);
+      const context = await contextOf(w, id);
+      expect(context.approval).toBeNull();
+      expect(context.action.receipt).toBeNull();
+      expect(context.resolution).toMatchObject({ kind: 'completedByReviewer', by: principals.reviewer.id });
+      expect(context.resolution?.text.length).toBeGreaterThan(0);
     });
 
     it('CANCEL_REQUESTED cancels', async () => {

@@ -11,7 +11,7 @@ import { shardOf } from '../../src/engine/shards.ts';
 import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis, freshPrefix } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
-import { contextOf, createSupport } from '../support/world.ts';
+import { contextOf, createSupport, send } from '../support/world.ts';
 
 let redis: Redis;
 beforeAll(async () => {
@@ -128,6 +128,26 @@ describe.each(['memory', 'redis'] as const)('runtime faults on the %s store', (k
     ]);
     expect((await w.state(record.workflowId)).statePaths).toEqual(['manualReview']);
     expect((await contextOf(w, record.workflowId)).manualReview).toMatchObject({ reason: 'ESCALATED' });
+  });
+
+  it('hands a workflow to a person when its refund job is given up after the approval', async () => {
+    const broken: EffectHandler = () => Promise.reject(new Error('bug in the refund handler'));
+    await world({ handlers: { executeRefund: broken }, worker: { jobLeaseMs: 0, maxDeliveries: 1 } });
+    const record = await createSupport(w, { request: { requestedAmount: 40, currency: 'EUR' } });
+    await w.settle();
+    const id = record.workflowId;
+    expect((await w.state(id)).statePaths).toEqual(['beforeAction.awaitingApproval']);
+    await send(w, id, 'APPROVED');
+    expect((await w.state(id)).statePaths).toEqual(['executingAction.executing']);
+    expect(await w.worker.tick()).toEqual(['failed']);
+    expect(await w.worker.reclaim()).toEqual(['deadLettered']);
+    // Before, ESCALATE was refused from executingAction on: the workflow stayed there for good.
+    expect((await w.state(id)).statePaths).toEqual(['manualReview']);
+    const context = await contextOf(w, id);
+    expect(context.manualReview).toMatchObject({ reason: 'ESCALATED', step: 'execute' });
+    // Nobody knows whether the refund happened: a reviewer must reconcile before anything ends.
+    expect(context.action.status).toBe('inFlight');
+    expect(context.manualReview?.allowedCommands).toContain('REVIEW_RETRY_STEP:reconcileAction');
   });
 
   it('starts a de-duplicated creation whose START was lost when it is requested again', async () => {

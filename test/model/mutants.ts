@@ -47,3 +47,34 @@ export const withApprovalSkipped = walkable(
     ),
   ),
 );
+
+/** Notifying the customer no longer takes the dead-letter event: a worker that gives up strands it. */
+export const withoutNotifyEscalation = walkable(
+  mutant((config) =>
+    patchAt(config, ['states', 'notifyingCustomer'], (state) => {
+      const { ESCALATE: _dropped, ...on } = state.on as Config;
+      return { ...state, on };
+    }),
+  ),
+);
+
+/** Classification failures are checked against another operation's job: every one is refused. */
+export const withClassifyFailuresRefused = walkable(
+  mutant((config) =>
+    patchAt(
+      config,
+      ['states', 'beforeAction', 'states', 'classifying', 'states', 'attempting', 'on', 'RETRYABLE_ERROR'],
+      (transition) => ({ ...transition, guard: { type: 'isCurrentJob', params: { operation: 'policy' } } }),
+    ),
+  ),
+);
+
+/** A reviewer's completion ends `completed` again, as support@1 was released: completed without its proof. */
+export const withReviewCompletingUnproven = walkable(
+  mutant((config) =>
+    patchAt(config, ['states', 'manualReview', 'on', 'REVIEW_COMPLETE'], (transition) => ({
+      ...transition,
+      target: 'completed',
+    })),
+  ),
+);

@@ -342,6 +342,11 @@ export function definePathSuite(walkable: Walkable, options: PathSuiteOptions) {
       expect(report.reachable).toBe(report.stateNodes);
     });
 
+    it('keeps every workflow live: no trap, no unhandled dead letter or failure, no stall', () => {
+      expect(report.liveness.findings).toEqual([]);
+      expect(report.liveness.activeStates).toBeGreaterThan(0);
+    });
+
     it('meets no invariant violation on any edge', () => {
       expect(report.invariantViolations).toEqual([]);
     });

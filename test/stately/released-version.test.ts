@@ -10,6 +10,7 @@ import type { SupportInput } from '../../machines/support/support.context.ts';
 import { createInitialContext } from '../../machines/support/support.context.ts';
 import { guards as g } from '../../machines/support/support.guards.ts';
 import { supportV1Implementations } from '../../machines/support/versions/support.v1.ts';
+import { supportV1Repair } from '../../machines/support/versions/support.v1.repairs.ts';
 import releasedConfig from '../../machines/support/versions/support.v1.json' with { type: 'json' };
 import releasedPins from '../../machines/support/versions/support.v1.pins.json' with { type: 'json' };
 import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
@@ -27,15 +28,27 @@ const context = ({ input }: { input: SupportInput }) => createInitialContext(inp
 /** support@1 loaded from its released config and pins with `implementations` instead of its own. */
 const supportV1With = (implementations: Parameters<typeof loadReleasedMachine>[0]['implementations']) => ({
   ...supportV1,
-  ...loadReleasedMachine({ key: 'support@1', config: releasedConfig, implementations, context, pins: releasedPins }),
+  ...loadReleasedMachine({
+    key: 'support@1',
+    config: releasedConfig,
+    implementations,
+    context,
+    pins: releasedPins,
+    repair: supportV1Repair,
+  }),
 });
+
+/** The released config with its named repairs: what support@1 runs. */
+const repairedConfig = supportV1Repair.apply(structuredClone(releasedConfig));
 
 const checkWithV1 = (v1: WorkflowDefinition) =>
   statelyCheck({ definitions: new Map([...definitions, ['support@1', v1]]), findMigration }, onDisk);
 
 describe('a released version kept as data', () => {
-  it('loads support@1 as the chart it was released with, and the lock still holds it', () => {
-    expect(serialisableConfig(supportV1.machine)).toEqual(releasedConfig);
+  it('loads support@1 as the chart it was released with plus its named repairs, and the lock holds both', () => {
+    expect(serialisableConfig(supportV1.machine)).toEqual(repairedConfig);
+    expect(supportV1.repairs).toEqual(supportV1Repair.names);
+    expect(repairedConfig).not.toEqual(releasedConfig);
     const lock = JSON.parse(onDisk[stateLockPath] ?? '{}') as Record<string, LockedVersion>;
     expect(stateLock(definitions)['support@1']).toEqual(lock['support@1']);
     expect(supportV1.pins).toEqual(releasedPins);
@@ -44,7 +57,7 @@ describe('a released version kept as data', () => {
   it('writes the same release files again, whoever compiled the implementations', () => {
     // The committed files were written by the CLI (tsx); these are computed under vite.
     const files = releaseFiles(supportV1.machine);
-    expect(JSON.parse(files.config)).toEqual(releasedConfig);
+    expect(JSON.parse(files.config)).toEqual(repairedConfig);
     expect(implementationPins(supportV1.machine)).toEqual(releasedPins);
   });
 
@@ -131,6 +144,7 @@ describe('a released version kept as data', () => {
         implementations: supportV1Implementations,
         context,
         pins: { ...releasedPins, guards },
+        repair: supportV1Repair,
       }),
     };
     expect(checkWithV1(v1)).toEqual([

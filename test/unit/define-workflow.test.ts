@@ -104,6 +104,13 @@ describe('defineWorkflow', () => {
     expect(problemsOf({ handlers: extra })).toEqual(['a handler is given for requestOther, which no version requests']);
   });
 
+  it('names an outcome invariant for a state that is not a final state of the chart', () => {
+    const outcomes = { working: { means: 'm', missing: () => [] }, finished: { means: 'm', missing: () => [] } };
+    expect(problemsOf({ versions: [{ ...version, outcomes }] })).toEqual([
+      'tiny@1: outcomes.working names no top-level final state of the chart (final states: finished)',
+    ]);
+  });
+
   it('names a queue state that does not exist', () => {
     expect(problemsOf({ queues: [{ state: 'reviewing', title: 'Review' }] })).toEqual([
       'the queue state reviewing is not a leaf state of tiny@1',

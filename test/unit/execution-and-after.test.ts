@@ -59,7 +59,17 @@ describe('5. execution', () => {
   it('never retries the action blindly', () => {
     const h = fixtures.executing();
     expect(h.send('RETRYABLE_ERROR')).toMatchObject({ code: 'NO_TRANSITION' });
-    expect(h.send('ESCALATE')).toMatchObject({ code: 'NO_TRANSITION' });
+    expect(refunds(h)).toHaveLength(1);
+  });
+
+  it('hands the workflow to a person when its worker gives up on the refund job, the outcome left uncertain', () => {
+    const h = fixtures.executing();
+    const jobId = h.context.jobs.execute;
+    h.ok('ESCALATE', { reason: 'not processed after 5 deliveries', jobId });
+    expect(h.paths).toEqual(['manualReview']);
+    expect(h.context.action.status).toBe('inFlight');
+    expect(h.context.manualReview).toMatchObject({ reason: 'ESCALATED', step: 'execute', cancellable: false });
+    expect(h.send('REVIEW_COMPLETE')).toMatchObject({ code: 'GUARD_REJECTED' });
     expect(refunds(h)).toHaveLength(1);
   });
 

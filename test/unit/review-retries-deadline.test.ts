@@ -87,7 +87,7 @@ describe('9. manual review', () => {
 
     const completed = fixtures.manualReviewAfterAction();
     completed.ok('REVIEW_COMPLETE');
-    expect(completed.paths).toEqual(['completed']);
+    expect(completed.paths).toEqual(['resolvedByReviewer']);
     expect(completed.context.resolution).toMatchObject({ kind: 'completedByReviewer', evidence: ['call:call-77'] });
 
     const cancelled = fixtures.manualReviewBeforeAction();

@@ -128,6 +128,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     CHANGES_REQUESTED: ['beforeAction.generatingRecommendation.attempting'],
   },
   executing: {
+    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
+    ESCALATE: ['manualReview'],
     ACTION_EXECUTED: ['notifyingCustomer.attempting'],
     ACTION_OUTCOME_UNKNOWN: ['executingAction.reconciliation.attempting'],
     ACTION_FAILED: ['manualReview'],
@@ -139,6 +141,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     ACTION_NOT_FOUND: 'NO_TRANSITION',
   },
   executingCancelPending: {
+    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
+    ESCALATE: ['manualReview'],
     ACTION_EXECUTED: ['notifyingCustomer.attempting'],
     ACTION_OUTCOME_UNKNOWN: ['executingAction.reconciliation.attempting'],
     ACTION_FAILED: ['cancelled'],
@@ -149,6 +153,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     ACTION_NOT_FOUND: 'NO_TRANSITION',
   },
   voiding: {
+    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
+    ESCALATE: ['manualReview'],
     ACTION_VOIDED: ['cancelled'],
     ACTION_EXECUTED: ['notifyingCustomer.attempting'],
     RETRYABLE_ERROR: ['manualReview'],
@@ -156,6 +162,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     CANCEL_REQUESTED: ['executingAction.voiding'],
   },
   reconciling: {
+    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
+    ESCALATE: ['manualReview'],
     ACTION_EXECUTED: ['notifyingCustomer.attempting'],
     ACTION_NOT_FOUND: ['executingAction.executing'],
     ACTION_FAILED: ['manualReview'],
@@ -165,7 +173,7 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     CANCEL_REQUESTED: ['executingAction.reconciliation.attempting'],
     POST_ACTION_INVARIANT_FAILED: 'STALE_JOB',
   },
-  reconcilingRetryWait: { CANCEL_REQUESTED: ['executingAction.reconciliation.retryWait'] },
+  reconcilingRetryWait: { CANCEL_REQUESTED: ['executingAction.reconciliation.retryWait'], ESCALATE: ['manualReview'] },
   notifying: {
     CUSTOMER_NOTIFIED: ['completed'],
     RETRYABLE_ERROR: ['notifyingCustomer.retryWait'],
@@ -174,6 +182,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
   },
   notifyingRetryWait: { ESCALATE: ['manualReview'] },
   compensating: {
+    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
+    ESCALATE: ['manualReview'],
     COMPENSATION_SUCCEEDED: ['failedCompensated'],
     COMPENSATION_FAILED: ['manualReview'],
     RETRYABLE_ERROR: 'NO_TRANSITION',
@@ -182,7 +192,7 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
   manualReviewBeforeAction: {
     REVIEW_RETRY_STEP: ['beforeAction.classifying.attempting'],
     REVIEW_REJECT: ['rejected'],
-    REVIEW_COMPLETE: ['completed'],
+    REVIEW_COMPLETE: ['resolvedByReviewer'],
     REVIEW_ASSIGN: ['manualReview'],
     CANCEL_REQUESTED: ['cancelled'],
     COMPENSATE: 'GUARD_REJECTED',
@@ -190,7 +200,7 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
   manualReviewAfterAction: {
     REVIEW_RETRY_STEP: ['notifyingCustomer.attempting'],
     REVIEW_REJECT: 'GUARD_REJECTED',
-    REVIEW_COMPLETE: ['completed'],
+    REVIEW_COMPLETE: ['resolvedByReviewer'],
     REVIEW_ASSIGN: ['manualReview'],
     CANCEL_REQUESTED: 'GUARD_REJECTED',
     COMPENSATE: ['compensating'],
@@ -214,7 +224,7 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
   manualReviewActionFailed: {
     REVIEW_RETRY_STEP: ['beforeAction.classifying.attempting'],
     REVIEW_REJECT: ['rejected'],
-    REVIEW_COMPLETE: ['completed'],
+    REVIEW_COMPLETE: ['resolvedByReviewer'],
     REVIEW_ASSIGN: ['manualReview'],
     CANCEL_REQUESTED: ['cancelled'],
     COMPENSATE: 'GUARD_REJECTED',
@@ -222,7 +232,7 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
   manualReviewCompensationFailed: {
     REVIEW_RETRY_STEP: ['notifyingCustomer.attempting'],
     REVIEW_REJECT: 'GUARD_REJECTED',
-    REVIEW_COMPLETE: ['completed'],
+    REVIEW_COMPLETE: ['resolvedByReviewer'],
     REVIEW_ASSIGN: ['manualReview'],
     CANCEL_REQUESTED: 'GUARD_REJECTED',
     COMPENSATE: ['compensating'],

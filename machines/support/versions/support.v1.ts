@@ -13,6 +13,9 @@
  * no longer has its pinned source. Then keep the released implementation for this version, under its
  * name, in `releasedImplementations` or `releasedCode` below (and re-pin only a change that version 1
  * must see, deliberately).
+ *
+ * The chart runs with the repairs of `support.v1.repairs.ts`: each closes a hole in a guarantee
+ * every workflow has, and is named there.
  */
 import { loadReleasedParts, type LiveParts } from '../../../src/definitions/released-parts.ts';
 import { loadReleasedMachine, type ReleasedVersion } from '../../../src/definitions/released-version.ts';
@@ -25,6 +28,7 @@ import { supportActions, supportDelays, supportGuards, supportPinnedFunctions } 
 import config from './support.v1.json' with { type: 'json' };
 import parts from './support.v1.parts.json' with { type: 'json' };
 import pins from './support.v1.pins.json' with { type: 'json' };
+import { supportV1Repair } from './support.v1.repairs.ts';
 
 /** Implementations support@1 was released with that the latest version has since changed: none yet. */
 const releasedImplementations = { guards: {}, actions: {}, delays: {} };
@@ -45,6 +49,7 @@ export const supportV1Implementations = {
 export const supportV1Release: ReleasedVersion = loadReleasedMachine({
   key: 'support@1',
   config,
+  repair: supportV1Repair,
   implementations: supportV1Implementations,
   context: ({ input }: { input: SupportInput }) => createInitialContext(input),
   pins,
