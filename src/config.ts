@@ -93,6 +93,11 @@ export const configSchema = z.object({
    * this port + n. 0 picks a free port (logged).
    */
   WARDEN_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * One rendering of the metrics answers every scrape for this long, ms (0: each scrape renders);
+   * many scrapers at once then cost one rendering, not one each.
+   */
+  WARDEN_METRICS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** Which of the `serve --processes N` processes this is (0 … N-1); set by `serve` itself, not by hand. */
   WARDEN_PROCESS_INDEX: z.coerce.number().int().min(0).max(63).default(0),
   /** Requests per principal per minute (0 = unlimited). */

@@ -91,6 +91,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
       );
       return counts.reduce((a, b) => a + b, 0);
     },
+    renderMaxAgeMs: config.WARDEN_METRICS_CACHE_MS,
     clock,
   });
   const owner = options.owner ?? `${hostname()}-${process.pid}-${newId().slice(0, 6)}`;

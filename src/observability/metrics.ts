@@ -7,6 +7,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { createCachedReading } from './cached-reading.ts';
 import { processMetricsRegistry } from './process-metrics.ts';
+import { createSharedRender } from './shared-render.ts';
 
 /** Waits measured in minutes to days: time in a state, time to an approval. */
 const humanBuckets = [1, 10, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400];
@@ -27,6 +28,12 @@ export interface MetricsOptions {
   /** How stale the stuck count may be, ms (default 30 000: a job counts as stuck after minutes). */
   stuckMaxAgeMs?: number;
   clock?: () => number;
+  /**
+   * How long one rendering of the exposition text answers every scrape, ms (default 0: each scrape
+   * renders, though scrapes at the same moment share one rendering). Rendering every metric costs
+   * milliseconds of CPU, so many scrapers at once would slow every other request.
+   */
+  renderMaxAgeMs?: number;
   /** prom-client's process and Node.js metrics (CPU, memory, event-loop lag, GC), default true. */
   processMetrics?: boolean;
 }
@@ -40,12 +47,9 @@ export function createMetrics(options: MetricsOptions = {}) {
   let exposed: Registry | null = null;
   const scraped = (): Registry =>
     (exposed ??= options.processMetrics === false ? registry : Registry.merge([registry, processMetricsRegistry()]));
-  const stuck = countStuck
-    ? createCachedReading(countStuck, {
-        maxAgeMs,
-        clock: options.clock ?? (() => Date.now()),
-      })
-    : null;
+  const clock = options.clock ?? (() => Date.now());
+  const stuck = countStuck ? createCachedReading(countStuck, { maxAgeMs, clock }) : null;
+  const render = createSharedRender(() => scraped().metrics(), { maxAgeMs: options.renderMaxAgeMs ?? 0, clock });
   if (stuck) {
     new Gauge({
       name: 'warden_stuck_workflows',
@@ -59,8 +63,8 @@ export function createMetrics(options: MetricsOptions = {}) {
   return {
     registry,
     contentType: registry.contentType,
-    /** The exposition text of every metric, for `/metrics`. */
-    render: (): Promise<string> => scraped().metrics(),
+    /** The exposition text of every metric, for `/metrics`: at most one rendering per `renderMaxAgeMs`. */
+    render,
     /** Resolves when a background refresh of a cached gauge has finished (tests, shutdown). */
     refreshed: (): Promise<void> => stuck?.settled() ?? Promise.resolve(),
 
