@@ -7,6 +7,7 @@ import { support } from '../../machines/support/index.ts';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { eventSchemas, supportEventTypes } from '../../machines/support/support.events.ts';
@@ -87,6 +88,44 @@ describe('the OpenAPI document', () => {
     const unchanged = await counted.request('/openapi.json', { headers: { 'If-None-Match': etag ?? '' } });
     expect(unchanged.status).toBe(304);
     expect(builds).toBe(1);
+  });
+
+  it('is gzipped when Accept-Encoding asks, the same bytes once decompressed, and plain otherwise', async () => {
+    const plain = await app.request('/openapi.json');
+    expect(plain.headers.get('Content-Encoding')).toBeNull();
+    expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
+    const plainBytes = Buffer.from(await plain.arrayBuffer());
+    for (const acceptEncoding of ['gzip', 'gzip, deflate, br', 'br;q=1, gzip;q=0.5']) {
+      const zipped = await app.request('/openapi.json', { headers: { 'Accept-Encoding': acceptEncoding } });
+      expect(zipped.status).toBe(200);
+      expect(zipped.headers.get('Content-Encoding'), acceptEncoding).toBe('gzip');
+      expect(zipped.headers.get('Content-Type')).toMatch(/^application\/json/);
+      expect(zipped.headers.get('Vary')).toBe('Accept-Encoding');
+      const bytes = Buffer.from(await zipped.arrayBuffer());
+      expect(bytes.length).toBeLessThan(plainBytes.length / 4);
+      expect(gunzipSync(bytes).equals(plainBytes)).toBe(true);
+    }
+    for (const acceptEncoding of ['identity', 'br', 'gzip;q=0']) {
+      const response = await app.request('/openapi.json', { headers: { 'Accept-Encoding': acceptEncoding } });
+      expect(response.headers.get('Content-Encoding'), acceptEncoding).toBeNull();
+      expect(Buffer.from(await response.arrayBuffer()).equals(plainBytes)).toBe(true);
+    }
+  });
+
+  it('tags the gzipped document with an ETag of its own and answers 304 to either tag', async () => {
+    const plainTag = (await app.request('/openapi.json')).headers.get('ETag') ?? '';
+    const gzip = { 'Accept-Encoding': 'gzip' };
+    const gzipTag = (await app.request('/openapi.json', { headers: gzip })).headers.get('ETag') ?? '';
+    expect(gzipTag).toMatch(/^"[\w-]+"$/);
+    expect(gzipTag).not.toBe(plainTag);
+    for (const tag of [plainTag, gzipTag, `W/${gzipTag}`, `"other", ${gzipTag}`]) {
+      const unchanged = await app.request('/openapi.json', { headers: { ...gzip, 'If-None-Match': tag } });
+      expect(unchanged.status, tag).toBe(304);
+      expect(unchanged.headers.get('ETag')).toBe(gzipTag);
+      expect(await unchanged.text()).toBe('');
+    }
+    const changed = await app.request('/openapi.json', { headers: { ...gzip, 'If-None-Match': '"other"' } });
+    expect(changed.status).toBe(200);
   });
 
   it('describes every route the app serves, with its method', () => {

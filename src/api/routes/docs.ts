@@ -3,12 +3,12 @@
  * served from the local `swagger-ui-dist` package: no CDN, no external URL, and a content security
  * policy that keeps the page on this origin.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
 import type { ApiDeps, ApiEnv } from '../context.ts';
+import { encodeBody, sendEncoded, type EncodedBody } from '../encoded-body.ts';
 import { errorBody } from '../errors.ts';
 import { openApiDocument } from '../openapi.ts';
 
@@ -88,24 +88,10 @@ export function docsRoutes(deps: ApiDeps) {
   };
 
   // Serialised once, on first request: every request gets the same bytes and a strong ETag.
-  let openApi: { body: string; etag: string } | null = null;
-  const servedOpenApi = () => {
-    if (!openApi) {
-      const body = JSON.stringify((deps.buildOpenApi ?? openApiDocument)(deps.registry));
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-      openApi = { body, etag };
-    }
-    return openApi;
-  };
-
+  let openApi: EncodedBody | null = null;
   app.get('/openapi.json', (c) => {
-    const { body, etag } = servedOpenApi();
-    c.header('ETag', etag);
-    c.header('Cache-Control', 'no-cache');
-    const match = c.req.header('If-None-Match');
-    if (match?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return c.body(null, 304);
-    c.header('Content-Type', json);
-    return c.body(body);
+    openApi ??= encodeBody(JSON.stringify((deps.buildOpenApi ?? openApiDocument)(deps.registry)));
+    return sendEncoded(c, openApi, json);
   });
 
   app.get('/docs', (c) => {

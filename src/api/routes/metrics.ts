@@ -1,9 +1,12 @@
 /**
  * `/metrics`: Prometheus metrics of this process; behind a bearer token when `metricsToken` is set.
+ * Gzipped when the scraper asks; the bytes of one rendering (which the metrics reuse for a short
+ * while) are encoded and compressed once, however many scrapers fetch them.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { ApiDeps, ApiEnv } from '../context.ts';
+import { encodeBody, sendEncoded, type EncodedBody } from '../encoded-body.ts';
 import { ApiError } from '../errors.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -16,6 +19,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 
 export function metricsRoutes(deps: Pick<ApiDeps, 'metrics' | 'metricsToken'>) {
   const app = new Hono<ApiEnv>();
+  let last: { text: string; body: EncodedBody } | null = null;
   app.get('/metrics', async (c) => {
     const token = deps.metricsToken;
     if (token !== undefined && !bearerMatches(c.req.header('Authorization'), token)) {
@@ -27,8 +31,9 @@ export function metricsRoutes(deps: Pick<ApiDeps, 'metrics' | 'metricsToken'>) {
       );
     }
     if (!deps.metrics) return c.text('', 200);
-    c.header('Content-Type', deps.metrics.contentType);
-    return c.body(await deps.metrics.render());
+    const text = await deps.metrics.render();
+    if (last?.text !== text) last = { text, body: encodeBody(text) };
+    return sendEncoded(c, last.body, deps.metrics.contentType);
   });
   return app;
 }

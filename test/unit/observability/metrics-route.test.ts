@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { workflows } from '../../../machines/index.ts';
@@ -37,6 +38,29 @@ describe('GET /metrics', () => {
     expect(text).toContain(
       'warden_time_in_state_seconds_count{definition="support",state="beforeAction.requestReceived"} 1',
     );
+  });
+});
+
+describe('GET /metrics compressed', () => {
+  it('is gzipped when Accept-Encoding asks, the same text once decompressed, and plain otherwise', async () => {
+    const { system, app } = await testApi();
+    const plain = await app.request('/metrics');
+    expect(plain.headers.get('Content-Encoding')).toBeNull();
+    expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
+    const text = await plain.text();
+    expect(text).toContain('# TYPE warden_refusals_total ');
+
+    // Within WARDEN_METRICS_CACHE_MS: the same rendering, gzipped.
+    const zipped = await app.request('/metrics', { headers: { 'Accept-Encoding': 'gzip, deflate' } });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers.get('Content-Encoding')).toBe('gzip');
+    expect(zipped.headers.get('Content-Type')).toBe(system.metrics.contentType);
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString('utf8')).toBe(text);
+
+    const unchanged = await app.request('/metrics', {
+      headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': zipped.headers.get('ETag') ?? '' },
+    });
+    expect(unchanged.status).toBe(304);
   });
 });
 
