@@ -6,7 +6,7 @@
  */
 import { trace, type Tracer } from '@opentelemetry/api';
 import { createRequest, decideAndCommit, type ApplyOutcome, type Plan, type Step } from './commit-pipeline.ts';
-import type { WorkflowRecord } from './decision.ts';
+import type { Decision, WorkflowRecord } from './decision.ts';
 import { decideCreate, decideEvent, decideTimer, type IncomingEvent, type LeaseCheck } from './decider.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
 import { WardenError } from './errors.ts';
@@ -126,8 +126,9 @@ export interface Engine {
   ): Promise<ApplyOutcome>;
   /**
    * Applies a job's result (event id `<jobId>/result`) if `leaseToken` holds the job's unexpired
-   * lease, checked again atomically by the commit; otherwise refuses it with `LEASE_NOT_HELD` and
-   * audits the refusal under an event id of its own, so the holder's result still counts.
+   * lease, checked again atomically by the commit; otherwise refuses it with `LEASE_NOT_HELD`. Every
+   * refusal (that one, or the holder's result refused by the decider) is audited under an event id
+   * of its own, so the holder's later, corrected result still counts.
    */
   applyJobResult(
     workflowId: string,
@@ -249,15 +250,21 @@ export function createEngine(options: EngineOptions): Engine {
   ): Promise<ApplyOutcome> {
     const { jobId, leaseToken } = result;
     const resultId = `${jobId}/result`;
-    let refusedId: string | undefined;
+    let refused: string | undefined;
+    const refusedId = () => (refused ??= `${jobId}/refused/${options.newId()}`);
     const eventFor = (lease: LeaseCheck | undefined): IncomingEvent => ({
       type: result.type,
-      // A refusal for want of the lease is audited under an id of its own: recorded under the
-      // result's id, it would become the outcome the lease holder's result gets back.
-      eventId: lease === 'held' ? resultId : (refusedId ??= `${jobId}/refused/${options.newId()}`),
+      eventId: lease === 'held' ? resultId : refusedId(),
       payload: result.payload,
       causationId: jobId,
     });
+    // A refusal never settles a job: every refusal — for want of the lease, or the holder's result
+    // naming another job or not fitting the state — is audited under an id of its own. Recorded
+    // under the result's id it would become the outcome the holder's corrected result gets back.
+    const ownIdForRefusal = (decision: Decision): Decision =>
+      decision.outcome === 'refused' && decision.audit.eventId === resultId
+        ? { ...decision, audit: { ...decision.audit, eventId: refusedId() } }
+        : decision;
     return apply(
       'event',
       {
@@ -271,14 +278,16 @@ export function createEngine(options: EngineOptions): Engine {
         artifacts: given.artifacts,
         plan: (record, lease) => ({
           decide: (now) =>
-            decideEvent({
-              definition: definitionOf(record),
-              record,
-              event: eventFor(lease),
-              principal,
-              now,
-              job: { jobId, lease: lease ?? 'missing' },
-            }),
+            ownIdForRefusal(
+              decideEvent({
+                definition: definitionOf(record),
+                record,
+                event: eventFor(lease),
+                principal,
+                now,
+                job: { jobId, lease: lease ?? 'missing' },
+              }),
+            ),
         }),
       },
       { type: result.type, payload: result.payload },

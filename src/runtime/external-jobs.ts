@@ -129,13 +129,16 @@ export function createExternalJobs(options: ExternalJobsOptions) {
     };
   }
 
-  /** Forgets a job once its result counted (or it was refused for good); a lease refusal keeps it. */
+  /**
+   * Forgets a job once its result counted (or its workflow is gone). A refusal never settles it —
+   * whatever refused it, the job stays queued for its holder's corrected result or, once the lease
+   * runs out, for another claim (and is given up after `maxDeliveries`).
+   */
   async function settle(jobId: string, outcome: ApplyOutcome): Promise<void> {
     const final =
       outcome.outcome === 'accepted' ||
-      outcome.outcome === 'duplicate' ||
       outcome.outcome === 'notFound' ||
-      (outcome.outcome === 'refused' && outcome.code !== 'LEASE_NOT_HELD');
+      (outcome.outcome === 'duplicate' && outcome.stored.outcome === 'accepted');
     if (!final) return;
     const queued = await queue.find(jobId);
     if (queued) await queue.remove(queued.queue, jobId);

@@ -277,3 +277,48 @@ describe('the job API for external workers', () => {
     });
   });
 });
+
+describe('a refused result', () => {
+  it('never settles the job: the holder’s corrected result commits, and an abandoned job is offered again', async () => {
+    const id = await createStamp('contract-corrected');
+    const other = await createStamp('contract-other');
+    const job = await claimFor(id, workerA, 1_000);
+    // Well formed, from the holder, but naming another job (another workflow's, another attempt).
+    for (const named of [`${other}/stamp/1`, `${id}/stamp/2`]) {
+      const wrong = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+        leaseToken: job.leaseToken,
+        result: stamped(named, 'misdirected'),
+      });
+      expect(wrong.status, named).toBe(403);
+      expect(wrong.body, named).toMatchObject({ error: { details: { reason: 'LEASE_FOR_ANOTHER_JOB' } } });
+    }
+    // The refusals are audited, each under an id of its own.
+    const refused = (await auditOf(id)).filter((e) => e.outcome === 'FORBIDDEN');
+    expect(refused).toHaveLength(2);
+    // The holder never sends the right result: its lease runs out and the job is offered again.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const again = await claimFor(id, workerB);
+    expect(again).toMatchObject({ jobId: job.jobId, deliveries: 2 });
+    const corrected = await world.request('POST', jobPath(again.jobId, 'complete'), workerB, {
+      leaseToken: again.leaseToken,
+      result: stamped(again.jobId, 'corrected'),
+    });
+    expect(corrected.body).toMatchObject({ outcome: 'accepted', state: ['awaitingSignOff'] });
+  });
+
+  it('leaves the holder’s corrected result to commit on the same lease', async () => {
+    const id = await createStamp('contract-retry');
+    const job = await claimFor(id, workerA);
+    const wrong = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+      leaseToken: job.leaseToken,
+      result: stamped(`${id}/stamp/7`, 'misdirected'),
+    });
+    expect(wrong.status).toBe(403);
+    const corrected = await world.request('POST', jobPath(job.jobId, 'complete'), workerA, {
+      leaseToken: job.leaseToken,
+      result: stamped(job.jobId, 'corrected'),
+    });
+    expect(corrected.body).toMatchObject({ outcome: 'accepted', state: ['awaitingSignOff'] });
+    expect((await world.request('GET', `/v1/workflows/${id}`, clerk)).body).toMatchObject({ stamp: 'corrected' });
+  });
+});
