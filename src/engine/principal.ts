@@ -46,3 +46,11 @@ export function actsAcrossTenants(principal: Principal): boolean {
     principal.kind === 'service' && principal.roles.length > 0 && principal.roles.every((role) => role === workerRole)
   );
 }
+
+/**
+ * Whether the principal acts for `tenantId`: a pure worker service for every tenant, anybody else
+ * (a service with any other role too) only for its own.
+ */
+export function actsForTenant(principal: Principal, tenantId: string): boolean {
+  return actsAcrossTenants(principal) || principal.tenantId === tenantId;
+}

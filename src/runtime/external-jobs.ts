@@ -5,6 +5,15 @@
  * completes or fails them. A claim grants the job's lease with an unguessable token, and a result
  * counts only with the token of the current, unexpired lease — the same rule the in-process worker
  * follows, through the same `engine.applyJobResult`.
+ *
+ * Tenancy: a service acting purely as `worker` (`actsAcrossTenants`) serves every tenant; any other
+ * service token — one that carries a role of its tenant besides `worker` — serves only its own. Its
+ * claims are handed only that tenant's jobs (the others stay queued, in their place, for other
+ * claimers), and a job id of another tenant answers `NOT_FOUND` exactly as an absent one does: no
+ * refusal of it reaches the other tenant's workflow, its audit trail or its cap of refusals.
+ *
+ * A refusal never settles a job: only a committed result, or giving the job up (the workflow's
+ * dead-letter event, a person takes over), removes it from its queue.
  */
 import { checkLease } from '../engine/commit-pipeline.ts';
 import { z } from 'zod';
@@ -12,7 +21,7 @@ import { isJobResultEvent } from '../engine/definition.ts';
 import type { ApplyOutcome, Engine } from '../engine/engine.ts';
 import { WardenError } from '../engine/errors.ts';
 import type { JobQueue, QueuedJob } from '../engine/job-queue-port.ts';
-import type { Principal } from '../engine/principal.ts';
+import { actsAcrossTenants, actsForTenant, type Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 import type { JobMessage, WorkflowStore } from '../engine/store-port.ts';
 import { EffectError, errorClasses } from '../effects/effect-errors.ts';
@@ -75,8 +84,8 @@ export function createExternalJobs(options: ExternalJobsOptions) {
   const external: ExternalEffects = Object.assign(
     (definitionId: string, effectType: string) => queues.has(queueName(definitionId, effectType)),
     {
-      handOff: (definitionId: string, message: JobMessage, now: number) =>
-        queue.offer(queueName(definitionId, message.type), message, now),
+      handOff: (definitionId: string, message: JobMessage, tenantId: string, now: number) =>
+        queue.offer(queueName(definitionId, message.type), message, tenantId, now),
     },
   );
 
@@ -90,6 +99,18 @@ export function createExternalJobs(options: ExternalJobsOptions) {
     return { record, definition, context };
   }
 
+  /**
+   * The workflow of a job id, if the principal acts for its tenant; otherwise `NOT_FOUND`, the same
+   * answer as for a workflow that does not exist (never a hint that it does).
+   */
+  async function ownWorkflow(principal: Principal, jobId: string) {
+    const record = await engine.load(workflowOfJob(jobId));
+    if (!record || !actsForTenant(principal, record.tenantId)) {
+      throw new JobApiError('NOT_FOUND', `no job ${jobId}`);
+    }
+    return record;
+  }
+
   async function grant(principal: Principal, job: QueuedJob, leaseMs: number): Promise<ClaimedJob | null> {
     const { message } = job;
     const live = await current(message);
@@ -97,6 +118,9 @@ export function createExternalJobs(options: ExternalJobsOptions) {
       await queue.remove(job.queue, message.jobId);
       return null;
     }
+    // The queue already filtered by tenant; a job queued before it kept tenants is checked here.
+    // Not this caller's: left claimed (its claim runs out), never removed, never shown.
+    if (!actsForTenant(principal, live.record.tenantId)) return null;
     if (job.deliveries > maxDeliveries) {
       await queue.remove(job.queue, message.jobId);
       await escalateJob(
@@ -148,28 +172,25 @@ export function createExternalJobs(options: ExternalJobsOptions) {
     principal: Principal,
     request: { jobId: string; leaseToken: string; type: string; payload: Record<string, unknown> },
   ): Promise<ApplyOutcome> {
-    const workflowId = workflowOfJob(request.jobId);
-    const record = await engine.load(workflowId);
-    if (record) {
-      // A malformed result is the worker's bug: refused here, before it uses up the job's one result.
-      const definition = engine.definitionOf(record);
-      const schema = Object.hasOwn(definition.eventSchemas, request.type)
-        ? definition.eventSchemas[request.type]
-        : undefined;
-      const reportable = isJobResultEvent(definition, request.type) || request.type === definition.deadLetterEvent;
-      if (!schema || !reportable) {
-        throw new JobApiError('INVALID_EVENT', `${request.type} is not a job result of ${definition.id}`, {
-          type: request.type,
-        });
-      }
-      const parsed = schema.safeParse(request.payload);
-      if (!parsed.success) {
-        throw new JobApiError('INVALID_EVENT', `invalid ${request.type} payload`, {
-          issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-        });
-      }
+    const record = await ownWorkflow(principal, request.jobId);
+    // A malformed result is the worker's bug: refused here, before it uses up the job's one result.
+    const definition = engine.definitionOf(record);
+    const schema = Object.hasOwn(definition.eventSchemas, request.type)
+      ? definition.eventSchemas[request.type]
+      : undefined;
+    const reportable = isJobResultEvent(definition, request.type) || request.type === definition.deadLetterEvent;
+    if (!schema || !reportable) {
+      throw new JobApiError('INVALID_EVENT', `${request.type} is not a job result of ${definition.id}`, {
+        type: request.type,
+      });
     }
-    const outcome = await engine.applyJobResult(workflowId, request, principal);
+    const parsed = schema.safeParse(request.payload);
+    if (!parsed.success) {
+      throw new JobApiError('INVALID_EVENT', `invalid ${request.type} payload`, {
+        issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      });
+    }
+    const outcome = await engine.applyJobResult(record.workflowId, request, principal);
     await settle(request.jobId, outcome);
     return outcome;
   }
@@ -188,7 +209,8 @@ export function createExternalJobs(options: ExternalJobsOptions) {
         });
       }
       const now = clock();
-      const claimed = await queue.claim(request.queues, request.max, now, now + request.leaseMs);
+      const tenant = actsAcrossTenants(principal) ? undefined : principal.tenantId;
+      const claimed = await queue.claim(request.queues, request.max, now, now + request.leaseMs, tenant);
       const granted: ClaimedJob[] = [];
       for (const job of claimed) {
         const ready = await grant(principal, job, request.leaseMs);
@@ -198,7 +220,8 @@ export function createExternalJobs(options: ExternalJobsOptions) {
     },
 
     /** Extends a held lease by `leaseMs` from now. */
-    async heartbeat(request: { jobId: string; leaseToken: string; leaseMs: number }) {
+    async heartbeat(principal: Principal, request: { jobId: string; leaseToken: string; leaseMs: number }) {
+      await ownWorkflow(principal, request.jobId);
       const now = clock();
       const until = now + request.leaseMs;
       const renewed = await store.renewJobLease(
@@ -230,6 +253,7 @@ export function createExternalJobs(options: ExternalJobsOptions) {
       principal: Principal,
       request: { jobId: string; leaseToken: string } & ReportedFailure,
     ): Promise<ApplyOutcome | { outcome: 'escalated' }> {
+      await ownWorkflow(principal, request.jobId);
       const queued = await queue.find(request.jobId);
       const live = queued ? await current(queued.message) : null;
       if (!queued || !live) {

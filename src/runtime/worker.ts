@@ -82,8 +82,8 @@ export type JobOutcome =
 /** Effect types run by external workers, and how their jobs reach them. */
 export interface ExternalEffects {
   (definitionId: string, effectType: string): boolean;
-  /** Puts the job in its external queue (idempotent by job id). */
-  handOff(definitionId: string, message: JobMessage, now: number): Promise<void>;
+  /** Puts the job of a workflow of `tenantId` in its external queue (idempotent by job id). */
+  handOff(definitionId: string, message: JobMessage, tenantId: string, now: number): Promise<void>;
 }
 
 /** The leased shards in a few characters: their count and a sum of their hashed numbers (any order). */
@@ -222,7 +222,7 @@ export function createWorker(options: WorkerOptions) {
     const own = handlers(definition.id);
     if (options.external?.(definition.id, message.type)) {
       // Run by an external worker: handed to its queue (idempotently), then acknowledged here.
-      await options.external.handOff(definition.id, message, clock());
+      await options.external.handOff(definition.id, message, record.tenantId, clock());
       return 'handedOff';
     }
     const handler = own && Object.hasOwn(own, message.type) ? own[message.type] : undefined;

@@ -15,6 +15,9 @@ let clerk: string;
 let workerA: string;
 let workerB: string;
 let userWithWorkerRole: string;
+let clerkOfT2: string;
+/** A service confined to tenant t2: besides the worker role it carries a role of that tenant. */
+let confinedToT2: string;
 
 interface Claimed {
   jobId: string;
@@ -33,14 +36,16 @@ beforeAll(async () => {
   workerA = await world.token('stamper-a', 'system', ['worker'], { kind: 'service' });
   workerB = await world.token('stamper-b', 'system', ['worker'], { kind: 'service' });
   userWithWorkerRole = await world.token('mallory', 't1', ['worker']);
+  clerkOfT2 = await world.token('clerk-2', 't2', ['clerk']);
+  confinedToT2 = await world.token('stamper-t2', 't2', ['worker', 'clerk'], { kind: 'service' });
 });
 
 afterAll(async () => {
   await world.stop();
 });
 
-async function createStamp(document: string): Promise<string> {
-  const created = await world.request('POST', '/v1/workflows', clerk, { definition: 'stamp', input: { document } });
+async function createStamp(document: string, token = clerk): Promise<string> {
+  const created = await world.request('POST', '/v1/workflows', token, { definition: 'stamp', input: { document } });
   expect(created.status).toBe(201);
   return created.body.workflowId as string;
 }
@@ -64,6 +69,18 @@ async function claimFor(workflowId: string, token: string, leaseMs = 10_000): Pr
 
 const jobPath = (jobId: string, action: string) => `/v1/jobs/${encodeURIComponent(jobId)}/${action}`;
 const stamped = (jobId: string, stamp = 'external') => ({ type: 'STAMPED', payload: { jobId, stamp } });
+
+/** Every call on a job id, with a body that is well formed for it. */
+const jobCalls = (jobId: string, leaseToken: string): [string, Record<string, unknown>][] => [
+  ['heartbeat', { leaseToken }],
+  ['complete', { leaseToken, result: stamped(jobId) }],
+  ['fail', { leaseToken, errorClass: 'INTERNAL', message: 'm', retryable: false }],
+];
+
+/** The answer for a job id the caller may not know of: absent and foreign alike. */
+const notFound = (jobId: string) => ({ error: { code: 'NOT_FOUND', message: `no job ${jobId}`, details: {} } });
+
+const tenantOf = (workflowId: string) => world.system.store.load(workflowId).then((record) => record?.tenantId ?? null);
 
 async function auditOf(id: string) {
   const { body } = await world.request<{ entries: { eventType: string; outcome: string; actor: { id: string } }[] }>(
@@ -213,22 +230,13 @@ describe('the job API for external workers', () => {
     expect(failed.body).toMatchObject({ error: { code: 'STALE_JOB' } });
   });
 
-  it('answers a job id that names no workflow with a refusal, never a server error', async () => {
+  it('answers a job id that names no workflow with 404, never a server error', async () => {
     for (const jobId of ['nonsense', 's999-doesnotexist00/stamp/1', '../../etc/passwd']) {
-      const beat = await world.request('POST', jobPath(jobId, 'heartbeat'), workerA, { leaseToken: 'x' });
-      expect(beat.status, jobId).toBe(409);
-      const done = await world.request('POST', jobPath(jobId, 'complete'), workerA, {
-        leaseToken: 'x',
-        result: stamped(jobId),
-      });
-      expect([404, 409], jobId).toContain(done.status);
-      const failed = await world.request('POST', jobPath(jobId, 'fail'), workerA, {
-        leaseToken: 'x',
-        errorClass: 'INTERNAL',
-        message: 'm',
-        retryable: false,
-      });
-      expect(failed.status, jobId).toBe(409);
+      for (const [action, body] of jobCalls(jobId, 'x')) {
+        const answer = await world.request('POST', jobPath(jobId, action), workerA, body);
+        expect(answer.status, `${action} ${jobId}`).toBe(404);
+        expect(answer.body, `${action} ${jobId}`).toEqual(notFound(jobId));
+      }
     }
   });
 
@@ -275,6 +283,71 @@ describe('the job API for external workers', () => {
     expect(unknown.body).toMatchObject({
       error: { details: { unknown: ['support:nope'], queues: ['stamp:requestStamp'] } },
     });
+  });
+});
+
+describe('the job API across tenants', () => {
+  it('hands a service confined to one tenant only that tenant’s jobs, and leaves the others queued', async () => {
+    const foreign = await createStamp('contract-t1-only');
+    const own = await createStamp('contract-t2', clerkOfT2);
+    const mine = await claimFor(own, confinedToT2, 1_000);
+    expect(mine).toMatchObject({ workflowId: own, deliveries: 1, params: { document: 'contract-t2' } });
+    // Whatever else it claims (now or in a long poll), nothing of another tenant.
+    const more = await world.request<{ jobs: Claimed[] }>('POST', '/v1/jobs/claim', confinedToT2, {
+      queues: ['stamp:requestStamp'],
+      max: 32,
+      leaseMs: 1_000,
+      waitMs: 300,
+    });
+    expect(more.status).toBe(200);
+    const tenants = await Promise.all([mine, ...more.body.jobs].map((j) => tenantOf(j.workflowId)));
+    expect(new Set(tenants)).toEqual(new Set(['t2']));
+    // The other tenant's job was never claimed: a worker of every tenant gets its first delivery.
+    const theirs = await claimFor(foreign, workerA);
+    expect(theirs).toMatchObject({ workflowId: foreign, deliveries: 1 });
+    const done = await world.request('POST', jobPath(theirs.jobId, 'complete'), workerA, {
+      leaseToken: theirs.leaseToken,
+      result: stamped(theirs.jobId),
+    });
+    expect(done.body).toMatchObject({ outcome: 'accepted' });
+  });
+
+  it('answers another tenant’s job id with 404, as an absent one, and keeps the job and its audit', async () => {
+    const id = await createStamp('contract-foreign');
+    const job = await claimFor(id, workerA, 1_000);
+    const before = await auditOf(id);
+    for (const leaseToken of ['made-up', job.leaseToken]) {
+      for (const [action, body] of jobCalls(job.jobId, leaseToken)) {
+        const answer = await world.request('POST', jobPath(job.jobId, action), confinedToT2, body);
+        expect(answer.status, `${action} with ${leaseToken}`).toBe(404);
+        expect(answer.body, `${action} with ${leaseToken}`).toEqual(notFound(job.jobId));
+      }
+    }
+    // Nothing of the foreign calls reached the victim's trail (nor its cap of recorded refusals).
+    expect(await auditOf(id)).toEqual(before);
+    // The job is still queued: once the lease runs out it is offered again, and completes.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const again = await claimFor(id, workerB);
+    expect(again).toMatchObject({ jobId: job.jobId, deliveries: 2 });
+    const done = await world.request('POST', jobPath(again.jobId, 'complete'), workerB, {
+      leaseToken: again.leaseToken,
+      result: stamped(again.jobId, 'kept'),
+    });
+    expect(done.body).toMatchObject({ outcome: 'accepted', state: ['awaitingSignOff'] });
+  });
+
+  it('serves a confined service its own tenant’s jobs end to end', async () => {
+    const id = await createStamp('contract-own', clerkOfT2);
+    const job = await claimFor(id, confinedToT2);
+    const beat = await world.request('POST', jobPath(job.jobId, 'heartbeat'), confinedToT2, {
+      leaseToken: job.leaseToken,
+    });
+    expect(beat.status).toBe(200);
+    const done = await world.request('POST', jobPath(job.jobId, 'complete'), confinedToT2, {
+      leaseToken: job.leaseToken,
+      result: stamped(job.jobId, 'own'),
+    });
+    expect(done.body).toMatchObject({ outcome: 'accepted', state: ['awaitingSignOff'] });
   });
 });
 

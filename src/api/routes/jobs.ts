@@ -1,7 +1,9 @@
 /**
  * The job API for external workers (service principals with the worker role): claim jobs of named
  * queues (long poll, bounded), heartbeat, and complete or fail a job with the lease token its claim
- * returned. A result counts only with the token of the job's current, unexpired lease.
+ * returned. A result counts only with the token of the job's current, unexpired lease. A pure
+ * worker service serves every tenant; a service with another role too serves only its own, and
+ * another tenant's job id is 404 like an absent one (see `external-jobs.ts`).
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -104,7 +106,7 @@ export function jobRoutes(jobs: ExternalJobs | undefined) {
   app.post('/:jobId{.+}/heartbeat', async (c) => {
     const body = await readJson(c, heartbeatBody);
     const jobId = c.req.param('jobId');
-    const renewed = await guarded(() => (jobs as ExternalJobs).heartbeat({ jobId, ...body }));
+    const renewed = await guarded(() => (jobs as ExternalJobs).heartbeat(c.get('principal'), { jobId, ...body }));
     return c.json({ jobId, ...renewed });
   });
 

@@ -90,8 +90,10 @@ export function createKeys(space: KeySpace) {
     lease: (role: string, shard: number) => `${tag(shard)}:lease:${part(role)}`,
     /** The external workers' job queues: every key in the one slot `{jobs}`, so a claim is one script. */
     jobQueue: {
-      /** Hash: job id → JSON `{ queue, message }`. */
+      /** Hash: job id → JSON `{ queue, message, tenantId }`. */
       jobs: `${space.prefix}:{jobs}:job`,
+      /** Hash: job id → the tenant of its workflow (what a tenant's claim filters on). */
+      tenants: `${space.prefix}:{jobs}:tenant`,
       /** Hash: job id → times claimed. */
       deliveries: `${space.prefix}:{jobs}:deliveries`,
       /** Sorted set: a queue's jobs ready to claim, scored by when they are ready. */

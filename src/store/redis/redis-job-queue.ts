@@ -3,7 +3,7 @@
  * script touches one slot and runs on Redis Cluster too (every key it touches is in KEYS).
  */
 import type { Cluster, Redis } from 'ioredis';
-import type { JobQueue, QueuedJob } from '../../engine/job-queue-port.ts';
+import { claimScanLimit, type JobQueue, type QueuedJob } from '../../engine/job-queue-port.ts';
 import type { JobMessage } from '../../engine/store-port.ts';
 import { createKeys, type Keys } from './keys.ts';
 import { luaScript } from './lua-script.ts';
@@ -20,7 +20,7 @@ export class RedisJobQueue implements JobQueue {
   constructor(client: Redis | Cluster, options: { prefix: string }) {
     if (!('wardenClaimJobs' in client)) {
       client.defineCommand('wardenClaimJobs', { lua: luaScript('claim-jobs') });
-      client.defineCommand('wardenOfferJob', { lua: luaScript('offer-job'), numberOfKeys: 2 });
+      client.defineCommand('wardenOfferJob', { lua: luaScript('offer-job'), numberOfKeys: 3 });
       if ('nodes' in client) {
         // A variable key count: sent on its own, routed by its keys (see redis-store.ts).
         const ignored = client.options.autoPipeliningIgnoredCommands ?? [];
@@ -33,28 +33,50 @@ export class RedisJobQueue implements JobQueue {
     this.keys = createKeys({ prefix: options.prefix, shards: 1 }).jobQueue;
   }
 
-  async offer(queue: string, message: JobMessage, now: number): Promise<void> {
+  async offer(queue: string, message: JobMessage, tenantId: string, now: number): Promise<void> {
     await this.client.wardenOfferJob(
       this.keys.jobs,
       this.keys.ready(queue),
+      this.keys.tenants,
       message.jobId,
-      JSON.stringify({ queue, message }),
+      JSON.stringify({ queue, message, tenantId }),
       now,
+      tenantId,
     );
   }
 
-  async claim(queues: readonly string[], max: number, now: number, claimedUntil: number): Promise<QueuedJob[]> {
+  async claim(
+    queues: readonly string[],
+    max: number,
+    now: number,
+    claimedUntil: number,
+    tenantId?: string,
+  ): Promise<QueuedJob[]> {
     if (queues.length === 0 || max <= 0) return [];
     const keys = [
       this.keys.jobs,
       this.keys.deliveries,
+      this.keys.tenants,
       ...queues.flatMap((q) => [this.keys.ready(q), this.keys.claimed(q)]),
     ];
-    const reply = await this.client.wardenClaimJobs(keys.length, ...keys, now, max, claimedUntil);
+    const reply = await this.client.wardenClaimJobs(
+      keys.length,
+      ...keys,
+      now,
+      max,
+      claimedUntil,
+      tenantId ?? '',
+      claimScanLimit,
+    );
     const jobs: QueuedJob[] = [];
     for (let i = 0; i + 2 < reply.length; i += 3) {
-      const { message } = JSON.parse(String(reply[i + 1])) as { message: JobMessage };
-      jobs.push({ queue: queues[Number(reply[i]) - 1] ?? '', message, deliveries: Number(reply[i + 2]) });
+      const stored = JSON.parse(String(reply[i + 1])) as { message: JobMessage; tenantId?: string };
+      jobs.push({
+        queue: queues[Number(reply[i]) - 1] ?? '',
+        message: stored.message,
+        tenantId: stored.tenantId ?? null,
+        deliveries: Number(reply[i + 2]),
+      });
     }
     return jobs;
   }
@@ -72,8 +94,8 @@ export class RedisJobQueue implements JobQueue {
       this.client.hget(this.keys.deliveries, jobId),
     ]);
     if (json === null) return null;
-    const { queue, message } = JSON.parse(json) as { queue: string; message: JobMessage };
-    return { queue, message, deliveries: Number(deliveries ?? 0) };
+    const { queue, message, tenantId } = JSON.parse(json) as { queue: string; message: JobMessage; tenantId?: string };
+    return { queue, message, tenantId: tenantId ?? null, deliveries: Number(deliveries ?? 0) };
   }
 
   async remove(queue: string, jobId: string): Promise<void> {
@@ -82,6 +104,7 @@ export class RedisJobQueue implements JobQueue {
       .zrem(this.keys.ready(queue), jobId)
       .zrem(this.keys.claimed(queue), jobId)
       .hdel(this.keys.jobs, jobId)
+      .hdel(this.keys.tenants, jobId)
       .hdel(this.keys.deliveries, jobId)
       .exec();
   }
