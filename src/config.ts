@@ -104,6 +104,8 @@ export const configSchema = z.object({
   WARDEN_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Refused events per principal per workflow per minute; beyond it, events to that workflow get 429 (0 = unlimited). */
   WARDEN_REFUSALS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /** Job API claims (long polls) open at once per caller, per process; more get 429 (0 = unlimited). */
+  WARDEN_CLAIMS_PER_CALLER: z.coerce.number().int().min(0).default(16),
   /** Largest request body, bytes. */
   WARDEN_BODY_LIMIT: z.coerce
     .number()

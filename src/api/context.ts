@@ -39,6 +39,8 @@ export interface ApiDeps {
   commits?: CommitWatch;
   /** Long-polled view reads (`afterVersion`) waiting at once per principal (default 256, 0 no limit); more get 429. */
   maxWaitsPerPrincipal?: number;
+  /** Job API claims (long polls) open at once per principal (default 16, 0 no limit); more get 429. */
+  maxClaimsPerPrincipal?: number;
   /** Long-polled view reads waiting at once in this process (default 4,096, 0 no limit); more get 503. */
   maxWaits?: number;
   /** A reader woken by commit notices reads again after this long without one, ms (default `commitRecheckMs`, 5 s). */

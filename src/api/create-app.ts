@@ -87,7 +87,7 @@ export function createApp(deps: ApiDeps) {
 
   app.route('/v1/workflows', workflowRoutes(deps));
   app.route('/v1/definitions', definitionRoutes(deps));
-  app.route('/v1/jobs', jobRoutes(deps.jobs));
+  app.route('/v1/jobs', jobRoutes(deps.jobs, { maxClaimsPerPrincipal: deps.maxClaimsPerPrincipal ?? 16 }));
   app.route('/', docsRoutes(deps));
   app.route('/', consoleRoutes());
   app.route('/', metricsRoutes(deps));

@@ -29,6 +29,7 @@ export interface ApiSystem {
     | 'WARDEN_BODY_LIMIT'
     | 'WARDEN_RATE_PER_MINUTE'
     | 'WARDEN_REFUSALS_PER_MINUTE'
+    | 'WARDEN_CLAIMS_PER_CALLER'
     | 'WARDEN_JWKS_URL'
     | 'WARDEN_JWT_ISSUER'
     | 'WARDEN_JWT_AUDIENCE'
@@ -55,6 +56,7 @@ export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: (
     maxStreamsPerPrincipal: 5,
     streamMaxMs: 15 * 60_000,
     maxWaitsPerPrincipal: 256,
+    maxClaimsPerPrincipal: system.config.WARDEN_CLAIMS_PER_CALLER,
     ...(system.commits ? { commits: system.commits } : {}),
     metrics: system.metrics,
     ...(system.config.WARDEN_METRICS_TOKEN ? { metricsToken: system.config.WARDEN_METRICS_TOKEN } : {}),

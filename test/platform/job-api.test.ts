@@ -395,3 +395,41 @@ describe('a refused result', () => {
     expect((await world.request('GET', `/v1/workflows/${id}`, clerk)).body).toMatchObject({ stamp: 'corrected' });
   });
 });
+
+describe('claim long polls', () => {
+  let polled: HttpWorld;
+
+  beforeAll(async () => {
+    // A world of its own: its queue stays empty, so every claim waits its full waitMs.
+    polled = await httpWorld(
+      [stampWorkflow],
+      {},
+      {
+        WARDEN_EXTERNAL_EFFECTS: 'stamp:requestStamp',
+        WARDEN_CLAIMS_PER_CALLER: '3',
+      },
+    );
+  });
+
+  afterAll(async () => {
+    await polled.stop();
+  });
+
+  it('holds at most WARDEN_CLAIMS_PER_CALLER at once per caller; more get 429', async () => {
+    const poller = await polled.token('poller', 'system', ['worker'], { kind: 'service' });
+    const neighbour = await polled.token('neighbour', 'system', ['worker'], { kind: 'service' });
+    const claim = (token: string, waitMs: number) =>
+      polled.request('POST', '/v1/jobs/claim', token, { queues: ['stamp:requestStamp'], waitMs });
+    const waiting = [claim(poller, 1_500), claim(poller, 1_500), claim(poller, 1_500)];
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const over = await claim(poller, 1_500);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({
+      error: { code: 'RATE_LIMITED', message: 'at most 3 claims at once per caller', details: { limit: 3 } },
+    });
+    // Another caller is not held back, and the caller's own claims end normally.
+    expect((await claim(neighbour, 0)).status).toBe(200);
+    for (const answer of await Promise.all(waiting)) expect(answer).toEqual({ status: 200, body: { jobs: [] } });
+    expect((await claim(poller, 0)).status).toBe(200);
+  });
+});

@@ -1,9 +1,10 @@
 /**
  * The job API for external workers (service principals with the worker role): claim jobs of named
- * queues (long poll, bounded), heartbeat, and complete or fail a job with the lease token its claim
- * returned. A result counts only with the token of the job's current, unexpired lease. A pure
- * worker service serves every tenant; a service with another role too serves only its own, and
- * another tenant's job id is 404 like an absent one (see `external-jobs.ts`).
+ * queues (long poll, bounded, at most `maxClaimsPerPrincipal` open per caller), heartbeat, and
+ * complete or fail a job with the lease token its claim returned. A result counts only with the
+ * token of the job's current, unexpired lease. A pure worker service serves every tenant; a service
+ * with another role too serves only its own, and another tenant's job id is 404 like an absent one
+ * (see `external-jobs.ts`).
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -11,6 +12,7 @@ import type { ApplyOutcome } from '../../engine/engine.ts';
 import { workerRole } from '../../engine/principal.ts';
 import { failureSchema, JobApiError, type ExternalJobs } from '../../runtime/external-jobs.ts';
 import type { ApiEnv } from '../context.ts';
+import { callerKey } from '../caller-key.ts';
 import { ApiError } from '../errors.ts';
 import { readJson } from '../read-json.ts';
 
@@ -40,8 +42,15 @@ export const failBody = failureSchema.extend({ leaseToken });
 /** Between claims of a long poll, ms. */
 const pollMs = 100;
 
-export function jobRoutes(jobs: ExternalJobs | undefined) {
+export interface JobRouteOptions {
+  /** Claims open at once per caller (long polls included; 0 = no limit); more get 429. */
+  maxClaimsPerPrincipal: number;
+}
+
+export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptions) {
   const app = new Hono<ApiEnv>();
+  /** Claims open by caller (this process): each long poll re-claims every `pollMs` while it waits. */
+  const claiming = new Map<string, number>();
 
   app.use('*', async (c, next) => {
     const principal = c.get('principal');
@@ -94,12 +103,25 @@ export function jobRoutes(jobs: ExternalJobs | undefined) {
     const principal = c.get('principal');
     const body = await readJson(c, claimBody);
     const service = jobs as ExternalJobs;
-    const deadline = Date.now() + body.waitMs;
-    const signal = c.req.raw.signal;
-    for (;;) {
-      const claimed = await guarded(() => service.claim(principal, body));
-      if (claimed.length > 0 || Date.now() >= deadline || signal.aborted) return c.json({ jobs: claimed });
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - Date.now())));
+    const who = callerKey(principal.tenantId, principal.id);
+    const open = claiming.get(who) ?? 0;
+    const limit = options.maxClaimsPerPrincipal;
+    if (limit > 0 && open >= limit) {
+      throw new ApiError('RATE_LIMITED', `at most ${limit} claims at once per caller`, { limit });
+    }
+    claiming.set(who, open + 1);
+    try {
+      const deadline = Date.now() + body.waitMs;
+      const signal = c.req.raw.signal;
+      for (;;) {
+        const claimed = await guarded(() => service.claim(principal, body));
+        if (claimed.length > 0 || Date.now() >= deadline || signal.aborted) return c.json({ jobs: claimed });
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - Date.now())));
+      }
+    } finally {
+      const left = (claiming.get(who) ?? 1) - 1;
+      if (left > 0) claiming.set(who, left);
+      else claiming.delete(who);
     }
   });
 
