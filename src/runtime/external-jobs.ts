@@ -22,6 +22,7 @@ import type { ApplyOutcome, Engine } from '../engine/engine.ts';
 import { WardenError } from '../engine/errors.ts';
 import type { JobQueue, QueuedJob } from '../engine/job-queue-port.ts';
 import { actsAcrossTenants, actsForTenant, type Principal } from '../engine/principal.ts';
+import { shardOf } from '../engine/shards.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 import type { JobMessage, WorkflowStore } from '../engine/store-port.ts';
 import { EffectError, errorClasses } from '../effects/effect-errors.ts';
@@ -111,6 +112,22 @@ export function createExternalJobs(options: ExternalJobsOptions) {
     return record;
   }
 
+  /**
+   * Gives a job up, as the in-process worker gives up an outbox entry: kept with the shard's dead
+   * letters for operators (whatever becomes of the escalation), its workflow sent to a person with
+   * the definition's dead-letter event, and only then forgotten by its queue.
+   */
+  async function giveUp(principal: Principal, job: QueuedJob, reason: string): Promise<void> {
+    const { message } = job;
+    const shard = shardOf(message.workflowId);
+    if (shard !== null) {
+      // The outbox entry was acknowledged at the hand-off: `0-0` acknowledges nothing.
+      await store.deadLetter({ shard, entryId: '0-0', message, deliveries: job.deliveries }, `${job.queue}: ${reason}`);
+    }
+    await escalateJob(engine, principal, message.workflowId, message.jobId, reason);
+    await queue.remove(job.queue, message.jobId);
+  }
+
   async function grant(principal: Principal, job: QueuedJob, leaseMs: number): Promise<ClaimedJob | null> {
     const { message } = job;
     const live = await current(message);
@@ -122,14 +139,7 @@ export function createExternalJobs(options: ExternalJobsOptions) {
     // Not this caller's: left claimed (its claim runs out), never removed, never shown.
     if (!actsForTenant(principal, live.record.tenantId)) return null;
     if (job.deliveries > maxDeliveries) {
-      await queue.remove(job.queue, message.jobId);
-      await escalateJob(
-        engine,
-        principal,
-        message.workflowId,
-        message.jobId,
-        `not completed after ${maxDeliveries} claims`,
-      );
+      await giveUp(principal, job, `not completed after ${maxDeliveries} claims`);
       return null;
     }
     const leaseToken = newLeaseToken();
@@ -277,14 +287,7 @@ export function createExternalJobs(options: ExternalJobsOptions) {
           jobId: request.jobId,
         });
       }
-      await queue.remove(queued.queue, request.jobId);
-      await escalateJob(
-        engine,
-        principal,
-        live.record.workflowId,
-        request.jobId,
-        `${request.errorClass}: ${request.message}`,
-      );
+      await giveUp(principal, queued, `${request.errorClass}: ${request.message}`);
       return { outcome: 'escalated' };
     },
   };

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflows } from '../../machines/index.ts';
+import { shardOf } from '../../src/engine/shards.ts';
 import { httpWorld, type HttpWorld } from '../support/http-world.ts';
 import { stampWorkflow } from './tiny-workflow.ts';
 
@@ -393,6 +394,32 @@ describe('a refused result', () => {
     });
     expect(corrected.body).toMatchObject({ outcome: 'accepted', state: ['awaitingSignOff'] });
     expect((await world.request('GET', `/v1/workflows/${id}`, clerk)).body).toMatchObject({ stamp: 'corrected' });
+  });
+});
+
+describe('a job given up', () => {
+  it('is dead-lettered for operators and its workflow sent to a person, after 5 claims', async () => {
+    const id = await createStamp('contract-abandoned');
+    let jobId = '';
+    for (let delivery = 1; delivery <= 5; delivery++) {
+      const job = await claimFor(id, workerA, 1_000);
+      expect(job.deliveries).toBe(delivery);
+      jobId = job.jobId;
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+    }
+    // The sixth claim gives it up instead of handing it out.
+    const sixth = await world.request<{ jobs: Claimed[] }>('POST', '/v1/jobs/claim', workerA, {
+      queues: ['stamp:requestStamp'],
+      max: 32,
+      leaseMs: 1_000,
+    });
+    expect(sixth.body.jobs.map((j) => j.workflowId)).not.toContain(id);
+    await world.waitFor(id, 'stuck', clerk);
+    const dead = await world.system.store.deadLetters(shardOf(id) ?? -1, 1_000);
+    expect(dead.find((d) => d.entry.message.kind === 'job' && d.entry.message.jobId === jobId)).toMatchObject({
+      reason: 'stamp:requestStamp: not completed after 5 claims',
+      entry: { deliveries: 6 },
+    });
   });
 });
 
