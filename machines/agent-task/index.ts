@@ -16,7 +16,7 @@ import { explainGuard, jobGuards } from './guards.ts';
 import { type AgentTaskAdapters, handlers } from './handlers.ts';
 import { agentTaskPaths } from './paths.ts';
 import { localPlanner, planTask } from './planner.ts';
-import { createRoles, eventRoles, roles } from './roles.ts';
+import { createRoles, eventRoles, personEvents, roles } from './roles.ts';
 import { agentTaskDemo } from './demo.ts';
 import { agentTaskView } from './view.ts';
 
@@ -34,6 +34,7 @@ export const agentTaskV1: WorkflowDefinition<AgentTaskContext> = {
   explainGuard: (guard, context, event) => explainGuard(guard, context, event as AnyAgentTaskEvent),
   startEvent: 'START',
   deadLetterEvent: 'ESCALATE',
+  personEvents,
 };
 
 export const agentTask = defineWorkflow<AgentTaskContext, AgentTaskAdapters>({

@@ -39,4 +39,17 @@ export const eventRoles: Record<AgentTaskEventType, readonly Role[]> = {
   RECONCILE: [roles.reviewer],
 };
 
+/**
+ * Events only a person may decide: approving or rejecting the plan that will execute, cancelling the
+ * task, and a reviewer's resolution (replan, reconcile). Never offered to a model as a tool nor
+ * applied from its proposal. Open to a model: START and ESCALATE (it hands the task to people).
+ */
+export const personEvents: readonly AgentTaskEventType[] = [
+  'APPROVED',
+  'REJECTED',
+  'CANCEL_REQUESTED',
+  'REPLAN',
+  'RECONCILE',
+];
+
 export const createRoles = [roles.requester] as const;

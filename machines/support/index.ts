@@ -21,7 +21,7 @@ import { eventSchemas } from './support.events.ts';
 import { explainGuard } from './support.guards.ts';
 import { supportMachine } from './support.machine.ts';
 import { supportOutcomes } from './support.outcomes.ts';
-import { eventRoles, roles } from './support.roles.ts';
+import { eventRoles, personEvents, roles } from './support.roles.ts';
 import { supportDemo } from './demo.ts';
 import { supportView } from './view.ts';
 import type { ReleasedVersion } from '../../src/definitions/released-version.ts';
@@ -45,6 +45,7 @@ export const supportV2: WorkflowDefinition<SupportContext> & ReleasableParts = {
   startEvent: 'START',
   deadLetterEvent: 'ESCALATE',
   outcomes: supportOutcomes,
+  personEvents,
   pinnedFunctions: supportPinnedFunctions,
 };
 
@@ -56,6 +57,8 @@ export const supportV1: WorkflowDefinition<SupportContext> & ReleasedVersion & R
   ...supportV1Parts,
   // Enforced on released versions too: a step that would end one unproven is refused.
   outcomes: supportOutcomes,
+  // Who must be a person is today's policy, not released data: it holds for version 1 too.
+  personEvents,
 };
 
 export const support = defineWorkflow<SupportContext, SupportAdapters>({

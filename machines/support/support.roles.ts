@@ -48,3 +48,20 @@ export const eventRoles: Record<SupportEventType, readonly Role[]> = {
   REVIEW_COMPLETE: [roles.reviewer],
   REVIEW_ASSIGN: [roles.reviewer],
 };
+
+/**
+ * Events only a person may decide: an approver's decision, a reviewer's resolution, compensation,
+ * and cancellation (it abandons the customer's request; a model misreading a message must not drop
+ * it). Never offered to a model as a tool nor applied from its proposal. Open to a model: START,
+ * ESCALATE (it hands the case to people) and REVIEW_ASSIGN (who works the case, not its outcome).
+ */
+export const personEvents: readonly SupportEventType[] = [
+  'APPROVED',
+  'REJECTED_BY_REVIEWER',
+  'CHANGES_REQUESTED',
+  'CANCEL_REQUESTED',
+  'COMPENSATE',
+  'REVIEW_RETRY_STEP',
+  'REVIEW_REJECT',
+  'REVIEW_COMPLETE',
+];

@@ -103,6 +103,20 @@ function workerProblems(definition: WorkflowDefinition): string[] {
   return problems;
 }
 
+/** Each event only a person may send is one a person can send: it has a schema and roles, and is no job's result. */
+function personEventProblems(definition: WorkflowDefinition): string[] {
+  const key = definitionKey(definition);
+  const problems: string[] = [];
+  for (const type of definition.personEvents) {
+    if (!Object.hasOwn(definition.eventSchemas, type) || !Object.hasOwn(definition.eventRoles, type)) {
+      problems.push(`${key}: personEvents names ${type}, which is not an event with a schema and roles`);
+    } else if (isJobResultEvent(definition, type)) {
+      problems.push(`${key}: personEvents names ${type}, a job's result only '${workerRole}' may send, never a person`);
+    }
+  }
+  return problems;
+}
+
 function versionProblems(id: string, definition: WorkflowDefinition, handlers: readonly string[]): string[] {
   const key = definitionKey(definition);
   const problems: string[] = [];
@@ -153,7 +167,7 @@ function versionProblems(id: string, definition: WorkflowDefinition, handlers: r
       );
     }
   }
-  problems.push(...workerProblems(definition));
+  problems.push(...workerProblems(definition), ...personEventProblems(definition));
   if (definition.createRoles.length === 0) problems.push(`${key}: no role may create it`);
   return problems;
 }

@@ -124,8 +124,12 @@ export interface LiveParts<TContext> {
   pinnedFunctions?: Readonly<Record<string, unknown>>;
 }
 
-/** A released version's definition fields: the data of its release, and the code given for what it pins. */
-export type LoadedParts<TContext> = Omit<WorkflowDefinition<TContext>, 'id' | 'version' | 'machine'> &
+/**
+ * A released version's definition fields: the data of its release, and the code given for what it
+ * pins. Its `personEvents` are not released data: who must be a person is the current policy, given
+ * beside the parts, so tightening it reaches workflows already running on a released version.
+ */
+export type LoadedParts<TContext> = Omit<WorkflowDefinition<TContext>, 'id' | 'version' | 'machine' | 'personEvents'> &
   Required<ReleasableParts>;
 
 /**

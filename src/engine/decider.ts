@@ -11,8 +11,16 @@ import { getNextTransitions } from 'xstate';
 import { actsAcrossTenants, principalSchema, type Principal } from './principal.ts';
 import { boundDetails } from './bounded-details.ts';
 import { planCommands } from './commands.ts';
-import type { Accepted, AuditActor, AuditEntry, Decision, RefusalCode, WorkflowRecord } from './decision.ts';
-import { definitionKey, isJobResultEvent, type WorkflowDefinition } from './definition.ts';
+import type {
+  Accepted,
+  AuditActor,
+  AuditEntry,
+  Decision,
+  ProposedBy,
+  RefusalCode,
+  WorkflowRecord,
+} from './decision.ts';
+import { definitionKey, isJobResultEvent, isPersonEvent, type WorkflowDefinition } from './definition.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from './errors.ts';
 import { initialTransitionOf, persistSnapshot, restoreSnapshot, statePaths, transitionOf } from './snapshot.ts';
 
@@ -23,6 +31,8 @@ export interface IncomingEvent {
   payload?: unknown;
   causationId?: string | null;
   correlationId?: string | null;
+  /** Set when a model proposed the event: audited, and refused for the definition's `personEvents`. */
+  proposedBy?: ProposedBy;
 }
 
 export interface DecideCreateArgs {
@@ -80,6 +90,7 @@ interface Step {
   actor: AuditActor;
   causationId: string | null;
   correlationId: string | null;
+  proposedBy?: ProposedBy;
   now: number;
 }
 
@@ -104,6 +115,7 @@ function audit(step: Step, fields: Partial<AuditEntry> & Pick<AuditEntry, 'outco
     from: step.record.statePaths,
     to: step.record.statePaths,
     actor: step.actor,
+    ...(step.proposedBy ? { proposedBy: step.proposedBy } : {}),
     guard: { outcome: 'none', guards: [], failedChecks: [] },
     causationId: step.causationId,
     correlationId: step.correlationId,
@@ -350,6 +362,7 @@ export function decideEvent(args: DecideEventArgs): Decision {
     actor: actorOf(principal),
     causationId: event.causationId ?? null,
     correlationId: event.correlationId ?? record.correlationId ?? null,
+    ...(event.proposedBy ? { proposedBy: event.proposedBy } : {}),
     now,
   };
   const rawType: unknown = event.type;
@@ -381,6 +394,13 @@ export function decideEvent(args: DecideEventArgs): Decision {
   }
   if (!actsAcrossTenants(principal) && principal.tenantId !== record.tenantId) {
     return refuse(step, 'FORBIDDEN', 'the workflow belongs to another tenant', { reason: 'TENANT_MISMATCH' });
+  }
+  // The model holds no human authority: the caller's roles allow the event, but only the caller's
+  // own request, never a model's proposal, may decide it.
+  if (step.proposedBy && isPersonEvent(definition, event.type)) {
+    return refuse(step, 'FORBIDDEN', `${event.type} is decided only by a person: a model may not propose it`, {
+      reason: 'PERSON_EVENT',
+    });
   }
   const job = args.job;
   // Whatever it reports (a result, or the dead-letter event a failure maps to), a job's event counts

@@ -64,6 +64,16 @@ export interface AuditActor {
   roles: string[];
 }
 
+/**
+ * Who proposed an event that a caller's request applied: a model, by its identity, and the id of its
+ * proposal (the caller's event id). The caller stays the actor, whose roles authorised the event.
+ */
+export interface ProposedBy {
+  kind: 'model';
+  model: { id: string; version?: string };
+  proposalId: string;
+}
+
 export interface AuditEntry {
   workflowId: string;
   eventId: string;
@@ -73,6 +83,8 @@ export interface AuditEntry {
   from: string[];
   to: string[];
   actor: AuditActor;
+  /** Present when a model proposed the event (`POST /v1/workflows/:id/proposals`). */
+  proposedBy?: ProposedBy;
   guard: { outcome: 'passed' | 'none' | 'refused'; guards: string[]; failedChecks: string[] };
   causationId: string | null;
   correlationId: string | null;

@@ -51,6 +51,17 @@ export interface WorkflowDefinition<TContext = unknown> {
   deadLetterEvent: string | null;
   /** What each top-level final state means, by its name; a final state not listed proves nothing. */
   outcomes?: Readonly<Record<string, OutcomeInvariant<TContext>>>;
+  /**
+   * Events only a person may decide (approvals, people's rejections, review resolutions,
+   * compensation, cancellation): never offered to a model as a tool and never applied from a
+   * model's proposal, only from a person's own request.
+   */
+  personEvents: readonly string[];
+}
+
+/** Is `type` one of the events only a person may send: never applied from a model's proposal? */
+export function isPersonEvent(definition: Pick<WorkflowDefinition, 'personEvents'>, type: string): boolean {
+  return definition.personEvents.includes(type);
 }
 
 /**

@@ -101,6 +101,7 @@ export function tinyWorkflow(id: string) {
     explainGuard: (guard) => [guard],
     startEvent: 'START',
     deadLetterEvent: 'ESCALATE',
+    personEvents: ['SIGNED_OFF'],
   };
 
   return defineWorkflow<StampContext>({

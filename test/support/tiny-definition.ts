@@ -18,5 +18,6 @@ export function tinyDefinition(machine: AnyStateMachine, events: string[]): Work
     explainGuard: (guard) => [guard],
     startEvent: null,
     deadLetterEvent: null,
+    personEvents: [],
   };
 }

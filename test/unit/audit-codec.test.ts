@@ -14,28 +14,60 @@ const id = fc.oneof(
   fc.string(),
 );
 const list = fc.array(fc.string(), { maxLength: 3 });
-const entry: fc.Arbitrary<AuditEntry> = fc.record({
-  workflowId: fc.constant(workflowId),
-  eventId: id,
-  eventType: fc.string(),
-  channel: fc.constantFrom('create', 'event', 'timer'),
-  outcome: fc.constantFrom('accepted', 'GUARD_REJECTED', 'NO_TRANSITION', 'INVALID_EVENT'),
-  from: list,
-  to: list,
-  actor: fc.record({ id: fc.string(), kind: fc.constantFrom('user', 'service', 'timer'), roles: list }),
-  guard: fc.record({ outcome: fc.constantFrom('passed', 'none', 'refused'), guards: list, failedChecks: list }),
-  causationId: fc.option(id),
-  correlationId: fc.option(fc.oneof(fc.constant(workflowId), fc.string())),
-  definition: fc.string(),
-  version: fc.nat(),
-  at: fc.nat(),
-  effects: fc.array(id, { maxLength: 3 }),
-  timersArmed: list,
-  timersCancelled: list,
-});
+const proposedBy = fc.record(
+  {
+    kind: fc.constant('model' as const),
+    model: fc.record({ id: fc.string(), version: fc.string() }, { requiredKeys: ['id'] }),
+    proposalId: fc.string(),
+  },
+  { requiredKeys: ['kind', 'model', 'proposalId'] },
+);
+const entry: fc.Arbitrary<AuditEntry> = fc.record(
+  {
+    workflowId: fc.constant(workflowId),
+    eventId: id,
+    eventType: fc.string(),
+    channel: fc.constantFrom('create', 'event', 'timer'),
+    outcome: fc.constantFrom('accepted', 'GUARD_REJECTED', 'NO_TRANSITION', 'INVALID_EVENT'),
+    from: list,
+    to: list,
+    actor: fc.record({ id: fc.string(), kind: fc.constantFrom('user', 'service', 'timer'), roles: list }),
+    proposedBy,
+    guard: fc.record({ outcome: fc.constantFrom('passed', 'none', 'refused'), guards: list, failedChecks: list }),
+    causationId: fc.option(id),
+    correlationId: fc.option(fc.oneof(fc.constant(workflowId), fc.string())),
+    definition: fc.string(),
+    version: fc.nat(),
+    at: fc.nat(),
+    effects: fc.array(id, { maxLength: 3 }),
+    timersArmed: list,
+    timersCancelled: list,
+  },
+  {
+    requiredKeys: [
+      'workflowId',
+      'eventId',
+      'eventType',
+      'channel',
+      'outcome',
+      'from',
+      'to',
+      'actor',
+      'guard',
+      'causationId',
+      'correlationId',
+      'definition',
+      'version',
+      'at',
+      'effects',
+      'timersArmed',
+      'timersCancelled',
+    ],
+  },
+);
 
 describe('audit codec', () => {
-  it('round-trips every entry', () => {
+  it('round-trips every entry, with or without the model that proposed it', () => {
     fc.assert(
       fc.property(entry, (written) => {
         expect(decodeAudit(workflowId, encodeAudit(written))).toStrictEqual(structuredClone(written));

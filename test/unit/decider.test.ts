@@ -109,6 +109,39 @@ describe('the decider', () => {
     });
   });
 
+  it('refuses a person event a model proposed, though the caller may send it, and audits the proposer', () => {
+    const h = fixtures.awaitingApproval();
+    const proposedBy = { kind: 'model' as const, model: { id: 'gpt-x', version: '3' }, proposalId: 'p-9' };
+    const payload = { recommendationVersion: 1, contentHash: h.context.recommendation!.contentHash, amount: 120 };
+    const base = { definition: supportV2, record: h.record, principal: principals.approver, now: t0 + 1000 };
+    const proposed = decideEvent({ ...base, event: { type: 'APPROVED', eventId: 'p-9', payload, proposedBy } });
+    expect(proposed).toMatchObject({
+      outcome: 'refused',
+      code: 'FORBIDDEN',
+      details: { reason: 'PERSON_EVENT' },
+      audit: { outcome: 'FORBIDDEN', actor: { id: 'approver-1' }, proposedBy },
+    });
+    const own = decideEvent({ ...base, event: { type: 'APPROVED', eventId: 'e-9', payload } });
+    expect(own).toMatchObject({ outcome: 'accepted' });
+    expect(own.audit).not.toHaveProperty('proposedBy');
+  });
+
+  it('audits an accepted event a model proposed as model-proposed, the caller as its actor', () => {
+    const h = fixtures.awaitingApproval();
+    const proposedBy = { kind: 'model' as const, model: { id: 'gpt-x' }, proposalId: 'p-10' };
+    const decision = decideEvent({
+      definition: supportV2,
+      record: h.record,
+      event: { type: 'ESCALATE', eventId: 'p-10', payload: { reason: 'the customer disputes the amount' }, proposedBy },
+      principal: principals.approver,
+      now: t0 + 1000,
+    });
+    expect(decision).toMatchObject({
+      outcome: 'accepted',
+      audit: { eventType: 'ESCALATE', actor: { id: 'approver-1' }, proposedBy },
+    });
+  });
+
   it('accepts internal events only through the timer channel', () => {
     const h = fixtures.awaitingApproval();
     const timer = h.timer('approvalTimeout')!;

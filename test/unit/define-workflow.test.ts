@@ -41,6 +41,7 @@ const version = {
   explainGuard: (guard: string) => [guard],
   startEvent: null,
   deadLetterEvent: null,
+  personEvents: [] as string[],
 };
 
 function spec(overrides: Record<string, unknown> = {}) {
@@ -124,6 +125,47 @@ describe('defineWorkflow', () => {
       'tiny@1: deadLetterEvent GO must accept the payload { reason, jobId }',
       "tiny@1: deadLetterEvent GO is what a worker sends when it gives up on a job, but eventRoles.GO is [maker]: add 'worker', the role Warden's workers act as",
     ]);
+  });
+
+  it('names a person event that is no event of the definition, or is a job result', () => {
+    const problems = problemsOf({ versions: [{ ...version, personEvents: ['GO', 'APPROVE', 'DONE'] }] });
+    expect(problems).toEqual([
+      'tiny@1: personEvents names APPROVE, which is not an event with a schema and roles',
+      "tiny@1: personEvents names DONE, a job's result only 'worker' may send, never a person",
+    ]);
+  });
+
+  it('declares the events only a person may send in each shipped definition', () => {
+    expect(support.versions.map((v) => [...v.personEvents].sort())).toEqual([
+      [
+        'APPROVED',
+        'CANCEL_REQUESTED',
+        'CHANGES_REQUESTED',
+        'COMPENSATE',
+        'REJECTED_BY_REVIEWER',
+        'REVIEW_COMPLETE',
+        'REVIEW_REJECT',
+        'REVIEW_RETRY_STEP',
+      ],
+      [
+        'APPROVED',
+        'CANCEL_REQUESTED',
+        'CHANGES_REQUESTED',
+        'COMPENSATE',
+        'REJECTED_BY_REVIEWER',
+        'REVIEW_COMPLETE',
+        'REVIEW_REJECT',
+        'REVIEW_RETRY_STEP',
+      ],
+    ]);
+    expect([...agentTask.latest.personEvents].sort()).toEqual([
+      'APPROVED',
+      'CANCEL_REQUESTED',
+      'RECONCILE',
+      'REJECTED',
+      'REPLAN',
+    ]);
+    expect(stampWorkflow.latest.personEvents).toEqual(['SIGNED_OFF']);
   });
 
   describe("the worker role (Warden's workers always act as 'worker')", () => {

@@ -7,7 +7,7 @@
  *
  * Entries written before this encoding (full JSON, with `workflowId`) still decode as they are.
  */
-import type { AuditActor, AuditEntry } from '../../engine/decision.ts';
+import type { AuditActor, AuditEntry, ProposedBy } from '../../engine/decision.ts';
 
 interface Compact {
   /** event id */ i: string;
@@ -17,6 +17,8 @@ interface Compact {
   /** from */ f?: string[];
   /** to */ t?: string[];
   /** actor: id, kind, roles… */ a: string[];
+  /** proposed by a model: its id, the proposal id, its version when given; absent when not proposed */ p?:
+    [string, string] | [string, string, string];
   /** guard outcome, guards, failed checks; absent when no guard ran */ g?: [string, string[], string[]];
   /** causation id */ u?: string;
   /** correlation id, when not the workflow id (null kept) */ r?: string | null;
@@ -44,6 +46,14 @@ function longId(workflowId: string, id: string): string {
 
 const nonEmpty = (list: string[]) => (list.length > 0 ? list : undefined);
 
+function proposerOf({ model, proposalId }: ProposedBy): NonNullable<Compact['p']> {
+  return model.version === undefined ? [model.id, proposalId] : [model.id, proposalId, model.version];
+}
+
+function proposedByOf([id, proposalId, version]: NonNullable<Compact['p']>): ProposedBy {
+  return { kind: 'model', model: version === undefined ? { id } : { id, version }, proposalId };
+}
+
 export function encodeAudit(entry: AuditEntry): string {
   const w = entry.workflowId;
   const guard = entry.guard;
@@ -56,6 +66,7 @@ export function encodeAudit(entry: AuditEntry): string {
     f: nonEmpty(entry.from),
     t: nonEmpty(entry.to),
     a: [entry.actor.id, entry.actor.kind, ...entry.actor.roles],
+    p: entry.proposedBy ? proposerOf(entry.proposedBy) : undefined,
     g: plainGuard ? undefined : [guard.outcome, guard.guards, guard.failedChecks],
     u: entry.causationId === null ? undefined : shortId(w, entry.causationId),
     r: entry.correlationId === w ? undefined : entry.correlationId,
@@ -84,6 +95,7 @@ export function decodeAudit(workflowId: string, json: string): AuditEntry {
     from: parsed.f ?? [],
     to: parsed.t ?? [],
     actor: { id: actorId, kind: kind as AuditActor['kind'], roles },
+    ...(parsed.p ? { proposedBy: proposedByOf(parsed.p) } : {}),
     guard: { outcome: guardOutcome as AuditEntry['guard']['outcome'], guards, failedChecks },
     causationId: parsed.u === undefined ? null : longId(w, parsed.u),
     correlationId: parsed.r === undefined ? w : parsed.r,
