@@ -132,6 +132,14 @@ const auditEntry = z.object({
   from: z.array(z.string()),
   to: z.array(z.string()),
   actor: z.object({ id: z.string(), kind: z.enum(['user', 'service', 'timer']), roles: z.array(z.string()) }),
+  proposedBy: z
+    .object({
+      kind: z.literal('model'),
+      model: z.object({ id: z.string(), version: z.string().optional() }),
+      proposalId: z.string(),
+    })
+    .optional()
+    .describe('Present when a model proposed the event (`/proposals`); the actor is the caller who posted it'),
   guard: z.object({
     outcome: z.enum(['passed', 'none', 'refused']),
     guards: z.array(z.string()),
@@ -220,6 +228,9 @@ export const responseSchemas = {
           .record(z.string(), z.string())
           .describe('The token claims this definition reads beyond the standard ones, by name: what each grants'),
         createRoles: z.array(z.string()),
+        personEvents: z
+          .array(z.string())
+          .describe('Events only a person may send: never offered as tools, refused when a model proposes them'),
         queues: z.array(z.object({ state: z.string(), title: z.string() })),
         events: z.array(z.string()),
         input: z.record(z.string(), z.unknown()).describe('JSON Schema of the creation input'),

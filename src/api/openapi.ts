@@ -165,7 +165,8 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       get: {
         operationId: 'getTools',
         summary: 'The events this caller may send now, as LLM tools',
-        description: 'OpenAI tools JSON: give these to a model; post its tool call to `/proposals`.',
+        description:
+          'OpenAI tools JSON: give these to a model; post its tool call to `/proposals`. Events only a person may send (the definition’s `personEvents`) are never offered.',
         tags: ['agents'],
         parameters: [idParameter],
         responses: { '200': ok('The tools', 'Tools'), ...errorResponses(idCodes) },
@@ -176,7 +177,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         operationId: 'propose',
         summary: 'A model’s proposed tool call',
         description:
-          'Validated against the tools offered now and applied as the caller’s own event, through every guard; or refused with the reason (`TOOL_NOT_ALLOWED` names the offered tools).',
+          'Validated against the tools offered now and applied as the caller’s own event, through every guard, audited with `proposedBy` (the model and the proposal id); or refused with the reason (`TOOL_NOT_ALLOWED` names the offered tools). The model holds no human authority: an event only a person may send (the definition’s `personEvents`) is never applied from a proposal, even when the caller may send it; it is refused with 403 `FORBIDDEN`, `details.reason` `PERSON_EVENT`, and audited. The person sends it with their own request to `/events`.',
         tags: ['agents'],
         parameters: [idParameter],
         requestBody: jsonBody('Proposal', 'An OpenAI-style tool call'),

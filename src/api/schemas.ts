@@ -38,7 +38,12 @@ export const proposalBody = z.strictObject({
   eventId: z
     .string()
     .regex(/^[A-Za-z0-9_.:/-]{1,200}$/)
-    .optional(),
+    .optional()
+    .describe("The proposal's id, and the event id it is applied under; left out, one is made and answered"),
+  model: z
+    .strictObject({ id: z.string().min(1).max(200), version: z.string().min(1).max(100).optional() })
+    .optional()
+    .describe('The model that proposed the call, audited as `proposedBy`; left out, its id is `unknown`'),
 });
 
 export const queueQuery = z.strictObject({

@@ -237,6 +237,27 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents the model’s lack of authority: the proposal’s model, proposedBy in the audit, personEvents', () => {
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, unknown> }>;
+    expect(schemas.Proposal!.properties.model).toMatchObject({
+      type: 'object',
+      properties: { id: { type: 'string' }, version: { type: 'string' } },
+      required: ['id'],
+    });
+    const entry = (schemas.AuditPage!.properties.entries as { items: { properties: Record<string, unknown> } }).items;
+    expect(entry.properties.proposedBy).toMatchObject({
+      type: 'object',
+      properties: { kind: { const: 'model' }, proposalId: { type: 'string' } },
+      required: ['kind', 'model', 'proposalId'],
+    });
+    const listed = (
+      schemas.DefinitionList!.properties.definitions as { items: { properties: Record<string, unknown> } }
+    ).items.properties;
+    expect(listed.personEvents).toMatchObject({ type: 'array', items: { type: 'string' } });
+    const propose = doc.paths['/v1/workflows/{id}/proposals']!.post as { description: string };
+    expect(propose.description).toContain('PERSON_EVENT');
+  });
+
   it('names every error code with its status, and every error response refers to the shared one of its status', () => {
     expect([...errorCodes].sort()).toEqual(Object.keys(statusOf).sort());
     for (const code of errorCodes) expect(doc.info.description).toContain(`| \`${code}\` | ${statusOf[code]} |`);

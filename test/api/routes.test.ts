@@ -464,17 +464,19 @@ describe('audit, queues, stream', () => {
 });
 
 describe('tools and proposals', () => {
-  it('offers the caller’s events as tools, applies an allowed proposal, refuses any other', async () => {
+  type Audit = {
+    entries: { eventId: string; eventType: string; outcome: string; actor: { id: string }; proposedBy?: unknown }[];
+  };
+  const auditOf = async (id: string) =>
+    w.json<Audit>(await w.call('GET', `/v1/workflows/${id}/audit`, { token: w.tokens.approver }));
+
+  it('offers the caller’s events as tools, never one only a person may send, and refuses any other', async () => {
     const view = await awaitingApproval();
     const tools = await w.json<{ tools: { type: string; function: { name: string; parameters: object } }[] }>(
       await w.call('GET', `/v1/workflows/${view.workflowId}/tools`, { token: w.tokens.approver }),
     );
-    expect(tools.tools.map((t) => t.function.name)).toEqual([
-      'APPROVED',
-      'REJECTED_BY_REVIEWER',
-      'CHANGES_REQUESTED',
-      'ESCALATE',
-    ]);
+    // The approver may send APPROVED, REJECTED_BY_REVIEWER and CHANGES_REQUESTED, but not through a model.
+    expect(tools.tools.map((t) => t.function.name)).toEqual(['ESCALATE']);
     expect(tools.tools[0]).toMatchObject({ type: 'function', function: { parameters: { type: 'object' } } });
 
     const notAllowed = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
@@ -482,35 +484,98 @@ describe('tools and proposals', () => {
       body: { name: 'APPROVED', arguments: JSON.stringify(approval(view).payload) },
     });
     expect(notAllowed.status).toBe(403);
-    expect((await errorOf(notAllowed)).code).toBe('TOOL_NOT_ALLOWED');
+    expect(await errorOf(notAllowed)).toMatchObject({ code: 'TOOL_NOT_ALLOWED', details: { offered: ['ESCALATE'] } });
     const badJson = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
       token: w.tokens.approver,
-      body: { name: 'APPROVED', arguments: '{not json' },
+      body: { name: 'ESCALATE', arguments: '{not json' },
     });
     expect(badJson.status).toBe(422);
-    const overLimit = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
-      token: w.tokens.smallApprover,
-      body: { name: 'APPROVED', arguments: JSON.stringify(approval(view).payload) },
-    });
-    expect(overLimit.status).toBe(403);
-    expect((await errorOf(overLimit)).code).toBe('GUARD_REJECTED');
-    const applied = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
+  });
+
+  it('never applies a person event from a proposal, even the approver’s own model’s, and audits the attempt', async () => {
+    const view = await awaitingApproval();
+    const id = view.workflowId;
+    const proposed = await w.call('POST', `/v1/workflows/${id}/proposals`, {
       token: w.tokens.approver,
-      body: { name: 'APPROVED', arguments: JSON.stringify(approval(view).payload) },
+      body: {
+        name: 'APPROVED',
+        arguments: JSON.stringify(approval(view).payload),
+        eventId: 'p-approve',
+        model: { id: 'gpt-test', version: '2026-11' },
+      },
+    });
+    expect(proposed.status).toBe(403);
+    expect(await errorOf(proposed)).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'PERSON_EVENT' } });
+    const still = await w.json<{ state: string[] }>(
+      await w.call('GET', `/v1/workflows/${id}`, { token: w.tokens.approver }),
+    );
+    expect(JSON.stringify(still)).toContain('awaitingApproval');
+    expect((await auditOf(id)).entries.at(-1)).toMatchObject({
+      eventType: 'APPROVED',
+      outcome: 'FORBIDDEN',
+      actor: { id: expect.any(String) },
+      proposedBy: { kind: 'model', model: { id: 'gpt-test', version: '2026-11' }, proposalId: 'p-approve' },
+    });
+    // The person's own request decides it.
+    const own = await w.call('POST', `/v1/workflows/${id}/events`, { token: w.tokens.approver, body: approval(view) });
+    expect(own.status).toBe(200);
+    expect(await w.json(own)).toMatchObject({ outcome: 'accepted', state: ['executingAction.executing'] });
+    expect(
+      (await auditOf(id)).entries.find((e) => e.eventType === 'APPROVED' && e.outcome === 'accepted'),
+    ).not.toHaveProperty('proposedBy');
+  });
+
+  it('audits an applied proposal as model-proposed, with the model and the proposal id', async () => {
+    const view = await awaitingApproval();
+    const id = view.workflowId;
+    const applied = await w.call('POST', `/v1/workflows/${id}/proposals`, {
+      token: w.tokens.approver,
+      body: {
+        name: 'ESCALATE',
+        arguments: { reason: 'the customer disputes the amount' },
+        eventId: 'p-escalate',
+        model: { id: 'gpt-test' },
+      },
     });
     expect(applied.status).toBe(200);
-    expect(await w.json(applied)).toMatchObject({ outcome: 'accepted', state: ['executingAction.executing'] });
+    expect(await w.json(applied)).toMatchObject({ outcome: 'accepted', eventId: 'p-escalate' });
+    const entry = (await auditOf(id)).entries.find((e) => e.eventType === 'ESCALATE');
+    expect(entry).toMatchObject({
+      outcome: 'accepted',
+      actor: { id: 'alice' },
+      proposedBy: { kind: 'model', model: { id: 'gpt-test' }, proposalId: 'p-escalate' },
+    });
+  });
+
+  it('audits a proposal without a model or an id under the model `unknown` and the id it answers', async () => {
+    const view = await awaitingApproval();
+    const applied = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
+      token: w.tokens.approver,
+      body: { name: 'ESCALATE', arguments: JSON.stringify({ reason: 'unclear' }) },
+    });
+    expect(applied.status).toBe(200);
+    const { eventId } = await w.json<{ eventId: string }>(applied);
+    const entry = (await auditOf(view.workflowId)).entries.find((e) => e.eventType === 'ESCALATE');
+    expect(entry?.proposedBy).toEqual({ kind: 'model', model: { id: 'unknown' }, proposalId: eventId });
   });
 });
 
 describe('definitions, health, unknown routes, internal errors', () => {
   it('lists definitions and describes one with config, graph and Mermaid', async () => {
-    const list = await w.json<{ definitions: { key: string; claims: Record<string, string> }[] }>(
-      await w.call('GET', '/v1/definitions', { token: w.tokens.agent }),
-    );
+    const list = await w.json<{
+      definitions: { key: string; claims: Record<string, string>; personEvents: string[] }[];
+    }>(await w.call('GET', '/v1/definitions', { token: w.tokens.agent }));
     expect(list.definitions.map((d) => d.key)).toEqual(['support@1', 'support@2', 'agent-task@1']);
     // The token claims each reads beyond the standard ones: support its approvers' limit, agent-task none.
     expect(list.definitions.map((d) => Object.keys(d.claims))).toEqual([['approvalLimit'], ['approvalLimit'], []]);
+    // The events only a person may send, per definition: no model is offered or applies them.
+    expect(list.definitions.find((d) => d.key === 'agent-task@1')?.personEvents).toEqual([
+      'APPROVED',
+      'REJECTED',
+      'CANCEL_REQUESTED',
+      'REPLAN',
+      'RECONCILE',
+    ]);
     const detail = await w.json<{
       config: { id: string };
       graph: { nodes: unknown[]; edges: unknown[] };
@@ -605,7 +670,7 @@ describe('event ids, replays and limits', () => {
 
   it('replays the first outcome of a repeated proposal, and of a repeated refused event', async () => {
     const view = await awaitingApproval();
-    const proposal = { name: 'APPROVED', arguments: JSON.stringify(approval(view).payload), eventId: 'p-1' };
+    const proposal = { name: 'ESCALATE', arguments: JSON.stringify({ reason: 'unclear' }), eventId: 'p-1' };
     const first = await w.call('POST', `/v1/workflows/${view.workflowId}/proposals`, {
       token: w.tokens.approver,
       body: proposal,

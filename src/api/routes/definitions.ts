@@ -27,6 +27,7 @@ export function definitionRoutes(deps: ApiDeps) {
             Object.entries(bundle?.claims ?? {}).map(([name, spec]) => [name, spec.description]),
           ),
           createRoles: d.createRoles,
+          personEvents: d.personEvents,
           queues: bundle?.queues ?? [],
           events: Object.keys(d.eventSchemas),
           input: bundle ? payloadJsonSchema(bundle.createSchema) : {},

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
 import type { ApplyOutcome } from '../../engine/engine.ts';
-import type { WorkflowRecord } from '../../engine/decision.ts';
+import type { ProposedBy, WorkflowRecord } from '../../engine/decision.ts';
 import { actsAcrossTenants, type Principal } from '../../engine/principal.ts';
 import type { StoredOutcome } from '../../engine/store-port.ts';
 import { isWorkflowId } from '../../engine/shards.ts';
@@ -18,7 +18,7 @@ import { ApiError } from '../errors.ts';
 import { requestedQueue } from '../queue-resolver.ts';
 import { createRateLimiter } from '../rate-limit.ts';
 import { auditQuery, createWorkflowBody, eventBody, proposalBody, queueQuery, viewQuery } from '../schemas.ts';
-import { toolsFor } from '../tools.ts';
+import { proposalKind, toolsFor } from '../tools.ts';
 import { workflowView } from '../views.ts';
 import { commitRecheckMs } from '../../runtime/commit-watch.ts';
 import { workflowStream } from './workflow-stream.ts';
@@ -88,7 +88,13 @@ export function workflowRoutes(deps: ApiDeps) {
   async function sendEvent(
     c: Context<ApiEnv>,
     id: string,
-    event: { type: string; eventId?: string | undefined; payload: unknown; causationId?: string | undefined },
+    event: {
+      type: string;
+      eventId?: string | undefined;
+      payload: unknown;
+      causationId?: string | undefined;
+      proposedBy?: ProposedBy;
+    },
   ) {
     const principal = c.get('principal');
     const record = await loadOwned(id, principal);
@@ -118,6 +124,7 @@ export function workflowRoutes(deps: ApiDeps) {
         eventId: storedEventId(principal, eventId),
         payload: event.payload,
         causationId: event.causationId ?? null,
+        ...(event.proposedBy ? { proposedBy: event.proposedBy } : {}),
         ...(correlationId && correlationId.length <= 200 ? { correlationId } : {}),
       },
       principal,
@@ -351,8 +358,11 @@ export function workflowRoutes(deps: ApiDeps) {
       const seen = await store.outcomeOf(id, storedEventId(principal, proposal.eventId));
       if (seen) return outcomeResponse(c, id, proposal.eventId, { outcome: 'duplicate', stored: seen });
     }
-    const offered = toolsFor(engine.definitionOf(record), record, principal).map((t) => t.function.name);
-    if (!offered.includes(proposal.name)) {
+    const definition = engine.definitionOf(record);
+    // A person event the caller could send goes on to the engine, which refuses it as proposed
+    // (`FORBIDDEN`, `PERSON_EVENT`) and audits the attempt: only the person's own request decides it.
+    if (proposalKind(definition, record, principal, proposal.name) === 'notOffered') {
+      const offered = toolsFor(definition, record, principal).map((t) => t.function.name);
       throw new ApiError('TOOL_NOT_ALLOWED', `${proposal.name} is not a tool this caller may use now`, { offered });
     }
     let payload: unknown = proposal.arguments;
@@ -363,7 +373,10 @@ export function workflowRoutes(deps: ApiDeps) {
         throw new ApiError('INVALID_EVENT', 'the tool arguments are not valid JSON');
       }
     }
-    return sendEvent(c, id, { type: proposal.name, eventId: proposal.eventId, payload });
+    // The proposal's id is its event id: the caller's own or one made here.
+    const proposalId = proposal.eventId ?? randomUUID();
+    const proposedBy: ProposedBy = { kind: 'model', model: proposal.model ?? { id: 'unknown' }, proposalId };
+    return sendEvent(c, id, { type: proposal.name, eventId: proposalId, payload, proposedBy });
   });
 
   app.get('/:id/stream', workflowStream(deps, loadOwned));
