@@ -7,7 +7,8 @@
 import type { AgentTaskContext } from './context.ts';
 import type { AnyAgentTaskEvent } from './events.ts';
 import { actorOf, payloadField } from './events.ts';
-import { isIdempotent } from './operations.ts';
+import { isIdempotent, isReversibleOrRecoverable } from './operations.ts';
+import { isoToEpochMs } from './policy.ts';
 import type { JobOperation } from './retry-policy.ts';
 import { planRetry } from './retry-policy.ts';
 import { roles } from './roles.ts';
@@ -27,10 +28,16 @@ export const approverDecisionChecks: Record<string, Check> = {
   approverHasRole: (_c, e) => actorOf(e)?.roles.includes(roles.approver) ?? false,
 };
 
-/** An approval additionally needs a plan that passed validation in this very version. */
+/**
+ * An approval additionally needs a plan that passed validation in this very version, data that is
+ * still fresh at the approval's own time (validation checked it at proposal time, and an approval
+ * may come days later), and an operation that can be undone or declares a recovery path.
+ */
 export const approvalChecks: Record<string, Check> = {
   ...approverDecisionChecks,
   validationPassedForCurrentPlan: (c) => validationPassedForCurrentPlan(c),
+  evidenceIsStillFresh: (c, e) => evidenceIsFreshAt(c, e.at),
+  operationIsReversibleOrRecoverable: (c) => isReversibleOrRecoverable(c.plan?.operation),
 };
 
 /** Whether the task may be retried after a failed execution: all three, or it fails. */
@@ -65,6 +72,12 @@ export function validationPassedForCurrentPlan(context: AgentTaskContext): boole
     context.validation.planVersion === context.plan.version &&
     context.validation.planHash === context.plan.hash
   );
+}
+
+/** The task's data (`dataAsOf`) is within `maxDataAgeMs` of `at` (ms since the epoch); no `dataAsOf`, never. */
+export function evidenceIsFreshAt(context: AgentTaskContext, at: number): boolean {
+  const asOf = context.task.dataAsOf === undefined ? null : isoToEpochMs(context.task.dataAsOf);
+  return asOf !== null && asOf + context.config.maxDataAgeMs >= at;
 }
 
 /** No execution was ever requested: nothing can have taken effect. */

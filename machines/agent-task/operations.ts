@@ -1,7 +1,9 @@
 /**
  * The operation catalogue: every operation an agent task may propose, with the zod schema its
  * parameters must parse with and the two facts governance needs: whether repeating it is safe
- * (idempotent) and whether it can be undone (reversible). A name outside this list never executes.
+ * (idempotent), whether it can be undone (reversible) and, when it cannot, how its effect is
+ * recovered from (recoveryPath). An approval needs one of the last two (seed 002: "the action is
+ * reversible or has an approved recovery path"). A name outside this list never executes.
  */
 import { z } from 'zod';
 
@@ -14,6 +16,8 @@ export interface OperationSpec {
   idempotent: boolean;
   /** The effect can be undone by a later operation. */
   reversible: boolean;
+  /** How an irreversible effect is recovered from, as the approver reads it; absent when there is none. */
+  recoveryPath?: string;
 }
 
 export const operationCatalogue = {
@@ -36,6 +40,7 @@ export const operationCatalogue = {
     }),
     idempotent: true,
     reversible: false,
+    recoveryPath: 'Send a correction notice to the same recipients, naming the report it replaces.',
   },
   publish_post: {
     description: 'Publish a post on a channel (upsert by the idempotency key; can be unpublished).',
@@ -48,13 +53,20 @@ export const operationCatalogue = {
     reversible: true,
   },
   issue_credit: {
-    description: "Issue a credit to a customer's account: money moves, once, and cannot be taken back.",
+    description: "Issue a credit to a customer's account: money moves, once, and the credit cannot be undone.",
     parameters: z.strictObject({
       customerId: text(200),
       amount: z.number().positive().max(1_000_000_000),
       currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code'),
     }),
     idempotent: false,
+    reversible: false,
+    recoveryPath: "Finance recovers a wrong credit with a debit on the customer's next invoice.",
+  },
+  delete_crm_record: {
+    description: 'Delete one CRM record permanently: it cannot be restored, so no approval can let it run.',
+    parameters: z.strictObject({ recordId: text(200) }),
+    idempotent: true,
     reversible: false,
   },
 } as const satisfies Record<string, OperationSpec>;
@@ -74,6 +86,12 @@ export function operationSpec(name: unknown): OperationSpec | null {
 /** Whether the named operation is safe to repeat; an unknown operation never is. */
 export function isIdempotent(name: unknown): boolean {
   return operationSpec(name)?.idempotent ?? false;
+}
+
+/** Whether the named operation can be undone or declares a recovery path; an unknown operation cannot. */
+export function isReversibleOrRecoverable(name: unknown): boolean {
+  const spec = operationSpec(name);
+  return spec !== null && (spec.reversible || (spec.recoveryPath ?? '') !== '');
 }
 
 /** The catalogue as the planner and the view show it (no schemas). */

@@ -8,7 +8,7 @@ import type { Principal } from '../../src/engine/principal.ts';
 import type { AgentTaskContext } from './context.ts';
 import { attemptOf } from './context.ts';
 import { validationPassedForCurrentPlan } from './guards.ts';
-import { isIdempotent } from './operations.ts';
+import { isIdempotent, isReversibleOrRecoverable } from './operations.ts';
 import type { JobOperation } from './retry-policy.ts';
 import { roles } from './roles.ts';
 
@@ -54,7 +54,7 @@ const resultEvents: Record<string, JobOperation> = {
 
 const variantsByType: Record<string, readonly string[]> = {
   START: ['valid', 'wrongRole', 'badPayload'],
-  PLAN_PROPOSED: ['valid', 'nonIdempotent', 'invalidPlan', 'staleJob', 'wrongRole', 'badPayload'],
+  PLAN_PROPOSED: ['valid', 'nonIdempotent', 'irreversible', 'invalidPlan', 'staleJob', 'wrongRole', 'badPayload'],
   PLAN_FAILED: ['retryable', 'permanent', 'staleJob', 'wrongRole'],
   APPROVED: ['valid', 'staleVersion', 'tamperedHash', 'selfApproval', 'otherTenant', 'wrongRole', 'badPayload'],
   REJECTED: ['valid', 'staleVersion', 'selfApproval', 'wrongRole'],
@@ -87,6 +87,9 @@ function planPayload(variant: string): Record<string, unknown> {
       parameters: { customerId: 'cust-1', amount: 100, currency: 'EUR' },
       rationale: 'goodwill credit',
     };
+  }
+  if (variant === 'irreversible') {
+    return { operation: 'delete_crm_record', parameters: { recordId: 'crm-acme' }, rationale: 'duplicate record' };
   }
   if (variant === 'invalidPlan') return { operation: 'delete_database', parameters: {}, rationale: 'clean up' };
   return { operation: pathBody.task.requestedOperation, parameters: pathBody.task.parameters, rationale: 'requested' };
@@ -194,6 +197,8 @@ export const agentTaskPaths: PathModel<AgentTaskContext> = {
     if (approval && approval.approverTenantId !== context.tenantId)
       violations.push('the approver is of another tenant');
     if (!validationPassedForCurrentPlan(context)) violations.push('the executing plan did not pass validation');
+    if (!isReversibleOrRecoverable(plan?.operation))
+      violations.push(`an operation that is neither reversible nor recoverable executes: ${plan?.operation ?? 'none'}`);
     for (const effect of executions) {
       if ((attemptOf(effect.jobId) ?? 1) > 1 && !isIdempotent(plan?.operation)) {
         violations.push(`a non-idempotent operation (${plan?.operation ?? 'none'}) is retried: ${effect.jobId}`);
@@ -213,6 +218,7 @@ export const agentTaskPaths: PathModel<AgentTaskContext> = {
       hasPlan: context.plan !== null,
       planValid: validationPassedForCurrentPlan(context),
       planIdempotent: isIdempotent(context.plan?.operation),
+      planRecoverable: isReversibleOrRecoverable(context.plan?.operation),
       approvalCurrent: context.approval !== null && context.approval.planVersion === context.plan?.version,
       executionStatus: context.execution.status,
       executionAttempts: context.execution.attempts,

@@ -17,7 +17,7 @@ export interface AgentTaskPolicy {
 
 export const agentTaskPolicy: AgentTaskPolicy = {
   version: 'agent-task-policy/1',
-  allowedOperations: ['update_crm_record', 'send_report', 'publish_post', 'issue_credit'],
+  allowedOperations: ['update_crm_record', 'send_report', 'publish_post', 'issue_credit', 'delete_crm_record'],
   maxCreditAmount: 500,
   futureSkewMs: 5 * 60 * 1000,
 };

@@ -137,7 +137,7 @@ export const agentTaskView: WorkflowView<AgentTaskContext> = {
             { label: 'Plan', value: `v${plan.version}: ${plan.operation} ${JSON.stringify(plan.parameters)}` },
             {
               label: 'Operation',
-              value: `${spec?.idempotent ? 'idempotent' : 'not idempotent'}, ${spec?.reversible ? 'reversible' : 'not reversible'}`,
+              value: `${spec?.idempotent ? 'idempotent' : 'not idempotent'}, ${spec?.reversible ? 'reversible' : spec?.recoveryPath ? `not reversible; recovery: ${spec.recoveryPath}` : 'not reversible, no recovery path'}`,
             },
             { label: 'Rationale', value: plan.rationale },
             { label: 'Model', value: `${plan.model}, prompt ${plan.promptVersion}` },

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { agentTask } from '../../machines/agent-task/index.ts';
 import { defineWorkflow } from '../../src/definitions/define-workflow.ts';
-import { awaitingApproval, bodyWith, creditPlan, principals, TaskHarness } from './harness.ts';
+import { awaitingApproval, bodyWith, creditPlan, principals, t0, TaskHarness } from './harness.ts';
+
+const hour = 60 * 60 * 1000;
 
 function approvedAndExecuting(plan?: Record<string, unknown>, config: Record<string, unknown> = {}): TaskHarness {
   const h = awaitingApproval(bodyWith({}, config), plan);
@@ -182,6 +184,40 @@ describe('approval refusals', () => {
     if (check && decision.outcome === 'refused') expect(decision.audit.guard.failedChecks).toContain(check);
     expect(h.state).toBe('awaitingApproval');
     expect(h.effectsOf('executeOperation')).toHaveLength(0);
+  });
+
+  it('refuses an approval once the evidence is no longer fresh at the approval time', () => {
+    // 23 h old data under a 24 h limit passes validation; five days later it is stale.
+    const body = bodyWith({ dataAsOf: new Date(t0 - 23 * hour).toISOString() }, { maxDataAgeMs: 24 * hour });
+    const late = awaitingApproval(body);
+    expect(late.context.validation?.ok).toBe(true);
+    late.now = t0 + 5 * 24 * hour;
+    const decision = late.approve();
+    expect(decision).toMatchObject({ outcome: 'refused', code: 'GUARD_REJECTED' });
+    if (decision.outcome === 'refused') expect(decision.audit.guard.failedChecks).toEqual(['evidenceIsStillFresh']);
+    expect(late.state).toBe('awaitingApproval');
+    expect(late.effectsOf('executeOperation')).toHaveLength(0);
+
+    const prompt = awaitingApproval(body);
+    prompt.now = t0 + 30 * 60 * 1000;
+    expect(prompt.approve().outcome).toBe('accepted');
+    expect(prompt.state).toBe('executing');
+  });
+
+  it('refuses an approval of an irreversible operation without a recovery path', () => {
+    const h = awaitingApproval(bodyWith(), {
+      operation: 'delete_crm_record',
+      parameters: { recordId: 'crm-acme' },
+      rationale: 'duplicate',
+    });
+    expect(h.context.validation?.ok).toBe(true);
+    const decision = h.approve();
+    expect(decision).toMatchObject({ outcome: 'refused', code: 'GUARD_REJECTED' });
+    if (decision.outcome === 'refused')
+      expect(decision.audit.guard.failedChecks).toEqual(['operationIsReversibleOrRecoverable']);
+    expect(h.effectsOf('executeOperation')).toHaveLength(0);
+    // An irreversible operation that declares a recovery path may be approved.
+    expect(awaitingApproval(bodyWith(), creditPlan).approve().outcome).toBe('accepted');
   });
 
   it('refuses an approval of a plan that failed validation (nothing waits for it)', () => {
