@@ -4,7 +4,7 @@
  *
  * The config is a static literal the Stately editor can open: guards, actions and delays are named
  * here and implemented in `setup()`. Effect actions (`requestPlan`, `executeOperation`,
- * `reconcileOperation`) are markers the engine turns into durable jobs. Default deny: an event not
+ * `reconcileOperation`, `voidOperation`) are markers the engine turns into durable jobs. Default deny: an event not
  * listed in a state is refused. Nothing in this file does I/O.
  */
 import { setup } from 'xstate';
@@ -164,8 +164,9 @@ export const agentTaskMachine = setup({
         },
         OPERATION_NOT_FOUND: {
           guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
-          target: 'executionFailed',
+          target: 'voiding',
           actions: 'recordNotFound',
+          description: 'Not found is not proof: a request still in flight can land later, so fence the key first.',
         },
         ESCALATE: {
           guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
@@ -174,18 +175,54 @@ export const agentTaskMachine = setup({
         },
       },
     },
+    voiding: {
+      description:
+        'The executor fences the idempotency key so that no request under it can land later; only then is the execution known not to have happened.',
+      entry: [{ type: 'startAttempt', params: { operation: 'void' } }, 'voidOperation'],
+      exit: { type: 'finishJob', params: { operation: 'void' } },
+      on: {
+        OPERATION_VOIDED: {
+          guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+          target: 'executionFailed',
+          actions: 'recordVoided',
+          description: 'Nothing executed under the key and nothing can any more.',
+        },
+        OPERATION_FOUND: {
+          guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+          target: 'completed',
+          actions: 'recordReceipt',
+          description: 'The request landed after all: the action stands.',
+        },
+        ESCALATE: {
+          guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+          target: 'escalated',
+          actions: { type: 'escalate', params: { reason: 'VOID_FAILED', step: 'voiding' } },
+          description: 'The fence failed: whether the operation executed is still unknown.',
+        },
+      },
+    },
     executionFailed: {
       description:
-        'Transient: retry only when the operation is idempotent, attempts remain and the error is retryable; otherwise fail.',
-      always: [{ guard: 'executionMayBeRetried', target: 'retryPending' }, { target: 'failed' }],
+        'Transient: retry only when the operation is idempotent, attempts remain and the error is retryable (under a new key after a fence); a fenced execution that may not be retried goes to a person; otherwise fail.',
+      always: [
+        { guard: 'executionMayBeRetried', target: 'retryPending' },
+        {
+          guard: 'executionWasVoided',
+          target: 'escalated',
+          actions: { type: 'escalate', params: { reason: 'EXECUTION_VOIDED', step: 'executionFailed' } },
+          description: 'Nothing executed and nothing can land under the fenced key: a person replans or cancels.',
+        },
+        { target: 'failed' },
+      ],
     },
     retryPending: {
-      description: 'Waiting out a deterministic backoff before the next attempt under the same idempotency key.',
+      description:
+        'Waiting out a deterministic backoff before the next attempt under the same idempotency key (a new one once the key was fenced).',
       after: { executionRetryDelay: { target: 'executing' } },
     },
     escalated: {
       description:
-        'A person works the task: replan or cancel while nothing can have executed, reconcile while the outcome is unknown. Queue: Escalated.',
+        'A person works the task: replan or cancel while nothing can have executed (never started, or fenced with nothing under the key), reconcile while the outcome is unknown. Queue: Escalated.',
       exit: 'closeEscalation',
       on: {
         REPLAN: { guard: 'executionCannotHaveHappened', target: 'planning' },

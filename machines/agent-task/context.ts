@@ -80,9 +80,19 @@ export interface Plan {
 
 /**
  * `unknown`: the call may have reached the provider; only reconciliation settles it. `notFound`
- * after reconciliation means nothing executed under the key so far.
+ * after reconciliation means nothing executed under the key so far: not proof, since a request in
+ * flight can still land. `voided`: the key was fenced with nothing under it, so nothing executed
+ * under it and nothing ever will (a later attempt needs another key).
  */
-export const executionStatuses = ['notStarted', 'inFlight', 'unknown', 'notFound', 'failed', 'succeeded'] as const;
+export const executionStatuses = [
+  'notStarted',
+  'inFlight',
+  'unknown',
+  'notFound',
+  'voided',
+  'failed',
+  'succeeded',
+] as const;
 export type ExecutionStatus = (typeof executionStatuses)[number];
 
 export interface AgentTaskContext {
@@ -93,8 +103,11 @@ export interface AgentTaskContext {
   createdAt: number;
   task: AgentTaskSpec;
   config: AgentTaskConfig;
-  /** Jobs per operation over the whole workflow: the `<attempt>` of job ids, never reused. */
-  attempts: Record<JobOperation, number>;
+  /**
+   * Jobs per operation over the whole workflow: the `<attempt>` of job ids, never reused. `void` is
+   * absent in contexts persisted before fencing existed (read it as 0).
+   */
+  attempts: Record<Exclude<JobOperation, 'void'>, number> & { void?: number };
   /** Planning attempts in the current visit to planning: what the planning retry budget counts. */
   planAttempts: number;
   /** Jobs in flight by operation; a result naming any other job id is stale. */
@@ -148,7 +161,7 @@ export function createInitialContext(input: AgentTaskInput): AgentTaskContext {
     createdAt: parsed.createdAt,
     task: parsed.task,
     config: agentTaskConfigSchema.parse(parsed.config),
-    attempts: { plan: 0, execute: 0, reconcile: 0 },
+    attempts: { plan: 0, execute: 0, reconcile: 0, void: 0 },
     planAttempts: 0,
     jobs: {},
     lastError: null,
@@ -169,9 +182,13 @@ export function createInitialContext(input: AgentTaskInput): AgentTaskContext {
   };
 }
 
-/** The one idempotency key of a plan version: every execution attempt and reconciliation of it uses it. */
-export function idempotencyKeyFor(workflowId: string, planVersion: number): string {
-  return `agent-task:${workflowId}:plan-v${planVersion}`;
+/**
+ * The idempotency key of a plan version: every execution attempt and reconciliation of it uses it,
+ * until the key is fenced; an attempt after a fence uses the key of its own attempt number.
+ */
+export function idempotencyKeyFor(workflowId: string, planVersion: number, afterFenceAttempt?: number): string {
+  const key = `agent-task:${workflowId}:plan-v${planVersion}`;
+  return afterFenceAttempt === undefined ? key : `${key}:attempt-${afterFenceAttempt}`;
 }
 
 export function jobIdFor(workflowId: string, operation: JobOperation, attempt: number): string {

@@ -28,6 +28,10 @@ export const effects = {
     operation: 'reconcile',
     params: (c) => ({ idempotencyKey: c.execution.idempotencyKey }),
   },
+  voidOperation: {
+    operation: 'void',
+    params: (c) => ({ idempotencyKey: c.execution.idempotencyKey }),
+  },
 } satisfies Record<string, EffectSpec<AgentTaskContext>>;
 
 export type AgentTaskEffect = keyof typeof effects;

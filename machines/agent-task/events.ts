@@ -47,10 +47,12 @@ export const eventSchemas = {
   OPERATION_FAILED: z.strictObject({ jobId, errorClass, message: text(2000), retryable: z.boolean() }),
   /** The call may have reached the provider (transport error, timeout): reconcile before anything else. */
   OPERATION_OUTCOME_UNKNOWN: z.strictObject({ jobId, errorClass, message: text(2000) }),
-  /** Reconciliation found an execution under the idempotency key. */
+  /** Reconciliation (or fencing) found an execution under the idempotency key. */
   OPERATION_FOUND: z.strictObject({ jobId, receipt: operationReceipt }),
-  /** Reconciliation found no execution under the idempotency key. */
+  /** Reconciliation found no execution under the idempotency key (not proof: a request may still land). */
   OPERATION_NOT_FOUND: z.strictObject({ jobId, idempotencyKey: text(300) }),
+  /** The executor fenced the key with nothing under it: nothing executed and nothing can land any more. */
+  OPERATION_VOIDED: z.strictObject({ jobId, idempotencyKey: text(300) }),
   CANCEL_REQUESTED: z.strictObject({ reason: text(2000) }),
   /** A person hands the task to a reviewer, or a worker gives up on its job (the dead-letter event). */
   ESCALATE: z.strictObject({ reason: text(2000), jobId: jobId.optional() }),

@@ -1,9 +1,12 @@
 /**
  * The operation executor: the adapter that really performs a catalogue operation. Its contract is
  * the idempotency ledger: every execution is recorded under its idempotency key, and a second call
- * with the same key returns the first receipt without executing again. Two implementations: in
- * process memory (demo, tests) and on Redis (an atomic Lua script; survives a worker crash).
+ * with the same key returns the first receipt without executing again. A key can also be fenced:
+ * then no request under it can land any more (it is refused), which is what lets the workflow
+ * conclude that an operation it could not find did not happen. Two implementations: in process
+ * memory (demo, tests) and on Redis (atomic Lua scripts; survives a worker crash).
  */
+import { z } from 'zod';
 import { contentHashOf, stableId } from '../../src/effects/canonical-json.ts';
 import { ActionRefusedError, type EffectError } from '../../src/effects/effect-errors.ts';
 import { FaultInjector, withFault } from '../../src/effects/fault-injector.ts';
@@ -26,11 +29,22 @@ export interface ExecutorCallOptions {
   signal?: AbortSignal | undefined;
 }
 
+/** The answer to fencing a key: nothing can land under it any more, or something already has. */
+export type FenceResult = { status: 'fenced' } | { status: 'executed'; receipt: OperationReceipt };
+
+/** The refusal of an execution under a fenced key. */
+export const fencedKeyReason = 'the idempotency key was fenced: nothing may execute under it any more';
+
 export interface OperationExecutor {
-  /** Executes once per key: a repeated key returns the first receipt. Failures throw `EffectError`s. */
+  /**
+   * Executes once per key: a repeated key returns the first receipt; a fenced key is refused
+   * (`ActionRefusedError`). Failures throw `EffectError`s.
+   */
   execute(request: ExecutionRequest, options?: ExecutorCallOptions): Promise<OperationReceipt>;
-  /** The receipt recorded under the key, or null when nothing executed under it. */
+  /** The receipt recorded under the key, or null when nothing executed under it (so far, unless fenced). */
   lookup(idempotencyKey: string, options?: ExecutorCallOptions): Promise<OperationReceipt | null>;
+  /** Fences the key so that a request still in flight under it can never land, unless one already has. Idempotent. */
+  fence(idempotencyKey: string, options?: ExecutorCallOptions): Promise<FenceResult>;
   /** Every execution that really happened, oldest first (for tests and audits). */
   executions(): Promise<OperationReceipt[]>;
 }
@@ -73,6 +87,7 @@ abstract class FaultyExecutor {
 
 export class MemoryOperationExecutor extends FaultyExecutor implements TestableOperationExecutor {
   private readonly byKey = new Map<string, OperationReceipt>();
+  private readonly fenced = new Set<string>();
   private readonly ledger: OperationReceipt[] = [];
 
   constructor(private readonly clock: () => number = () => 0) {
@@ -83,6 +98,7 @@ export class MemoryOperationExecutor extends FaultyExecutor implements TestableO
     return this.guarded(options, () => {
       const existing = this.byKey.get(request.idempotencyKey);
       if (existing) return Promise.resolve(existing);
+      if (this.fenced.has(request.idempotencyKey)) return Promise.reject(new ActionRefusedError(fencedKeyReason));
       const receipt = newReceipt(request, this.clock());
       this.byKey.set(request.idempotencyKey, receipt);
       this.ledger.push(receipt);
@@ -94,6 +110,13 @@ export class MemoryOperationExecutor extends FaultyExecutor implements TestableO
     return Promise.resolve(this.byKey.get(idempotencyKey) ?? null);
   }
 
+  fence(idempotencyKey: string): Promise<FenceResult> {
+    const receipt = this.byKey.get(idempotencyKey);
+    if (receipt) return Promise.resolve({ status: 'executed', receipt });
+    this.fenced.add(idempotencyKey);
+    return Promise.resolve({ status: 'fenced' });
+  }
+
   executions(): Promise<OperationReceipt[]> {
     return Promise.resolve([...this.ledger]);
   }
@@ -101,6 +124,16 @@ export class MemoryOperationExecutor extends FaultyExecutor implements TestableO
 
 interface ExecutionScripts {
   wardenRecordExecution(receiptKey: string, ledgerKey: string, receipt: string): Promise<RecordScriptReply>;
+  wardenFenceExecution(receiptKey: string, fence: string): Promise<RecordScriptReply>;
+}
+
+/** What a fenced key stores in place of a receipt (the record script never overwrites it). */
+const fenceRecord = z.strictObject({ fenced: z.literal(true), idempotencyKey: z.string(), at: z.number() });
+
+/** A stored receipt, or null when the key holds a fence. */
+function storedReceipt(json: string): OperationReceipt | null {
+  const value: unknown = JSON.parse(json);
+  return fenceRecord.safeParse(value).success ? null : operationReceipt.parse(value);
 }
 
 /** Redis keys of the ledger; `{agent-task}` keeps them in one cluster slot for the script. */
@@ -126,6 +159,7 @@ export class RedisOperationExecutor extends FaultyExecutor implements TestableOp
     this.keys = executorKeys(prefix);
     this.client = withScripts<ExecutionScripts>(client, {
       wardenRecordExecution: { file: new URL('./lua/record-execution.lua', import.meta.url), numberOfKeys: 2 },
+      wardenFenceExecution: { file: new URL('./lua/fence-execution.lua', import.meta.url), numberOfKeys: 1 },
     });
   }
 
@@ -137,13 +171,22 @@ export class RedisOperationExecutor extends FaultyExecutor implements TestableOp
         this.keys.ledger,
         JSON.stringify(receipt),
       );
-      return operationReceipt.parse(JSON.parse(json));
+      const stored = storedReceipt(json);
+      if (!stored) throw new ActionRefusedError(fencedKeyReason);
+      return stored;
     });
   }
 
   async lookup(idempotencyKey: string): Promise<OperationReceipt | null> {
     const json = await this.client.get(this.keys.receipt(idempotencyKey));
-    return json === null ? null : operationReceipt.parse(JSON.parse(json));
+    return json === null ? null : storedReceipt(json);
+  }
+
+  async fence(idempotencyKey: string): Promise<FenceResult> {
+    const fence = { fenced: true, idempotencyKey, at: this.clock() };
+    const [, json] = await this.client.wardenFenceExecution(this.keys.receipt(idempotencyKey), JSON.stringify(fence));
+    const receipt = storedReceipt(json);
+    return receipt ? { status: 'executed', receipt } : { status: 'fenced' };
   }
 
   async executions(): Promise<OperationReceipt[]> {

@@ -80,15 +80,21 @@ export function evidenceIsFreshAt(context: AgentTaskContext, at: number): boolea
   return asOf !== null && asOf + context.config.maxDataAgeMs >= at;
 }
 
-/** No execution was ever requested: nothing can have taken effect. */
+/** No execution was ever requested, or the only key used was fenced with nothing under it: nothing can have taken effect. */
 export function executionCannotHaveHappened(context: AgentTaskContext): boolean {
-  return context.execution.status === 'notStarted';
+  const status = context.execution.status;
+  return status === 'notStarted' || status === 'voided';
 }
 
-/** An execution was requested and nobody has settled whether it took effect. */
+/** An execution was requested and nobody has settled whether it took effect (not found is not proof). */
 export function executionOutcomeUncertain(context: AgentTaskContext): boolean {
   const status = context.execution.status;
-  return status === 'inFlight' || status === 'unknown';
+  return status === 'inFlight' || status === 'unknown' || status === 'notFound';
+}
+
+/** The last execution's key was fenced with nothing under it. */
+export function executionWasVoided(context: AgentTaskContext): boolean {
+  return context.execution.status === 'voided';
 }
 
 function isCurrentJob(context: AgentTaskContext, event: AnyAgentTaskEvent, params: OperationParams): boolean {
@@ -118,6 +124,7 @@ export const guards = {
     (actorOf(event)?.id === context.requesterId && (actorOf(event)?.roles.includes(roles.requester) ?? false)),
   executionCannotHaveHappened: (context: AgentTaskContext) => executionCannotHaveHappened(context),
   executionOutcomeUncertain: (context: AgentTaskContext) => executionOutcomeUncertain(context),
+  executionWasVoided: (context: AgentTaskContext) => executionWasVoided(context),
 } satisfies Record<string, (context: AgentTaskContext, event: AnyAgentTaskEvent, params: never) => boolean>;
 
 export type GuardName = keyof typeof guards;

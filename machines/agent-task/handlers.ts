@@ -1,6 +1,6 @@
 /**
  * Effect handler factories of the agent task, `(deps) => EffectHandler`: planning through the
- * model (validated, one repair, then escalation), execution and reconciliation through the
+ * model (validated, one repair, then escalation), execution, reconciliation and fencing through the
  * operation executor. A handler never changes workflow state; whatever happens is one event.
  */
 import { z } from 'zod';
@@ -133,8 +133,32 @@ export function createReconcileHandler(deps: AgentTaskDeps): EffectHandler {
   });
 }
 
+/**
+ * `voidOperation`: OPERATION_VOIDED once the key is fenced with nothing under it, OPERATION_FOUND
+ * when a request landed after all (the action stands); a failed fence goes to a person.
+ */
+export function createVoidHandler(deps: AgentTaskDeps): EffectHandler {
+  return createHandler({
+    timeoutMs: deps.timeoutMs('void'),
+    schemas: eventSchemas,
+    onError: (ctx, error) =>
+      result('ESCALATE', {
+        reason: clip(`fencing ${keyOf(ctx)} failed: ${failureFacts(error).message}`),
+        jobId: ctx.job.jobId,
+      }),
+    run: async (ctx, signal) => {
+      const { idempotencyKey } = parseParams(reconcileParams, ctx);
+      const fenced = await deps.executor.fence(idempotencyKey, { signal });
+      return fenced.status === 'executed'
+        ? result('OPERATION_FOUND', { jobId: ctx.job.jobId, receipt: fenced.receipt })
+        : result('OPERATION_VOIDED', { jobId: ctx.job.jobId, idempotencyKey });
+    },
+  });
+}
+
 export const handlers = {
   requestPlan: createPlanHandler,
   executeOperation: createExecuteHandler,
   reconcileOperation: createReconcileHandler,
+  voidOperation: createVoidHandler,
 };

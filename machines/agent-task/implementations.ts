@@ -38,6 +38,7 @@ export const agentTaskGuards = {
   escalationIsAuthorised: ({ context, event }: Args) => g.escalationIsAuthorised(context, event),
   executionCannotHaveHappened: ({ context }: Args) => g.executionCannotHaveHappened(context),
   executionOutcomeUncertain: ({ context }: Args) => g.executionOutcomeUncertain(context),
+  executionWasVoided: ({ context }: Args) => g.executionWasVoided(context),
 };
 
 export const agentTaskActions = {
@@ -54,10 +55,12 @@ export const agentTaskActions = {
   recordReceipt: update(({ context, event }) => u.recordReceipt(context, event)),
   recordOutcomeUnknown: update(({ context, event }) => u.recordExecutionStatus(context, event, 'unknown')),
   recordNotFound: update(({ context, event }) => u.recordExecutionStatus(context, event, 'notFound')),
+  recordVoided: update(({ context, event }) => u.recordExecutionStatus(context, event, 'voided')),
   recordExecutionFailed: update(({ context, event }) => u.recordExecutionStatus(context, event, 'failed')),
   requestPlan: requestEffect,
   executeOperation: requestEffect,
   reconcileOperation: requestEffect,
+  voidOperation: requestEffect,
 };
 
 export const agentTaskDelays = {

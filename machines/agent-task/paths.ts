@@ -6,7 +6,6 @@
 import type { PathModel, WalkEvent } from '../../src/definitions/workflow.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import type { AgentTaskContext } from './context.ts';
-import { attemptOf } from './context.ts';
 import { validationPassedForCurrentPlan } from './guards.ts';
 import { isIdempotent, isReversibleOrRecoverable } from './operations.ts';
 import type { JobOperation } from './retry-policy.ts';
@@ -50,6 +49,7 @@ const resultEvents: Record<string, JobOperation> = {
   OPERATION_OUTCOME_UNKNOWN: 'execute',
   OPERATION_FOUND: 'reconcile',
   OPERATION_NOT_FOUND: 'reconcile',
+  OPERATION_VOIDED: 'void',
 };
 
 const variantsByType: Record<string, readonly string[]> = {
@@ -97,7 +97,8 @@ function planPayload(variant: string): Record<string, unknown> {
 
 /** The payload of a result event (a valid one; the variant adjusts it). */
 function resultPayload(type: string, context: AgentTaskContext, variant: string): Record<string, unknown> {
-  const operation = resultEvents[type] ?? 'plan';
+  // OPERATION_FOUND answers a reconciliation or, when a request landed after all, a fence.
+  const operation = type === 'OPERATION_FOUND' && context.jobs.void ? 'void' : (resultEvents[type] ?? 'plan');
   const current = context.jobs[operation] ?? `${context.workflowId}/${operation}/1`;
   const jobId = variant === 'staleJob' ? `${context.workflowId}/${operation}/99` : current;
   switch (type) {
@@ -129,7 +130,7 @@ function resultPayload(type: string, context: AgentTaskContext, variant: string)
 }
 
 function currentJobId(context: AgentTaskContext): string | undefined {
-  return context.jobs.execute ?? context.jobs.reconcile ?? context.jobs.plan;
+  return context.jobs.execute ?? context.jobs.reconcile ?? context.jobs.void ?? context.jobs.plan;
 }
 
 export const agentTaskPaths: PathModel<AgentTaskContext> = {
@@ -178,9 +179,11 @@ export const agentTaskPaths: PathModel<AgentTaskContext> = {
   },
   invariants({ decision, context, trail }) {
     if (decision.outcome !== 'accepted') return [];
-    const executions = decision.effects.filter((e) => e.type === 'executeOperation');
-    if (executions.length === 0) return [];
     const violations: string[] = [];
+    if (decision.audit.eventType === 'OPERATION_NOT_FOUND' && decision.record.statePaths.includes('failed'))
+      violations.push('a not-found is taken as proof: the task failed without fencing the key');
+    const executions = decision.effects.filter((e) => e.type === 'executeOperation');
+    if (executions.length === 0) return violations;
     const approvalEntry = [...trail].reverse().find((e) => e.eventType === 'APPROVED' && e.outcome === 'accepted');
     const approval = context.approval;
     const plan = context.plan;
@@ -199,8 +202,18 @@ export const agentTaskPaths: PathModel<AgentTaskContext> = {
     if (!validationPassedForCurrentPlan(context)) violations.push('the executing plan did not pass validation');
     if (!isReversibleOrRecoverable(plan?.operation))
       violations.push(`an operation that is neither reversible nor recoverable executes: ${plan?.operation ?? 'none'}`);
+    // The step before this one (a result or the retry timer after it): a fence means a fresh key.
+    const previousResult = trail
+      .slice(0, -1)
+      .reverse()
+      .find((e) => e.eventType in resultEvents);
+    const afterFence = previousResult?.eventType === 'OPERATION_VOIDED';
     for (const effect of executions) {
-      if ((attemptOf(effect.jobId) ?? 1) > 1 && !isIdempotent(plan?.operation)) {
+      const key = effect.params.idempotencyKey;
+      if (afterFence && (typeof key !== 'string' || !key.endsWith(`:attempt-${context.execution.attempts}`)))
+        violations.push(`an execution after a fence does not use a fresh key: ${String(key)}`);
+      // A second attempt of the same plan (a replan after a fence starts the new plan's count at 1).
+      if (context.execution.attempts > 1 && !isIdempotent(plan?.operation)) {
         violations.push(`a non-idempotent operation (${plan?.operation ?? 'none'}) is retried: ${effect.jobId}`);
       }
     }

@@ -9,7 +9,7 @@ import type { ErrorClass } from '../../src/effects/effect-errors.ts';
 export { backoffDelay, type Backoff } from '../../src/definitions/backoff.ts';
 
 /** Job operations of the workflow; they name job ids `<workflowId>/<operation>/<attempt>`. */
-export const jobOperations = ['plan', 'execute', 'reconcile'] as const;
+export const jobOperations = ['plan', 'execute', 'reconcile', 'void'] as const;
 export type JobOperation = (typeof jobOperations)[number];
 
 export const planRetry = {

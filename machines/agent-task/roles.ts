@@ -33,6 +33,7 @@ export const eventRoles: Record<AgentTaskEventType, readonly Role[]> = {
   OPERATION_OUTCOME_UNKNOWN: workerResult,
   OPERATION_FOUND: workerResult,
   OPERATION_NOT_FOUND: workerResult,
+  OPERATION_VOIDED: workerResult,
   CANCEL_REQUESTED: [roles.requester, roles.approver, roles.reviewer],
   ESCALATE: [roles.requester, roles.worker],
   REPLAN: [roles.reviewer],

@@ -17,9 +17,12 @@ function actorId(event: AnyAgentTaskEvent): string {
   return actorOf(event)?.id ?? 'timer';
 }
 
-/** Starts a job of `operation`: the next job id; for `execute`, the next attempt under the plan's one key. */
+/**
+ * Starts a job of `operation`: the next job id; for `execute`, the next attempt under the plan's key
+ * (a fresh one when the last key was fenced: nothing may execute under that one any more).
+ */
 export function startAttempt(context: AgentTaskContext, operation: JobOperation): Update {
-  const attempt = context.attempts[operation] + 1;
+  const attempt = (context.attempts[operation] ?? 0) + 1;
   const update: Update = {
     attempts: { ...context.attempts, [operation]: attempt },
     jobs: { ...context.jobs, [operation]: jobIdFor(context.workflowId, operation, attempt) },
@@ -27,12 +30,19 @@ export function startAttempt(context: AgentTaskContext, operation: JobOperation)
   if (operation === 'plan') update.planAttempts = context.planAttempts + 1;
   if (operation === 'execute' && context.plan) {
     const samePlan = context.execution.planVersion === context.plan.version;
+    const attempts = samePlan ? context.execution.attempts + 1 : 1;
+    const fenced = samePlan && context.execution.status === 'voided';
+    const planKey = idempotencyKeyFor(context.workflowId, context.plan.version);
     update.execution = {
       ...context.execution,
       status: 'inFlight',
-      idempotencyKey: idempotencyKeyFor(context.workflowId, context.plan.version),
+      idempotencyKey: fenced
+        ? idempotencyKeyFor(context.workflowId, context.plan.version, attempts)
+        : samePlan
+          ? (context.execution.idempotencyKey ?? planKey)
+          : planKey,
       planVersion: context.plan.version,
-      attempts: samePlan ? context.execution.attempts + 1 : 1,
+      attempts,
       failure: null,
     };
   }
@@ -164,7 +174,7 @@ export function recordReceipt(context: AgentTaskContext, event: AnyAgentTaskEven
 export function recordExecutionStatus(
   context: AgentTaskContext,
   event: AnyAgentTaskEvent,
-  status: 'unknown' | 'notFound' | 'failed',
+  status: 'unknown' | 'notFound' | 'voided' | 'failed',
 ): Update {
   const message = payloadField(event, 'message') ?? payloadField(event, 'reason');
   return {

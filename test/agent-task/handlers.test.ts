@@ -82,6 +82,27 @@ describe('agent-task handlers', () => {
     expect(missing).toMatchObject({ type: 'OPERATION_NOT_FOUND', payload: { idempotencyKey: 'other' } });
   });
 
+  it('fences a key with nothing under it, and finds the request that landed after all', async () => {
+    const d = deps();
+    const voidJob = (idempotencyKey: string) => ctx('voidOperation', 'void', { idempotencyKey });
+    expect(await handlers.voidOperation(d)(voidJob(key))).toMatchObject({
+      type: 'OPERATION_VOIDED',
+      payload: { jobId: 'wf-1/void/1', idempotencyKey: key },
+    });
+    // A request still in flight under the fenced key can no longer land.
+    const late = await handlers.executeOperation(d)(ctx('executeOperation', 'execute', execParams));
+    expect(late).toMatchObject({ type: 'OPERATION_FAILED', payload: { retryable: false } });
+    expect(await d.executor.executions()).toHaveLength(0);
+
+    const other = { ...execParams, idempotencyKey: 'agent-task:wf-2:plan-v1' };
+    await handlers.executeOperation(d)(ctx('executeOperation', 'execute', other));
+    const landed = await handlers.voidOperation(d)(voidJob(other.idempotencyKey));
+    expect(landed).toMatchObject({
+      type: 'OPERATION_FOUND',
+      payload: { receipt: { idempotencyKey: other.idempotencyKey } },
+    });
+  });
+
   it('proposes a plan with its hash, and escalates when the answer stays invalid', async () => {
     const d = deps();
     const task = {

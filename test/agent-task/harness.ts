@@ -66,7 +66,11 @@ export class TaskHarness {
   }
 
   /** Sends a worker result for the job of `operation` in flight. */
-  result(type: string, operation: 'plan' | 'execute' | 'reconcile', payload: Record<string, unknown> = {}): Decision {
+  result(
+    type: string,
+    operation: 'plan' | 'execute' | 'reconcile' | 'void',
+    payload: Record<string, unknown> = {},
+  ): Decision {
     const jobId = this.context.jobs[operation] ?? `wf-1/${operation}/99`;
     return this.send(type, { jobId, ...payload }, principals.worker);
   }

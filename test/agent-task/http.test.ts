@@ -42,6 +42,7 @@ function wrap(real: OperationExecutor): OperationExecutor {
       return error ? Promise.reject(error) : real.execute(request, options);
     },
     lookup: (key, options) => real.lookup(key, options),
+    fence: (key, options) => real.fence(key, options),
     executions: () => real.executions(),
   };
 }

@@ -122,16 +122,54 @@ describe('agent-task lifecycle', () => {
     expect(h.state).toBe('completed');
   });
 
-  it('goes from not found to a retry for an idempotent operation and to failed for a credit', () => {
+  it('fences the key after a not-found and goes on as executed when the request landed after all', () => {
+    const c = approvedAndExecuting(creditPlan);
+    c.result('OPERATION_OUTCOME_UNKNOWN', 'execute', { errorClass: 'TRANSPORT', message: 'reset' });
+    c.result('OPERATION_NOT_FOUND', 'reconcile', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
+    expect(c.state).toBe('voiding');
+    expect(c.context.execution.status).toBe('notFound');
+    const [fence] = c.effectsOf('voidOperation');
+    expect(fence).toMatchObject({ jobId: 'wf-1/void/1', params: { idempotencyKey: 'agent-task:wf-1:plan-v1' } });
+    c.result('OPERATION_FOUND', 'void', { receipt: c.receipt() });
+    expect(c.state).toBe('completed');
+    expect(c.context.execution).toMatchObject({ status: 'succeeded', receipt: { executionId: 'op_1' } });
+    expect(c.effectsOf('executeOperation')).toHaveLength(1);
+  });
+
+  it('after a fence, retries an idempotent operation under a new key and hands a credit to a person', () => {
     const h = approvedAndExecuting();
     h.result('OPERATION_OUTCOME_UNKNOWN', 'execute', { errorClass: 'TRANSPORT', message: 'reset' });
     h.result('OPERATION_NOT_FOUND', 'reconcile', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
+    h.result('OPERATION_VOIDED', 'void', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
     expect(h.state).toBe('retryPending');
+    h.fire('executionRetryDelay');
+    expect(h.effectsOf('executeOperation').map((e) => e.params.idempotencyKey)).toEqual([
+      'agent-task:wf-1:plan-v1',
+      'agent-task:wf-1:plan-v1:attempt-2',
+    ]);
 
     const c = approvedAndExecuting(creditPlan);
     c.result('OPERATION_OUTCOME_UNKNOWN', 'execute', { errorClass: 'TRANSPORT', message: 'reset' });
     c.result('OPERATION_NOT_FOUND', 'reconcile', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
-    expect(c.state).toBe('failed');
+    c.result('OPERATION_VOIDED', 'void', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
+    expect(c.state).toBe('escalated');
+    expect(c.context.escalation?.reason).toBe('EXECUTION_VOIDED');
+    expect(c.effectsOf('executeOperation')).toHaveLength(1);
+    // Nothing executed and nothing can land: a reviewer may send it back to planning.
+    expect(c.send('REPLAN', { note: 'try again' }, principals.reviewer).outcome).toBe('accepted');
+    expect(c.state).toBe('planning.attempting');
+  });
+
+  it('escalates when the fence fails, and a reviewer reconciles again', () => {
+    const c = approvedAndExecuting(creditPlan);
+    c.result('OPERATION_OUTCOME_UNKNOWN', 'execute', { errorClass: 'TRANSPORT', message: 'reset' });
+    c.result('OPERATION_NOT_FOUND', 'reconcile', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
+    c.result('ESCALATE', 'void', { reason: 'fence timed out' });
+    expect(c.state).toBe('escalated');
+    expect(c.context.escalation?.reason).toBe('VOID_FAILED');
+    expect(c.send('REPLAN', { note: 'no' }, principals.reviewer)).toMatchObject({ outcome: 'refused' });
+    expect(c.send('RECONCILE', { note: 'look again' }, principals.reviewer).outcome).toBe('accepted');
+    expect(c.state).toBe('reconciling');
   });
 
   it('escalates when the model answers invalid output twice, and a reviewer replans', () => {

@@ -20,9 +20,38 @@ describe('agent-task path model', () => {
       ...h.approve(),
       effects: [{ type: 'executeOperation', operation: 'execute', jobId: 'wf-1/execute/2', params: {} }],
     } as Decision;
-    expect(agentTaskPaths.invariants(observe(h, forged)).join('\n')).toMatch(/non-idempotent/);
+    const context = h.context;
+    const retried = {
+      ...observe(h, forged),
+      context: { ...context, execution: { ...context.execution, attempts: 2 } },
+    };
+    expect(agentTaskPaths.invariants(retried).join('\n')).toMatch(/non-idempotent/);
     const noApproval = { ...observe(h, forged), trail: [] };
     expect(agentTaskPaths.invariants(noApproval).join('\n')).toMatch(/without an accepted approval/);
+  });
+
+  it('reports a not-found taken as proof and an execution under a fenced key', () => {
+    const h = awaitingApproval(undefined, creditPlan);
+    h.approve();
+    h.result('OPERATION_OUTCOME_UNKNOWN', 'execute', { errorClass: 'TRANSPORT', message: 'reset' });
+    const notFound = h.result('OPERATION_NOT_FOUND', 'reconcile', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
+    const asProof = { ...notFound, record: { ...h.record, statePaths: ['failed'] } } as Decision;
+    expect(agentTaskPaths.invariants(observe(h, asProof)).join('\n')).toMatch(/not-found is taken as proof/);
+    const voided = h.result('OPERATION_VOIDED', 'void', { idempotencyKey: 'agent-task:wf-1:plan-v1' });
+    const reused = {
+      ...voided,
+      effects: [
+        {
+          type: 'executeOperation',
+          operation: 'execute',
+          jobId: 'wf-1/execute/2',
+          params: { idempotencyKey: 'agent-task:wf-1:plan-v1' },
+        },
+      ],
+    } as Decision;
+    // The fencing step itself is the one before: add this step to the trail as the engine does.
+    const observation = { ...observe(h, reused), trail: [...observe(h, reused).trail, reused.audit] };
+    expect(agentTaskPaths.invariants(observation).join('\n')).toMatch(/after a fence does not use a fresh key/);
   });
 
   it('resolves every variant of the handled events and keeps behaviour bounded', () => {
