@@ -11,7 +11,7 @@ import { clip, createHandler, failureFacts, parseParams } from '../../src/effect
 import { callModelWithRepair } from '../../src/effects/model-call.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
 import { eventSchemas } from './events.ts';
-import type { OperationExecutor } from './executor.ts';
+import type { OperationExecutor, OperationReceipt } from './executor.ts';
 import { operationSpec } from './operations.ts';
 import { planInput, planTask } from './planner.ts';
 
@@ -84,7 +84,20 @@ function executeFailure(ctx: EffectContext, error: unknown): ResultEvent {
   return result('OPERATION_FAILED', { jobId: ctx.job.jobId, ...facts });
 }
 
-/** `executeOperation`: OPERATION_SUCCEEDED, OPERATION_FAILED or OPERATION_OUTCOME_UNKNOWN. */
+function succeeded(ctx: EffectContext, params: z.infer<typeof executeParams>, receipt: OperationReceipt): ResultEvent {
+  if (receipt.idempotencyKey !== params.idempotencyKey || receipt.operation !== params.operation) {
+    // Something executed under this key, but not what was approved: a person must look.
+    throw new EffectError('CONFLICT', `the receipt under ${keyOf(ctx)} does not match the approved operation`, false);
+  }
+  return result('OPERATION_SUCCEEDED', { jobId: ctx.job.jobId, receipt });
+}
+
+/**
+ * `executeOperation`: OPERATION_SUCCEEDED, OPERATION_FAILED or OPERATION_OUTCOME_UNKNOWN. A
+ * redelivered job (`deliveries > 1`: a worker before this one may have executed and died before
+ * reporting) looks the key up first; a non-idempotent operation not found is not executed again
+ * but reported unknown, so the chart reconciles and fences the key before anything else runs.
+ */
 export function createExecuteHandler(deps: AgentTaskDeps): EffectHandler {
   return createHandler({
     timeoutMs: deps.timeoutMs('execute'),
@@ -96,19 +109,22 @@ export function createExecuteHandler(deps: AgentTaskDeps): EffectHandler {
       if (!spec) throw new EffectError('INTERNAL', `operation ${params.operation} is not in the catalogue`, false);
       const parsed = spec.parameters.safeParse(params.parameters);
       if (!parsed.success) throw new EffectError('INTERNAL', `invalid parameters: ${parsed.error.message}`, false);
+      if ((ctx.job.deliveries ?? 1) > 1) {
+        const found = await deps.executor.lookup(params.idempotencyKey, { signal });
+        if (found) return succeeded(ctx, params, found);
+        if (!spec.idempotent) {
+          return result('OPERATION_OUTCOME_UNKNOWN', {
+            jobId: ctx.job.jobId,
+            errorClass: 'INTERNAL',
+            message: `delivery ${ctx.job.deliveries ?? 1} of a non-idempotent operation: nothing is recorded under ${keyOf(ctx)} yet, but an earlier delivery may still land, so it is not executed again before the key is fenced`,
+          });
+        }
+      }
       const receipt = await deps.executor.execute(
         { idempotencyKey: params.idempotencyKey, operation: params.operation, parameters: params.parameters },
         { signal },
       );
-      if (receipt.idempotencyKey !== params.idempotencyKey || receipt.operation !== params.operation) {
-        // Something executed under this key, but not what was approved: a person must look.
-        throw new EffectError(
-          'CONFLICT',
-          `the receipt under ${keyOf(ctx)} does not match the approved operation`,
-          false,
-        );
-      }
-      return result('OPERATION_SUCCEEDED', { jobId: ctx.job.jobId, receipt });
+      return succeeded(ctx, params, receipt);
     },
   });
 }

@@ -21,10 +21,16 @@ function deps(executor = new MemoryOperationExecutor(() => 1000)): AgentTaskDeps
   } as unknown as PlatformAdapters & { executor: MemoryOperationExecutor };
 }
 
-function ctx(type: string, operation: string, params: Record<string, unknown>, attempt = 1): EffectContext<never> {
+function ctx(
+  type: string,
+  operation: string,
+  params: Record<string, unknown>,
+  attempt = 1,
+  deliveries = 1,
+): EffectContext<never> {
   let n = 0;
   return {
-    job: { workflowId: 'wf-1', jobId: `wf-1/${operation}/${attempt}`, type, operation, params },
+    job: { workflowId: 'wf-1', jobId: `wf-1/${operation}/${attempt}`, type, operation, params, deliveries },
     context: {} as never,
     now: () => 1000,
     signal: new AbortController().signal,
@@ -80,6 +86,42 @@ describe('agent-task handlers', () => {
       ctx('reconcileOperation', 'reconcile', { idempotencyKey: 'other' }),
     );
     expect(missing).toMatchObject({ type: 'OPERATION_NOT_FOUND', payload: { idempotencyKey: 'other' } });
+  });
+
+  it('reconciles a redelivered execute job of a non-idempotent operation instead of executing again', async () => {
+    const executor = new MemoryOperationExecutor(() => 1000);
+    const calls: string[] = [];
+    const execute = executor.execute.bind(executor);
+    executor.execute = (request, options) => {
+      calls.push(request.idempotencyKey);
+      return execute(request, options);
+    };
+    const d = deps(executor);
+    const credit = {
+      idempotencyKey: key,
+      operation: 'issue_credit',
+      parameters: { customerId: 'cust-1', amount: 100, currency: 'EUR' },
+    };
+    const redelivered = (params: Record<string, unknown>) =>
+      handlers.executeOperation(d)(ctx('executeOperation', 'execute', params, 1, 2));
+
+    // Nothing under the key yet: the first delivery may still land, so the chart reconciles and fences.
+    const unknown = await redelivered(credit);
+    expect(unknown).toMatchObject({ type: 'OPERATION_OUTCOME_UNKNOWN', payload: { jobId: 'wf-1/execute/1' } });
+    expect(calls).toEqual([]);
+    expect(await executor.executions()).toHaveLength(0);
+
+    // The first delivery executed and died before reporting: its receipt, without a second call.
+    const first = await handlers.executeOperation(d)(ctx('executeOperation', 'execute', credit));
+    calls.length = 0;
+    const again = await redelivered(credit);
+    expect(again).toMatchObject({ type: 'OPERATION_SUCCEEDED', payload: { receipt: first.payload.receipt } });
+    expect(calls).toEqual([]);
+
+    // An idempotent operation not found executes: repeating it is safe.
+    const crm = { ...execParams, idempotencyKey: 'agent-task:wf-2:plan-v1' };
+    expect((await redelivered(crm)).type).toBe('OPERATION_SUCCEEDED');
+    expect(calls).toEqual([crm.idempotencyKey]);
   });
 
   it('fences a key with nothing under it, and finds the request that landed after all', async () => {
