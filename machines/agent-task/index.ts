@@ -2,6 +2,7 @@
  * The agent-task workflow bundle (seed 002): an AI agent's task from proposal to execution, with
  * the model proposing and deterministic code plus a person deciding.
  */
+import { agentTaskOutcomes } from './outcomes.ts';
 import { defineWorkflow } from '../../src/definitions/define-workflow.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
@@ -35,6 +36,7 @@ export const agentTaskV1: WorkflowDefinition<AgentTaskContext> = {
   startEvent: 'START',
   deadLetterEvent: 'ESCALATE',
   personEvents,
+  outcomes: agentTaskOutcomes,
 };
 
 export const agentTask = defineWorkflow<AgentTaskContext, AgentTaskAdapters>({

@@ -8,6 +8,7 @@ import { generatePaths } from '../../src/paths/generate.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import type { Walkable } from '../../src/paths/walk.ts';
 import { tinyWorkflow } from '../platform/tiny-workflow.ts';
+import { agentTask, agentTaskV1 } from '../../machines/agent-task/index.ts';
 import {
   patchAt,
   withClassifyFailuresRefused,
@@ -90,5 +91,22 @@ describe('the outcome check', { timeout: 120_000 }, () => {
       'the chart ends the workflow completed without its proof: approvedByAuthorisedApprover, policyValidated, actionReceiptUnderIdempotencyKey, customerNotified',
     );
     expect(report.invariantViolations.every((v) => v.event.type === 'REVIEW_COMPLETE')).toBe(true);
+  });
+});
+
+describe('the outcome check of agent-task', { timeout: 120_000 }, () => {
+  it('reports a chart that completes an approved plan without executing it', () => {
+    const machine = agentTaskV1.machine;
+    const config = patchAt(machine.config as Config, ['states', 'awaitingApproval', 'on', 'APPROVED'], (t) => ({
+      ...t,
+      target: 'completed',
+    }));
+    const definition: WorkflowDefinition = {
+      ...(agentTaskV1 as WorkflowDefinition),
+      machine: createMachine(config as never, machine.implementations as never),
+    };
+    const { report } = generatePaths({ definition, paths: agentTask.paths }, { simple: false });
+    const messages = new Set(report.invariantViolations.flatMap((v) => v.violations));
+    expect([...messages]).toContain('the chart ends the workflow completed without its proof: executionReceipt');
   });
 });
