@@ -267,12 +267,17 @@ export function createWorker(options: WorkerOptions) {
     }
     if (outcome.outcome === 'refused') {
       // A result that came after the workflow moved on (a timeout, a cancellation) or finished is
-      // the normal end of a slow job, not a fault: debug. Any other refusal is worth a look.
+      // the normal end of a slow job, not a fault: debug.
       const benign = outcome.code === 'STALE_JOB' || outcome.code === 'WORKFLOW_FINISHED';
       const fields = { jobId: message.jobId, code: outcome.code, message: outcome.message };
-      if (benign) logger.debug(fields, 'job result refused');
-      else logger.warn(fields, 'job result refused');
-      return 'refused';
+      if (benign) {
+        logger.debug(fields, 'job result refused');
+        return 'refused';
+      }
+      // A refusal never settles a job: the job is still the one the workflow waits for, and its
+      // result does not fit. Give the job up so that it lands where a person can act.
+      logger.warn(fields, 'job result refused');
+      return deadLetter(entry, `the result ${result.type} was refused: ${outcome.code} ${outcome.message}`);
     }
     return outcome.outcome === 'accepted' ? 'applied' : outcome.outcome === 'duplicate' ? 'duplicate' : 'dropped';
   }

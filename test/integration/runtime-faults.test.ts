@@ -130,6 +130,26 @@ describe.each(['memory', 'redis'] as const)('runtime faults on the %s store', (k
     expect((await contextOf(w, record.workflowId)).manualReview).toMatchObject({ reason: 'ESCALATED' });
   });
 
+  it('gives up a job whose result the workflow refuses and hands the workflow to a person', async () => {
+    // A handler bug: the classification job answers with another effect's result event.
+    const confused: EffectHandler = (ctx) =>
+      Promise.resolve({
+        type: 'CUSTOMER_NOTIFIED',
+        payload: { jobId: ctx.job.jobId, deliveryId: 'd-1', deliveryKey: 'k-1', channel: 'email' },
+      });
+    await world({ handlers: { requestClassification: confused } });
+    const record = await createSupport(w);
+    expect(await w.worker.tick()).toEqual(['deadLettered']);
+    // Before, the refusal settled the job: the workflow waited in classifying for a result that never came.
+    expect((await w.state(record.workflowId)).statePaths).toEqual(['manualReview']);
+    const dead = await w.store.deadLetters(shardOf(record.workflowId)!, 10);
+    expect(dead).toEqual([
+      expect.objectContaining({
+        reason: expect.stringMatching(/^the result CUSTOMER_NOTIFIED was refused: NO_TRANSITION/),
+      }),
+    ]);
+  });
+
   it('hands a workflow to a person when its refund job is given up after the approval', async () => {
     const broken: EffectHandler = () => Promise.reject(new Error('bug in the refund handler'));
     await world({ handlers: { executeRefund: broken }, worker: { jobLeaseMs: 0, maxDeliveries: 1 } });
