@@ -18,7 +18,7 @@ import type { SupportContext } from './support.context.ts';
 import { currentJobs, supportCreateSchema, supportInputSchema } from './support.context.ts';
 import { effects } from './support.effects.ts';
 import { eventSchemas } from './support.events.ts';
-import { explainGuard } from './support.guards.ts';
+import { explainSupportGuard, reviewRetryChecks } from './support.guards.ts';
 import { supportMachine } from './support.machine.ts';
 import { supportOutcomes } from './support.outcomes.ts';
 import { eventRoles, personEvents, roles } from './support.roles.ts';
@@ -41,12 +41,12 @@ export const supportV2: WorkflowDefinition<SupportContext> & ReleasableParts = {
   effects,
   jobGuards: ['isCurrentJob', 'isCurrentValidation'],
   currentJobs,
-  explainGuard,
+  explainGuard: explainSupportGuard,
   startEvent: 'START',
   deadLetterEvent: 'ESCALATE',
   outcomes: supportOutcomes,
   personEvents,
-  pinnedFunctions: supportPinnedFunctions,
+  pinnedFunctions: { ...supportPinnedFunctions, reviewRetryChecks },
 };
 
 /** support@1, released (kept as data in `versions/`): workflows started on it keep running on it. */

@@ -37,10 +37,61 @@ export const supportConfigSchema = z.strictObject({
     .default(48 * 60 * 60 * 1000),
   /** Revisions of a recommendation, shared by policy-invalid regenerations and approvers' change requests. */
   maxRevisions: z.number().int().min(0).max(10).default(2),
+  /** Since support@2: model tokens (prompt and completion) the workflow may spend before a person takes over. */
+  maxModelTokens: z.number().int().positive().max(100_000_000).default(200_000),
+  /** Since support@2: the estimated model cost the workflow may spend, in millionths of the currency unit. */
+  maxModelCostMicros: z.number().int().positive().max(1_000_000_000_000).default(2_000_000),
+  /** Since support@2: the estimate's price per thousand tokens, in millionths (models report tokens, not prices). */
+  modelCostMicrosPerKiloToken: z.number().int().nonnegative().max(100_000_000).default(2_000),
+  /** Since support@2: reviewer retries (`REVIEW_RETRY_STEP`) over the whole workflow. */
+  maxReviewRetries: z.number().int().min(0).max(20).default(2),
   /** Who owns a new manual review until a reviewer takes it. */
   reviewQueue: z.string().min(1).max(200).default('support-reviewers'),
 });
 export type SupportConfig = z.infer<typeof supportConfigSchema>;
+
+/** The config fields added since support@1: a context persisted before has none of them. */
+export const loopBoundFields = [
+  'maxModelTokens',
+  'maxModelCostMicros',
+  'modelCostMicrosPerKiloToken',
+  'maxReviewRetries',
+] as const;
+export type LoopBounds = Pick<SupportConfig, (typeof loopBoundFields)[number]>;
+const loopBoundDefaults: LoopBounds = supportConfigSchema
+  .pick({
+    maxModelTokens: true,
+    maxModelCostMicros: true,
+    modelCostMicrosPerKiloToken: true,
+    maxReviewRetries: true,
+  })
+  .parse({});
+
+/** The loop bounds of a workflow: its config's, or the defaults where a context persisted before has none. */
+export function loopBoundsOf(context: Pick<SupportContext, 'config'>): LoopBounds {
+  return { ...loopBoundDefaults, ...context.config };
+}
+
+/** What the workflow's model calls have spent so far. */
+export interface ModelSpend {
+  tokens: number;
+  /** Estimated from the tokens by `modelCostMicrosPerKiloToken`, in millionths of the currency unit. */
+  costMicros: number;
+  /** Model calls answered, repairs included. */
+  modelCalls: number;
+}
+
+const nothingSpent: ModelSpend = { tokens: 0, costMicros: 0, modelCalls: 0 };
+
+/** The spend so far; a context persisted before support@2 counted nothing (read as zero). */
+export function modelSpendOf(context: Pick<SupportContext, 'spent'>): ModelSpend {
+  return context.spent ?? nothingSpent;
+}
+
+/** Reviewer retries so far; a context persisted before support@2 counted none (read as zero). */
+export function reviewRetriesOf(context: Pick<SupportContext, 'reviewRetries'>): number {
+  return context.reviewRetries ?? 0;
+}
 
 export const supportRequestSchema = z.strictObject({
   customerId: z.string().min(1).max(200),
@@ -161,6 +212,13 @@ export interface SupportContext {
   } | null;
   /** Recommendation revisions consumed (policy-invalid regenerations and change requests). */
   revisions: number;
+  /**
+   * Since support@2: what model calls have spent (`modelSpendOf`). Absent until the first model
+   * result, and in contexts persisted before: read as zero.
+   */
+  spent?: ModelSpend;
+  /** Since support@2: reviewer retries taken (`reviewRetriesOf`), bounded by `maxReviewRetries`. Absent means none. */
+  reviewRetries?: number;
   /** The approver's latest change request, handed to the next recommendation. */
   changeRequest: { by: string; recommendationVersion: number; instructions: string } | null;
   validation: {

@@ -12,9 +12,11 @@ export interface EffectSpec {
 }
 
 export const effects = {
+  // Since support@2 the model jobs ask for the usage their result reports (`reportUsage`); support@1
+  // keeps its released builders, whose results carry none.
   requestClassification: {
     operation: 'classify',
-    params: (c) => ({ customerId: c.request.customerId }),
+    params: (c) => ({ customerId: c.request.customerId, reportUsage: true }),
   },
   requestPolicy: {
     operation: 'policy',
@@ -33,6 +35,7 @@ export const effects = {
       account: c.evidence.account,
       previousFindings: c.validation?.findings ?? [],
       changeRequest: c.changeRequest?.instructions ?? null,
+      reportUsage: true,
     }),
   },
   requestValidation: {

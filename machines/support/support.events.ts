@@ -31,6 +31,16 @@ export { artifactRef, contentHash, errorClass, jobId };
 const jobFailure = z.strictObject({ jobId, errorClass, message: text(2000) });
 const modelProvenance = { artifact: artifactRef, model: text(200), promptVersion: text(100) };
 
+/**
+ * Since support@2: what the model calls behind a result spent, as the model reported it (a repair
+ * attempt included). Optional: a worker that predates it reports none, and the chart counts the call.
+ */
+export const modelUsage = z.strictObject({
+  promptTokens: z.number().int().nonnegative().max(100_000_000),
+  completionTokens: z.number().int().nonnegative().max(100_000_000),
+  calls: z.number().int().min(1).max(10),
+});
+
 export const actionReceipt = z.strictObject({
   providerOperationId: text(200),
   idempotencyKey: text(300),
@@ -54,6 +64,7 @@ export const eventSchemas = {
     category: z.enum(categories),
     confidence: z.number().min(0).max(1),
     ...modelProvenance,
+    usage: modelUsage.optional(),
   }),
   POLICY_RETRIEVED: z.strictObject({ jobId, policyId: text(200), policyVersion: text(100), artifact: artifactRef }),
   ACCOUNT_INSPECTED: z.strictObject({ jobId, accountId: text(200), artifact: artifactRef }),
@@ -62,6 +73,7 @@ export const eventSchemas = {
     recommendation: recommendationBody,
     contentHash,
     ...modelProvenance,
+    usage: modelUsage.optional(),
   }),
   POLICY_VALID: z.strictObject({
     jobId,

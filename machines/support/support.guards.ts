@@ -8,7 +8,7 @@
  */
 import { withinApprovalLimit } from './support.claims.ts';
 import type { ReviewStep, SupportContext } from './support.context.ts';
-import { actionIdempotencyKey } from './support.context.ts';
+import { actionIdempotencyKey, loopBoundsOf, modelSpendOf, reviewRetriesOf } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
 import type { Operation } from './support.retry-policy.ts';
@@ -82,6 +82,47 @@ export const reviewStepChecks: Record<ReviewStep, (context: SupportContext) => b
   notify: (c) => c.action.status === 'executed' && c.action.receipt !== null && c.notification === null,
 };
 
+/** Since support@2: the token or cost budget of the workflow's model calls is spent; no further call is made. */
+export function modelBudgetExhausted(context: SupportContext): boolean {
+  const bounds = loopBoundsOf(context);
+  const spent = modelSpendOf(context);
+  return spent.tokens >= bounds.maxModelTokens || spent.costMicros >= bounds.maxModelCostMicros;
+}
+
+/** The review steps whose retry leads to a model call (evidence gathering joins into a recommendation). */
+const modelSteps: ReadonlySet<ReviewStep> = new Set(['classify', 'gatherEvidence', 'recommend']);
+
+/** The checks of a reviewer's retry in support@2, for the step the event names, in the order they are explained. */
+export const reviewRetryChecks: Record<string, Check> = {
+  stepMayBeRetried: (c, e) => {
+    const step = payloadOf(e, 'REVIEW_RETRY_STEP')?.step;
+    return step !== undefined && reviewStepChecks[step](c);
+  },
+  withinReviewRetryBound: (c) => reviewRetriesOf(c) < loopBoundsOf(c).maxReviewRetries,
+  withinModelBudget: (c, e) => {
+    const step = payloadOf(e, 'REVIEW_RETRY_STEP')?.step;
+    return step === undefined || !modelSteps.has(step) || !modelBudgetExhausted(c);
+  },
+};
+
+/** Whether a reviewer's retry of `step` passes every check of `reviewRetryChecks` in this context. */
+export function reviewRetryPossible(context: SupportContext, step: ReviewStep): boolean {
+  const probe = { type: 'REVIEW_RETRY_STEP', eventId: 'probe', at: 0, payload: { step, note: 'probe' } };
+  return Object.values(reviewRetryChecks).every((check) => check(context, probe as AnySupportEvent));
+}
+
+/**
+ * Since support@2: the new recommendation repeats the one a validation or an approver refused
+ * (same content hash), so the revision loop is not converging.
+ */
+function repeatsRefusedRecommendation(context: SupportContext, event: AnySupportEvent): boolean {
+  const previous = context.recommendation;
+  if (previous === null || payloadField(event, 'contentHash') !== previous.contentHash) return false;
+  const invalid =
+    context.validation?.outcome === 'invalid' && context.validation.recommendationVersion === previous.version;
+  return invalid || context.changeRequest?.recommendationVersion === previous.version;
+}
+
 /** Proof that no action under the current key took effect, or ever will. `notFound` is not proof. */
 export function actionCannotHaveTakenEffect(context: SupportContext): boolean {
   const status = context.action.status;
@@ -143,6 +184,12 @@ export const guards = {
   reviewRetryAllowed: (context: SupportContext, event: AnySupportEvent, params: StepParams) =>
     payloadOf(event, 'REVIEW_RETRY_STEP')?.step === params.step && reviewStepChecks[params.step](context),
   reviewCompletionAllowed: (context: SupportContext) => !actionOutcomeUncertain(context),
+  modelBudgetExhausted: (context: SupportContext) => modelBudgetExhausted(context),
+  isRepeatedRecommendation: (context: SupportContext, event: AnySupportEvent) =>
+    isCurrentJob(context, event, { operation: 'recommend' }) && repeatsRefusedRecommendation(context, event),
+  reviewRetryPermitted: (context: SupportContext, event: AnySupportEvent, params: StepParams) =>
+    payloadOf(event, 'REVIEW_RETRY_STEP')?.step === params.step &&
+    failing(reviewRetryChecks, context, event).length === 0,
 } satisfies Record<string, (context: SupportContext, event: AnySupportEvent, params: never) => boolean>;
 
 export type GuardName = keyof typeof guards;
@@ -156,4 +203,13 @@ export function explainGuard(name: string, context: SupportContext, event: AnySu
   if (name === 'approverMayDecide') return failing(approverDecisionChecks, context, event);
   if (name === 'receiptMatchesApproval') return failing(receiptChecks, context, event);
   return [name];
+}
+
+/**
+ * `explainGuard` of support@2: also names the failing check of a reviewer's retry. support@1 keeps
+ * `explainGuard` as released.
+ */
+export function explainSupportGuard(name: string, context: SupportContext, event: AnySupportEvent): string[] {
+  if (name === 'reviewRetryPermitted') return failing(reviewRetryChecks, context, event);
+  return explainGuard(name, context, event);
 }

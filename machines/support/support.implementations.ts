@@ -62,6 +62,10 @@ export const supportGuards = {
   actionCannotHaveTakenEffect: ({ context }: Args) => g.actionCannotHaveTakenEffect(context),
   reviewRetryAllowed: ({ context, event }: Args, params: StepParams) => g.reviewRetryAllowed(context, event, params),
   reviewCompletionAllowed: ({ context }: Args) => g.reviewCompletionAllowed(context),
+  modelBudgetExhausted: ({ context }: Args) => g.modelBudgetExhausted(context),
+  isRepeatedRecommendation: ({ context, event }: Args) => g.isRepeatedRecommendation(context, event),
+  reviewRetryPermitted: ({ context, event }: Args, params: StepParams) =>
+    g.reviewRetryPermitted(context, event, params),
 };
 
 export const supportActions = {
@@ -75,6 +79,8 @@ export const supportActions = {
   recordRecommendation: update(({ context, event }) => u.recordRecommendation(context, event)),
   recordValidation: update(({ context, event }) => u.recordValidation(context, event)),
   consumeRevision: update(({ context }) => u.consumeRevision(context)),
+  recordModelUsage: update(({ context, event }) => u.recordModelUsage(context, event)),
+  countReviewRetry: update(({ context }) => u.countReviewRetry(context)),
   recordFraudScreen: update(({ context, event }) => u.recordFraudScreen(context, event)),
   recordChangeRequest: update(({ context, event }) => u.recordChangeRequest(context, event)),
   recordApproval: update(({ context, event }) => u.recordApproval(context, event)),

@@ -70,7 +70,7 @@ export const supportMachine = setup({
                 CLASSIFIED: {
                   guard: { type: 'isCurrentJob', params: { operation: 'classify' } },
                   target: 'checkingConfidence',
-                  actions: 'recordClassification',
+                  actions: ['recordModelUsage', 'recordClassification'],
                 },
                 RETRYABLE_ERROR: {
                   guard: { type: 'isCurrentJob', params: { operation: 'classify' } },
@@ -125,7 +125,15 @@ export const supportMachine = setup({
           description:
             'Policy and account evidence, gathered in parallel. Both are mandatory: the join fires when both regions are done.',
           type: 'parallel',
-          onDone: { target: 'generatingRecommendation' },
+          onDone: [
+            {
+              guard: 'modelBudgetExhausted',
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'MODEL_BUDGET_EXHAUSTED', step: 'recommend' } },
+              description: 'Since support@2: the model budget is spent before the recommendation is asked for.',
+            },
+            { target: 'generatingRecommendation' },
+          ],
           states: {
             policy: {
               description: 'Retrieve the policy that governs the classified request.',
@@ -255,11 +263,23 @@ export const supportMachine = setup({
               entry: [{ type: 'startAttempt', params: { operation: 'recommend' } }, 'requestRecommendation'],
               exit: { type: 'finishJob', params: { operation: 'recommend' } },
               on: {
-                RECOMMENDATION_GENERATED: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'recommend' } },
-                  target: '#support.beforeAction.validatingPolicy',
-                  actions: 'recordRecommendation',
-                },
+                RECOMMENDATION_GENERATED: [
+                  {
+                    guard: 'isRepeatedRecommendation',
+                    target: '#support.manualReview',
+                    actions: [
+                      'recordModelUsage',
+                      { type: 'escalate', params: { reason: 'REPEATED_OUTPUT', step: 'recommend' } },
+                    ],
+                    description:
+                      'Since support@2: the revision proposes the refused recommendation again (same content hash): the loop does not converge, a person decides.',
+                  },
+                  {
+                    guard: { type: 'isCurrentJob', params: { operation: 'recommend' } },
+                    target: '#support.beforeAction.validatingPolicy',
+                    actions: ['recordModelUsage', 'recordRecommendation'],
+                  },
+                ],
                 RETRYABLE_ERROR: {
                   guard: { type: 'isCurrentJob', params: { operation: 'recommend' } },
                   target: 'checkingRetry',
@@ -452,8 +472,14 @@ export const supportMachine = setup({
         },
         revising: {
           description:
-            'Transient: one revision budget, shared by policy-invalid regenerations and approvers’ change requests.',
+            'Transient: one revision budget, shared by policy-invalid regenerations and approvers’ change requests; since support@2 the model budget is checked first.',
           always: [
+            {
+              guard: 'modelBudgetExhausted',
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'MODEL_BUDGET_EXHAUSTED', step: 'recommend' } },
+              description: 'Since support@2: the model budget is spent, so no revision is asked for.',
+            },
             { guard: 'hasRevisionBudget', target: 'generatingRecommendation', actions: 'consumeRevision' },
             {
               target: '#support.manualReview',
@@ -706,10 +732,15 @@ export const supportMachine = setup({
     },
     notifyingCustomer: {
       description:
-        'Tell the customer, with its own retries. The refund stands whatever happens here: a notification failure never compensates.',
+        'Tell the customer, with its own retries. The refund stands whatever happens here: a notification failure never compensates. Since support@2 a cancellation here is accepted and declined (declinedActionExecuted): the refund has executed and cannot be cancelled, and the notification is still sent, because the customer must learn of money that was moved (suppressing it would not undo the refund, and a notification cannot be unsent anyway).',
       initial: 'attempting',
       entry: { type: 'resetStep', params: { operation: 'notify' } },
       on: {
+        CANCEL_REQUESTED: {
+          actions: ['recordCancellationRequest', 'declinePendingCancellation'],
+          description:
+            'Since support@2: the refund stands and the customer is still told; the cancellation is recorded as declined because the action executed.',
+        },
         ESCALATE: {
           guard: 'escalationIsAuthorised',
           target: '#support.manualReview',
@@ -803,34 +834,36 @@ export const supportMachine = setup({
       on: {
         REVIEW_RETRY_STEP: [
           {
-            guard: { type: 'reviewRetryAllowed', params: { step: 'classify' } },
+            guard: { type: 'reviewRetryPermitted', params: { step: 'classify' } },
             target: '#support.beforeAction.classifying',
-            actions: 'recordReviewRetry',
+            actions: ['countReviewRetry', 'recordReviewRetry'],
+            description:
+              'Since support@2 every reviewer retry is counted and bounded by maxReviewRetries (a retry resets the deadline and spends no revision, so the count is what ends that loop), and a retry that leads to a model call needs model budget left. Refused, the review stays open for another resolution: reject, cancel, complete or compensate.',
           },
           {
-            guard: { type: 'reviewRetryAllowed', params: { step: 'gatherEvidence' } },
+            guard: { type: 'reviewRetryPermitted', params: { step: 'gatherEvidence' } },
             target: '#support.beforeAction.gatheringEvidence',
-            actions: 'recordReviewRetry',
+            actions: ['countReviewRetry', 'recordReviewRetry'],
           },
           {
-            guard: { type: 'reviewRetryAllowed', params: { step: 'recommend' } },
+            guard: { type: 'reviewRetryPermitted', params: { step: 'recommend' } },
             target: '#support.beforeAction.generatingRecommendation',
-            actions: 'recordReviewRetry',
+            actions: ['countReviewRetry', 'recordReviewRetry'],
           },
           {
-            guard: { type: 'reviewRetryAllowed', params: { step: 'validate' } },
+            guard: { type: 'reviewRetryPermitted', params: { step: 'validate' } },
             target: '#support.beforeAction.validatingPolicy',
-            actions: 'recordReviewRetry',
+            actions: ['countReviewRetry', 'recordReviewRetry'],
           },
           {
-            guard: { type: 'reviewRetryAllowed', params: { step: 'reconcileAction' } },
+            guard: { type: 'reviewRetryPermitted', params: { step: 'reconcileAction' } },
             target: '#support.executingAction.reconciliation',
-            actions: 'recordReviewRetry',
+            actions: ['countReviewRetry', 'recordReviewRetry'],
           },
           {
-            guard: { type: 'reviewRetryAllowed', params: { step: 'notify' } },
+            guard: { type: 'reviewRetryPermitted', params: { step: 'notify' } },
             target: '#support.notifyingCustomer',
-            actions: 'recordReviewRetry',
+            actions: ['countReviewRetry', 'recordReviewRetry'],
           },
         ],
         REVIEW_REJECT: {

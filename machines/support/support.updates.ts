@@ -7,7 +7,8 @@ import type { ManualReview, SupportContext } from './support.context.ts';
 import { actionIdempotencyKey, jobIdFor } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
-import { actionCannotHaveTakenEffect, actionOutcomeUncertain, guards, reviewStepChecks } from './support.guards.ts';
+import { actionCannotHaveTakenEffect, actionOutcomeUncertain, guards, reviewRetryPossible } from './support.guards.ts';
+import { loopBoundsOf, modelSpendOf, reviewRetriesOf } from './support.context.ts';
 import type { Operation } from './support.retry-policy.ts';
 import { reviewSteps } from './support.events.ts';
 
@@ -135,6 +136,29 @@ export function recordValidation(_context: SupportContext, event: AnySupportEven
       validatorVersion: p.validatorVersion,
     },
   };
+}
+
+/**
+ * Since support@2: adds what a model result spent to the workflow's spend. Tokens are as reported;
+ * the cost is estimated from them (`modelCostMicrosPerKiloToken`, rounded up). A result without
+ * usage (a worker that predates it) counts one call and no tokens.
+ */
+export function recordModelUsage(context: SupportContext, event: AnySupportEvent): Update {
+  const usage = payloadOf(event, 'CLASSIFIED')?.usage ?? payloadOf(event, 'RECOMMENDATION_GENERATED')?.usage;
+  const tokens = usage ? usage.promptTokens + usage.completionTokens : 0;
+  const spent = modelSpendOf(context);
+  return {
+    spent: {
+      tokens: spent.tokens + tokens,
+      costMicros: spent.costMicros + Math.ceil((tokens * loopBoundsOf(context).modelCostMicrosPerKiloToken) / 1000),
+      modelCalls: spent.modelCalls + (usage?.calls ?? 1),
+    },
+  };
+}
+
+/** Since support@2: a reviewer's retry is counted against `maxReviewRetries`. */
+export function countReviewRetry(context: SupportContext): Update {
+  return { reviewRetries: reviewRetriesOf(context) + 1 };
 }
 
 export function consumeRevision(context: SupportContext): Update {
@@ -297,6 +321,8 @@ const questionsByReason: Record<string, string> = {
   NOTIFICATION_FAILED: 'The customer could not be notified: notify by hand, then complete.',
   COMPENSATION_FAILED: 'The compensation failed: reverse the action by hand.',
   FRAUD_SUSPECTED: 'The fraud screen flagged this refund: is it legitimate?',
+  MODEL_BUDGET_EXHAUSTED: 'The model budget is spent: what should the outcome be, without another model call?',
+  REPEATED_OUTPUT: 'The model proposed the refused recommendation again: what should it be?',
 };
 
 /**
@@ -304,7 +330,9 @@ const questionsByReason: Record<string, string> = {
  * checks the guards use (a test proves each advertised command is accepted).
  */
 export function allowedReviewCommands(context: SupportContext): string[] {
-  const commands = reviewSteps.filter((step) => reviewStepChecks[step](context)).map((s) => `REVIEW_RETRY_STEP:${s}`);
+  const commands = reviewSteps
+    .filter((step) => reviewRetryPossible(context, step))
+    .map((s) => `REVIEW_RETRY_STEP:${s}`);
   if (actionCannotHaveTakenEffect(context)) commands.push('REVIEW_REJECT');
   if (actionCannotHaveTakenEffect(context) || actionOutcomeUncertain(context)) commands.push('CANCEL_REQUESTED');
   if (guards.reviewCompletionAllowed(context)) commands.push('REVIEW_COMPLETE');

@@ -5,11 +5,16 @@
 import type { z } from 'zod';
 import type { EffectContext } from './effect.ts';
 import type { ArtifactRef } from './handler-kit.ts';
-import type { ModelClient, ModelTask, RepairRequest } from './model-client.ts';
+import type { ModelClient, ModelTask, ModelUsage, RepairRequest } from './model-client.ts';
+
+/** What the calls behind one result spent: the tokens the model reported, summed over the calls (a repair included). */
+export interface ModelCallUsage extends ModelUsage {
+  calls: number;
+}
 
 export type ModelCallResult<T> =
-  | { status: 'valid'; output: T; model: string; artifact: ArtifactRef; attempts: number }
-  | { status: 'invalid'; issues: string[]; model: string; artifact: ArtifactRef };
+  | { status: 'valid'; output: T; model: string; artifact: ArtifactRef; attempts: number; usage: ModelCallUsage }
+  | { status: 'invalid'; issues: string[]; model: string; artifact: ArtifactRef; usage: ModelCallUsage };
 
 export interface ModelCallSpec<T> {
   ctx: EffectContext;
@@ -32,12 +37,16 @@ export function describeIssues(error: z.ZodError): string[] {
 export async function callModelWithRepair<T>(spec: ModelCallSpec<T>): Promise<ModelCallResult<T>> {
   const { ctx, task } = spec;
   let repair: RepairRequest | undefined;
+  const usage: ModelCallUsage = { promptTokens: 0, completionTokens: 0, calls: 0 };
   for (let attempt = 1; ; attempt++) {
     const started = ctx.now();
     const response = await spec.model.complete(task, spec.input, { signal: spec.signal, repair });
     // An answer that arrives after the deadline is not recorded: the job already has its result.
     spec.signal.throwIfAborted();
     const latencyMs = Math.max(0, ctx.now() - started);
+    usage.promptTokens += response.usage.promptTokens;
+    usage.completionTokens += response.usage.completionTokens;
+    usage.calls = attempt;
     const parsed = task.output.safeParse(response.output);
     const issues = parsed.success ? [] : describeIssues(parsed.error);
     const artifact = await ctx.saveArtifact('model-call', {
@@ -51,8 +60,8 @@ export async function callModelWithRepair<T>(spec: ModelCallSpec<T>): Promise<Mo
       ...(parsed.success ? { output: parsed.data } : { invalidOutput: response.output ?? null, issues }),
     });
     if (parsed.success)
-      return { status: 'valid', output: parsed.data, model: response.model, artifact, attempts: attempt };
-    if (attempt >= 2) return { status: 'invalid', issues, model: response.model, artifact };
+      return { status: 'valid', output: parsed.data, model: response.model, artifact, attempts: attempt, usage };
+    if (attempt >= 2) return { status: 'invalid', issues, model: response.model, artifact, usage };
     repair = { previousOutput: response.output, issues };
   }
 }

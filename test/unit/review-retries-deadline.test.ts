@@ -59,7 +59,7 @@ describe('9. manual review', () => {
     const h = fixtures.manualReviewAfterAction();
     expect(h.send('REVIEW_RETRY_STEP', { step: 'recommend' })).toMatchObject({
       code: 'GUARD_REJECTED',
-      details: { guard: 'reviewRetryAllowed' },
+      details: { guard: 'reviewRetryPermitted', failedChecks: ['stepMayBeRetried'] },
     });
     const before = fixtures.manualReviewBeforeAction();
     expect(before.send('REVIEW_RETRY_STEP', { step: 'notify' })).toMatchObject({ code: 'GUARD_REJECTED' });

@@ -179,8 +179,10 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     RETRYABLE_ERROR: ['notifyingCustomer.retryWait'],
     PERMANENT_ERROR: ['manualReview'],
     ESCALATE: ['manualReview'],
+    // Since support@2 (§23): accepted and declined, the refund stands and the customer is still told.
+    CANCEL_REQUESTED: ['notifyingCustomer.attempting'],
   },
-  notifyingRetryWait: { ESCALATE: ['manualReview'] },
+  notifyingRetryWait: { ESCALATE: ['manualReview'], CANCEL_REQUESTED: ['notifyingCustomer.retryWait'] },
   compensating: {
     // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
     ESCALATE: ['manualReview'],
@@ -249,6 +251,9 @@ const terminal = new Set<FixtureName>(['completed', 'rejected', 'cancelled', 'fa
 /** What support@1 does differently: no fraud screen between validation and approval. */
 const v1Overrides: Partial<Record<FixtureName, Partial<Record<SupportEventType, Expected>>>> = {
   validatingPolicy: { ...table.validatingPolicy, POLICY_VALID: ['beforeAction.awaitingApproval'] },
+  // support@1 was released refusing a cancellation while the customer is notified.
+  notifying: { ...table.notifying, CANCEL_REQUESTED: 'NO_TRANSITION' },
+  notifyingRetryWait: { ...table.notifyingRetryWait, CANCEL_REQUESTED: 'NO_TRANSITION' },
 };
 
 describe.each([

@@ -13,7 +13,7 @@ export const policyEvidence = z.object({ policyId: id, policyVersion: id, artifa
 export const accountEvidence = z.object({ accountId: id, artifact: artifactRef });
 
 export const jobParams = {
-  requestClassification: z.object({ customerId: id }),
+  requestClassification: z.object({ customerId: id, reportUsage: z.boolean().default(false) }),
   requestPolicy: z.object({ category }),
   requestAccount: z.object({ customerId: id, orderId: id.nullish() }),
   requestRecommendation: z.object({
@@ -23,6 +23,7 @@ export const jobParams = {
     account: accountEvidence.nullable(),
     previousFindings: z.array(z.string()).default([]),
     changeRequest: z.string().nullish(),
+    reportUsage: z.boolean().default(false),
   }),
   requestValidation: z.object({
     recommendationVersion: z.number().int().positive().nullable(),

@@ -29,6 +29,23 @@ function escalation(
   });
 }
 
+/**
+ * The usage a result reports when its job asks for it (support@2's jobs do; support@1's events
+ * have no such field). Token counts are as the model reported them, clipped to what events accept.
+ */
+function usageField(reportUsage: boolean, result: Extract<ModelCallResult<unknown>, { status: 'valid' }>) {
+  if (!reportUsage) return {};
+  const tokens = (n: number) => Math.min(100_000_000, Math.max(0, Math.round(n)));
+  const { promptTokens, completionTokens, calls } = result.usage;
+  return {
+    usage: {
+      promptTokens: tokens(promptTokens),
+      completionTokens: tokens(completionTokens),
+      calls: Math.max(1, calls),
+    },
+  };
+}
+
 /** Providers sometimes omit the model name; events require one. */
 const modelName = (name: string) => clip(name || 'unknown-model', 200);
 
@@ -37,7 +54,7 @@ export function createClassificationHandler(model: ModelClient, timeoutMs: numbe
   return createHandler({
     timeoutMs,
     run: async (ctx, signal) => {
-      parseParams(jobParams.requestClassification, ctx);
+      const params = parseParams(jobParams.requestClassification, ctx);
       const { subject, message } = ctx.context.request;
       const result = await callModelWithRepair({
         ctx,
@@ -54,6 +71,7 @@ export function createClassificationHandler(model: ModelClient, timeoutMs: numbe
         artifact: result.artifact,
         model: modelName(result.model),
         promptVersion: promptVersions.classify,
+        ...usageField(params.reportUsage, result),
       });
     },
   });
@@ -96,6 +114,7 @@ export function createRecommendationHandler(model: ModelClient, timeoutMs: numbe
         artifact: result.artifact,
         model: modelName(result.model),
         promptVersion: promptVersions.recommend,
+        ...usageField(params.reportUsage, result),
       });
     },
   });

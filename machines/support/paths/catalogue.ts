@@ -189,6 +189,8 @@ interface Variant {
 
 const staleJob: Variant = { patch: (c) => ({ jobId: `${c.workflowId}/stale/99999` }) };
 const staleVersion: Variant = { patch: (c) => ({ recommendationVersion: (c.recommendation?.version ?? 1) + 1 }) };
+/** Since support@2: a model result whose reported usage spends the whole default token budget. */
+const overBudget: Variant = { patch: () => ({ usage: { promptTokens: 150_000, completionTokens: 50_000, calls: 2 } }) };
 const withJob = (variants: Record<string, Variant> = {}) => ({ staleJob, ...variants });
 
 /**
@@ -198,10 +200,12 @@ const withJob = (variants: Record<string, Variant> = {}) => ({ staleJob, ...vari
  */
 export const variants: Record<SupportEventType, Record<string, Variant>> = {
   START: {},
-  CLASSIFIED: withJob({ lowConfidence: { patch: () => ({ confidence: 0.3 }) } }),
+  CLASSIFIED: withJob({ lowConfidence: { patch: () => ({ confidence: 0.3 }) }, overBudget }),
   POLICY_RETRIEVED: withJob(),
   ACCOUNT_INSPECTED: withJob(),
-  RECOMMENDATION_GENERATED: withJob(),
+  RECOMMENDATION_GENERATED: withJob({
+    repeated: { patch: (c) => ({ contentHash: c.recommendation?.contentHash ?? hashOf('none') }) },
+  }),
   POLICY_VALID: withJob({ staleVersion }),
   POLICY_INVALID: withJob({ staleVersion, final: { patch: () => ({ revisable: false }) } }),
   POLICY_UNCLEAR: withJob({ staleVersion }),

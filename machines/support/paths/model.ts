@@ -6,7 +6,8 @@
 import type { PathModel } from '../../../src/definitions/workflow.ts';
 import type { WorkflowRecord } from '../../../src/engine/decision.ts';
 import type { SupportContext } from '../support.context.ts';
-import { actionCannotHaveTakenEffect, actionOutcomeUncertain } from '../support.guards.ts';
+import { actionCannotHaveTakenEffect, actionOutcomeUncertain, modelBudgetExhausted } from '../support.guards.ts';
+import { reviewRetriesOf } from '../support.context.ts';
 import { operations } from '../support.retry-policy.ts';
 import { catalogueEvents, resolveEvent } from './catalogue.ts';
 import { supportInvariants } from './invariants.ts';
@@ -45,7 +46,10 @@ function actionClass(c: SupportContext): string {
  * workflow is in manual review or finished), the revisions used (bounded by `maxRevisions`), the
  * pending cancellation, how a guard sees the action (none / uncertain / executed, with or without a
  * receipt), and in manual review the facts the reviewer's commands are guarded by (classification,
- * evidence, recommendation, notification, whether the review is overdue). Dropped: version and
+ * evidence, recommendation, notification, whether the review is overdue), and since support@2 the
+ * loop bounds: whether the model budget is spent, the reviewer retries taken (bounded by
+ * `maxReviewRetries`), and while a recommendation is generated whether the previous one was refused
+ * (what the repeated-output detector reads). Dropped: version and
  * attempt numbers (they only grow), timestamps, texts and artifacts, the last error (read only by
  * the transient `checkingRetry` states right after it is set), the confidence (read only by the
  * transient `checkingConfidence`), and validation, fraud and approval facts, which outside manual
@@ -59,6 +63,16 @@ function actionClass(c: SupportContext): string {
  * added here. The suite replays every path against the uncrashed pure run, so a merge that hid a
  * different outcome on a replayed path would fail; merges off the replayed paths are not checked.
  */
+/** A regeneration follows a refused recommendation: an invalid validation of it, or a change request. */
+function previousRecommendationRefused(c: SupportContext): boolean {
+  const version = c.recommendation?.version;
+  if (version === undefined) return false;
+  return (
+    (c.validation?.outcome === 'invalid' && c.validation.recommendationVersion === version) ||
+    c.changeRequest?.recommendationVersion === version
+  );
+}
+
 export function supportBehaviour(c: SupportContext, record: WorkflowRecord): unknown {
   const inRegion = (region: string) => record.statePaths.some((p) => p === region || p.startsWith(`${region}.`));
   const review = inRegion('manualReview') && [
@@ -77,6 +91,9 @@ export function supportBehaviour(c: SupportContext, record: WorkflowRecord): unk
     actionClass(c),
     c.action.receipt !== null,
     review,
+    modelBudgetExhausted(c),
+    reviewRetriesOf(c),
+    inRegion('beforeAction.generatingRecommendation') && previousRecommendationRefused(c),
   ];
 }
 

@@ -20,8 +20,14 @@
 import { loadReleasedParts, type LiveParts } from '../../../src/definitions/released-parts.ts';
 import { loadReleasedMachine, type ReleasedVersion } from '../../../src/definitions/released-version.ts';
 import type { SupportContext, SupportInput } from '../support.context.ts';
-import { createInitialContext, currentJobs, supportInputSchema } from '../support.context.ts';
-import { effects } from '../support.effects.ts';
+import {
+  createInitialContext,
+  currentJobs,
+  loopBoundFields,
+  supportConfigSchema,
+  supportInputSchema,
+} from '../support.context.ts';
+import { effects, type EffectSpec } from '../support.effects.ts';
 import { eventSchemas } from '../support.events.ts';
 import { explainGuard } from '../support.guards.ts';
 import { supportActions, supportDelays, supportGuards, supportPinnedFunctions } from '../support.implementations.ts';
@@ -33,12 +39,50 @@ import { supportV1Repair } from './support.v1.repairs.ts';
 /** Implementations support@1 was released with that the latest version has since changed: none yet. */
 const releasedImplementations = { guards: {}, actions: {}, delays: {} };
 
-/** Schemas, job-parameter builders and pinned functions support@1 was released with that have since changed: none yet. */
+/**
+ * Schemas, job-parameter builders and pinned functions support@1 was released with that have since
+ * changed. support@2's loop bounds added the model results' optional `usage` and the model jobs'
+ * `reportUsage`: support@1's jobs do not ask for usage, so its results carry none.
+ */
+const releasedEffects: Record<'requestClassification' | 'requestRecommendation', EffectSpec> = {
+  requestClassification: {
+    operation: 'classify',
+    params: (c) => ({ customerId: c.request.customerId }),
+  },
+  requestRecommendation: {
+    operation: 'recommend',
+    params: (c) => ({
+      recommendationVersion: (c.recommendation?.version ?? 0) + 1,
+      category: c.classification?.category ?? null,
+      policy: c.evidence.policy,
+      account: c.evidence.account,
+      previousFindings: c.validation?.findings ?? [],
+      changeRequest: c.changeRequest?.instructions ?? null,
+    }),
+  },
+};
+
 const releasedCode: Required<Pick<LiveParts<SupportContext>, 'eventSchemas' | 'effects' | 'pinnedFunctions'>> = {
-  eventSchemas: {},
-  effects: {},
+  eventSchemas: {
+    CLASSIFIED: eventSchemas.CLASSIFIED.omit({ usage: true }),
+    RECOMMENDATION_GENERATED: eventSchemas.RECOMMENDATION_GENERATED.omit({ usage: true }),
+  },
+  effects: releasedEffects,
   pinnedFunctions: {},
 };
+
+/** support@1's creation input: its config has none of support@2's loop bounds. */
+const releasedInputSchema = supportInputSchema.extend({
+  config: supportConfigSchema
+    .omit(
+      Object.fromEntries(loopBoundFields.map((field) => [field, true])) as Record<
+        (typeof loopBoundFields)[number],
+        true
+      >,
+    )
+    .partial()
+    .default({}),
+});
 
 export const supportV1Implementations = {
   guards: { ...supportGuards, ...releasedImplementations.guards },
@@ -59,7 +103,7 @@ export const supportV1Parts = loadReleasedParts<SupportContext>({
   key: 'support@1',
   parts,
   code: {
-    inputSchema: supportInputSchema,
+    inputSchema: releasedInputSchema,
     eventSchemas: { ...eventSchemas, ...releasedCode.eventSchemas },
     effects: { ...effects, ...releasedCode.effects },
     currentJobs,
