@@ -409,7 +409,7 @@ export function definePathSuite(walkable: Walkable, options: PathSuiteOptions) {
       expect(
         wrong.map((r) => ({ workflowId: r.workflowId, outbox: jobs.get(r.workflowId), requested: r.jobIds })),
       ).toEqual([]);
-    }, 180_000);
+    }, 360_000);
   });
 
   return generated;

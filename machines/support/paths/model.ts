@@ -47,9 +47,11 @@ function actionClass(c: SupportContext): string {
  * pending cancellation, how a guard sees the action (none / uncertain / executed, with or without a
  * receipt), and in manual review the facts the reviewer's commands are guarded by (classification,
  * evidence, recommendation, notification, whether the review is overdue), and since support@2 the
- * loop bounds: whether the model budget is spent, the reviewer retries taken (bounded by
- * `maxReviewRetries`), and while a recommendation is generated whether the previous one was refused
- * (what the repeated-output detector reads). Dropped: version and
+ * loop bounds: whether the model budget is spent, in manual review the reviewer retries taken
+ * (bounded by `maxReviewRetries`; outside it a retried walk merges with the first pass, which keeps
+ * the graph near its size before the bound: 1,223 states instead of 2,724, so the walk does not
+ * reach the bound itself — `test/unit/loop-bounds.test.ts` does), and while a recommendation is
+ * generated whether the previous one was refused (what the repeated-output detector reads). Dropped: version and
  * attempt numbers (they only grow), timestamps, texts and artifacts, the last error (read only by
  * the transient `checkingRetry` states right after it is set), the confidence (read only by the
  * transient `checkingConfidence`), and validation, fraud and approval facts, which outside manual
@@ -92,7 +94,8 @@ export function supportBehaviour(c: SupportContext, record: WorkflowRecord): unk
     c.action.receipt !== null,
     review,
     modelBudgetExhausted(c),
-    reviewRetriesOf(c),
+    // Counted only where it is read: outside manual review a retried walk behaves as a first pass.
+    inRegion('manualReview') && reviewRetriesOf(c),
     inRegion('beforeAction.generatingRecommendation') && previousRecommendationRefused(c),
   ];
 }
