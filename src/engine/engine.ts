@@ -11,7 +11,13 @@ import { decideCreate, decideEvent, decideTimer, type IncomingEvent, type LeaseC
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
 import { WardenError } from './errors.ts';
 import { decideMigration, migrationEventType, type SnapshotMigration } from './migrate.ts';
-import { createInstrumentation, type EngineObservation, type EngineObserver, type Trail } from './observer.ts';
+import {
+  createInstrumentation,
+  failedSchema,
+  type EngineObservation,
+  type EngineObserver,
+  type Trail,
+} from './observer.ts';
 import type { Principal } from './principal.ts';
 import { shardForDedupKey, shardForKey, workflowIdFor } from './shards.ts';
 import type { Artifact, WorkflowStore } from './store-port.ts';
@@ -180,6 +186,7 @@ export function createEngine(options: EngineOptions): Engine {
       guards: audit?.guard.guards ?? [],
       ...(outcome.outcome === 'accepted' && audit ? { jobs: audit.effects } : {}),
       ...(outcome.outcome === 'refused' && outcome.unrecorded !== undefined ? { unrecorded: true } : {}),
+      ...(outcome.outcome === 'refused' && failedSchema(outcome.code, outcome.details) ? { schemaFailed: true } : {}),
       ...(trail.previous ? { previous: trail.previous } : {}),
       ...(outcome.outcome === 'accepted' ? { record: outcome.record } : {}),
       ...(event.payload === undefined ? {} : { payload: event.payload }),
@@ -386,6 +393,9 @@ export function createEngine(options: EngineOptions): Engine {
         eventType,
         outcome,
         guards: guard.guards,
+        ...(decision.outcome === 'refused' && failedSchema(decision.code, decision.details)
+          ? { schemaFailed: true }
+          : {}),
         ...(record ? { record } : {}),
         now,
       });

@@ -20,6 +20,8 @@ export interface EngineObservation {
   guards: string[];
   /** A refusal only counted, not recorded: the workflow has its cap of recorded refusals. */
   unrecorded?: boolean;
+  /** An `INVALID_EVENT` refusal because the payload (or a creation's input) failed its schema. */
+  schemaFailed?: boolean;
   /** The job ids an accepted decision requested (`<workflowId>/<operation>/<attempt>`). */
   jobs?: string[];
   /** The record the last decision was made on. */
@@ -31,6 +33,10 @@ export interface EngineObservation {
   /** When it was decided, ms since the epoch. */
   now: number;
 }
+
+/** Whether a refusal is a schema failure: `INVALID_EVENT` naming the issues of a payload (not an unknown event type). */
+export const failedSchema = (code: string, details: Record<string, unknown>): boolean =>
+  code === 'INVALID_EVENT' && Array.isArray(details.issues);
 
 export interface EngineObserver {
   decided(observation: EngineObservation): void;

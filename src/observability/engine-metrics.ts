@@ -1,8 +1,9 @@
 /**
  * Turns the engine's decided outcomes into workflow metrics, each labelled with the definition:
- * creations, outcomes, time in state, retries (a job requested again), refusals, and for the states
- * people work from (each definition's queues) how many workflows entered and left them and how long
- * they waited.
+ * creations, outcomes, time in state, retries (a job requested again), refusals, event payloads
+ * failing their schema, Idempotency-Keys reused with another request, and for the states people
+ * work from (each definition's queues) how many workflows entered and left them and how long they
+ * waited.
  */
 import { refusalCodes, type WorkflowRecord } from '../engine/decision.ts';
 import type { EngineObservation, EngineObserver } from '../engine/engine.ts';
@@ -30,6 +31,8 @@ export type QueueStates = (definitionId: string) => readonly string[];
 
 function record(metrics: Metrics, queues: QueueStates, o: EngineObservation): void {
   const definition = definitionLabel(o);
+  if (o.schemaFailed) metrics.schemaFailures.inc({ definition, source: 'event' });
+  if (o.outcome === 'IDEMPOTENCY_KEY_REUSED') metrics.idempotencyConflicts.inc({ kind: 'creation' });
   if (refusals.has(o.outcome)) {
     metrics.refusals.inc({ definition, code: o.outcome, guard: o.guards.length > 0 ? o.guards.join(',') : 'none' });
     if (o.unrecorded) metrics.refusalsUnrecorded.inc({ definition });

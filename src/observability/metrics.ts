@@ -157,6 +157,30 @@ export function createMetrics(options: MetricsOptions = {}) {
       buckets: queueBuckets,
       registers,
     }),
+    jobRetries: new Counter({
+      name: 'warden_job_retries_total',
+      help: 'Failed effect attempts that may be tried again, by definition, operation and error class: a handler reporting a retryable failure (its timeout included), and a job whose handler threw (left for redelivery).',
+      labelNames: ['definition', 'operation', 'error_class'] as const,
+      registers,
+    }),
+    schemaFailures: new Counter({
+      name: 'warden_schema_failures_total',
+      help: 'Data that failed its schema, by definition and source: `event` (a payload or creation input refused INVALID_EVENT), `result` (a handler result), `model_output` (a model answer, each attempt).',
+      labelNames: ['definition', 'source'] as const,
+      registers,
+    }),
+    leaseExpiries: new Counter({
+      name: 'warden_job_lease_expiries_total',
+      help: 'Job deliveries taken over after their job lease ran out (the worker holding them died or was too slow), by definition and operation.',
+      labelNames: ['definition', 'operation'] as const,
+      registers,
+    }),
+    idempotencyConflicts: new Counter({
+      name: 'warden_idempotency_conflicts_total',
+      help: 'Idempotency keys sent again with another request, by kind (`creation`: an Idempotency-Key reused with another definition, version or input).',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
     effectDuration: new Histogram({
       name: 'warden_effect_duration_seconds',
       help: 'Effect handler run time, by definition, effect and the result event it produced.',
