@@ -4,6 +4,7 @@
  * engine. Handlers never change workflow state themselves; failures are events too.
  */
 import type { Artifact } from '../engine/store-port.ts';
+import type { ErrorClass } from './effect-errors.ts';
 
 export interface JobToRun {
   workflowId: string;
@@ -22,6 +23,17 @@ export interface ResultEvent {
   payload: Record<string, unknown>;
 }
 
+/**
+ * What a handler reports about its attempt besides the result (metrics): told by the handler kit,
+ * bound by the worker to the job's definition and operation. Best effort: quick, never throws.
+ */
+export interface EffectObserver {
+  /** The attempt failed (a thrown error or its timeout) with this class; `retryable`: another attempt may succeed. */
+  failed(errorClass: ErrorClass, retryable: boolean): void;
+  /** The handler's result event (`result`) or a model's answer (`model_output`) failed its schema. */
+  schemaFailed(source: 'result' | 'model_output'): void;
+}
+
 export interface EffectContext<TContext = unknown> {
   job: JobToRun;
   /** The workflow's context when the job was picked up. */
@@ -33,6 +45,8 @@ export interface EffectContext<TContext = unknown> {
   /** Stores an artifact (model output, policy excerpt, account snapshot, receipt) and returns its reference. */
   saveArtifact: (kind: string, content: unknown) => Promise<{ id: string; hash: string }>;
   loadArtifact: (id: string) => Promise<Artifact | null>;
+  /** Told about failures and schema failures of this attempt; none by default. */
+  observer?: EffectObserver | undefined;
 }
 
 /** Method syntax on purpose: handlers typed for one workflow's context are held as one type. */

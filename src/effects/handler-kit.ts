@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { runWithDeadline } from './deadline.ts';
 import { classifyError, EffectError, EffectTimeoutError } from './effect-errors.ts';
-import type { EffectContext, EffectHandler, ResultEvent } from './effect.ts';
+import type { EffectContext, EffectHandler, EffectObserver, ResultEvent } from './effect.ts';
 
 /** Timeout of an effect call when none is configured, in milliseconds. */
 export const defaultTimeoutMs = 10_000;
@@ -49,6 +49,15 @@ function validated(
   return { ok: true, event: { type: event.type, payload: parsed.data as Record<string, unknown> } };
 }
 
+/** Tells the attempt's observer, if any; observation never changes a result. */
+export function report(ctx: EffectContext<never> | EffectContext, tell: (observer: EffectObserver) => void): void {
+  try {
+    if (ctx.observer) tell(ctx.observer);
+  } catch {
+    // Best effort: a failing metric never fails a job.
+  }
+}
+
 /**
  * A handler that never hangs and never throws: `run` gets `timeoutMs` (and the worker's signal),
  * and whatever happens becomes exactly one schema-valid event.
@@ -61,14 +70,25 @@ export function createHandler<TContext>(spec: HandlerSpec<TContext>): EffectHand
   };
   const handler = async (ctx: EffectContext<TContext>) => {
     const outcome = await runWithDeadline(ctx.signal, spec.timeoutMs, (signal) => spec.run(ctx, signal));
-    const event =
-      outcome.status === 'done'
-        ? outcome.value
-        : spec.onError(ctx, outcome.status === 'timedOut' ? new EffectTimeoutError(outcome.message) : outcome.error);
+    let event: ResultEvent;
+    if (outcome.status === 'done') event = outcome.value;
+    else {
+      const error = outcome.status === 'timedOut' ? new EffectTimeoutError(outcome.message) : outcome.error;
+      const { errorClass, retryable } = classifyError(error);
+      report(ctx, (o) => {
+        o.failed(errorClass, retryable);
+      });
+      event = spec.onError(ctx, error);
+    }
     const checked = validated(spec.schemas, event);
     if (checked.ok) return checked.event;
     // A bug in the handler or an odd provider answer: retryable, because for a write the effect
     // may already have happened and must be reconciled rather than declared failed.
+    report(ctx, (o) => {
+      o.schemaFailed('result');
+      // The fallback is a retryable INTERNAL failure; a failure already reported is not reported twice.
+      if (outcome.status === 'done') o.failed('INTERNAL', true);
+    });
     const fallback = validated(spec.schemas, spec.onError(ctx, new EffectError('INTERNAL', checked.message, true)));
     if (fallback.ok) return fallback.event;
     throw new Error(`effect handler for ${ctx.job.type} cannot produce a valid event: ${fallback.message}`);

@@ -2,7 +2,7 @@
  * The platform's effect kit: what every workflow's handlers and adapters build on (the handler
  * kit, the model boundary, the notifier), and what the runtime's workers import.
  */
-export type { EffectContext, EffectHandler, JobToRun, ResultEvent } from './effect.ts';
+export type { EffectContext, EffectHandler, EffectObserver, JobToRun, ResultEvent } from './effect.ts';
 export { clip, createHandler, defaultTimeoutMs, failureFacts, loadReferenced, parseParams } from './handler-kit.ts';
 export type { ArtifactRef, HandlerSpec } from './handler-kit.ts';
 export { callModelWithRepair, type ModelCallResult } from './model-call.ts';

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { EffectContext } from './effect.ts';
-import type { ArtifactRef } from './handler-kit.ts';
+import { report, type ArtifactRef } from './handler-kit.ts';
 import type { ModelClient, ModelTask, ModelUsage, RepairRequest } from './model-client.ts';
 
 /** What the calls behind one result spent: the tokens the model reported, summed over the calls (a repair included). */
@@ -61,6 +61,9 @@ export async function callModelWithRepair<T>(spec: ModelCallSpec<T>): Promise<Mo
     });
     if (parsed.success)
       return { status: 'valid', output: parsed.data, model: response.model, artifact, attempts: attempt, usage };
+    report(ctx, (o) => {
+      o.schemaFailed('model_output');
+    });
     if (attempt >= 2) return { status: 'invalid', issues, model: response.model, artifact, usage };
     repair = { previousOutput: response.output, issues };
   }

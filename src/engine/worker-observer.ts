@@ -4,13 +4,22 @@
  */
 import type { OutboxEntry } from './store-port.ts';
 
+/** The job an observation is about: its workflow's definition, its effect type and its operation. */
+export interface ObservedJob {
+  definitionId: string;
+  type: string;
+  operation: string;
+}
+
 export interface WorkerObserver {
   /** An outbox entry was delivered to this worker; `now` in ms since the epoch. */
   delivered(entry: OutboxEntry, now: number): void;
   /** An effect handler of the workflow's definition (`definitionId`) returned `resultType` after `durationMs`. */
-  effectRan(
-    job: { definitionId: string; type: string; operation: string },
-    resultType: string,
-    durationMs: number,
-  ): void;
+  effectRan(job: ObservedJob, resultType: string, durationMs: number): void;
+  /** An effect attempt failed with this error class (its handler says whether another attempt may succeed). */
+  effectFailed?(job: ObservedJob, errorClass: string, retryable: boolean): void;
+  /** The job's handler result (`result`) or a model's answer (`model_output`) failed its schema. */
+  schemaFailed?(job: ObservedJob, source: 'result' | 'model_output'): void;
+  /** A job delivered again after its job lease ran out (taken over from the consumer that held it). */
+  leaseExpired?(job: ObservedJob): void;
 }

@@ -159,7 +159,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     jobRetries: new Counter({
       name: 'warden_job_retries_total',
-      help: 'Failed effect attempts that may be tried again, by definition, operation and error class: a handler reporting a retryable failure (its timeout included), and a job whose handler threw (left for redelivery).',
+      help: 'Effect attempts that failed with a retryable error (a timeout included), as their handler classified it, by definition, operation and error class: the failures a workflow may try again.',
       labelNames: ['definition', 'operation', 'error_class'] as const,
       registers,
     }),

@@ -4,7 +4,7 @@
  * failures external workers report, so both see the same job.
  */
 import { contentHashOf } from '../effects/canonical-json.ts';
-import type { EffectContext } from '../effects/effect.ts';
+import type { EffectContext, EffectObserver } from '../effects/effect.ts';
 import type { Artifact, JobMessage, WorkflowStore } from '../engine/store-port.ts';
 
 export function effectContextFor(
@@ -20,6 +20,8 @@ export function effectContextFor(
      * commit (one round trip for both); written at once when absent.
      */
     deferred?: Artifact[];
+    /** Told about the attempt's failures and schema failures (metrics). */
+    observer?: EffectObserver;
   },
 ): EffectContext<never> {
   const { deferred } = options;
@@ -28,6 +30,7 @@ export function effectContextFor(
     context: context as never,
     now: clock,
     signal: options.signal,
+    ...(options.observer ? { observer: options.observer } : {}),
     saveArtifact: async (kind, content) => {
       const hash = contentHashOf(content);
       const id = `${message.jobId}:${kind}:${hash.slice(7, 19)}`;

@@ -9,10 +9,10 @@ import { spanAttributes, type Engine } from '../engine/engine.ts';
 import { randomText } from './random-text.ts';
 import { workerRole, type Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
-import type { EffectHandler } from '../effects/effect.ts';
+import type { EffectHandler, EffectObserver } from '../effects/effect.ts';
 import { withSpanIds } from '../observability/span-context.ts';
 import type { Artifact, JobMessage, OutboxEntry, WorkflowStore } from '../engine/store-port.ts';
-import type { WorkerObserver } from '../engine/worker-observer.ts';
+import type { ObservedJob, WorkerObserver } from '../engine/worker-observer.ts';
 import { effectContextFor } from './effect-context.ts';
 import { escalateJob } from './escalate.ts';
 import type { ShardLeases } from './shard-leases.ts';
@@ -57,7 +57,10 @@ export interface WorkerOptions {
   /** How long `stop()` lets jobs in flight finish before aborting them, ms (default 15 000). */
   shutdownGraceMs?: number;
   logger?: WorkerLogger;
-  /** Told about every delivered entry and every effect run (metrics); must be quick and must not throw. */
+  /**
+   * Told about every delivered entry, every effect run, what handlers report of their attempts and
+   * every job delivered again after its lease ran out (metrics); must be quick and must not throw.
+   */
   observer?: WorkerObserver;
   /** Traces each entry (`warden.effect` or `warden.timer`); the global OpenTelemetry tracer by default. */
   tracer?: Tracer;
@@ -96,6 +99,22 @@ function ownedSignature(owned: readonly number[]): string {
 /** An unguessable lease token (144 random bits). */
 export function newLeaseToken(): string {
   return randomText(18);
+}
+
+/** What one attempt's handler reports (failures, schema failures), told to the worker's observer about `job`. */
+function effectObserverFor(observe: (tell: (o: WorkerObserver) => void) => void, job: ObservedJob): EffectObserver {
+  return {
+    failed: (errorClass, retryable) => {
+      observe((o) => {
+        o.effectFailed?.(job, errorClass, retryable);
+      });
+    },
+    schemaFailed: (source) => {
+      observe((o) => {
+        o.schemaFailed?.(job, source);
+      });
+    },
+  };
 }
 
 const silent: WorkerLogger = {
@@ -215,7 +234,19 @@ export function createWorker(options: WorkerOptions) {
         expiresAt: clock() + options.jobLeaseMs,
       }),
     ]);
-    if (!record || record.status !== 'active') return 'dropped';
+    if (!record) return 'dropped';
+    const observed: ObservedJob = {
+      definitionId: record.definitionId,
+      type: message.type,
+      operation: message.operation,
+    };
+    // Only a reclaim delivers an entry again, and it takes only entries idle for the job lease.
+    if (entry.deliveries > 1) {
+      observe((o) => {
+        o.leaseExpired?.(observed);
+      });
+    }
+    if (record.status !== 'active') return 'dropped';
     const definition = engine.definitionOf(record);
     const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
     if (!Object.values(definition.currentJobs(context)).includes(message.jobId)) return 'dropped';
@@ -238,14 +269,11 @@ export function createWorker(options: WorkerOptions) {
         signal: shutdown.signal,
         deliveries: entry.deliveries,
         deferred: artifacts,
+        observer: effectObserverFor(observe, observed),
       }),
     );
     observe((o) => {
-      o.effectRan(
-        { definitionId: definition.id, type: message.type, operation: message.operation },
-        result.type,
-        clock() - started,
-      );
+      o.effectRan(observed, result.type, clock() - started);
     });
     // Aborted by a forced shutdown: the result may be an artefact of the abort. Neither apply nor
     // acknowledge; the job is redelivered (and a refund reconciles first).

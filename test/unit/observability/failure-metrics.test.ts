@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { people, testRuntime } from './runtime.ts';
 import { testApi } from './api.ts';
 import { mintToken } from '../../../src/api/auth.ts';
+import { supportLocalRules } from '../../../machines/support/effects/index.ts';
+import { createHandler } from '../../../machines/support/effects/support-handler.ts';
+import { EffectError, LocalModelClient, type ModelClient } from '../../../src/effects/index.ts';
 
 describe('schema failure metrics', () => {
   it('counts an event refused because its payload failed its schema, not an unknown event type', async () => {
@@ -47,5 +50,93 @@ describe('idempotency conflict metrics', () => {
 
     const text = await (await app.request('/metrics')).text();
     expect(text).toContain('warden_idempotency_conflicts_total{kind="creation"} 1');
+  });
+});
+
+/** A model that answers `classify` with `answer` (once, or always), and every other task as the offline rules do. */
+function modelAnswering(answer: (local: ModelClient) => ModelClient['complete']): ModelClient {
+  const local = new LocalModelClient(supportLocalRules());
+  const classify = answer(local);
+  return {
+    complete: (task, input, options) =>
+      task.name === 'classify' ? classify(task, input, options) : local.complete(task, input, options),
+  };
+}
+
+describe('retry metrics by error class', () => {
+  it('counts an effect attempt that failed with a retryable error by its class, not a permanent failure', async () => {
+    let calls = 0;
+    const rt = await testRuntime({
+      model: modelAnswering((local) => (task, input, options) => {
+        calls++;
+        if (calls === 1) return Promise.reject(new EffectError('UNAVAILABLE', 'the model is overloaded', true));
+        if (calls === 2) return Promise.reject(new EffectError('RATE_LIMITED', 'slow down', true));
+        return local.complete(task, input, options);
+      }),
+    });
+    await rt.create();
+    await rt.settle();
+    while (calls < 3 && (await rt.advance()));
+    const permanent = await testRuntime({
+      model: modelAnswering(() => () => Promise.reject(new EffectError('UNAUTHORIZED', 'bad key', false))),
+    });
+    await permanent.create();
+    await permanent.settle();
+
+    const text = await rt.metrics.render();
+    const series = 'warden_job_retries_total';
+    expect(text).toContain(`${series}{definition="support",operation="classify",error_class="UNAVAILABLE"} 1`);
+    expect(text).toContain(`${series}{definition="support",operation="classify",error_class="RATE_LIMITED"} 1`);
+    expect(await permanent.metrics.render()).not.toContain(`${series}{`);
+  });
+});
+
+describe('schema failure metrics of results and model answers', () => {
+  it('counts each model answer that failed its task schema, the repaired one included', async () => {
+    const rt = await testRuntime({
+      model: modelAnswering(
+        () => () =>
+          Promise.resolve({
+            output: { category: 'weather' },
+            usage: { promptTokens: 5, completionTokens: 3 },
+            model: 'm',
+          }),
+      ),
+    });
+    await rt.create();
+    await rt.settle();
+    const text = await rt.metrics.render();
+    expect(text).toContain('warden_schema_failures_total{definition="support",source="model_output"} 2');
+  });
+
+  it('counts a handler result that failed its event schema (the handler reports a retryable INTERNAL failure instead)', async () => {
+    const invalid = createHandler({
+      timeoutMs: 1_000,
+      run: (ctx) => Promise.resolve({ type: 'CLASSIFIED', payload: { jobId: ctx.job.jobId, category: 'weather' } }),
+    });
+    const rt = await testRuntime({ handlers: { requestClassification: invalid } });
+    await rt.create();
+    await rt.settle();
+    const text = await rt.metrics.render();
+    expect(text).toContain('warden_schema_failures_total{definition="support",source="result"} 1');
+    expect(text).toContain(
+      'warden_job_retries_total{definition="support",operation="classify",error_class="INTERNAL"} 1',
+    );
+  });
+});
+
+describe('job lease expiry metrics', () => {
+  it('counts a job taken over after the worker holding it let its lease run out', async () => {
+    const rt = await testRuntime();
+    await rt.create();
+    // A worker that reads the classification job and dies.
+    const taken = await rt.store.readOutbox('dead-worker', [0, 1, 2, 3], 10);
+    expect(taken).toHaveLength(1);
+    expect(await rt.worker.reclaim()).toEqual([]);
+    rt.clock.now += 60_001;
+    expect(await rt.worker.reclaim()).toEqual(['applied']);
+
+    const text = await rt.metrics.render();
+    expect(text).toContain('warden_job_lease_expiries_total{definition="support",operation="classify"} 1');
   });
 });

@@ -6,7 +6,7 @@
 import { registry } from '../../../machines/index.ts';
 import { createEffectHandlers, createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
 import type { SupportContext } from '../../../machines/support/support.context.ts';
-import type { ModelClient } from '../../../src/effects/index.ts';
+import type { EffectHandler, ModelClient } from '../../../src/effects/index.ts';
 import { createEngine, type Engine } from '../../../src/engine/engine.ts';
 import type { Principal } from '../../../src/engine/principal.ts';
 import { restoreSnapshot } from '../../../src/engine/snapshot.ts';
@@ -60,7 +60,13 @@ export interface TestRuntime {
   value(series: string, labels?: Record<string, string>): Promise<number | undefined>;
 }
 
-export async function testRuntime(options: { model?: ModelClient } = {}): Promise<TestRuntime> {
+export interface TestRuntimeOptions {
+  model?: ModelClient;
+  /** Replaces some of the support handlers, by effect type. */
+  handlers?: Readonly<Record<string, EffectHandler>>;
+}
+
+export async function testRuntime(options: TestRuntimeOptions = {}): Promise<TestRuntime> {
   const clock = { now: t0 };
   const now = () => clock.now;
   const metrics = createMetrics();
@@ -75,7 +81,7 @@ export async function testRuntime(options: { model?: ModelClient } = {}): Promis
   });
   const offline = createOfflineEffectDeps();
   const model = observedModelClient(options.model ?? offline.model, { metrics, clock: now });
-  const handlers = createEffectHandlers({ ...offline, model });
+  const handlers = { ...createEffectHandlers({ ...offline, model }), ...options.handlers };
   const leases = createShardLeases({ store, role: 'worker', owner: 'obs-test', leaseMs: 3_600_000, clock: now });
   await leases.tick();
   const worker = createWorker({
