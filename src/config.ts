@@ -9,6 +9,30 @@ const flag = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const ms = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** What a model's tokens cost, per million (so the cost of one token in millionths of the currency). */
+export interface ModelPrice {
+  inputPerMillion: number;
+  outputPerMillion: number;
+}
+
+const priceEntry = /^([A-Za-z0-9_.:/-]{1,100})=(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/;
+
+/** `<model>=<input price>:<output price>`, comma-separated, each price per million tokens. */
+const modelPrices = z
+  .string()
+  .max(4000)
+  .refine((v) => v.split(',').every((entry) => priceEntry.test(entry.trim())), {
+    error: 'expected <model>=<input per million tokens>:<output per million tokens>, comma-separated',
+  })
+  .transform((v): Record<string, ModelPrice> => {
+    const prices: Record<string, ModelPrice> = {};
+    for (const entry of v.split(',')) {
+      const [, model = '', input = '0', output = '0'] = priceEntry.exec(entry.trim()) ?? [];
+      prices[model] = { inputPerMillion: Number(input), outputPerMillion: Number(output) };
+    }
+    return prices;
+  });
+
 export const configSchema = z.object({
   /** Redis to keep workflows in; when unset, an in-memory store that keeps nothing across restarts. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
@@ -98,6 +122,11 @@ export const configSchema = z.object({
    * many scrapers at once then cost one rendering, not one each.
    */
   WARDEN_METRICS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  /**
+   * Token prices per model for `warden_model_cost_total`, per million tokens (input:output), e.g.
+   * `gpt-4o-mini=0.15:0.6`; unset = no cost metric, only token counts.
+   */
+  WARDEN_MODEL_PRICES: modelPrices.optional(),
   /** Which of the `serve --processes N` processes this is (0 … N-1); set by `serve` itself, not by hand. */
   WARDEN_PROCESS_INDEX: z.coerce.number().int().min(0).max(63).default(0),
   /** Requests per principal per minute (0 = unlimited). */

@@ -258,7 +258,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
         timerSafetyPollMs: config.WARDEN_TIMER_POLL_MS,
         timerRescanMs: config.WARDEN_TIMER_RESCAN_MS,
         subscribeWakeUps,
-        observer: workerMetricsObserver(metrics),
+        observer: workerMetricsObserver(metrics, { prices: config.WARDEN_MODEL_PRICES }),
         logger,
         external: externalJobs.external,
       }),

@@ -5,6 +5,7 @@
  */
 import type { Artifact } from '../engine/store-port.ts';
 import type { ErrorClass } from './effect-errors.ts';
+import type { ModelUsage } from './model-client.ts';
 
 export interface JobToRun {
   workflowId: string;
@@ -32,6 +33,8 @@ export interface EffectObserver {
   failed(errorClass: ErrorClass, retryable: boolean): void;
   /** The handler's result event (`result`) or a model's answer (`model_output`) failed its schema. */
   schemaFailed(source: 'result' | 'model_output'): void;
+  /** A model answered the task named `task` (valid or not), as `model`, using these tokens. */
+  modelAnswered(task: string, model: string, usage: ModelUsage): void;
 }
 
 export interface EffectContext<TContext = unknown> {

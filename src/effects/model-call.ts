@@ -47,6 +47,9 @@ export async function callModelWithRepair<T>(spec: ModelCallSpec<T>): Promise<Mo
     usage.promptTokens += response.usage.promptTokens;
     usage.completionTokens += response.usage.completionTokens;
     usage.calls = attempt;
+    report(ctx, (o) => {
+      o.modelAnswered(task.name, response.model, response.usage);
+    });
     const parsed = task.output.safeParse(response.output);
     const issues = parsed.success ? [] : describeIssues(parsed.error);
     const artifact = await ctx.saveArtifact('model-call', {

@@ -22,4 +22,11 @@ export interface WorkerObserver {
   schemaFailed?(job: ObservedJob, source: 'result' | 'model_output'): void;
   /** A job delivered again after its job lease ran out (taken over from the consumer that held it). */
   leaseExpired?(job: ObservedJob): void;
+  /** A model answered a job's task (`task`) as `model`, with these token counts. */
+  modelAnswered?(
+    job: ObservedJob,
+    task: string,
+    model: string,
+    usage: { promptTokens: number; completionTokens: number },
+  ): void;
 }

@@ -181,6 +181,12 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['kind'] as const,
       registers,
     }),
+    modelCost: new Counter({
+      name: 'warden_model_cost_total',
+      help: 'What answered model calls of effect jobs cost, in millionths of the currency of WARDEN_MODEL_PRICES (prompt and completion tokens times their price per million), by definition, task and model; only models with a price.',
+      labelNames: ['definition', 'task', 'model'] as const,
+      registers,
+    }),
     effectDuration: new Histogram({
       name: 'warden_effect_duration_seconds',
       help: 'Effect handler run time, by definition, effect and the result event it produced.',

@@ -1,9 +1,10 @@
 /**
  * Turns what the outbox worker sees into queue metrics: outbox lag, timer lateness, effect run time,
- * retryable effect failures by error class, results and model answers failing their schema, and
- * job deliveries taken over after their lease ran out.
+ * retryable effect failures by error class, results and model answers failing their schema, job
+ * deliveries taken over after their lease ran out, and the cost of model answers (given prices).
  */
 import type { WorkerObserver } from '../engine/worker-observer.ts';
+import type { ModelPrice } from '../config.ts';
 import { errorClasses } from '../effects/effect-errors.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -15,8 +16,30 @@ export function entryWrittenAt(entryId: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** A worker observer that records into `metrics`. Only first deliveries count: a redelivery's age is mostly the job lease. */
-export function workerMetricsObserver(metrics: Metrics): WorkerObserver {
+export interface WorkerMetricsOptions {
+  /** Token prices by model name (the longest configured name the answering model starts with); none: no cost. */
+  prices?: Readonly<Record<string, ModelPrice>> | undefined;
+}
+
+/** The price of the model that answered: its own, or that of the longest configured name it starts with (`gpt-4o-mini` for `gpt-4o-mini-2024-07-18`). */
+export function priceOf(prices: Readonly<Record<string, ModelPrice>>, model: string): ModelPrice | undefined {
+  if (Object.hasOwn(prices, model)) return prices[model];
+  let best: string | undefined;
+  for (const name of Object.keys(prices)) {
+    if (model.startsWith(name) && name.length > (best?.length ?? 0)) best = name;
+  }
+  return best === undefined ? undefined : prices[best];
+}
+
+/** A provider's token count, or 0 when it reported none that makes sense. */
+const tokens = (count: number): number => (Number.isFinite(count) && count > 0 ? count : 0);
+
+/**
+ * A worker observer that records into `metrics`. Outbox lag and timer lateness count first
+ * deliveries only: a redelivery's age is mostly the job lease.
+ */
+export function workerMetricsObserver(metrics: Metrics, options: WorkerMetricsOptions = {}): WorkerObserver {
+  const { prices } = options;
   return {
     delivered(entry, now) {
       if (entry.deliveries !== 1) return;
@@ -40,6 +63,13 @@ export function workerMetricsObserver(metrics: Metrics): WorkerObserver {
     },
     leaseExpired(job) {
       metrics.leaseExpiries.inc({ definition: job.definitionId, operation: job.operation });
+    },
+    modelAnswered(job, task, model, usage) {
+      const price = prices && priceOf(prices, model);
+      if (!price) return;
+      const cost =
+        tokens(usage.promptTokens) * price.inputPerMillion + tokens(usage.completionTokens) * price.outputPerMillion;
+      metrics.modelCost.inc({ definition: job.definitionId, task, model: model.slice(0, 100) }, cost);
     },
   };
 }

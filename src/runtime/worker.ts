@@ -101,7 +101,7 @@ export function newLeaseToken(): string {
   return randomText(18);
 }
 
-/** What one attempt's handler reports (failures, schema failures), told to the worker's observer about `job`. */
+/** What one attempt's handler reports (failures, schema failures, model answers), told to the worker's observer about `job`. */
 function effectObserverFor(observe: (tell: (o: WorkerObserver) => void) => void, job: ObservedJob): EffectObserver {
   return {
     failed: (errorClass, retryable) => {
@@ -112,6 +112,11 @@ function effectObserverFor(observe: (tell: (o: WorkerObserver) => void) => void,
     schemaFailed: (source) => {
       observe((o) => {
         o.schemaFailed?.(job, source);
+      });
+    },
+    modelAnswered: (task, model, usage) => {
+      observe((o) => {
+        o.modelAnswered?.(job, task, model, usage);
       });
     },
   };

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { people, testRuntime } from './runtime.ts';
 import { testApi } from './api.ts';
 import { mintToken } from '../../../src/api/auth.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { supportLocalRules } from '../../../machines/support/effects/index.ts';
 import { createHandler } from '../../../machines/support/effects/support-handler.ts';
 import { EffectError, LocalModelClient, type ModelClient } from '../../../src/effects/index.ts';
@@ -138,5 +139,60 @@ describe('job lease expiry metrics', () => {
 
     const text = await rt.metrics.render();
     expect(text).toContain('warden_job_lease_expiries_total{definition="support",operation="classify"} 1');
+  });
+});
+
+describe('model cost metrics', () => {
+  const answer = (model: string, promptTokens: number, completionTokens: number) =>
+    Promise.resolve({
+      output: { category: 'billing', confidence: 0.9 },
+      usage: { promptTokens, completionTokens },
+      model,
+    });
+
+  it('prices the tokens of each model answer by definition, task and model (a dated model by its configured name)', async () => {
+    const rt = await testRuntime({
+      prices: {
+        'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6 },
+        other: { inputPerMillion: 9, outputPerMillion: 9 },
+      },
+      model: modelAnswering(() => () => answer('gpt-4o-mini-2024-07-18', 1000, 200)),
+    });
+    await rt.create();
+    await rt.settle();
+    // 1000 × 0.15 + 200 × 0.6 millionths.
+    const text = await rt.metrics.render();
+    expect(text).toContain(
+      'warden_model_cost_total{definition="support",task="classify",model="gpt-4o-mini-2024-07-18"} 270',
+    );
+  });
+
+  it('exposes no cost for a model without a price, nor without prices', async () => {
+    const priced = await testRuntime({
+      prices: { 'gpt-4o': { inputPerMillion: 1, outputPerMillion: 1 } },
+      model: modelAnswering(() => () => answer('claude-x', 1000, 200)),
+    });
+    await priced.create();
+    await priced.settle();
+    const unpriced = await testRuntime();
+    await unpriced.create();
+    await unpriced.settle();
+    for (const rt of [priced, unpriced]) {
+      const text = await rt.metrics.render();
+      expect(text).toContain('# TYPE warden_model_cost_total counter');
+      expect(text).not.toContain('warden_model_cost_total{');
+      expect(text).toMatch(/warden_model_tokens_total\{purpose="classify",model="[^"]+",kind="prompt"\} \d+/);
+    }
+  });
+});
+
+describe('WARDEN_MODEL_PRICES', () => {
+  it('reads each model price per million input and output tokens, and refuses anything else', () => {
+    expect(loadConfig({ WARDEN_MODEL_PRICES: 'gpt-4o-mini=0.15:0.6, local=0:0' }).WARDEN_MODEL_PRICES).toEqual({
+      'gpt-4o-mini': { inputPerMillion: 0.15, outputPerMillion: 0.6 },
+      local: { inputPerMillion: 0, outputPerMillion: 0 },
+    });
+    expect(loadConfig({}).WARDEN_MODEL_PRICES).toBeUndefined();
+    expect(() => loadConfig({ WARDEN_MODEL_PRICES: 'gpt-4o-mini=0.15' })).toThrow(/WARDEN_MODEL_PRICES/);
   });
 });

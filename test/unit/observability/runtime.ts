@@ -6,6 +6,7 @@
 import { registry } from '../../../machines/index.ts';
 import { createEffectHandlers, createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
 import type { SupportContext } from '../../../machines/support/support.context.ts';
+import type { ModelPrice } from '../../../src/config.ts';
 import type { EffectHandler, ModelClient } from '../../../src/effects/index.ts';
 import { createEngine, type Engine } from '../../../src/engine/engine.ts';
 import type { Principal } from '../../../src/engine/principal.ts';
@@ -62,6 +63,8 @@ export interface TestRuntime {
 
 export interface TestRuntimeOptions {
   model?: ModelClient;
+  /** Token prices for the model cost metric, as `WARDEN_MODEL_PRICES` gives them. */
+  prices?: Readonly<Record<string, ModelPrice>>;
   /** Replaces some of the support handlers, by effect type. */
   handlers?: Readonly<Record<string, EffectHandler>>;
 }
@@ -92,7 +95,7 @@ export async function testRuntime(options: TestRuntimeOptions = {}): Promise<Tes
     consumer: 'obs-test',
     clock: now,
     jobLeaseMs: 60_000,
-    observer: workerMetricsObserver(metrics),
+    observer: workerMetricsObserver(metrics, { prices: options.prices }),
   });
   const timers = createTimerService({ store, leases, clock: now });
 
