@@ -145,6 +145,21 @@ const auditEntry = z.object({
     guards: z.array(z.string()),
     failedChecks: z.array(z.string()),
   }),
+  reason: z
+    .string()
+    .nullable()
+    .describe(
+      'The stated reason: the payload’s first text field of `reason`, `note`, `resolution`, `instructions`, `comment`, at most 500 characters',
+    ),
+  payloadDigest: z
+    .string()
+    .nullable()
+    .describe('`sha256:` of the canonical JSON of the payload as received (the creation input for a creation)'),
+  artifactRefs: z
+    .array(z.string())
+    .describe(
+      'The artifacts the payload cites, as `<id>#<hash>` (at most 32); each can be read at `/v1/workflows/{id}/artifacts/{ref}`',
+    ),
   causationId: z.string().nullable(),
   correlationId: z.string().nullable(),
   definition: z.string(),

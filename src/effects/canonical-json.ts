@@ -1,24 +1,12 @@
 /**
- * Canonical JSON (object keys sorted at every depth, no whitespace) and the content hash built on
- * it, so the same value always hashes the same whatever order its keys were written in.
+ * The content hash built on the engine's canonical JSON (object keys sorted at every depth, no
+ * whitespace), so the same value always hashes the same whatever order its keys were written in.
+ * Hashed with node:crypto here; the engine's pure digest (`digestOf`) gives the same text.
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../engine/canonical-json.ts';
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
-  }
-  return value;
-}
-
-/** JSON with object keys sorted at every depth; `undefined` fields are dropped as JSON.stringify does. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
+export { canonicalJson };
 
 /** `sha256:<hex>` of the canonical JSON of `value`. */
 export function contentHashOf(value: unknown): string {

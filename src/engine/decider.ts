@@ -9,6 +9,7 @@
 import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
 import { getNextTransitions } from 'xstate';
 import { actsAcrossTenants, principalSchema, type Principal } from './principal.ts';
+import { auditEvidenceOf, noEvidence, type AuditEvidence } from './audit-evidence.ts';
 import { boundDetails } from './bounded-details.ts';
 import { planCommands } from './commands.ts';
 import type {
@@ -91,6 +92,8 @@ interface Step {
   causationId: string | null;
   correlationId: string | null;
   proposedBy?: ProposedBy;
+  /** What the entry keeps of the payload as received: reason, digest, artifact references. */
+  evidence: AuditEvidence;
   now: number;
 }
 
@@ -117,6 +120,9 @@ function audit(step: Step, fields: Partial<AuditEntry> & Pick<AuditEntry, 'outco
     actor: step.actor,
     ...(step.proposedBy ? { proposedBy: step.proposedBy } : {}),
     guard: { outcome: 'none', guards: [], failedChecks: [] },
+    reason: step.evidence.reason,
+    payloadDigest: step.evidence.payloadDigest,
+    artifactRefs: step.evidence.artifactRefs,
     causationId: step.causationId,
     correlationId: step.correlationId,
     definition: definitionKey(step.definition),
@@ -303,6 +309,7 @@ export function decideCreate(args: DecideCreateArgs): Decision {
     actor: actorOf(principal),
     causationId: null,
     correlationId,
+    evidence: auditEvidenceOf(args.body),
     now,
   };
   if (!principal.roles.some((role) => definition.createRoles.includes(role))) {
@@ -363,6 +370,7 @@ export function decideEvent(args: DecideEventArgs): Decision {
     causationId: event.causationId ?? null,
     correlationId: event.correlationId ?? record.correlationId ?? null,
     ...(event.proposedBy ? { proposedBy: event.proposedBy } : {}),
+    evidence: auditEvidenceOf(event.payload),
     now,
   };
   const rawType: unknown = event.type;
@@ -462,6 +470,7 @@ export function decideTimer(args: DecideTimerArgs): Decision {
     actor: timerActor,
     causationId: null,
     correlationId: record.correlationId ?? null,
+    evidence: noEvidence,
     now,
   };
   if (record.status !== 'active') {

@@ -86,6 +86,15 @@ export interface AuditEntry {
   /** Present when a model proposed the event (`POST /v1/workflows/:id/proposals`). */
   proposedBy?: ProposedBy;
   guard: { outcome: 'passed' | 'none' | 'refused'; guards: string[]; failedChecks: string[] };
+  /**
+   * The stated reason: the payload's first text field of `auditReasonFields` (`reason`, `note`,
+   * `resolution`, `instructions`, `comment`), at most 500 characters; null when it has none.
+   */
+  reason: string | null;
+  /** `sha256:` of the canonical JSON of the payload as received (the creation input for a creation); null without one. */
+  payloadDigest: string | null;
+  /** Every artifact reference (`{ id, hash }`) the payload holds, as `<id>#<hash>` (at most 32): fetch one at `/artifacts/{ref}`. */
+  artifactRefs: string[];
   causationId: string | null;
   correlationId: string | null;
   definition: string;

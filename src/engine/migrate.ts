@@ -3,6 +3,7 @@
  * Pure: the migration function rewrites the persisted snapshot, the target definition must restore
  * it, and the result is one accepted decision (no effects, timers kept) with its own audit entry.
  */
+import { noEvidence } from './audit-evidence.ts';
 import type { Accepted, Decision, WorkflowRecord } from './decision.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
 import type { Principal } from './principal.ts';
@@ -37,6 +38,7 @@ export function decideMigration(args: DecideMigrationArgs): Decision {
     from: record.statePaths,
     actor: { id: principal.id, kind: principal.kind, roles: [...principal.roles] },
     guard: { outcome: 'none' as const, guards: [], failedChecks: [] },
+    ...noEvidence,
     causationId: null,
     correlationId: null,
     at: now,

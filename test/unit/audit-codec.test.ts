@@ -34,6 +34,17 @@ const entry: fc.Arbitrary<AuditEntry> = fc.record(
     actor: fc.record({ id: fc.string(), kind: fc.constantFrom('user', 'service', 'timer'), roles: list }),
     proposedBy,
     guard: fc.record({ outcome: fc.constantFrom('passed', 'none', 'refused'), guards: list, failedChecks: list }),
+    reason: fc.option(fc.string()),
+    payloadDigest: fc.option(
+      fc.oneof(
+        fc.stringMatching(/^[0-9a-f]{64}$/).map((hex) => `sha256:${hex}`),
+        fc.string(),
+      ),
+    ),
+    artifactRefs: fc.array(
+      id.map((ref) => `${ref}#sha256:00`),
+      { maxLength: 3 },
+    ),
     causationId: fc.option(id),
     correlationId: fc.option(fc.oneof(fc.constant(workflowId), fc.string())),
     definition: fc.string(),
@@ -54,6 +65,9 @@ const entry: fc.Arbitrary<AuditEntry> = fc.record(
       'to',
       'actor',
       'guard',
+      'reason',
+      'payloadDigest',
+      'artifactRefs',
       'causationId',
       'correlationId',
       'definition',
@@ -87,6 +101,9 @@ describe('audit codec', () => {
       to: ['beforeAction.gatheringEvidence.policy.attempting', 'beforeAction.gatheringEvidence.account.attempting'],
       actor: { id: 'worker:host-1', kind: 'service', roles: ['worker'] },
       guard: { outcome: 'passed', guards: ['isCurrentJob'], failedChecks: [] },
+      reason: null,
+      payloadDigest: `sha256:${'3f'.repeat(32)}`,
+      artifactRefs: [`${workflowId}/classify/1:model-call:0123456789ab#sha256:${'0123456789ab'.repeat(5)}0123`],
       causationId: `${workflowId}/classify/1`,
       correlationId: workflowId,
       definition: 'support@2',
@@ -101,6 +118,48 @@ describe('audit codec', () => {
 
   it('reads entries stored as full JSON before the compact encoding', () => {
     const old = { workflowId, eventId: 'x', eventType: 'START', version: 2 };
-    expect(decodeAudit(workflowId, JSON.stringify(old))).toEqual(old);
+    expect(decodeAudit(workflowId, JSON.stringify(old))).toEqual({
+      ...old,
+      reason: null,
+      payloadDigest: null,
+      artifactRefs: [],
+    });
+  });
+
+  it('reads compact entries written before reasons, digests and artifact references were kept', () => {
+    const old = {
+      i: '/classify/1/result',
+      y: 'CLASSIFIED',
+      a: ['worker-1', 'service', 'worker'],
+      d: 'support@2',
+      v: 3,
+      at: 5,
+    };
+    expect(decodeAudit(workflowId, JSON.stringify(old))).toMatchObject({
+      eventId: `${workflowId}/classify/1/result`,
+      reason: null,
+      payloadDigest: null,
+      artifactRefs: [],
+    });
+  });
+
+  it('keeps the reason, the payload digest and the artifact references, compactly', () => {
+    const hash = `sha256:${'ab'.repeat(32)}`;
+    const written: AuditEntry = {
+      ...decodeAudit(
+        workflowId,
+        JSON.stringify({ i: 'e', y: 'CANCEL_REQUESTED', a: ['u', 'user'], d: 'x@1', v: 1, at: 1 }),
+      ),
+      reason: 'the customer withdrew the request',
+      payloadDigest: hash,
+      artifactRefs: [`${workflowId}/recommend/2:model-call:abababababab#${hash}`],
+    };
+    const stored = JSON.parse(encodeAudit(written)) as Record<string, unknown>;
+    expect(stored).toMatchObject({
+      rs: 'the customer withdrew the request',
+      pd: 'ab'.repeat(32),
+      ar: [`/recommend/2:model-call:abababababab#${hash}`],
+    });
+    expect(decodeAudit(workflowId, encodeAudit(written))).toStrictEqual(written);
   });
 });

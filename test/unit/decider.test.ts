@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { supportV2 } from '../../machines/support/index.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
+import { digestOf } from '../../src/engine/canonical-json.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from '../../src/engine/errors.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { fixtures } from '../support/fixtures.ts';
@@ -70,8 +71,9 @@ describe('the decider', () => {
     ).toMatchObject({ outcome: 'accepted', record: { tenantId: 'acme' } });
   });
 
-  it('writes an audit entry with actor, guard outcome, causation and correlation ids', () => {
+  it('writes an audit entry with actor, guard outcome, payload digest, causation and correlation ids', () => {
     const h = fixtures.awaitingApproval();
+    const payload = { recommendationVersion: 1, contentHash: h.context.recommendation!.contentHash, amount: 120 };
     const decision = decideEvent({
       definition: supportV2,
       record: h.record,
@@ -80,7 +82,7 @@ describe('the decider', () => {
         eventId: 'evt-approve',
         causationId: 'approval-task-91',
         correlationId: 'case-88',
-        payload: { recommendationVersion: 1, contentHash: h.context.recommendation!.contentHash, amount: 120 },
+        payload,
       },
       principal: principals.approver,
       now: t0 + 1000,
@@ -95,6 +97,9 @@ describe('the decider', () => {
       to: ['executingAction.executing'],
       actor: { id: 'approver-1', kind: 'user', roles: ['support_approver'] },
       guard: { outcome: 'passed', guards: ['approvalIsCurrentAndAuthorized'], failedChecks: [] },
+      reason: null,
+      payloadDigest: digestOf(payload),
+      artifactRefs: [],
       causationId: 'approval-task-91',
       correlationId: 'case-88',
       definition: 'support@2',

@@ -5,7 +5,9 @@
  * absent guard and the `event` channel are omitted. Readable with `redis-cli XRANGE`, about half
  * the size, and decoded back to exactly the entry that was written.
  *
- * Entries written before this encoding (full JSON, with `workflowId`) still decode as they are.
+ * Entries written before this encoding (full JSON, with `workflowId`) still decode as they are, and
+ * entries written before the reason, payload digest and artifact references were kept decode with
+ * `null`, `null` and `[]`.
  */
 import type { AuditActor, AuditEntry, ProposedBy } from '../../engine/decision.ts';
 
@@ -20,6 +22,9 @@ interface Compact {
   /** proposed by a model: its id, the proposal id, its version when given; absent when not proposed */ p?:
     [string, string] | [string, string, string];
   /** guard outcome, guards, failed checks; absent when no guard ran */ g?: [string, string[], string[]];
+  /** reason, when there is one */ rs?: string;
+  /** payload digest, when there is one: the hex of a `sha256:` digest, anything else escaped with `!` */ pd?: string;
+  /** artifact references, ids under the workflow shortened as event ids are */ ar?: string[];
   /** causation id */ u?: string;
   /** correlation id, when not the workflow id (null kept) */ r?: string | null;
   /** definition */ d: string;
@@ -54,6 +59,24 @@ function proposedByOf([id, proposalId, version]: NonNullable<Compact['p']>): Pro
   return { kind: 'model', model: version === undefined ? { id } : { id, version }, proposalId };
 }
 
+const sha256Prefix = 'sha256:';
+
+function shortDigest(digest: string): string {
+  return digest.startsWith(sha256Prefix) ? digest.slice(sha256Prefix.length) : `!${digest}`;
+}
+
+const longDigest = (digest: string) => (digest.startsWith('!') ? digest.slice(1) : `${sha256Prefix}${digest}`);
+
+/** An entry of any age with the fields added since: an older one has no reason, digest or references. */
+function withEvidence(entry: Omit<AuditEntry, 'reason' | 'payloadDigest' | 'artifactRefs'> & Partial<AuditEntry>) {
+  return {
+    ...entry,
+    reason: entry.reason ?? null,
+    payloadDigest: entry.payloadDigest ?? null,
+    artifactRefs: entry.artifactRefs ?? [],
+  };
+}
+
 export function encodeAudit(entry: AuditEntry): string {
   const w = entry.workflowId;
   const guard = entry.guard;
@@ -68,6 +91,9 @@ export function encodeAudit(entry: AuditEntry): string {
     a: [entry.actor.id, entry.actor.kind, ...entry.actor.roles],
     p: entry.proposedBy ? proposerOf(entry.proposedBy) : undefined,
     g: plainGuard ? undefined : [guard.outcome, guard.guards, guard.failedChecks],
+    rs: entry.reason ?? undefined,
+    pd: entry.payloadDigest === null ? undefined : shortDigest(entry.payloadDigest),
+    ar: nonEmpty(entry.artifactRefs.map((ref) => shortId(w, ref))),
     u: entry.causationId === null ? undefined : shortId(w, entry.causationId),
     r: entry.correlationId === w ? undefined : entry.correlationId,
     d: entry.definition,
@@ -82,7 +108,7 @@ export function encodeAudit(entry: AuditEntry): string {
 
 export function decodeAudit(workflowId: string, json: string): AuditEntry {
   const parsed = JSON.parse(json) as Compact | AuditEntry;
-  if ('workflowId' in parsed) return parsed;
+  if ('workflowId' in parsed) return withEvidence(parsed);
   const w = workflowId;
   const [actorId = '', kind = 'user', ...roles] = parsed.a;
   const [guardOutcome, guards, failedChecks] = parsed.g ?? ['none', [], []];
@@ -97,6 +123,9 @@ export function decodeAudit(workflowId: string, json: string): AuditEntry {
     actor: { id: actorId, kind: kind as AuditActor['kind'], roles },
     ...(parsed.p ? { proposedBy: proposedByOf(parsed.p) } : {}),
     guard: { outcome: guardOutcome as AuditEntry['guard']['outcome'], guards, failedChecks },
+    reason: parsed.rs ?? null,
+    payloadDigest: parsed.pd === undefined ? null : longDigest(parsed.pd),
+    artifactRefs: (parsed.ar ?? []).map((ref) => longId(w, ref)),
     causationId: parsed.u === undefined ? null : longId(w, parsed.u),
     correlationId: parsed.r === undefined ? w : parsed.r,
     definition: parsed.d,

@@ -1,0 +1,72 @@
+/**
+ * What an audit entry keeps of the payload it was decided on, so the trail reconstructs the causal
+ * path without the payload itself: the person's stated reason, a digest of the payload as received,
+ * and the artifacts it cites. Pure and bounded: a payload of any shape gives a small answer.
+ */
+import { canonicalJson, sha256Hex } from './canonical-json.ts';
+
+/** The payload fields an entry's `reason` is taken from, the first that holds text. */
+export const auditReasonFields = ['reason', 'note', 'resolution', 'instructions', 'comment'] as const;
+/** Longest `reason` kept (characters); a longer one is cut and ends in `…`. */
+export const maxAuditReason = 500;
+/** Most artifact references kept per entry. */
+export const maxAuditArtifactRefs = 32;
+/** How deep into the payload artifact references are looked for. */
+const maxDepth = 6;
+
+export interface AuditEvidence {
+  reason: string | null;
+  payloadDigest: string | null;
+  artifactRefs: string[];
+}
+
+export const noEvidence: AuditEvidence = { reason: null, payloadDigest: null, artifactRefs: [] };
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function reasonOf(payload: Record<string, unknown>): string | null {
+  for (const name of auditReasonFields) {
+    const value = Object.hasOwn(payload, name) ? payload[name] : undefined;
+    if (typeof value === 'string' && value.trim().length > 0) {
+      return value.length > maxAuditReason ? `${value.slice(0, maxAuditReason - 1)}…` : value;
+    }
+  }
+  return null;
+}
+
+/** Every `{ id, hash }` the payload holds, as `<id>#<hash>`, in the order met, without repeats. */
+function artifactRefsOf(payload: unknown): string[] {
+  const refs = new Set<string>();
+  const visit = (value: unknown, depth: number) => {
+    if (refs.size >= maxAuditArtifactRefs || depth > maxDepth) return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+      return;
+    }
+    if (!isRecord(value)) return;
+    if (typeof value.id === 'string' && typeof value.hash === 'string' && value.id.length > 0) {
+      refs.add(`${value.id}#${value.hash}`);
+      return;
+    }
+    for (const child of Object.values(value)) visit(child, depth + 1);
+  };
+  visit(payload, 0);
+  return [...refs];
+}
+
+/** The evidence of a payload as received (before validation); no payload, no evidence. */
+export function auditEvidenceOf(payload: unknown): AuditEvidence {
+  if (payload === undefined) return noEvidence;
+  let payloadDigest: string | null = null;
+  try {
+    payloadDigest = `sha256:${sha256Hex(canonicalJson(payload))}`;
+  } catch {
+    // Not JSON (a BigInt, a cycle): only an in-process caller can send one; it gets no digest.
+  }
+  return {
+    reason: isRecord(payload) ? reasonOf(payload) : null,
+    payloadDigest,
+    artifactRefs: artifactRefsOf(payload),
+  };
+}
