@@ -202,6 +202,17 @@ export const responseSchemas = {
       .int()
       .describe('Refused events so far (since the last archive); beyond 1,000 they are counted, not recorded'),
   }),
+  Artifact: z
+    .object({
+      workflowId: z.string(),
+      id: z.string(),
+      kind: z.string().describe('What made it, e.g. `model-call`'),
+      hash: z.string().describe('`sha256:` of the canonical JSON of `content`, as cited by context and audit'),
+      hashVerified: z.boolean().describe('Whether `content` as stored still has `hash`'),
+      createdAt: isoTime,
+      content: z.unknown().describe('The artifact as stored'),
+    })
+    .describe('Evidence a workflow stored: what a model was asked and answered, a policy, an account'),
   StreamVersion: z
     .object({
       workflowId: z.string(),

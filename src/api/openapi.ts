@@ -160,6 +160,26 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         responses: { '200': ok('One page of the trail', 'AuditPage'), ...errorResponses([...idCodes, 'BAD_REQUEST']) },
       },
     },
+    '/v1/workflows/{id}/artifacts/{ref}': {
+      get: {
+        operationId: 'getArtifact',
+        summary: 'An artifact of the workflow',
+        description:
+          'A stored artifact (a model call, policy or account evidence...) by its id, or by `<id>#<hash>` as an audit entry’s `artifactRefs` cites it (URL-encoded: `#` as `%23`; the hash must match). Readable by whoever may read the workflow, also once it is finished and archived; an artifact of another workflow or tenant, or none, is 404. `hashVerified` says whether the content still has its hash.',
+        tags: ['workflows'],
+        parameters: [
+          idParameter,
+          {
+            name: 'ref',
+            in: 'path',
+            required: true,
+            description: 'The artifact id, or `<id>#<hash>`, URL-encoded',
+            schema: { type: 'string', minLength: 1 },
+          },
+        ],
+        responses: { '200': ok('The artifact', 'Artifact'), ...errorResponses(idCodes) },
+      },
+    },
     ...streamPath(queryParameters, bundles[0]?.latest.machine),
     '/v1/workflows/{id}/tools': {
       get: {

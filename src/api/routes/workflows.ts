@@ -1,5 +1,5 @@
 /**
- * `/v1/workflows`: create, read, send events, audit trail, queues, live stream, and the tool view
+ * `/v1/workflows`: create, read, send events, audit trail, artifacts, queues, live stream, and the tool view
  * for agents (the events a caller may send, as LLM tools, and proposals validated against them).
  */
 import { randomUUID } from 'node:crypto';
@@ -336,6 +336,34 @@ export function workflowRoutes(deps: ApiDeps) {
     ]);
     // Beyond the cap, refusals are counted, not recorded: the count says how many there were.
     return c.json({ workflowId: record.workflowId, entries: page.items, next: page.next, refusalsCounted: refused });
+  });
+
+  /**
+   * One stored artifact of the workflow, for whoever may read the workflow (tenant-checked as every
+   * read): `ref` is its id, or `<id>#<hash>` as the audit trail cites it (the hash must match).
+   * Archived workflows answer from their archive, through the same store read.
+   */
+  app.get('/:id/artifacts/:ref{.+}', async (c) => {
+    const record = await loadOwned(c.req.param('id'), c.get('principal'));
+    const ref = c.req.param('ref');
+    const cut = ref.lastIndexOf('#');
+    const [artifactId, hash] = cut < 0 ? [ref, null] : [ref.slice(0, cut), ref.slice(cut + 1)];
+    const artifact =
+      artifactId.length > 0 && artifactId.length <= 500 ? await store.getArtifact(record.workflowId, artifactId) : null;
+    if (!artifact || artifact.workflowId !== record.workflowId || (hash !== null && artifact.hash !== hash)) {
+      throw new ApiError('NOT_FOUND', `no artifact ${ref} in workflow ${record.workflowId}`);
+    }
+    c.set('workflowId', record.workflowId);
+    return c.json({
+      workflowId: record.workflowId,
+      id: artifact.id,
+      kind: artifact.kind,
+      hash: artifact.hash,
+      // The content as stored still has the hash it is cited by: anything else is reported, not hidden.
+      hashVerified: contentHashOf(artifact.content) === artifact.hash,
+      createdAt: new Date(artifact.createdAt).toISOString(),
+      content: artifact.content,
+    });
   });
 
   app.get('/:id/tools', async (c) => {
