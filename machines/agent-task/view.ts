@@ -27,7 +27,7 @@ export const agentTaskViewSchema = z.object({
       hash: z.string(),
       operation: z.string(),
       parameters: z.record(z.string(), z.unknown()),
-      rationale: z.string(),
+      rationale: z.string().describe('The model’s rationale: supporting information for the approver, not proof'),
       inCatalogue: z.boolean(),
       idempotent: z.boolean(),
       reversible: z.boolean(),
@@ -139,7 +139,11 @@ export const agentTaskView: WorkflowView<AgentTaskContext> = {
               label: 'Operation',
               value: `${spec?.idempotent ? 'idempotent' : 'not idempotent'}, ${spec?.reversible ? 'reversible' : spec?.recoveryPath ? `not reversible; recovery: ${spec.recoveryPath}` : 'not reversible, no recovery path'}`,
             },
-            { label: 'Rationale', value: plan.rationale },
+            {
+              label: 'Model rationale (supporting information, not proof)',
+              value: plan.rationale,
+              supporting: true as const,
+            },
             { label: 'Model', value: `${plan.model}, prompt ${plan.promptVersion}` },
             { label: 'Plan hash', value: plan.hash },
           ]

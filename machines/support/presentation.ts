@@ -7,6 +7,9 @@ import type { Presentation } from '../../src/definitions/workflow.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import type { SupportContext } from './support.context.ts';
 
+/** The model's rationale is what it said, not evidence: the approver is told so. */
+export const rationaleLabel = 'Model rationale (supporting information, not proof)';
+
 function facts(c: SupportContext, record: WorkflowRecord): Presentation['facts'] {
   const rows: Presentation['facts'] = [];
   const add = (label: string, value: string | null | undefined) => {
@@ -23,6 +26,7 @@ function facts(c: SupportContext, record: WorkflowRecord): Presentation['facts']
   if (r) {
     add('Recommendation', `v${r.version}: ${r.actionType} of ${r.amount.toFixed(2)} ${r.currency}`);
     add('Model', `${r.model}, prompt ${r.promptVersion}`);
+    if (r.rationale) rows.push({ label: rationaleLabel, value: r.rationale, supporting: true });
     add('Content hash', r.contentHash);
   }
   const v = c.validation;
@@ -33,6 +37,10 @@ function facts(c: SupportContext, record: WorkflowRecord): Presentation['facts']
       `${v.outcome} for v${v.recommendationVersion} (policy ${v.policyVersion}, ${v.validatorVersion})${findings}`,
     );
   }
+  const earlier = c.validationHistory ?? [];
+  if (earlier.length) {
+    add('Earlier validations', earlier.map((e) => `${e.outcome} for v${e.recommendationVersion}`).join('; '));
+  }
   if (c.fraud) add('Fraud screen', `${c.fraud.status}${c.fraud.score === null ? '' : ` (score ${c.fraud.score})`}`);
   if (c.approval) add('Approval', `v${c.approval.recommendationVersion} by ${c.approval.approverId}`);
   const m = c.manualReview;
@@ -40,6 +48,12 @@ function facts(c: SupportContext, record: WorkflowRecord): Presentation['facts']
     add('Manual review', `${m.reason} at ${m.step}${m.overdue ? ' (overdue)' : ''}, owner ${m.owner}`);
     add('Review detail', m.detail);
     if (m.openQuestions.length) add('Open questions', m.openQuestions.join(' '));
+  }
+  const last = c.lastReview;
+  if (last && !m) add('Last review', `${last.reason} at ${last.step}, closed by ${last.closedBy} (${last.closedWith})`);
+  const requests = c.cancellationRequests ?? [];
+  if (requests.length > 1) {
+    add('Cancellation requests', requests.map((q) => `${q.requestedBy}: ${q.reason}`).join('; '));
   }
   if (record.status !== 'active') {
     add('Outcome', record.statePaths[0]);

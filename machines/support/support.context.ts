@@ -172,6 +172,25 @@ export interface ManualReview {
   cancellable: boolean;
 }
 
+/** A manual review as it was when the workflow left it: how and by whom it was closed. */
+export interface ClosedReview extends ManualReview {
+  closedAt: number;
+  /** Who sent the event that left the review (`timer` for a timer). */
+  closedBy: string;
+  /** The event that left it, e.g. `REVIEW_RETRY_STEP`. */
+  closedWith: string;
+}
+
+/** A request to cancel, as each requester sent it. */
+export interface CancellationRequest {
+  requestedBy: string;
+  reason: string;
+  at: number;
+}
+
+/** How many superseded validations and cancellation requests the context keeps (the newest). */
+export const keptHistory = 10;
+
 export interface SupportContext {
   workflowId: string;
   tenantId: string;
@@ -209,6 +228,11 @@ export interface SupportContext {
     artifact: ArtifactRef;
     model: string;
     promptVersion: string;
+    /**
+     * The model's rationale for the recommendation: shown to the approver as supporting
+     * information, not proof. Absent on recommendations recorded before it was kept.
+     */
+    rationale?: string;
   } | null;
   /** Recommendation revisions consumed (policy-invalid regenerations and change requests). */
   revisions: number;
@@ -229,6 +253,11 @@ export interface SupportContext {
     policyVersion: string;
     validatorVersion: string;
   } | null;
+  /**
+   * Validations superseded by a newer one or by a new recommendation, oldest first (at most
+   * `keptHistory`): what each earlier recommendation was judged on stays readable.
+   */
+  validationHistory?: NonNullable<SupportContext['validation']>[];
   /** Since support@2: the fraud screen of the current recommendation. */
   fraud: {
     status: 'cleared' | 'suspected' | 'notScreened';
@@ -263,6 +292,10 @@ export interface SupportContext {
   notification: { deliveryId: string; deliveryKey: string; channel: string } | null;
   compensation: { providerOperationId: string; idempotencyKey: string; reason: string } | null;
   manualReview: ManualReview | null;
+  /** The last manual review the workflow left, kept once it is closed (support@2 on). */
+  lastReview?: ClosedReview | null;
+  /** Every cancellation request, oldest first (at most `keptHistory`): a later one's reason is kept too. */
+  cancellationRequests?: CancellationRequest[];
   /** How a reviewer closed the workflow by hand, or why it ended. */
   resolution: { by: string; kind: string; text: string; evidence: string[] } | null;
 }

@@ -29,7 +29,7 @@ interface Args {
  * A named `assign` over the support context, typed once here. The function it wraps is kept on the
  * action (`source`), so a released version's pin covers this action's own code, not the wrapper.
  */
-function update<P extends ParameterizedObject['params'] | undefined = undefined>(
+export function update<P extends ParameterizedObject['params'] | undefined = undefined>(
   fn: (args: Args, params: P) => Partial<SupportContext>,
 ) {
   const action = assign<SupportContext, SupportEvent, P, SupportEvent, never>(({ context, event }, params) =>
@@ -105,7 +105,7 @@ export const supportActions = {
   escalate: update(({ context, event }, params: EscalationParams) => u.escalate(context, event, params)),
   assignReviewOwner: update(({ context, event }) => u.assignReviewOwner(context, event)),
   markReviewOverdue: update(({ context }) => u.markReviewOverdue(context)),
-  closeManualReview: update(() => u.closeManualReview()),
+  closeManualReview: update(({ context, event }) => u.keepClosedReview(context, event)),
   requestClassification: requestEffect,
   requestPolicy: requestEffect,
   requestAccount: requestEffect,

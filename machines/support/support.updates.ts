@@ -4,7 +4,7 @@
  */
 import { approvalLimitOf } from './support.claims.ts';
 import type { ManualReview, SupportContext } from './support.context.ts';
-import { actionIdempotencyKey, jobIdFor } from './support.context.ts';
+import { actionIdempotencyKey, jobIdFor, keptHistory } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
 import { actionCannotHaveTakenEffect, actionOutcomeUncertain, guards, reviewRetryPossible } from './support.guards.ts';
@@ -100,10 +100,17 @@ export function recordAccount(context: SupportContext, event: AnySupportEvent): 
   return { evidence: { ...context.evidence, account: { accountId: p.accountId, artifact: p.artifact } } };
 }
 
+/** The current validation moved to the history, when there is one: it is about to be superseded. */
+function supersedeValidation(context: SupportContext): Update {
+  if (!context.validation) return {};
+  return { validationHistory: [...(context.validationHistory ?? []), context.validation].slice(-keptHistory) };
+}
+
 export function recordRecommendation(context: SupportContext, event: AnySupportEvent): Update {
   const p = payloadOf(event, 'RECOMMENDATION_GENERATED');
   if (!p) return {};
   return {
+    ...supersedeValidation(context),
     recommendation: {
       version: (context.recommendation?.version ?? 0) + 1,
       contentHash: p.contentHash,
@@ -113,6 +120,7 @@ export function recordRecommendation(context: SupportContext, event: AnySupportE
       artifact: p.artifact,
       model: p.model,
       promptVersion: p.promptVersion,
+      rationale: p.recommendation.rationale,
     },
     validation: null,
     fraud: null,
@@ -120,13 +128,14 @@ export function recordRecommendation(context: SupportContext, event: AnySupportE
   };
 }
 
-export function recordValidation(_context: SupportContext, event: AnySupportEvent): Update {
+export function recordValidation(context: SupportContext, event: AnySupportEvent): Update {
   const valid = payloadOf(event, 'POLICY_VALID');
   const invalid = payloadOf(event, 'POLICY_INVALID');
   const unclear = payloadOf(event, 'POLICY_UNCLEAR');
   const p = valid ?? invalid ?? unclear;
   if (!p) return {};
   return {
+    ...supersedeValidation(context),
     validation: {
       recommendationVersion: p.recommendationVersion,
       outcome: valid ? 'valid' : invalid ? 'invalid' : 'unclear',
@@ -206,19 +215,34 @@ export function recordApproval(context: SupportContext, event: AnySupportEvent):
   };
 }
 
+/** A cancellation command kept in the list of requests, whether or not one was already recorded. */
+function keepCancellationRequest(context: SupportContext, event: AnySupportEvent): Update {
+  const p = payloadOf(event, 'CANCEL_REQUESTED');
+  if (!p) return {};
+  const request = { requestedBy: actorId(event), reason: p.reason, at: event.at };
+  return { cancellationRequests: [...(context.cancellationRequests ?? []), request].slice(-keptHistory) };
+}
+
+/**
+ * Records the first cancellation request as the cancellation; a later one (another person, another
+ * reason) does not replace it, but is kept in `cancellationRequests` with its reason.
+ */
 export function recordCancellationRequest(context: SupportContext, event: AnySupportEvent): Update {
-  if (context.cancellation) return {};
+  const requests = keepCancellationRequest(context, event);
+  if (context.cancellation) return requests;
   const p = payloadOf(event, 'CANCEL_REQUESTED');
   return {
+    ...requests,
     cancellation: { requestedBy: actorId(event), reason: p?.reason ?? event.type, at: event.at, status: 'pending' },
   };
 }
 
 /** Cancels now: from a cancellation command, or because a pending one can be honoured after reconciliation. */
 export function honourCancellation(context: SupportContext, event: AnySupportEvent): Update {
-  const requested = context.cancellation ?? recordCancellationRequest(context, event).cancellation;
+  const recorded = recordCancellationRequest(context, event);
+  const requested = context.cancellation ?? recorded.cancellation;
   if (!requested) return {};
-  return { cancellation: { ...requested, status: 'honoured' } };
+  return { ...recorded, cancellation: { ...requested, status: 'honoured' } };
 }
 
 /** The action took effect while a cancellation was pending: the action stands and the cancellation is declined. */
@@ -380,6 +404,18 @@ export function markReviewOverdue(context: SupportContext): Update {
   return { manualReview: { ...context.manualReview, overdue: true } };
 }
 
+/** Released with support@1 (which still runs it): the review is dropped when the workflow leaves it. */
 export function closeManualReview(): Update {
   return { manualReview: null };
+}
+
+/** Leaves the manual review, keeping it as `lastReview` with when, by whom and by which event it was closed. */
+export function keepClosedReview(context: SupportContext, event: AnySupportEvent): Update {
+  if (!context.manualReview) return { manualReview: null };
+  const at =
+    typeof (event as { at?: unknown }).at === 'number' ? (event as { at: number }).at : context.manualReview.openedAt;
+  return {
+    manualReview: null,
+    lastReview: { ...context.manualReview, closedAt: at, closedBy: actorId(event), closedWith: event.type },
+  };
 }

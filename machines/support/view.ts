@@ -25,6 +25,7 @@ export function evidenceSummary(c: SupportContext) {
     account: c.evidence.account,
     recommendation: c.recommendation,
     validation: c.validation,
+    validationHistory: c.validationHistory ?? [],
     fraud: c.fraud,
     approval: c.approval,
   };
@@ -47,10 +48,12 @@ function render(c: SupportContext, record: WorkflowRecord): Record<string, unkno
       artifacts: artifactRefs(c),
       evidence: evidenceSummary(c),
       manualReview: c.manualReview,
+      lastReview: c.lastReview ?? null,
       result: {
         outcome: record.statePaths[0] ?? 'unknown',
         receipts: { action: c.action.receipt, notification: c.notification, compensation: c.compensation },
         cancellation: c.cancellation,
+        cancellationRequests: c.cancellationRequests ?? [],
         resolution: c.resolution,
         evidence: artifactRefs(c),
         versions: {
@@ -69,7 +72,9 @@ function render(c: SupportContext, record: WorkflowRecord): Record<string, unkno
     artifacts: artifactRefs(c),
     evidence: evidenceSummary(c),
     manualReview: c.manualReview,
+    lastReview: c.lastReview ?? null,
     cancellation: c.cancellation,
+    cancellationRequests: c.cancellationRequests ?? [],
     action: { status: c.action.status, idempotencyKey: c.action.idempotencyKey },
   };
 }
@@ -82,6 +87,35 @@ const cancellation = z.object({
   at: z.number(),
   status: z.enum(['pending', 'honoured', 'declinedActionExecuted']),
 });
+const cancellationRequests = z
+  .array(z.object({ requestedBy: z.string(), reason: z.string(), at: z.number() }))
+  .describe('Every cancellation request with its reason, oldest first (the newest 10)');
+const validation = z.object({
+  recommendationVersion: z.number().int(),
+  outcome: z.enum(['valid', 'invalid', 'unclear']),
+  revisable: z.boolean(),
+  findings: z.array(z.string()),
+  policyVersion: z.string(),
+  validatorVersion: z.string(),
+});
+const manualReview = z.object({
+  reason: z.string(),
+  step: z.string(),
+  detail: z.string().nullable(),
+  openedAt: z.number(),
+  deadline: z.number(),
+  overdue: z.boolean(),
+  owner: z.string(),
+  openQuestions: z.array(z.string()),
+  allowedCommands: z.array(z.string()),
+  evidence: z.array(z.string()),
+  cancellable: z.boolean(),
+});
+const lastReview = manualReview
+  .extend({ closedAt: z.number(), closedBy: z.string(), closedWith: z.string().describe('The event that closed it') })
+  .nullable()
+  .optional()
+  .describe('The last manual review the workflow left, as it was when closed');
 const resolution = z.object({ by: z.string(), kind: z.string(), text: z.string(), evidence: z.array(z.string()) });
 
 /** The shape of `render`, for the OpenAPI document: evidence while active, `result` once finished. */
@@ -110,18 +144,16 @@ export const supportViewSchema = z.object({
           artifact: ref,
           model: z.string(),
           promptVersion: z.string(),
+          rationale: z
+            .string()
+            .optional()
+            .describe('The model’s rationale: supporting information for the approver, not proof'),
         })
         .nullable(),
-      validation: z
-        .object({
-          recommendationVersion: z.number().int(),
-          outcome: z.enum(['valid', 'invalid', 'unclear']),
-          revisable: z.boolean(),
-          findings: z.array(z.string()),
-          policyVersion: z.string(),
-          validatorVersion: z.string(),
-        })
-        .nullable(),
+      validation: validation.nullable(),
+      validationHistory: z
+        .array(validation)
+        .describe('Validations superseded by a newer one or by a new recommendation, oldest first (the newest 10)'),
       fraud: z
         .object({
           status: z.enum(['cleared', 'suspected', 'notScreened']),
@@ -144,23 +176,10 @@ export const supportViewSchema = z.object({
         .nullable(),
     })
     .optional(),
-  manualReview: z
-    .object({
-      reason: z.string(),
-      step: z.string(),
-      detail: z.string().nullable(),
-      openedAt: z.number(),
-      deadline: z.number(),
-      overdue: z.boolean(),
-      owner: z.string(),
-      openQuestions: z.array(z.string()),
-      allowedCommands: z.array(z.string()),
-      evidence: z.array(z.string()),
-      cancellable: z.boolean(),
-    })
-    .nullable()
-    .optional(),
+  manualReview: manualReview.nullable().optional(),
+  lastReview,
   cancellation: cancellation.nullable().optional(),
+  cancellationRequests: cancellationRequests.optional(),
   action: z.object({ status: z.enum(actionStatuses), idempotencyKey: z.string().nullable() }).optional(),
   result: z
     .object({
@@ -173,6 +192,7 @@ export const supportViewSchema = z.object({
           .nullable(),
       }),
       cancellation: cancellation.nullable(),
+      cancellationRequests,
       resolution: resolution.nullable(),
       evidence: z.array(artifact),
       versions: z

@@ -113,7 +113,16 @@ const platformView = z
       .describe('While active: the armed timers'),
     presentation: z
       .object({
-        facts: z.array(z.object({ label: z.string(), value: z.string() })),
+        facts: z.array(
+          z.object({
+            label: z.string(),
+            value: z.string(),
+            supporting: z
+              .literal(true)
+              .optional()
+              .describe('Supporting information, not proof (a model’s rationale): the console shows it apart'),
+          }),
+        ),
         prefill: z.record(z.string(), z.record(z.string(), z.unknown())),
         confirm: z.record(z.string(), z.string()),
         artifacts: z.record(z.string(), z.string()),

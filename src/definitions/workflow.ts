@@ -87,8 +87,11 @@ export interface QueueSpec {
 
 /** What the console shows of a workflow, from its definition: the console's code names no workflow. */
 export interface Presentation {
-  /** The evidence card: what a person decides from, in order. */
-  facts: { label: string; value: string }[];
+  /**
+   * The evidence card: what a person decides from, in order. A `supporting` fact (a model's
+   * rationale) is shown as supporting information, not proof.
+   */
+  facts: { label: string; value: string; supporting?: true }[];
   /** Payload fields the console fills in itself, by event type (what the person decides on: versions, hashes). */
   prefill: Record<string, Record<string, unknown>>;
   /** What the confirmation dialog says before an event type is sent. */

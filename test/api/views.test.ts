@@ -49,6 +49,13 @@ describe('workflow views', () => {
     const waiting = await w.waitFor(created.workflowId, 'awaitingApproval', w.tokens.approver);
     expectDescribed(support.view.schema, waiting);
     const recommendation = (waiting.evidence as { recommendation: Record<string, unknown> }).recommendation;
+    // The approver sees the model's rationale, as supporting information, not proof.
+    expect(recommendation.rationale).toEqual(expect.stringMatching(/\S/));
+    expect((waiting.presentation as { facts: unknown[] }).facts).toContainEqual({
+      label: 'Model rationale (supporting information, not proof)',
+      value: recommendation.rationale,
+      supporting: true,
+    });
     const approved = await w.call('POST', `/v1/workflows/${created.workflowId}/events`, {
       token: w.tokens.approver,
       body: {
@@ -83,7 +90,12 @@ describe('workflow views', () => {
     );
     const waiting = await w.waitFor(created.workflowId, 'awaitingApproval', requester);
     expectDescribed(agentTask.view.schema, waiting);
-    const plan = (waiting as { plan: { version: number; hash: string } }).plan;
+    const plan = (waiting as { plan: { version: number; hash: string; rationale: string } }).plan;
+    expect((waiting.presentation as { facts: unknown[] }).facts).toContainEqual({
+      label: 'Model rationale (supporting information, not proof)',
+      value: plan.rationale,
+      supporting: true,
+    });
     const approver = await mintToken(secret, { sub: 'ada', tenant: 'acme', roles: ['task_approver'] });
     const approved = await w.call('POST', `/v1/workflows/${created.workflowId}/events`, {
       token: approver,

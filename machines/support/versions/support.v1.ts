@@ -30,14 +30,28 @@ import {
 import { effects, type EffectSpec } from '../support.effects.ts';
 import { eventSchemas } from '../support.events.ts';
 import { explainGuard } from '../support.guards.ts';
-import { supportActions, supportDelays, supportGuards, supportPinnedFunctions } from '../support.implementations.ts';
+import {
+  supportActions,
+  supportDelays,
+  supportGuards,
+  supportPinnedFunctions,
+  update,
+} from '../support.implementations.ts';
+import * as u from '../support.updates.ts';
 import config from './support.v1.json' with { type: 'json' };
 import parts from './support.v1.parts.json' with { type: 'json' };
 import pins from './support.v1.pins.json' with { type: 'json' };
 import { supportV1Repair } from './support.v1.repairs.ts';
 
-/** Implementations support@1 was released with that the latest version has since changed: none yet. */
-const releasedImplementations = { guards: {}, actions: {}, delays: {} };
+/**
+ * Implementations support@1 was released with that the latest version has since changed:
+ * `closeManualReview` (support@2 keeps the closed review as `lastReview`; version 1 drops it, as released).
+ */
+const releasedImplementations = {
+  guards: {},
+  actions: { closeManualReview: update(() => u.closeManualReview()) },
+  delays: {},
+};
 
 /**
  * Schemas, job-parameter builders and pinned functions support@1 was released with that have since
