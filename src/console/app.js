@@ -369,7 +369,11 @@
   }
 
   function evidenceCard(workflow) {
-    const rows = presentationOf(workflow).facts.flatMap((fact) => [el('dt', {}, fact.label), el('dd', {}, fact.value)]);
+    // A supporting fact (a model's rationale) is what the model said, not evidence: shown apart.
+    const rows = presentationOf(workflow).facts.flatMap((fact) => [
+      el('dt', { class: fact.supporting ? 'supporting' : undefined }, fact.label),
+      el('dd', { class: fact.supporting ? 'supporting' : undefined, 'data-supporting': fact.supporting }, fact.value),
+    ]);
     return el(
       'section',
       { class: 'card', id: 'evidence' },
@@ -419,6 +423,8 @@
                 entry.eventType.startsWith('xstate.after.')
                   ? `timer ${entry.eventType.split('.')[2]}`
                   : entry.eventType,
+                // The stated reason the entry keeps (older entries have none).
+                entry.reason ? el('div', { class: 'muted reason' }, entry.reason) : null,
               ),
               el(
                 'td',
@@ -444,7 +450,10 @@
               el(
                 'td',
                 { class: 'artifact' },
-                latest.get(entry.eventType) === i ? artifactOf(workflow, entry.eventType) : '',
+                latest.get(entry.eventType) === i
+                  ? artifactOf(workflow, entry.eventType)
+                  : // A superseded entry still names what it cited: its artifacts can be fetched by reference.
+                    (entry.artifactRefs || []).map((ref) => el('div', { class: 'muted' }, ref.split('#')[0])),
               ),
               el('td', {}, `${entry.from.join(', ') || '—'} → ${entry.to.join(', ')}`),
             ),

@@ -187,6 +187,11 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     expect(evidence).toMatch(/v1: refund of \d+\.\d\d EUR/);
     expect(evidence).toContain('prompt recommend@');
     expect(evidence).toMatch(/Policy.*version/);
+    // The model's rationale is shown to the approver, apart, as supporting information, not proof.
+    expect(await page.locator('#evidence dt.supporting').textContent()).toBe(
+      'Model rationale (supporting information, not proof)',
+    );
+    expect((await page.locator('#evidence dd.supporting').textContent())?.trim()).not.toBe('');
     const recommended = page.locator('#audit tr[data-event="RECOMMENDATION_GENERATED"]');
     expect(await recommended.count()).toBe(1);
     expect(await recommended.locator('td.artifact').textContent()).toMatch(
@@ -286,6 +291,11 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.waitForSelector('#diagram[data-active="rejected"]', { timeout: 10_000 });
     const { body } = await call('GET', `/v1/workflows/${workflows[1] as string}`, tokens.agent);
     expect((body.result as { resolution: { text: string } }).resolution.text).toContain('refunded by the bank');
+    // The audit timeline shows the reason its entry keeps.
+    await page.waitForSelector('#audit tr[data-event="REJECTED_BY_REVIEWER"] .reason');
+    expect(await page.locator('#audit tr[data-event="REJECTED_BY_REVIEWER"] .reason').textContent()).toBe(
+      'The order was refunded by the bank already.',
+    );
   });
 
   it('shows an approver over their limit the refusal, and nothing moves', async () => {
