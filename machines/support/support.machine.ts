@@ -533,13 +533,6 @@ export const supportMachine = setup({
           actions: 'recordCancellationRequest',
           description: 'Recorded, not applied: the action in flight is settled first.',
         },
-        ESCALATE: {
-          guard: 'escalationIsAuthorised',
-          target: '#support.manualReview',
-          actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'execute' } },
-          description:
-            'A worker gave up on the refund, reconciliation or void job in flight (or a person escalates): a person takes over, and the outcome stays uncertain until reconciled.',
-        },
       },
       states: {
         executing: {
@@ -547,6 +540,13 @@ export const supportMachine = setup({
           entry: [{ type: 'startAttempt', params: { operation: 'execute' } }, 'executeRefund'],
           exit: { type: 'finishJob', params: { operation: 'execute' } },
           on: {
+            ESCALATE: {
+              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'execute' } },
+              description:
+                'A worker gave up on the refund job in flight (its dead letter): a person takes over, and the outcome stays uncertain until reconciled. Only the dead letter: a result still in flight is not cut off by anyone else.',
+            },
             ACTION_EXECUTED: {
               guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
               target: 'verifying',
@@ -579,6 +579,13 @@ export const supportMachine = setup({
               entry: [{ type: 'startAttempt', params: { operation: 'reconcile' } }, 'reconcileAction'],
               exit: { type: 'finishJob', params: { operation: 'reconcile' } },
               on: {
+                ESCALATE: {
+                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
+                  target: '#support.manualReview',
+                  actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'reconcile' } },
+                  description:
+                    'A worker gave up on the reconciliation job in flight (its dead letter): a person takes over, and the outcome stays uncertain until reconciled. Only the dead letter: a result still in flight is not cut off by anyone else.',
+                },
                 ACTION_EXECUTED: {
                   guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
                   target: '#support.executingAction.verifying',
@@ -667,6 +674,13 @@ export const supportMachine = setup({
           entry: [{ type: 'startAttempt', params: { operation: 'void' } }, 'voidAction'],
           exit: { type: 'finishJob', params: { operation: 'void' } },
           on: {
+            ESCALATE: {
+              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              target: '#support.manualReview',
+              actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'void' } },
+              description:
+                'A worker gave up on the void job in flight (its dead letter): a person takes over, and the outcome stays uncertain until reconciled. Only the dead letter: a result still in flight is not cut off by anyone else.',
+            },
             ACTION_VOIDED: {
               guard: { type: 'isCurrentJob', params: { operation: 'void' } },
               target: '#support.cancelled',
@@ -806,10 +820,10 @@ export const supportMachine = setup({
       exit: { type: 'finishJob', params: { operation: 'compensate' } },
       on: {
         ESCALATE: {
-          guard: 'escalationIsAuthorised',
+          guard: { type: 'isCurrentJob', params: { operation: 'compensate' } },
           target: 'manualReview',
           actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'compensate' } },
-          description: 'A worker gave up on the compensation job (or a person escalates): a person takes over.',
+          description: 'A worker gave up on the compensation job (its dead letter): a person takes over.',
         },
         COMPENSATION_SUCCEEDED: {
           guard: { type: 'isCurrentJob', params: { operation: 'compensate' } },

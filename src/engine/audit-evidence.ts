@@ -35,6 +35,9 @@ function reasonOf(payload: Record<string, unknown>): string | null {
   return null;
 }
 
+const maxArtifactIdLength = 200;
+const artifactHash = /^sha256:[0-9a-f]{64}$/;
+
 /** Every `{ id, hash }` the payload holds, as `<id>#<hash>`, in the order met, without repeats. */
 function artifactRefsOf(payload: unknown): string[] {
   const refs = new Set<string>();
@@ -45,8 +48,12 @@ function artifactRefsOf(payload: unknown): string[] {
       return;
     }
     if (!isRecord(value)) return;
-    if (typeof value.id === 'string' && typeof value.hash === 'string' && value.id.length > 0) {
-      refs.add(`${value.id}#${value.hash}`);
+    if (typeof value.id === 'string' && typeof value.hash === 'string') {
+      // Only what an artifact reference can be: a short id and a content hash. Anything else is the
+      // caller's text, which must not grow the trail (refused events are audited too).
+      if (value.id.length > 0 && value.id.length <= maxArtifactIdLength && artifactHash.test(value.hash)) {
+        refs.add(`${value.id}#${value.hash}`);
+      }
       return;
     }
     for (const child of Object.values(value)) visit(child, depth + 1);

@@ -215,8 +215,12 @@ function applyToMachine(step: Step, snapshot: AnyMachineSnapshot, event: { type:
     const guards = [...new Set(candidates.map((t) => guardName(t.guard)).filter((n): n is string => n !== null))];
     const failedChecks = [...new Set(guards.flatMap((g) => definition.explainGuard(g, snapshot.context, event)))];
     if (guards.length > 0 && guards.every((g) => definition.jobGuards.includes(g))) {
-      // The result names a job in flight, but not the one this transition waits for.
-      return refuse(step, 'STALE_JOB', `${event.type} does not answer the job this state waits for`, { guards });
+      // The result names a job in flight, but not the one this transition waits for (or does not
+      // fit it): `jobInFlight` tells a worker this is no late result but one that never will fit.
+      return refuse(step, 'STALE_JOB', `${event.type} does not answer the job this state waits for`, {
+        guards,
+        jobInFlight: true,
+      });
     }
     return refuse(step, 'GUARD_REJECTED', `${event.type} refused by guard ${guards.join(', ')}`, {
       guard: guards[0] ?? null,
@@ -407,6 +411,12 @@ export function decideEvent(args: DecideEventArgs): Decision {
   // own request, never a model's proposal, may decide it.
   if (step.proposedBy && isPersonEvent(definition, event.type)) {
     return refuse(step, 'FORBIDDEN', `${event.type} is decided only by a person: a model may not propose it`, {
+      reason: 'PERSON_EVENT',
+    });
+  }
+  // Nor does a service acting on its own token (a model runner, an integration): a person decides.
+  if (principal.kind === 'service' && isPersonEvent(definition, event.type)) {
+    return refuse(step, 'FORBIDDEN', `${event.type} is decided only by a person, not by a service`, {
       reason: 'PERSON_EVENT',
     });
   }

@@ -301,7 +301,9 @@ export function createWorker(options: WorkerOptions) {
     if (outcome.outcome === 'refused') {
       // A result that came after the workflow moved on (a timeout, a cancellation) or finished is
       // the normal end of a slow job, not a fault: debug.
-      const benign = outcome.code === 'STALE_JOB' || outcome.code === 'WORKFLOW_FINISHED';
+      // A job still in flight whose result does not fit it is no late result: it would wait forever.
+      const late = outcome.code === 'STALE_JOB' && outcome.details.jobInFlight !== true;
+      const benign = late || outcome.code === 'WORKFLOW_FINISHED';
       const fields = { jobId: message.jobId, code: outcome.code, message: outcome.message };
       if (benign) {
         logger.debug(fields, 'job result refused');

@@ -150,6 +150,30 @@ describe.each(['memory', 'redis'] as const)('runtime faults on the %s store', (k
     ]);
   });
 
+  it('gives up a job in flight whose result does not fit it, rather than taking it for a late one', async () => {
+    // A handler bug: the validation of the job in flight names a recommendation that does not exist.
+    const stale: EffectHandler = (ctx) =>
+      Promise.resolve({
+        type: 'POLICY_VALID',
+        payload: {
+          jobId: ctx.job.jobId,
+          recommendationVersion: 99,
+          policyVersion: '7',
+          validatorVersion: 'v',
+          checks: [],
+        },
+      });
+    await world({ handlers: { requestValidation: stale } });
+    const record = await createSupport(w, { request: { requestedAmount: 40, currency: 'EUR' } });
+    await w.settle();
+    // Before, STALE_JOB counted as a late result: the workflow waited in validation for good.
+    expect((await w.state(record.workflowId)).statePaths).toEqual(['manualReview']);
+    const dead = await w.store.deadLetters(shardOf(record.workflowId)!, 10);
+    expect(dead).toEqual([
+      expect.objectContaining({ reason: expect.stringMatching(/^the result POLICY_VALID was refused: STALE_JOB/) }),
+    ]);
+  });
+
   it('hands a workflow to a person when its refund job is given up after the approval', async () => {
     const broken: EffectHandler = () => Promise.reject(new Error('bug in the refund handler'));
     await world({ handlers: { executeRefund: broken }, worker: { jobLeaseMs: 0, maxDeliveries: 1 } });

@@ -47,12 +47,22 @@ describe('audit evidence of a payload', () => {
   });
 
   it('lists every artifact reference the payload holds, once, bounded', () => {
-    const ref = { id: 'wf/recommend/1:model-call:abc', hash: 'sha256:1' };
-    expect(
-      auditEvidenceOf({ artifact: ref, nested: { evidence: [ref, { id: 'p', hash: 'sha256:2' }] } }).artifactRefs,
-    ).toEqual(['wf/recommend/1:model-call:abc#sha256:1', 'p#sha256:2']);
-    const many = Array.from({ length: 100 }, (_, i) => ({ id: `a${i}`, hash: 'h' }));
+    const h1 = `sha256:${'1'.repeat(64)}`;
+    const h2 = `sha256:${'2'.repeat(64)}`;
+    const ref = { id: 'wf/recommend/1:model-call:abc', hash: h1 };
+    expect(auditEvidenceOf({ artifact: ref, nested: { evidence: [ref, { id: 'p', hash: h2 }] } }).artifactRefs).toEqual(
+      [`wf/recommend/1:model-call:abc#${h1}`, `p#${h2}`],
+    );
+    const many = Array.from({ length: 100 }, (_, i) => ({ id: `a${i}`, hash: h1 }));
     expect(auditEvidenceOf({ many }).artifactRefs).toHaveLength(maxAuditArtifactRefs);
+  });
+
+  it('keeps no reference that is not one: an id too long or a hash that is no content hash', () => {
+    const refs = [
+      { id: 'x'.repeat(201), hash: `sha256:${'1'.repeat(64)}` },
+      { id: 'ok', hash: 'h'.repeat(64_000) },
+    ];
+    expect(auditEvidenceOf({ refs }).artifactRefs).toEqual([]);
   });
 });
 

@@ -131,6 +131,20 @@ describe('the decider', () => {
     expect(own.audit).not.toHaveProperty('proposedBy');
   });
 
+  it('refuses a person event from a service token that holds the person’s role', () => {
+    const h = fixtures.awaitingApproval();
+    const payload = { recommendationVersion: 1, contentHash: h.context.recommendation!.contentHash, amount: 120 };
+    const service = { ...principals.approver, id: 'model-runner', kind: 'service' as const };
+    const decision = decideEvent({
+      definition: supportV2,
+      record: h.record,
+      event: { type: 'APPROVED', eventId: 's-1', payload },
+      principal: service,
+      now: t0 + 1000,
+    });
+    expect(decision).toMatchObject({ outcome: 'refused', code: 'FORBIDDEN', details: { reason: 'PERSON_EVENT' } });
+  });
+
   it('audits an accepted event a model proposed as model-proposed, the caller as its actor', () => {
     const h = fixtures.awaitingApproval();
     const proposedBy = { kind: 'model' as const, model: { id: 'gpt-x' }, proposalId: 'p-10' };
@@ -298,8 +312,16 @@ describe('the decider', () => {
 
   it('keeps the persisted snapshot small: references and hashes, no transcript', () => {
     const h = fixtures.completed();
-    expect(JSON.stringify(h.record.snapshot).length).toBeLessThan(6000);
-    expect(JSON.stringify(h.record.snapshot)).not.toContain('Duplicate charge');
+    const snapshot = JSON.stringify(h.record.snapshot);
+    expect(snapshot.length).toBeLessThan(6000);
+    // The one model text kept is the recommendation's bounded rationale, which the approver reads
+    // (seed 000 §24); everything else the model saw and said stays in its artifact, by reference.
+    expect(h.context.recommendation?.rationale).toBe('Duplicate charge on the last invoice.');
+    expect(snapshot.split('Duplicate charge').length - 1).toBe(1);
+    expect(h.context.recommendation?.artifact).toMatchObject({
+      id: expect.any(String),
+      hash: expect.stringMatching(/^sha256:/),
+    });
   });
 
   it('decides the timer channel through decideTimer only', () => {

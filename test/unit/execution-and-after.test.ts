@@ -255,11 +255,12 @@ describe('8. cancellation', () => {
     expect(h.paths).toEqual(['cancelled']);
   });
 
-  it('refuses cancellation after the action: the business action stands', () => {
+  it('declines cancellation after the action: the business action stands and the customer is still told', () => {
     const h = fixtures.notifying();
-    const before = structuredClone(h.record);
-    expect(h.send('CANCEL_REQUESTED')).toMatchObject({ code: 'NO_TRANSITION' });
-    expect(h.record).toEqual(before);
+    h.ok('CANCEL_REQUESTED');
+    expect(h.paths).toEqual(['notifyingCustomer.attempting']);
+    expect(h.context.cancellation?.status).toBe('declinedActionExecuted');
+    expect(h.context.action.status).toBe('executed');
     const review = fixtures.manualReviewAfterAction();
     expect(review.send('CANCEL_REQUESTED')).toMatchObject({
       code: 'GUARD_REJECTED',

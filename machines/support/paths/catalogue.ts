@@ -249,8 +249,11 @@ export const variants: Record<SupportEventType, Record<string, Variant>> = {
   REVIEW_ASSIGN: {},
 };
 
-/** Errors are reported about one job; with jobs in flight in parallel, each is a variant. */
-const perJob = new Set<string>(['RETRYABLE_ERROR', 'PERMANENT_ERROR']);
+/**
+ * Errors are reported about one job; with jobs in flight in parallel, each is a variant. So is the
+ * dead letter (`ESCALATE` naming the job), which a worker sends when it gives up on the job.
+ */
+const perJob = new Set<string>(['RETRYABLE_ERROR', 'PERMANENT_ERROR', 'ESCALATE']);
 
 function wrongRoleFor(type: string): Principal {
   return principalFor(type).kind === 'service' ? principals.agent : principals.worker;
@@ -278,6 +281,7 @@ export function resolveEvent(event: WalkEvent, c: SupportContext): ResolvedCatal
     const [, op = '', nonRetryable] = event.variant.split(':');
     payload.jobId = c.jobs[op as keyof SupportContext['jobs']] ?? `${c.workflowId}/${op}/99999`;
     if (nonRetryable) payload.errorClass = 'INVALID_OUTPUT';
+    if (type === 'ESCALATE') principal = principals.worker;
   } else if (event.variant === 'badPayload') {
     payload.unexpected = true;
   } else if (event.variant === 'wrongRole') {
