@@ -26,6 +26,16 @@ export const operationReceipt = z.strictObject({
   executedAt: z.number().int().nonnegative(),
 });
 
+/**
+ * What the model calls behind a proposal spent, as the model reported it (a repair attempt
+ * included). Optional: a worker that predates it reports none, and the chart counts the call.
+ */
+export const modelUsage = z.strictObject({
+  promptTokens: z.number().int().nonnegative().max(100_000_000),
+  completionTokens: z.number().int().nonnegative().max(100_000_000),
+  calls: z.number().int().min(1).max(10),
+});
+
 export const eventSchemas = {
   /** The task was accepted into the workflow: start planning. */
   START: z.strictObject({}),
@@ -36,6 +46,7 @@ export const eventSchemas = {
     artifact: artifactRef,
     model: text(200),
     promptVersion: text(100),
+    usage: modelUsage.optional(),
   }),
   /** The model call failed (transport, timeout, rate limit...): retried while attempts are left. */
   PLAN_FAILED: z.strictObject({ jobId, errorClass, message: text(2000), retryable: z.boolean() }),

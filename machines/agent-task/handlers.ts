@@ -8,7 +8,7 @@ import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import { EffectError, EffectTimeoutError, TransportError } from '../../src/effects/effect-errors.ts';
 import type { EffectContext, EffectHandler, ResultEvent } from '../../src/effects/effect.ts';
 import { clip, createHandler, failureFacts, parseParams } from '../../src/effects/handler-kit.ts';
-import { callModelWithRepair } from '../../src/effects/model-call.ts';
+import { callModelWithRepair, type ModelCallUsage } from '../../src/effects/model-call.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
 import { eventSchemas } from './events.ts';
 import type { OperationExecutor, OperationReceipt } from './executor.ts';
@@ -36,6 +36,16 @@ function keyOf(ctx: EffectContext): string {
   return typeof key === 'string' && key.trim() ? clip(key, 300) : `unknown-key:${ctx.job.jobId}`;
 }
 
+/** What the model calls spent, as the model reported it, clipped to what PLAN_PROPOSED accepts. */
+function usageOf(usage: ModelCallUsage) {
+  const tokens = (n: number) => Math.min(100_000_000, Math.max(0, Math.round(n)));
+  return {
+    promptTokens: tokens(usage.promptTokens),
+    completionTokens: tokens(usage.completionTokens),
+    calls: Math.min(10, Math.max(1, usage.calls)),
+  };
+}
+
 /** `requestPlan`: PLAN_PROPOSED, ESCALATE (invalid twice) or PLAN_FAILED (the call failed). */
 export function createPlanHandler(deps: AgentTaskDeps): EffectHandler {
   return createHandler({
@@ -57,6 +67,7 @@ export function createPlanHandler(deps: AgentTaskDeps): EffectHandler {
         artifact: answer.artifact,
         model: clip(answer.model || 'unknown-model', 200),
         promptVersion: planTask.promptVersion,
+        usage: usageOf(answer.usage),
       });
     },
   });
