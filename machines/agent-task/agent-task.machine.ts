@@ -38,7 +38,7 @@ export const agentTaskMachine = setup({
     },
     planning: {
       description: 'A model proposes a plan (operation, parameters, rationale). A proposal grants no authority.',
-      initial: 'attempting',
+      initial: 'checkingBudget',
       entry: 'resetPlanning',
       on: {
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
@@ -51,17 +51,43 @@ export const agentTaskMachine = setup({
         },
       },
       states: {
+        checkingBudget: {
+          description:
+            'Transient: before each planning call (the first, after a retry wait, after a replan), the task’s model budget (tokens and their estimated cost) must not be spent.',
+          always: [
+            {
+              guard: 'modelBudgetExhausted',
+              target: '#agentTask.escalated',
+              actions: { type: 'escalate', params: { reason: 'MODEL_BUDGET_EXHAUSTED', step: 'planning' } },
+              description: 'The model budget is spent: no further model call, a person takes over.',
+            },
+            { target: 'attempting' },
+          ],
+        },
         attempting: {
           description: 'A planning job is in flight.',
           entry: [{ type: 'startAttempt', params: { operation: 'plan' } }, 'requestPlan'],
           exit: { type: 'finishJob', params: { operation: 'plan' } },
           on: {
-            PLAN_PROPOSED: {
-              guard: { type: 'isCurrentJob', params: { operation: 'plan' } },
-              target: '#agentTask.validating',
-              actions: 'recordPlan',
-              description: 'Records the next plan version and validates it deterministically at the event time.',
-            },
+            PLAN_PROPOSED: [
+              {
+                guard: 'isRepeatedPlan',
+                target: '#agentTask.escalated',
+                actions: [
+                  'recordModelUsage',
+                  { type: 'escalate', params: { reason: 'REPEATED_OUTPUT', step: 'planning' } },
+                ],
+                description:
+                  'The model proposed a refused plan again (same content hash): the loop does not converge, a person decides.',
+              },
+              {
+                guard: { type: 'isCurrentJob', params: { operation: 'plan' } },
+                target: '#agentTask.validating',
+                actions: ['recordModelUsage', 'recordPlan'],
+                description:
+                  'Counts what the call spent, records the next plan version and validates it deterministically at the event time.',
+              },
+            ],
             PLAN_FAILED: {
               guard: { type: 'isCurrentJob', params: { operation: 'plan' } },
               target: 'checkingRetry',
@@ -82,7 +108,7 @@ export const agentTaskMachine = setup({
         },
         retryWait: {
           description: 'Waiting out the backoff before the next planning attempt.',
-          after: { planBackoff: { target: 'attempting' } },
+          after: { planBackoff: { target: 'checkingBudget' } },
         },
       },
     },
@@ -225,7 +251,12 @@ export const agentTaskMachine = setup({
         'A person works the task: replan or cancel while nothing can have executed (never started, or fenced with nothing under the key), reconcile while the outcome is unknown. Queue: Escalated.',
       exit: 'closeEscalation',
       on: {
-        REPLAN: { guard: 'executionCannotHaveHappened', target: 'planning' },
+        REPLAN: {
+          guard: 'executionCannotHaveHappened',
+          target: 'planning',
+          actions: 'recordReplan',
+          description: 'A plan sent back before any approval counts as refused: proposed again, it escalates.',
+        },
         RECONCILE: { guard: 'executionOutcomeUncertain', target: 'reconciling' },
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
       },

@@ -19,8 +19,49 @@ export const agentTaskConfigSchema = z.strictObject({
   approvalTimeoutMs: z.number().int().positive().max(maxDurationMs).default(day),
   /** The oldest the task's data may be when the plan is validated, ms. */
   maxDataAgeMs: z.number().int().positive().max(maxDurationMs).default(day),
+  /** Model tokens (prompt and completion) the task's planning may spend before a person takes over. */
+  maxModelTokens: z.number().int().positive().max(100_000_000).default(200_000),
+  /** The estimated model cost the task's planning may spend, in millionths of the currency unit. */
+  maxModelCostMicros: z.number().int().positive().max(1_000_000_000_000).default(2_000_000),
+  /** The estimate's price per thousand tokens, in millionths (models report tokens, not prices). */
+  modelCostMicrosPerKiloToken: z.number().int().nonnegative().max(100_000_000).default(2_000),
 });
 export type AgentTaskConfig = z.infer<typeof agentTaskConfigSchema>;
+
+/** The model budget fields, added after agent-task@1 was released: a context persisted before has none. */
+export type ModelBudget = Pick<
+  AgentTaskConfig,
+  'maxModelTokens' | 'maxModelCostMicros' | 'modelCostMicrosPerKiloToken'
+>;
+const modelBudgetDefaults: ModelBudget = agentTaskConfigSchema
+  .pick({ maxModelTokens: true, maxModelCostMicros: true, modelCostMicrosPerKiloToken: true })
+  .parse({});
+
+/** The model budget of a task: its config's, or the defaults where a context persisted before has none. */
+export function modelBudgetOf(context: Pick<AgentTaskContext, 'config'>): ModelBudget {
+  return { ...modelBudgetDefaults, ...context.config };
+}
+
+/** What the task's planning calls have spent so far. */
+export interface ModelSpend {
+  tokens: number;
+  /** Estimated from the tokens by `modelCostMicrosPerKiloToken`, in millionths of the currency unit. */
+  costMicros: number;
+  /** Model calls answered, repairs included. */
+  modelCalls: number;
+}
+
+const nothingSpent: ModelSpend = { tokens: 0, costMicros: 0, modelCalls: 0 };
+
+/** The spend so far; a context persisted before the budget existed counted nothing (read as zero). */
+export function modelSpendOf(context: Pick<AgentTaskContext, 'spent'>): ModelSpend {
+  return context.spent ?? nothingSpent;
+}
+
+/** Hashes of refused plans; a context persisted before the detector existed kept none (read as empty). */
+export function refusedPlanHashesOf(context: Pick<AgentTaskContext, 'refusedPlanHashes'>): readonly string[] {
+  return context.refusedPlanHashes ?? [];
+}
 
 export const agentTaskSpecSchema = z.strictObject({
   title: z.string().trim().min(1).max(300),
@@ -149,6 +190,14 @@ export interface AgentTaskContext {
     receipt: OperationReceipt | null;
     failure: string | null;
   };
+  /** What the planning calls have spent (`modelSpendOf`); absent until the first proposal reports usage. */
+  spent?: ModelSpend;
+  /**
+   * Content hashes of plans that were refused: failed validation, rejected, or sent back by a
+   * reviewer's REPLAN before any approval (`refusedPlanHashesOf`). The same plan proposed again
+   * escalates (`REPEATED_OUTPUT`) instead of being validated once more. Absent until a refusal.
+   */
+  refusedPlanHashes?: string[];
 }
 
 export function createInitialContext(input: AgentTaskInput): AgentTaskContext {

@@ -5,8 +5,9 @@
  * the authenticated principal; nothing the model proposed is read as authority.
  */
 import type { AgentTaskContext } from './context.ts';
+import { modelBudgetOf, modelSpendOf, refusedPlanHashesOf } from './context.ts';
 import type { AnyAgentTaskEvent } from './events.ts';
-import { actorOf, payloadField } from './events.ts';
+import { actorOf, payloadField, payloadOf } from './events.ts';
 import { isIdempotent, isReversibleOrRecoverable } from './operations.ts';
 import { isoToEpochMs } from './policy.ts';
 import type { JobOperation } from './retry-policy.ts';
@@ -57,6 +58,30 @@ export const cancellationChecks: Record<string, Check> = {
   },
   executionCannotHaveHappened: (c) => executionCannotHaveHappened(c),
 };
+
+/**
+ * The task's model budget is spent: its tokens, or their estimated cost, reached the configured
+ * maximum. Checked before each planning call; a context persisted before the budget spent nothing.
+ */
+export const modelBudgetExhaustedChecks: Record<string, Check> = {
+  tokenBudgetSpent: (c) => modelSpendOf(c).tokens >= modelBudgetOf(c).maxModelTokens,
+  costBudgetSpent: (c) => modelSpendOf(c).costMicros >= modelBudgetOf(c).maxModelCostMicros,
+};
+
+export function modelBudgetExhausted(context: AgentTaskContext): boolean {
+  return Object.values(modelBudgetExhaustedChecks).some((check) => check(context, noEvent));
+}
+
+/** A proposal of the job in flight whose content hash is that of a refused plan: the loop does not converge. */
+export const repeatedPlanChecks: Record<string, Check> = {
+  answersCurrentPlanJob: (c, e) => isCurrentJob(c, e, { operation: 'plan' }),
+  planHashWasRefused: (c, e) => {
+    const hash = payloadOf(e, 'PLAN_PROPOSED')?.planHash;
+    return hash !== undefined && refusedPlanHashesOf(c).includes(hash);
+  },
+};
+
+const noEvent: AnyAgentTaskEvent = { type: 'xstate.after.none', eventId: 'none', at: 0 };
 
 function failing(checks: Record<string, Check>, context: AgentTaskContext, event: AnyAgentTaskEvent): string[] {
   return Object.entries(checks)
@@ -110,6 +135,9 @@ export const guards = {
     planRetry.retryableErrors.includes(context.lastError.errorClass) &&
     context.planAttempts < planRetry.maxAttempts,
   planIsValid: (context: AgentTaskContext) => validationPassedForCurrentPlan(context),
+  modelBudgetExhausted: (context: AgentTaskContext) => modelBudgetExhausted(context),
+  isRepeatedPlan: (context: AgentTaskContext, event: AnyAgentTaskEvent) =>
+    failing(repeatedPlanChecks, context, event).length === 0,
   approvalIsCurrentAndAuthorized: (context: AgentTaskContext, event: AnyAgentTaskEvent) =>
     failing(approvalChecks, context, event).length === 0,
   approverMayDecide: (context: AgentTaskContext, event: AnyAgentTaskEvent) =>
@@ -138,5 +166,8 @@ export function explainGuard(name: string, context: AgentTaskContext, event: Any
   if (name === 'approverMayDecide') return failing(approverDecisionChecks, context, event);
   if (name === 'executionMayBeRetried') return failing(executionRetryChecks, context, event);
   if (name === 'cancellationAllowed') return failing(cancellationChecks, context, event);
+  if (name === 'isRepeatedPlan') return failing(repeatedPlanChecks, context, event);
+  // Which budget is not spent (both, when the guard refused: any one spent passes it).
+  if (name === 'modelBudgetExhausted') return failing(modelBudgetExhaustedChecks, context, event);
   return [name];
 }

@@ -6,7 +6,8 @@
 import type { PathModel, WalkEvent } from '../../src/definitions/workflow.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import type { AgentTaskContext } from './context.ts';
-import { validationPassedForCurrentPlan } from './guards.ts';
+import { refusedPlanHashesOf } from './context.ts';
+import { modelBudgetExhausted, validationPassedForCurrentPlan } from './guards.ts';
 import { isIdempotent, isReversibleOrRecoverable } from './operations.ts';
 import type { JobOperation } from './retry-policy.ts';
 import { roles } from './roles.ts';
@@ -54,7 +55,17 @@ const resultEvents: Record<string, JobOperation> = {
 
 const variantsByType: Record<string, readonly string[]> = {
   START: ['valid', 'wrongRole', 'badPayload'],
-  PLAN_PROPOSED: ['valid', 'nonIdempotent', 'irreversible', 'invalidPlan', 'staleJob', 'wrongRole', 'badPayload'],
+  PLAN_PROPOSED: [
+    'valid',
+    'nonIdempotent',
+    'irreversible',
+    'invalidPlan',
+    'overBudget',
+    'repeated',
+    'staleJob',
+    'wrongRole',
+    'badPayload',
+  ],
   PLAN_FAILED: ['retryable', 'permanent', 'staleJob', 'wrongRole'],
   APPROVED: ['valid', 'staleVersion', 'tamperedHash', 'selfApproval', 'otherTenant', 'wrongRole', 'badPayload'],
   REJECTED: ['valid', 'staleVersion', 'selfApproval', 'wrongRole'],
@@ -69,6 +80,28 @@ const resultVariants = ['valid', 'staleJob', 'wrongRole', 'badPayload'];
 const sampleHash = `sha256:${'ab'.repeat(32)}`;
 const otherHash = `sha256:${'cd'.repeat(32)}`;
 const artifact = { id: 'artifact-plan', hash: sampleHash };
+
+/** A proposal's content hash that no earlier plan of the walk has: one per plan version. */
+function freshPlanHash(context: AgentTaskContext): string {
+  return `sha256:${((context.plan?.version ?? 0) + 1).toString(16).padStart(64, 'e')}`;
+}
+
+/**
+ * A proposal's hash: a refused one for `repeated` (a fresh one while nothing was refused), the same
+ * invalid plan's for `invalidPlan`, otherwise a fresh one.
+ */
+function planHashFor(context: AgentTaskContext, variant: string): string {
+  if (variant === 'invalidPlan') return otherHash;
+  if (variant === 'repeated') return refusedPlanHashesOf(context)[0] ?? freshPlanHash(context);
+  return freshPlanHash(context);
+}
+
+/** What the call spent: `overBudget` alone spends the default token budget (200k) at once. */
+function usageFor(variant: string): Record<string, number> | undefined {
+  if (variant === 'overBudget') return { promptTokens: 150_000, completionTokens: 50_000, calls: 1 };
+  if (variant === 'valid') return { promptTokens: 1200, completionTokens: 300, calls: 1 };
+  return undefined;
+}
 
 function receipt(context: AgentTaskContext) {
   return {
@@ -102,15 +135,18 @@ function resultPayload(type: string, context: AgentTaskContext, variant: string)
   const current = context.jobs[operation] ?? `${context.workflowId}/${operation}/1`;
   const jobId = variant === 'staleJob' ? `${context.workflowId}/${operation}/99` : current;
   switch (type) {
-    case 'PLAN_PROPOSED':
+    case 'PLAN_PROPOSED': {
+      const usage = usageFor(variant);
       return {
         jobId,
         plan: planPayload(variant),
-        planHash: variant === 'invalidPlan' ? otherHash : sampleHash,
+        planHash: planHashFor(context, variant),
         artifact,
         model: 'local',
         promptVersion: 'plan-agent-task/1',
+        ...(usage ? { usage } : {}),
       };
+    }
     case 'PLAN_FAILED':
     case 'OPERATION_FAILED':
       return {
@@ -235,6 +271,8 @@ export const agentTaskPaths: PathModel<AgentTaskContext> = {
       approvalCurrent: context.approval !== null && context.approval.planVersion === context.plan?.version,
       executionStatus: context.execution.status,
       executionAttempts: context.execution.attempts,
+      budgetExhausted: modelBudgetExhausted(context),
+      hasRefusedPlan: refusedPlanHashesOf(context).length > 0,
     };
   },
 };

@@ -5,7 +5,7 @@
  */
 import type { ErrorClass } from '../../src/effects/effect-errors.ts';
 import type { AgentTaskContext } from './context.ts';
-import { idempotencyKeyFor, jobIdFor } from './context.ts';
+import { idempotencyKeyFor, jobIdFor, modelBudgetOf, modelSpendOf, refusedPlanHashesOf } from './context.ts';
 import type { AnyAgentTaskEvent } from './events.ts';
 import { actorOf, payloadField, payloadOf } from './events.ts';
 import { agentTaskPolicy, isoToEpochMs, validatePlan } from './policy.ts';
@@ -77,6 +77,40 @@ export function recordError(context: AgentTaskContext, event: AnyAgentTaskEvent,
   };
 }
 
+/**
+ * Adds what a proposal's model calls spent to the task's spend. Tokens are as reported; the cost is
+ * estimated by the configured price per thousand tokens (rounded up). A proposal without usage (a
+ * worker that predates it) counts one call and no tokens.
+ */
+export function recordModelUsage(context: AgentTaskContext, event: AnyAgentTaskEvent): Update {
+  if (event.type !== 'PLAN_PROPOSED') return {};
+  const usage = payloadOf(event, 'PLAN_PROPOSED')?.usage;
+  const tokens = usage ? usage.promptTokens + usage.completionTokens : 0;
+  const spent = modelSpendOf(context);
+  return {
+    spent: {
+      tokens: spent.tokens + tokens,
+      costMicros: spent.costMicros + Math.ceil((tokens * modelBudgetOf(context).modelCostMicrosPerKiloToken) / 1000),
+      modelCalls: spent.modelCalls + (usage?.calls ?? 1),
+    },
+  };
+}
+
+function withRefused(context: AgentTaskContext, hash: string): Update {
+  const refused = refusedPlanHashesOf(context);
+  return refused.includes(hash) ? {} : { refusedPlanHashes: [...refused, hash] };
+}
+
+/**
+ * A reviewer sends the task back to planning: a plan that was never approved is refused with it
+ * (an approved plan whose key was fenced may be proposed again and executes under a new key).
+ */
+export function recordReplan(context: AgentTaskContext): Update {
+  const plan = context.plan;
+  if (!plan || context.approval?.planVersion === plan.version) return {};
+  return withRefused(context, plan.hash);
+}
+
 /** Records a proposal as the next plan version and validates it at the event's time. */
 export function recordPlan(context: AgentTaskContext, event: AnyAgentTaskEvent): Update {
   const p = payloadOf(event, 'PLAN_PROPOSED');
@@ -110,6 +144,7 @@ export function recordPlan(context: AgentTaskContext, event: AnyAgentTaskEvent):
     },
     approval: null,
     rejection: null,
+    ...(reasons.length === 0 ? {} : withRefused(context, p.planHash)),
   };
 }
 
@@ -130,10 +165,11 @@ export function recordApproval(_context: AgentTaskContext, event: AnyAgentTaskEv
   };
 }
 
-export function recordRejection(_context: AgentTaskContext, event: AnyAgentTaskEvent): Update {
+export function recordRejection(context: AgentTaskContext, event: AnyAgentTaskEvent): Update {
   const p = payloadOf(event, 'REJECTED');
   if (!p) return {};
   return {
+    ...withRefused(context, p.planHash),
     rejection: { by: actorId(event), planVersion: p.planVersion, planHash: p.planHash, reason: p.reason, at: event.at },
   };
 }
