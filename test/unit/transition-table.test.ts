@@ -128,8 +128,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     CHANGES_REQUESTED: ['beforeAction.generatingRecommendation.attempting'],
   },
   executing: {
-    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
-    ESCALATE: ['manualReview'],
+    // Only the dead letter of the job in flight escalates here (issue 21): a person's ESCALATE names no job.
+    ESCALATE: 'STALE_JOB',
     ACTION_EXECUTED: ['notifyingCustomer.attempting'],
     ACTION_OUTCOME_UNKNOWN: ['executingAction.reconciliation.attempting'],
     ACTION_FAILED: ['manualReview'],
@@ -141,8 +141,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     ACTION_NOT_FOUND: 'NO_TRANSITION',
   },
   executingCancelPending: {
-    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
-    ESCALATE: ['manualReview'],
+    // Only the dead letter of the job in flight escalates here (issue 21): a person's ESCALATE names no job.
+    ESCALATE: 'STALE_JOB',
     ACTION_EXECUTED: ['notifyingCustomer.attempting'],
     ACTION_OUTCOME_UNKNOWN: ['executingAction.reconciliation.attempting'],
     ACTION_FAILED: ['cancelled'],
@@ -153,8 +153,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     ACTION_NOT_FOUND: 'NO_TRANSITION',
   },
   voiding: {
-    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
-    ESCALATE: ['manualReview'],
+    // Only the dead letter of the job in flight escalates here (issue 21): a person's ESCALATE names no job.
+    ESCALATE: 'STALE_JOB',
     ACTION_VOIDED: ['cancelled'],
     ACTION_EXECUTED: ['notifyingCustomer.attempting'],
     RETRYABLE_ERROR: ['manualReview'],
@@ -162,8 +162,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     CANCEL_REQUESTED: ['executingAction.voiding'],
   },
   reconciling: {
-    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
-    ESCALATE: ['manualReview'],
+    // Only the dead letter of the job in flight escalates here (issue 21): a person's ESCALATE names no job.
+    ESCALATE: 'STALE_JOB',
     ACTION_EXECUTED: ['notifyingCustomer.attempting'],
     ACTION_NOT_FOUND: ['executingAction.executing'],
     ACTION_FAILED: ['manualReview'],
@@ -173,7 +173,7 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
     CANCEL_REQUESTED: ['executingAction.reconciliation.attempting'],
     POST_ACTION_INVARIANT_FAILED: 'STALE_JOB',
   },
-  reconcilingRetryWait: { CANCEL_REQUESTED: ['executingAction.reconciliation.retryWait'], ESCALATE: ['manualReview'] },
+  reconcilingRetryWait: { CANCEL_REQUESTED: ['executingAction.reconciliation.retryWait'] },
   notifying: {
     CUSTOMER_NOTIFIED: ['completed'],
     RETRYABLE_ERROR: ['notifyingCustomer.retryWait'],
@@ -184,8 +184,8 @@ const table: Record<FixtureName, Partial<Record<SupportEventType, Expected>>> = 
   },
   notifyingRetryWait: { ESCALATE: ['manualReview'], CANCEL_REQUESTED: ['notifyingCustomer.retryWait'] },
   compensating: {
-    // A worker that gives up on the job in flight hands the workflow to a person (issue 21).
-    ESCALATE: ['manualReview'],
+    // Only the dead letter of the job in flight escalates here (issue 21): a person's ESCALATE names no job.
+    ESCALATE: 'STALE_JOB',
     COMPENSATION_SUCCEEDED: ['failedCompensated'],
     COMPENSATION_FAILED: ['manualReview'],
     RETRYABLE_ERROR: 'NO_TRANSITION',

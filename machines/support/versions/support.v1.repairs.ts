@@ -16,10 +16,7 @@
 type Config = Record<string, unknown>;
 
 /** The repairs by name, as the state lock records them. */
-export const supportV1RepairNames = [
-  'dead-letter-of-the-job-in-flight',
-  'review-completion-is-not-completed',
-] as const;
+export const supportV1RepairNames = ['dead-letter-of-the-job-in-flight', 'review-completion-is-not-completed'] as const;
 
 function objectAt(config: Config, path: readonly string[]): Config {
   let at: unknown = config;
