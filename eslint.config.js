@@ -31,7 +31,7 @@ const noWorkflowImports = {
 };
 
 /**
- * The layer order of DESIGN.md §0: for each src/ folder and top-level module, the others it may
+ * The layer order (src/engine/ARCHITECTURE.md, test/unit/layers.test.ts): for each src/ folder and top-level module, the others it may
  * import; every other one is refused. The table has no cycle (test/unit/layers.test.ts lints an
  * import of each from each and checks the relation): a folder never imports one that imports it.
  * `why` is the lint message.
@@ -111,7 +111,7 @@ function layerPattern(/** @type {Layer} */ layer) {
   if (alternatives.length === 0) return [];
   const into = srcFiles.includes(layer) ? '\\./' : '(\\.\\./)+';
   const allowed = imports.length > 0 ? `only ${imports.join(', ')}` : 'nothing else in src/';
-  const message = `${why} (src/${layer} imports ${allowed}: the layer order in eslint.config.js, DESIGN.md §0.)`;
+  const message = `${why} (src/${layer} imports ${allowed}: the layer order in eslint.config.js.)`;
   return [{ regex: `^${into}(${alternatives.join('|')})`, message }];
 }
 
@@ -145,7 +145,7 @@ export default defineConfig(
     },
   },
   // The platform receives workflows; it never imports one (the composition root is bin/warden.mjs),
-  // and each src/ folder imports only the layers below it (DESIGN.md §0). In flat config a later block
+  // and each src/ folder imports only the layers below it (the layer order above). In flat config a later block
   // that sets `no-restricted-imports` for a file replaces every earlier setting of it, so each list is
   // complete for its files; src/engine's comes after the deterministic block below for that reason.
   { files: ['src/**/*.ts'], rules: restrictImports([noWorkflowImports]) },

@@ -3,6 +3,7 @@
  * decided about it (validation, approval, rejection, cancellation, escalation), and execution facts
  * (attempts, jobs in flight, the idempotency key, the receipt). Pure data, JSON all the way down.
  */
+import { nothingSpent, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { z } from 'zod';
 import type { ErrorClass } from '../../src/effects/effect-errors.ts';
 import type { JobOperation } from './retry-policy.ts';
@@ -41,17 +42,6 @@ const modelBudgetDefaults: ModelBudget = agentTaskConfigSchema
 export function modelBudgetOf(context: Pick<AgentTaskContext, 'config'>): ModelBudget {
   return { ...modelBudgetDefaults, ...context.config };
 }
-
-/** What the task's planning calls have spent so far. */
-export interface ModelSpend {
-  tokens: number;
-  /** Estimated from the tokens by `modelCostMicrosPerKiloToken`, in millionths of the currency unit. */
-  costMicros: number;
-  /** Model calls answered, repairs included. */
-  modelCalls: number;
-}
-
-const nothingSpent: ModelSpend = { tokens: 0, costMicros: 0, modelCalls: 0 };
 
 /** The spend so far; a context persisted before the budget existed counted nothing (read as zero). */
 export function modelSpendOf(context: Pick<AgentTaskContext, 'spent'>): ModelSpend {

@@ -3,9 +3,10 @@
  * context. The machine wires each into a named `assign`. Validation runs here, deterministically,
  * at the event's time.
  */
+import { addModelUsage } from '../../src/definitions/model-spend.ts';
 import type { ErrorClass } from '../../src/effects/effect-errors.ts';
 import type { AgentTaskContext } from './context.ts';
-import { idempotencyKeyFor, jobIdFor, modelBudgetOf, modelSpendOf, refusedPlanHashesOf } from './context.ts';
+import { idempotencyKeyFor, jobIdFor, modelBudgetOf, refusedPlanHashesOf } from './context.ts';
 import type { AnyAgentTaskEvent } from './events.ts';
 import { actorOf, payloadField, payloadOf } from './events.ts';
 import { agentTaskPolicy, isoToEpochMs, validatePlan } from './policy.ts';
@@ -85,15 +86,7 @@ export function recordError(context: AgentTaskContext, event: AnyAgentTaskEvent,
 export function recordModelUsage(context: AgentTaskContext, event: AnyAgentTaskEvent): Update {
   if (event.type !== 'PLAN_PROPOSED') return {};
   const usage = payloadOf(event, 'PLAN_PROPOSED')?.usage;
-  const tokens = usage ? usage.promptTokens + usage.completionTokens : 0;
-  const spent = modelSpendOf(context);
-  return {
-    spent: {
-      tokens: spent.tokens + tokens,
-      costMicros: spent.costMicros + Math.ceil((tokens * modelBudgetOf(context).modelCostMicrosPerKiloToken) / 1000),
-      modelCalls: spent.modelCalls + (usage?.calls ?? 1),
-    },
-  };
+  return { spent: addModelUsage(context.spent, usage, modelBudgetOf(context).modelCostMicrosPerKiloToken) };
 }
 
 function withRefused(context: AgentTaskContext, hash: string): Update {

@@ -3,6 +3,7 @@
  * validation, approval, receipts) and execution facts (attempts, in-flight jobs, deadline,
  * cancellation, manual review). Large artifacts stay outside: context keeps ids and content hashes.
  */
+import { nothingSpent, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { z } from 'zod';
 import { categories, currency, errorClasses, money, reviewSteps } from './support.events.ts';
 import type { Operation } from './support.retry-policy.ts';
@@ -71,17 +72,6 @@ const loopBoundDefaults: LoopBounds = supportConfigSchema
 export function loopBoundsOf(context: Pick<SupportContext, 'config'>): LoopBounds {
   return { ...loopBoundDefaults, ...context.config };
 }
-
-/** What the workflow's model calls have spent so far. */
-export interface ModelSpend {
-  tokens: number;
-  /** Estimated from the tokens by `modelCostMicrosPerKiloToken`, in millionths of the currency unit. */
-  costMicros: number;
-  /** Model calls answered, repairs included. */
-  modelCalls: number;
-}
-
-const nothingSpent: ModelSpend = { tokens: 0, costMicros: 0, modelCalls: 0 };
 
 /** The spend so far; a context persisted before support@2 counted nothing (read as zero). */
 export function modelSpendOf(context: Pick<SupportContext, 'spent'>): ModelSpend {

@@ -2,13 +2,14 @@
  * Context updates of the support workflow: pure functions from (context, event, params) to the
  * changed part of the context. The machine wires each one into a named `assign` action.
  */
+import { addModelUsage } from '../../src/definitions/model-spend.ts';
 import { approvalLimitOf } from './support.claims.ts';
 import type { ManualReview, SupportContext } from './support.context.ts';
 import { actionIdempotencyKey, jobIdFor, keptHistory } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
 import { actionCannotHaveTakenEffect, actionOutcomeUncertain, guards, reviewRetryPossible } from './support.guards.ts';
-import { loopBoundsOf, modelSpendOf, reviewRetriesOf } from './support.context.ts';
+import { loopBoundsOf, reviewRetriesOf } from './support.context.ts';
 import type { Operation } from './support.retry-policy.ts';
 import { reviewSteps } from './support.events.ts';
 
@@ -154,15 +155,7 @@ export function recordValidation(context: SupportContext, event: AnySupportEvent
  */
 export function recordModelUsage(context: SupportContext, event: AnySupportEvent): Update {
   const usage = payloadOf(event, 'CLASSIFIED')?.usage ?? payloadOf(event, 'RECOMMENDATION_GENERATED')?.usage;
-  const tokens = usage ? usage.promptTokens + usage.completionTokens : 0;
-  const spent = modelSpendOf(context);
-  return {
-    spent: {
-      tokens: spent.tokens + tokens,
-      costMicros: spent.costMicros + Math.ceil((tokens * loopBoundsOf(context).modelCostMicrosPerKiloToken) / 1000),
-      modelCalls: spent.modelCalls + (usage?.calls ?? 1),
-    },
-  };
+  return { spent: addModelUsage(context.spent, usage, loopBoundsOf(context).modelCostMicrosPerKiloToken) };
 }
 
 /** Since support@2: a reviewer's retry is counted against `maxReviewRetries`. */

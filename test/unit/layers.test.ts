@@ -1,5 +1,5 @@
 /**
- * The layer order of DESIGN.md §0 is held by `no-restricted-imports` patterns per folder in
+ * The layer order (below, and in eslint.config.js) is held by `no-restricted-imports` patterns per folder in
  * eslint.config.js. Each case lints one import as if it were written in a real file of that folder.
  */
 import { ESLint } from 'eslint';
@@ -24,7 +24,7 @@ async function restrictedImports(file: string, specifier: string): Promise<strin
 
 /**
  * What each src/ folder (and top-level module) may import: the layer order, bottom first. A change
- * here is a change of architecture: make it in eslint.config.js and DESIGN.md §0 too.
+ * here is a change of architecture: make it in eslint.config.js too.
  */
 const mayImport: Record<string, string[]> = {
   engine: [],
