@@ -62,6 +62,10 @@ const layers = {
     imports: ['engine', 'definitions'],
     why: 'Path tooling walks a definition with the engine; it never imports the runtime, the API or the composition root.',
   },
+  authoring: {
+    imports: ['engine', 'effects', 'definitions', 'paths'],
+    why: 'The authoring kit compiles a workflow into the definition contract; it never imports the runtime, the API or the composition root.',
+  },
   runtime: {
     imports: ['engine', 'effects', 'observability'],
     why: 'The runtime is handed the engine, the store and the handlers; it never imports the store, a definition, the API or the composition root.',
@@ -71,7 +75,18 @@ const layers = {
     why: 'The API is handed its dependencies (ApiSystem); it never imports the store, path tooling, the CLI or the composition root.',
   },
   system: {
-    imports: ['engine', 'config', 'store', 'effects', 'observability', 'definitions', 'paths', 'runtime', 'api'],
+    imports: [
+      'engine',
+      'config',
+      'store',
+      'effects',
+      'observability',
+      'definitions',
+      'paths',
+      'authoring',
+      'runtime',
+      'api',
+    ],
     why: 'The composition root is used by the CLI; it never imports it.',
   },
   cli: {
@@ -83,6 +98,7 @@ const layers = {
       'observability',
       'definitions',
       'paths',
+      'authoring',
       'runtime',
       'api',
       'system',

@@ -23,9 +23,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+/**
+ * The action the authoring kit's effect actions enqueue (`src/authoring/`): it names the effect and
+ * carries the job id the kit assigned, so the job needs no id in the author's context.
+ */
+export const jobMarkerAction = 'warden.job';
+
 export function planCommands(
   definition: WorkflowDefinition,
   context: unknown,
+  statePaths: readonly string[],
   actions: readonly ActionLike[],
   armedBefore: Readonly<Record<string, ArmedTimer>>,
   generation: number,
@@ -35,7 +42,7 @@ export function planCommands(
   const arming = new Map<string, TimerToArm>();
   const cancelling = new Set<string>();
   const effects: Effect[] = [];
-  const jobs = definition.currentJobs(context);
+  const jobs = definition.currentJobs(context, statePaths);
 
   for (const action of actions) {
     const params = isRecord(action.params) ? action.params : {};
@@ -54,6 +61,21 @@ export function planCommands(
       Reflect.deleteProperty(timers, id);
       arming.delete(id);
       if (id in armedBefore) cancelling.add(id);
+    } else if (action.type === jobMarkerAction) {
+      const effect = params.effect;
+      const spec =
+        typeof effect === 'string' && Object.hasOwn(definition.effects, effect)
+          ? definition.effects[effect]
+          : undefined;
+      if (!spec || typeof params.jobId !== 'string') {
+        throw new DefinitionError(`${jobMarkerAction} names no effect of the definition`, { effect });
+      }
+      effects.push({
+        type: effect as string,
+        operation: spec.operation,
+        jobId: params.jobId,
+        params: spec.params(context),
+      });
     } else {
       const spec = definition.effects[action.type];
       if (!spec) continue;

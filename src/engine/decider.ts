@@ -239,7 +239,15 @@ function applyToMachine(step: Step, snapshot: AnyMachineSnapshot, event: { type:
     );
   }
   const version = record.version + 1;
-  const planned = planCommands(definition, next.context, actions, record.timers, version, now);
+  const planned = planCommands(
+    definition,
+    next.context,
+    statePaths(next.value as StateValue),
+    actions,
+    record.timers,
+    version,
+    now,
+  );
   const done = next.status !== 'active';
   if (done) {
     // A finished workflow keeps no timers, whatever the chart forgot to cancel.
@@ -335,7 +343,15 @@ export function decideCreate(args: DecideCreateArgs): Decision {
   }
   const machine = definition.machine;
   const [snapshot, actions] = initialTransitionOf(machine, parsed.data);
-  const planned = planCommands(definition, snapshot.context, actions, {}, 1, now);
+  const planned = planCommands(
+    definition,
+    snapshot.context,
+    statePaths(snapshot.value as StateValue),
+    actions,
+    {},
+    1,
+    now,
+  );
   const record: WorkflowRecord = {
     ...empty,
     version: 1,
@@ -455,7 +471,7 @@ export function decideEvent(args: DecideEventArgs): Decision {
     });
   }
   if (typeof payload.jobId === 'string') {
-    const current = Object.values(definition.currentJobs(snapshot.context));
+    const current = Object.values(definition.currentJobs(snapshot.context, record.statePaths));
     if (!current.includes(payload.jobId)) {
       return refuse(step, 'STALE_JOB', `job ${payload.jobId} is not in flight`, {
         jobId: payload.jobId,

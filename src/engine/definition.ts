@@ -38,8 +38,12 @@ export interface WorkflowDefinition<TContext = unknown> {
   effects: Readonly<Record<string, EffectSpec<TContext>>>;
   /** Guards that only check that a result answers the job in flight; their refusal is `STALE_JOB`. */
   jobGuards: readonly string[];
-  /** Jobs in flight by operation: a result naming any other job id is stale. */
-  currentJobs(context: TContext): Readonly<Record<string, string | undefined>>;
+  /**
+   * Jobs in flight by operation: a result naming any other job id is stale. `statePaths` are the
+   * workflow's leaf states with this context (the platform-owned job bookkeeping of the authoring
+   * kit reads them: a job is in flight only while the state that started it is active).
+   */
+  currentJobs(context: TContext, statePaths?: readonly string[]): Readonly<Record<string, string | undefined>>;
   /** The failing named checks behind a refusing guard, for precise refusals. */
   explainGuard(guard: string, context: TContext, event: unknown): string[];
   /** Sent right after creation (its id `<workflowId>/start`); null when the chart starts by itself. */

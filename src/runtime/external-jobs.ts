@@ -96,7 +96,7 @@ export function createExternalJobs(options: ExternalJobsOptions) {
     if (!record || record.status !== 'active') return null;
     const definition = engine.definitionOf(record);
     const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
-    if (!Object.values(definition.currentJobs(context)).includes(message.jobId)) return null;
+    if (!Object.values(definition.currentJobs(context, record.statePaths)).includes(message.jobId)) return null;
     return { record, definition, context };
   }
 

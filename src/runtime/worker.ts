@@ -254,7 +254,7 @@ export function createWorker(options: WorkerOptions) {
     if (record.status !== 'active') return 'dropped';
     const definition = engine.definitionOf(record);
     const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
-    if (!Object.values(definition.currentJobs(context)).includes(message.jobId)) return 'dropped';
+    if (!Object.values(definition.currentJobs(context, record.statePaths)).includes(message.jobId)) return 'dropped';
     const own = handlers(definition.id);
     if (options.external?.(definition.id, message.type)) {
       // Run by an external worker: handed to its queue (idempotently), then acknowledged here.

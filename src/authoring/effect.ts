@@ -1,0 +1,107 @@
+/**
+ * An effect declared once: its parameters, its handler, the events it reports, its retry policy,
+ * its timeout, whether repeating it is safe. The kit makes the chart's action of that name start a
+ * job (the engine assigns its id and attempt), the handler that runs it, and the `canRetry` guard
+ * and `backoff` delay that a retry in the chart names.
+ */
+import type { z } from 'zod';
+import type { Backoff } from '../definitions/backoff.ts';
+import type { PlatformAdapters } from '../definitions/workflow.ts';
+import type { Artifact } from '../engine/store-port.ts';
+import type { ErrorClass } from '../effects/effect-errors.ts';
+import type { JobToRun } from '../effects/effect.ts';
+
+export interface RetryPolicy {
+  /** Attempts in a row, the first included, before a failure is final. */
+  maxAttempts: number;
+  /** The wait before the next attempt (deterministic jitter: replays wait the same). */
+  backoff?: Backoff;
+  /**
+   * The error classes another attempt may cure; by default the transient ones. An effect that is
+   * not `idempotent` never retries an error after which the call may already have taken effect
+   * (`TIMEOUT`, `TRANSPORT`, `INTERNAL`).
+   */
+  retryable?: readonly ErrorClass[];
+}
+
+export const defaultBackoff: Backoff = {
+  initialIntervalMs: 1_000,
+  backoffCoefficient: 2,
+  maxIntervalMs: 60_000,
+  jitterRatio: 0.2,
+};
+
+export const transientErrors: readonly ErrorClass[] = [
+  'TIMEOUT',
+  'RATE_LIMITED',
+  'UNAVAILABLE',
+  'TRANSPORT',
+  'INTERNAL',
+];
+/** Errors after which a call may have reached the provider and taken effect. */
+export const ambiguousErrors: readonly ErrorClass[] = ['TIMEOUT', 'TRANSPORT', 'INTERNAL'];
+
+/** What an effect's `run` is given. */
+export interface RunContext<TContext, TParams, TDeps> {
+  params: TParams;
+  /** The workflow's context when the job was picked up. */
+  context: TContext;
+  job: JobToRun;
+  /** The platform's adapters (model, notifier, clock, Redis) and the workflow's own. */
+  deps: PlatformAdapters & TDeps;
+  now: () => number;
+  /** Aborted at the effect's timeout or when the worker shuts down: pass it to every call. */
+  signal: AbortSignal;
+  saveArtifact: (kind: string, content: unknown) => Promise<{ id: string; hash: string }>;
+  loadArtifact: (id: string) => Promise<Artifact | null>;
+}
+
+/** What `run` returns: one of the effect's result events, without its `jobId` (the kit adds it). */
+export interface EffectOutcome<TResult extends string = string> {
+  type: TResult;
+  payload?: Record<string, unknown>;
+}
+
+export interface EffectDeclaration<TContext = never, TParams = unknown, TDeps = object> {
+  /** Names the job id `<workflowId>/<operation>/<n>`: lower-case letters; by default the effect's name, lower-cased. */
+  operation?: string;
+  /** The job's parameters, from the context when the job starts (JSON). */
+  // Method syntax on purpose: effects with their own parameter types are held as one type.
+  params(context: TContext): TParams;
+  /** Checks the parameters the worker receives; a job with invalid parameters fails for good. */
+  paramsSchema?: z.ZodType<TParams>;
+  /** The result events `run` may return (declared with `result()` in the workflow's events). */
+  results: readonly string[];
+  /** The event an attempt's failure reports (declared with `failure()`); without one, a failure dead-letters the job. */
+  failure?: string;
+  retry?: RetryPolicy;
+  /** One attempt's time limit, ms; by default the platform's for this operation. */
+  timeoutMs?: number;
+  /** Repeating the call has the effect of one call (a provider's idempotency key, an upsert). */
+  idempotent?: boolean;
+  run(ctx: RunContext<TContext, TParams, TDeps>): Promise<EffectOutcome>;
+}
+
+/** Declares an effect (a typing helper: the declaration is returned as it is). */
+export function effect<TContext, TParams = unknown, TDeps = object>(
+  declaration: EffectDeclaration<TContext, TParams, TDeps>,
+): EffectDeclaration<TContext, TParams, TDeps> {
+  return declaration;
+}
+
+/** The operation of an effect: its own, or its name lower-cased with everything but letters dropped. */
+export function operationOf(name: string, declaration: Pick<EffectDeclaration, 'operation'>): string {
+  return declaration.operation ?? name.toLowerCase().replace(/[^a-z]/g, '');
+}
+
+/** May a failure of this class be retried by this effect? */
+export function mayRetry(
+  declaration: EffectDeclaration<never, unknown, never>,
+  errorClass: ErrorClass,
+  retryable: boolean,
+): boolean {
+  if (!retryable) return false;
+  const classes = declaration.retry?.retryable ?? transientErrors;
+  if (!classes.includes(errorClass)) return false;
+  return declaration.idempotent === true || !ambiguousErrors.includes(errorClass);
+}

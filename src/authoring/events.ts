@@ -1,0 +1,100 @@
+/**
+ * The events of a workflow, declared once with their payload schemas and who sends them. The kit
+ * writes the envelope (`type`, `payload`, `actor`, `at`, `eventId`), the `jobId` of job results,
+ * the failure payload of an effect, the dead-letter payload and the `START` event.
+ */
+import { z } from 'zod';
+import type { Principal } from '../engine/principal.ts';
+import { errorClasses } from '../effects/effect-errors.ts';
+
+/** A job id as the engine writes it: `<workflowId>/<operation>/<n>`. */
+export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,80}\/[a-z]+\/[1-9][0-9]*$/);
+
+/** What an effect's failure event carries: the error class, a bounded message, whether another attempt may succeed. */
+export const failureSchema = z.strictObject({
+  jobId: jobIdSchema,
+  error: z.strictObject({
+    class: z.enum(errorClasses),
+    message: z.string().min(1).max(2000),
+    retryable: z.boolean(),
+  }),
+});
+
+/** What a worker sends when it gives up on a job, or a person when they hand the case over. */
+export const deadLetterSchema = z.strictObject({
+  reason: z.string().trim().min(1).max(2000),
+  jobId: jobIdSchema.optional(),
+});
+
+type Shape = z.ZodRawShape;
+
+export type EventKind = 'person' | 'result' | 'failure' | 'deadLetter' | 'start';
+
+/** One declared event: its payload schema, its kind and who may send it. */
+export interface EventDeclaration<TPayload = unknown> {
+  kind: EventKind;
+  schema: z.ZodType<TPayload>;
+  /** Roles that may send it (the kit adds `worker` to results, failures, the dead letter and the start). */
+  roles: readonly string[];
+  /** A model may propose it (`POST …/proposals`); people's decisions never are. */
+  byModel: boolean;
+}
+
+/**
+ * An event people (or services) send: `roles` may send it. A decision only a person may take
+ * unless `byModel` (then a model's proposal of it may be applied, with the proposer's authority).
+ */
+export function event<S extends Shape>(
+  shape: S,
+  options: { roles: readonly string[]; byModel?: boolean },
+): EventDeclaration<z.infer<z.ZodObject<S, z.core.$strict>>> {
+  return { kind: 'person', schema: z.strictObject(shape), roles: options.roles, byModel: options.byModel ?? false };
+}
+
+/** A job's result: only the worker holding the job sends it; the kit adds the `jobId`. */
+export function result<S extends Shape>(
+  shape: S = {} as S,
+): EventDeclaration<z.infer<z.ZodObject<S, z.core.$strict>> & { jobId: string }> {
+  return {
+    kind: 'result',
+    schema: z.strictObject({ ...shape, jobId: jobIdSchema }) as never,
+    roles: ['worker'],
+    byModel: false,
+  };
+}
+
+/** An effect's failure report: `{ jobId, error: { class, message, retryable } }`, sent by its worker. */
+export function failure(): EventDeclaration<z.infer<typeof failureSchema>> {
+  return { kind: 'failure', schema: failureSchema, roles: ['worker'], byModel: false };
+}
+
+/**
+ * The event a worker sends when it gives up on a job (`{ reason, jobId }`), so a person takes the
+ * workflow over; `roles` may send it too (a person handing the case over).
+ */
+export function deadLetter(
+  options: { roles?: readonly string[] } = {},
+): EventDeclaration<z.infer<typeof deadLetterSchema>> {
+  return { kind: 'deadLetter', schema: deadLetterSchema, roles: ['worker', ...(options.roles ?? [])], byModel: false };
+}
+
+export type EventDeclarations = Readonly<Record<string, EventDeclaration>>;
+
+/** The event as guards, updates and delays see it: its type, its parsed payload, who sent it and when. */
+export type EnvelopeOf<E extends EventDeclarations> = {
+  [K in keyof E & string]: {
+    type: K;
+    payload: E[K] extends EventDeclaration<infer P> ? P : never;
+    actor: Principal;
+    at: number;
+    eventId: string;
+  };
+}[keyof E & string];
+
+/** Any event a chart of this kit receives, timers and the start included. */
+export interface AnyEnvelope {
+  type: string;
+  payload?: unknown;
+  actor?: Principal;
+  at?: number;
+}

@@ -1,0 +1,254 @@
+/**
+ * The kit's `setup()`: XState's, with the platform's plumbing merged in. The author names, in a
+ * static chart the Stately editor opens, only business implementations; the kit supplies
+ *
+ * - the action of each declared effect: it starts a job, whose id `<workflowId>/<operation>/<n>`
+ *   and attempt the kit keeps in a context slot of its own (`$warden`), never in the author's fields;
+ * - the guard `canRetry` (on an effect's failure event: attempts left and an error another attempt
+ *   may cure) and the delay `backoff` (the effect's backoff for that attempt), which a retry in the
+ *   chart names: `FAILED: [{ guard: 'canRetry', target: 'waiting' }, …]`, `waiting: { after: { backoff: 'working' } }`;
+ * - the in-flight bookkeeping: a job is in flight while the state whose entry started it is
+ *   active, and a result naming any other job is refused as stale before the chart sees it.
+ *
+ * A job started by a `backoff` timer is a retry (attempt + 1); any other start is attempt 1.
+ */
+import { assign, enqueueActions, setup as xstateSetup, type AnyStateMachine } from 'xstate';
+import type { z } from 'zod';
+import { backoffDelay } from '../definitions/backoff.ts';
+import { jobMarkerAction } from '../engine/commands.ts';
+import type { ErrorClass } from '../effects/effect-errors.ts';
+import { defaultBackoff, mayRetry, operationOf, type EffectDeclaration } from './effect.ts';
+import type { AnyEnvelope, EnvelopeOf, EventDeclarations } from './events.ts';
+
+/** What the engine fills into every creation input. */
+export interface EngineInput {
+  workflowId: string;
+  tenantId: string;
+  requesterId: string;
+  correlationId: string;
+  createdAt: number;
+}
+
+/** The kit's own slot of the context: jobs by operation. Authors never read or write it. */
+export interface JobBook {
+  workflowId: string;
+  jobs: Record<string, { id: string; n: number; attempt: number }>;
+}
+export interface KitContext {
+  $warden: JobBook;
+}
+
+export interface Args<TContext, TEvents extends EventDeclarations> {
+  context: TContext;
+  event: EnvelopeOf<TEvents>;
+}
+export type Check<TContext, TEvents extends EventDeclarations> = (
+  args: Args<TContext, TEvents>,
+  params: Record<string, unknown> | undefined,
+) => boolean;
+/** A guard: one check, or named checks that must all pass (a refusal lists the failing ones). */
+export type GuardDeclaration<TContext, TEvents extends EventDeclarations> =
+  Check<TContext, TEvents> | Readonly<Record<string, Check<TContext, TEvents>>>;
+export type Update<TContext, TEvents extends EventDeclarations> = (
+  args: Args<TContext, TEvents>,
+  params: Record<string, unknown> | undefined,
+) => Partial<TContext>;
+
+export interface KitSpec<
+  TContext,
+  TEvents extends EventDeclarations,
+  TInput extends z.ZodObject,
+  TDeps,
+  TParams extends Record<string, unknown> = Record<string, unknown>,
+> {
+  /** The caller's creation input (what `POST /v1/workflows` takes as `input`). */
+  input: TInput;
+  /** The initial context, from the creation input and the fields the engine fills in. */
+  context: (input: z.infer<TInput> & EngineInput) => TContext;
+  events: TEvents;
+  /** The effects, by the action name the chart starts each with; the kit owns their jobs. */
+  effects?: { readonly [K in keyof TParams]: EffectDeclaration<NoInfer<TContext>, TParams[K], TDeps> };
+  guards?: Readonly<Record<string, GuardDeclaration<NoInfer<TContext>, TEvents>>>;
+  /** Named `assign`s: each returns the fields it changes. */
+  updates?: Readonly<Record<string, Update<NoInfer<TContext>, TEvents>>>;
+  /** Named delays, ms. */
+  delays?: Readonly<Record<string, (args: Args<NoInfer<TContext>, TEvents>) => number>>;
+}
+
+/** The implementations the kit supplies under these names; a workflow may not use them for its own. */
+export const kitNames = { guards: ['canRetry'], delays: ['backoff'], actions: [jobMarkerAction] } as const;
+
+/** What the kit knows about a machine it made (read by `workflow()`). */
+export interface Kit {
+  spec: KitSpec<unknown, EventDeclarations, z.ZodObject, object>;
+  /** Effect name → operation. */
+  operations: Readonly<Record<string, string>>;
+  /** Effect name → the state paths whose entry starts it. */
+  jobStates: Readonly<Record<string, readonly string[]>>;
+  explainGuard: (guard: string, context: unknown, event: unknown) => string[];
+  currentJobs: (context: unknown, statePaths?: readonly string[]) => Record<string, string | undefined>;
+}
+
+const kits = new WeakMap<AnyStateMachine, Kit>();
+
+/** A machine the kit made, typed by its context (for `workflow()`'s view, outcomes and paths). */
+export type KitMachine<TContext> = AnyStateMachine & { readonly __kitContext?: TContext };
+
+/** The kit of a machine made with the kit's `setup()`, if it was. */
+export function kitOf(machine: AnyStateMachine): Kit | undefined {
+  return kits.get(machine);
+}
+
+type Loose = Record<string, unknown>;
+const bookOf = (context: unknown): JobBook => (context as KitContext).$warden;
+
+function checksOf(name: string, guard: GuardDeclaration<never, EventDeclarations>): [string, Check<never, never>][] {
+  return typeof guard === 'function'
+    ? [[name, guard as unknown as Check<never, never>]]
+    : (Object.entries(guard) as never);
+}
+
+/** The state paths (dotted) whose `entry` names `action`, from a chart's config. */
+function statesEntering(config: Loose, action: string, at: string[] = []): string[] {
+  const found: string[] = [];
+  const states = (config.states ?? {}) as Record<string, Loose>;
+  for (const [name, node] of Object.entries(states)) {
+    const path = [...at, name];
+    const entry: unknown[] = Array.isArray(node.entry) ? node.entry : node.entry === undefined ? [] : [node.entry];
+    const names = entry.map((item) => (typeof item === 'string' ? item : (item as { type?: unknown } | null)?.type));
+    if (names.includes(action)) found.push(path.join('.'));
+    found.push(...statesEntering(node, action, path));
+  }
+  return found;
+}
+
+const isBackoffTimer = (type: string) => type.startsWith('xstate.after.backoff.');
+
+/** XState's `setup()` for a Warden workflow: give it the business parts, get `createMachine`. */
+export function setup<
+  TContext,
+  TEvents extends EventDeclarations,
+  TInput extends z.ZodObject,
+  TDeps = object,
+  TParams extends Record<string, unknown> = Record<string, unknown>,
+>(spec: KitSpec<TContext, TEvents, TInput, TDeps, TParams>) {
+  const effects = (spec.effects ?? {}) as Readonly<Record<string, EffectDeclaration<TContext, unknown, TDeps>>>;
+  const operations = Object.fromEntries(
+    Object.keys(effects).map((name) => [name, operationOf(name, effects[name] ?? {})]),
+  );
+  /** Failure event type → the effects that report it. */
+  const failing = new Map<string, string>();
+  for (const [name, declaration] of Object.entries(effects)) {
+    if (declaration.failure !== undefined) failing.set(declaration.failure, name);
+  }
+  const failed = (event: AnyEnvelope) => {
+    const name = failing.get(event.type);
+    const declaration = name === undefined ? undefined : effects[name];
+    const error = (event.payload as { error?: { class: ErrorClass; retryable: boolean } } | undefined)?.error;
+    return name === undefined || !declaration || !error ? null : { name, declaration, error };
+  };
+  const retryChecks = {
+    attemptsRemain: (context: unknown, event: AnyEnvelope) => {
+      const f = failed(event);
+      const job = f ? bookOf(context).jobs[operations[f.name] ?? ''] : undefined;
+      return f !== null && job !== undefined && job.attempt < (f.declaration.retry?.maxAttempts ?? 1);
+    },
+    errorMayBeRetried: (_context: unknown, event: AnyEnvelope) => {
+      const f = failed(event);
+      return f !== null && mayRetry(f.declaration, f.error.class, f.error.retryable);
+    },
+  };
+
+  const guards: Record<string, (args: { context: never; event: never }, params: never) => boolean> = {
+    canRetry: ({ context, event }) => Object.values(retryChecks).every((check) => check(context, event)),
+  };
+  const checks = new Map<string, [string, Check<never, never>][]>();
+  for (const [name, guard] of Object.entries(spec.guards ?? {})) {
+    const list = checksOf(name, guard as unknown as GuardDeclaration<never, EventDeclarations>);
+    checks.set(name, list);
+    guards[name] = (args, params) => list.every(([, check]) => check(args, params));
+  }
+
+  const actions: Record<string, unknown> = { [jobMarkerAction]: () => undefined };
+  for (const [name, update] of Object.entries(spec.updates ?? {})) {
+    actions[name] = assign(({ context, event }, params: Record<string, unknown> | undefined) =>
+      (update as unknown as Update<never, EventDeclarations>)(
+        { context: context as never, event: event as never },
+        params,
+      ),
+    );
+  }
+  for (const name of Object.keys(effects)) {
+    const operation = operations[name] ?? name;
+    actions[name] = enqueueActions(({ context, event, enqueue }) => {
+      const book = bookOf(context);
+      const previous = book.jobs[operation];
+      const n = (previous?.n ?? 0) + 1;
+      const attempt = previous && isBackoffTimer(event.type) ? previous.attempt + 1 : 1;
+      const id = `${book.workflowId}/${operation}/${n}`;
+      enqueue.assign({ $warden: { ...book, jobs: { ...book.jobs, [operation]: { id, n, attempt } } } });
+      enqueue({ type: jobMarkerAction, params: { effect: name, jobId: id } });
+    });
+  }
+
+  const delays: Record<string, unknown> = {
+    backoff: ({ context, event }: { context: unknown; event: AnyEnvelope }) => {
+      const f = failed(event);
+      if (!f) return defaultBackoff.initialIntervalMs;
+      const operation = operations[f.name] ?? f.name;
+      const book = bookOf(context);
+      const attempt = book.jobs[operation]?.attempt ?? 1;
+      return backoffDelay(f.declaration.retry?.backoff ?? defaultBackoff, book.workflowId, operation, attempt);
+    },
+  };
+  for (const [name, delay] of Object.entries(spec.delays ?? {})) delays[name] = delay;
+
+  // The implementations are typed where the author writes them; XState holds them untyped here.
+  const machines = xstateSetup({ guards, actions, delays } as unknown as Parameters<typeof xstateSetup>[0]);
+
+  const explainGuard = (guard: string, context: unknown, event: unknown): string[] => {
+    if (guard === 'canRetry') {
+      return Object.entries(retryChecks)
+        .filter(([, check]) => !check(context, event as AnyEnvelope))
+        .map(([name]) => name);
+    }
+    const list = checks.get(guard);
+    if (!list) return [guard];
+    return list.filter(([, check]) => !check({ context, event } as never, undefined)).map(([name]) => name);
+  };
+
+  return {
+    /** The chart: a static config literal (guards, actions and delays by name), as the Stately editor writes it. */
+    createMachine(config: { id: string; states: Record<string, unknown> } & Loose): KitMachine<TContext> {
+      const machine = machines.createMachine({
+        ...config,
+        context: ({ input }: { input: z.infer<TInput> & EngineInput }) => ({
+          ...spec.context(input),
+          $warden: { workflowId: input.workflowId, jobs: {} },
+        }),
+      } as never) as unknown as AnyStateMachine;
+      const jobStates = Object.fromEntries(Object.keys(effects).map((name) => [name, statesEntering(config, name)]));
+      const currentJobs = (context: unknown, statePaths?: readonly string[]) => {
+        const jobs: Record<string, string | undefined> = {};
+        const book = bookOf(context);
+        for (const [name, states] of Object.entries(jobStates)) {
+          const operation = operations[name] ?? name;
+          const job = book.jobs[operation];
+          const active =
+            statePaths === undefined ||
+            states.some((state) => statePaths.some((path) => path === state || path.startsWith(`${state}.`)));
+          if (job && active) jobs[operation] = job.id;
+        }
+        return jobs;
+      };
+      kits.set(machine, {
+        spec: spec as never,
+        operations,
+        jobStates,
+        explainGuard,
+        currentJobs,
+      });
+      return machine;
+    },
+  };
+}

@@ -1,0 +1,267 @@
+/**
+ * `workflow()`: a chart made with the kit's `setup()`, plus what people see, bundled into the
+ * platform's contract (`WorkflowDefinition`, `WorkflowBundle`) and checked by `defineWorkflow`.
+ * Everything the platform can say for itself is derived: the input schema with the engine's
+ * fields, the event schemas and roles, `START`, the dead-letter event, the job specs and their
+ * handlers, the events only people may send, the guards' explanations, the jobs in flight.
+ */
+import { z } from 'zod';
+import { defineWorkflow, handledEventTypes, InvalidWorkflowError } from '../definitions/define-workflow.ts';
+import type {
+  DemoScript,
+  PathModel,
+  PlatformAdapters,
+  Presentation,
+  QueueSpec,
+  TokenClaimSpec,
+  WorkflowBundle,
+  WorkflowView,
+  LocalModelRule,
+} from '../definitions/workflow.ts';
+import type { WorkflowRecord } from '../engine/decision.ts';
+import type { OutcomeInvariant, WorkflowDefinition } from '../engine/definition.ts';
+import { workerRole, type Principal } from '../engine/principal.ts';
+import { failureFacts, createHandler } from '../effects/handler-kit.ts';
+import type { EffectContext, EffectHandler, ResultEvent } from '../effects/effect.ts';
+import { parseParams } from '../effects/handler-kit.ts';
+import type { EffectDeclaration } from './effect.ts';
+import type { EventDeclaration } from './events.ts';
+import { kitNames, kitOf, type Kit, type KitMachine } from './setup.ts';
+
+/** What `workflow()` takes beside the machine. */
+export interface WorkflowSpec<TContext, TDeps extends object = object> {
+  /** A machine made with the kit's `setup().createMachine()`; its id is the definition's id unless `id` says otherwise. */
+  machine: KitMachine<TContext>;
+  id?: string;
+  title: string;
+  description: string;
+  /** Roles that may create a workflow. */
+  create: readonly string[];
+  /** Every role by what it does (documentation, tokens, the console); by default each role of the events, as itself. */
+  roles?: Readonly<Record<string, string>>;
+  claims?: Readonly<Record<string, TokenClaimSpec>>;
+  outcomes?: Readonly<Record<string, OutcomeInvariant<TContext>>>;
+  adapters?: (platform: PlatformAdapters) => TDeps;
+  localModel?: Readonly<Record<string, LocalModelRule>>;
+  view: {
+    schema: z.ZodType;
+    render(context: TContext, record: WorkflowRecord): Record<string, unknown>;
+    summary?: WorkflowView<TContext>['summary'];
+    summarySchema?: z.ZodType;
+    present?(context: TContext, record: WorkflowRecord): Presentation;
+  };
+  queues?: readonly QueueSpec[];
+  /** The path model, by hand (a full `PathModel`) or derived from the schemas and roles by `paths(...)`. */
+  paths:
+    | PathModel<TContext>
+    | ((definition: WorkflowDefinition<TContext>, roles: Readonly<Record<string, string>>) => PathModel<TContext>);
+  /** How `warden demo` drives it: the creation input, and the person's decision per state (none by default). */
+  demo: Pick<DemoScript<TContext>, 'input'> & Partial<Pick<DemoScript<TContext>, 'creator' | 'decide'>>;
+}
+
+const engineFields = {
+  workflowId: z.string(),
+  tenantId: z.string(),
+  requesterId: z.string(),
+  correlationId: z.string(),
+  createdAt: z.number(),
+};
+
+const operationPattern = /^[a-z]+$/;
+
+/** The problems of a kit's declarations that `defineWorkflow` cannot see (they are the kit's own). */
+function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, EventDeclaration>>): string[] {
+  const { spec } = kit;
+  const problems: string[] = [];
+  const effects: Readonly<Record<string, EffectDeclaration<unknown>>> = spec.effects ?? {};
+  const taken = new Map<string, string>();
+  for (const [name, declaration] of Object.entries(effects)) {
+    const operation = kit.operations[name] ?? '';
+    if (!operationPattern.test(operation)) {
+      problems.push(
+        `effect ${name}: its operation ${JSON.stringify(operation)} must be lower-case letters (it names job ids <workflowId>/<operation>/<n>); give operation: '${name.toLowerCase().replace(/[^a-z]/g, '') || 'work'}'`,
+      );
+    }
+    const other = taken.get(operation);
+    if (other !== undefined)
+      problems.push(
+        `effects ${other} and ${name} share the operation ${operation}: give one of them its own operation`,
+      );
+    taken.set(operation, name);
+    if ((kit.jobStates[name] ?? []).length === 0) {
+      problems.push(
+        `effect ${name} is the entry action of no state: start it on entry of the state that waits for its result (entry: '${name}')`,
+      );
+    }
+    for (const type of declaration.results) {
+      if (events[type]?.kind !== 'result')
+        problems.push(`effect ${name} reports ${type}: declare it in events as ${type}: result({ … })`);
+    }
+    if (declaration.failure !== undefined && events[declaration.failure]?.kind !== 'failure') {
+      problems.push(
+        `effect ${name} reports failures as ${declaration.failure}: declare it in events as ${declaration.failure}: failure()`,
+      );
+    }
+    if (declaration.retry && declaration.failure === undefined) {
+      problems.push(
+        `effect ${name} has a retry policy but no failure event to retry on: add failure: '<EVENT>' and declare it with failure()`,
+      );
+    }
+    if (declaration.failure === undefined && !Object.values(events).some((e) => e.kind === 'deadLetter')) {
+      problems.push(
+        `effect ${name} has no failure event and the workflow no deadLetter() event: a failed attempt would have nowhere to go`,
+      );
+    }
+  }
+  for (const [kind, names] of Object.entries(kitNames)) {
+    const own =
+      kind === 'actions'
+        ? { ...spec.updates, ...effects }
+        : kind === 'guards'
+          ? (spec.guards ?? {})
+          : (spec.delays ?? {});
+    for (const name of names)
+      if (Object.hasOwn(own, name)) problems.push(`${kind}.${name} is the kit's own: name yours differently`);
+  }
+  for (const name of Object.keys(spec.updates ?? {})) {
+    if (Object.hasOwn(effects, name)) problems.push(`${name} is both an update and an effect: rename one`);
+  }
+  const deadLetters = Object.entries(events).filter(([, e]) => e.kind === 'deadLetter');
+  if (deadLetters.length > 1)
+    problems.push(`only one event may be the deadLetter(): ${deadLetters.map(([t]) => t).join(', ')}`);
+  if (Object.hasOwn(events, 'START'))
+    problems.push("START is the kit's own (sent right after creation when the chart handles it): do not declare it");
+  return problems;
+}
+
+function handlerOf(
+  name: string,
+  declaration: EffectDeclaration<unknown>,
+  operation: string,
+  schemas: Readonly<Record<string, z.ZodType>>,
+  deadLetterEvent: string | null,
+): (deps: PlatformAdapters) => EffectHandler {
+  return (deps) =>
+    createHandler<never>({
+      timeoutMs: declaration.timeoutMs ?? deps.timeoutMs(operation),
+      schemas,
+      run: async (ctx: EffectContext<never>, signal: AbortSignal): Promise<ResultEvent> => {
+        const params = declaration.paramsSchema
+          ? parseParams(declaration.paramsSchema, ctx as EffectContext)
+          : ctx.job.params;
+        const outcome = await declaration.run({
+          params,
+          context: ctx.context,
+          job: ctx.job,
+          deps: deps,
+          now: ctx.now,
+          signal,
+          saveArtifact: ctx.saveArtifact,
+          loadArtifact: ctx.loadArtifact,
+        });
+        if (!declaration.results.includes(outcome.type)) {
+          throw new Error(
+            `effect ${name} returned ${outcome.type}, which is not one of its results (${declaration.results.join(', ')})`,
+          );
+        }
+        return { type: outcome.type, payload: { ...outcome.payload, jobId: ctx.job.jobId } };
+      },
+      onError: (ctx, error) => {
+        const { errorClass, retryable, message } = failureFacts(error);
+        if (declaration.failure !== undefined) {
+          return {
+            type: declaration.failure,
+            payload: { jobId: ctx.job.jobId, error: { class: errorClass, message, retryable } },
+          };
+        }
+        return {
+          type: deadLetterEvent ?? 'ESCALATE',
+          payload: { reason: `${errorClass}: ${message}`, jobId: ctx.job.jobId },
+        };
+      },
+    });
+}
+
+/** Bundles a kit workflow into the platform's contract; throws `InvalidWorkflowError` listing every problem. */
+export function workflow<TContext, TDeps extends object = object>(
+  spec: WorkflowSpec<TContext, TDeps>,
+): WorkflowBundle<TContext, TDeps> {
+  const kit = kitOf(spec.machine);
+  const id = spec.id ?? spec.machine.id;
+  if (!kit)
+    throw new InvalidWorkflowError(id, [
+      "the machine was not made with the kit's setup(): import { setup } from 'warden'",
+    ]);
+  const events = kit.spec.events;
+  const problems = kitProblems(id, kit, events);
+  if (problems.length > 0) throw new InvalidWorkflowError(id, problems);
+
+  const handled = handledEventTypes(spec.machine);
+  const startEvent = handled.includes('START') ? 'START' : null;
+  const deadLetterEvent = Object.entries(events).find(([, e]) => e.kind === 'deadLetter')?.[0] ?? null;
+  const eventSchemas: Record<string, z.ZodType> = Object.fromEntries(
+    Object.entries(events).map(([t, e]) => [t, e.schema]),
+  );
+  const eventRoles: Record<string, readonly string[]> = Object.fromEntries(
+    Object.entries(events).map(([t, e]) => [t, [...new Set(e.roles)]]),
+  );
+  if (startEvent) {
+    eventSchemas.START = z.strictObject({});
+    eventRoles.START = [...new Set([...spec.create, workerRole])];
+  }
+  const effects: Readonly<Record<string, EffectDeclaration<unknown>>> = kit.spec.effects ?? {};
+  const definition: WorkflowDefinition<TContext> = {
+    id,
+    version: 1,
+    machine: spec.machine,
+    inputSchema: kit.spec.input.extend(engineFields),
+    createRoles: spec.create,
+    eventSchemas,
+    eventRoles,
+    effects: Object.fromEntries(
+      Object.entries(effects).map(([name, d]) => [
+        name,
+        { operation: kit.operations[name] ?? name, params: (c: TContext) => d.params(c) as Record<string, unknown> },
+      ]),
+    ),
+    jobGuards: [],
+    currentJobs: kit.currentJobs,
+    explainGuard: kit.explainGuard,
+    startEvent,
+    deadLetterEvent,
+    ...(spec.outcomes ? { outcomes: spec.outcomes } : {}),
+    personEvents: Object.entries(events)
+      .filter(([, e]) => e.kind === 'person' && !e.byModel)
+      .map(([t]) => t),
+  };
+  const roleNames = [...new Set([...spec.create, ...Object.values(eventRoles).flat()])].sort();
+  const roles = spec.roles ?? Object.fromEntries(roleNames.map((r) => [r, r]));
+  const creator: Principal = {
+    id: `${spec.create[0] ?? 'creator'}-1`,
+    tenantId: 't1',
+    kind: 'user',
+    roles: [spec.create[0] ?? 'creator'],
+  };
+  const paths = typeof spec.paths === 'function' ? spec.paths(definition, roles) : spec.paths;
+  return defineWorkflow<TContext, TDeps>({
+    id,
+    title: spec.title,
+    description: spec.description,
+    versions: [definition],
+    createSchema: kit.spec.input,
+    roles,
+    ...(spec.claims ? { claims: spec.claims } : {}),
+    ...(spec.adapters ? { adapters: spec.adapters } : {}),
+    ...(spec.localModel ? { localModel: spec.localModel } : {}),
+    handlers: Object.fromEntries(
+      Object.entries(effects).map(([name, d]) => [
+        name,
+        handlerOf(name, d, kit.operations[name] ?? name, eventSchemas, deadLetterEvent),
+      ]),
+    ),
+    view: spec.view,
+    queues: spec.queues ?? [],
+    paths,
+    demo: { creator: spec.demo.creator ?? creator, decide: spec.demo.decide ?? (() => null), input: spec.demo.input },
+  });
+}
