@@ -53,8 +53,13 @@ export interface PathObservation<TContext> {
 
 /** What the path generator needs from a definition beyond its chart. */
 export interface PathModel<TContext = never> {
-  /** The caller's creation body of every generated workflow. */
+  /** The caller's creation body of the generated workflows (the first start of the walk). */
   body: Record<string, unknown>;
+  /**
+   * More creation bodies: the walk starts from `body` and from each of these (one equal to `body`
+   * is skipped), so a branch decided by the input is reached from the body that takes it.
+   */
+  bodies?: readonly Record<string, unknown>[];
   /** Who creates the generated workflows. */
   creator: Principal;
   /**
@@ -63,8 +68,8 @@ export interface PathModel<TContext = never> {
    * every armed timer and probes (an unknown type, an unhandled type, and events to finished workflows).
    */
   events(args: { record: WorkflowRecord; handled: readonly string[]; context: TContext }): WalkEvent[];
-  /** The payload and principal of a catalogue event in this context. */
-  resolve(event: WalkEvent, context: TContext): ResolvedCatalogueEvent;
+  /** The payload and principal of a catalogue event in this context (of this record: the walk passes it). */
+  resolve(event: WalkEvent, context: TContext, record?: WorkflowRecord): ResolvedCatalogueEvent;
   /** The definition's invariants of one step (the platform checks versions, job ids and finished workflows). */
   invariants(observation: PathObservation<TContext>): string[];
   /**

@@ -4,7 +4,14 @@
  * paths over a reduced serialisation, which transitions of the config the paths take, and every
  * invariant violation met on any edge of the graph.
  */
-import { getAdjacencyMap, getShortestPaths, getSimplePaths, type AdjacencyValue, type StatePath } from 'xstate/graph';
+import {
+  getAdjacencyMap,
+  getShortestPaths,
+  getSimplePaths,
+  type AdjacencyMap,
+  type AdjacencyValue,
+  type StatePath,
+} from 'xstate/graph';
 import { definitionKey } from '../engine/definition.ts';
 
 import { checkLiveness, type LivenessReport } from './liveness.ts';
@@ -14,6 +21,8 @@ import {
   behaviouralState,
   machineState,
   reducedState,
+  startBodies,
+  initialWalk,
   walkEvents,
   walkLogic,
   type Walkable,
@@ -32,6 +41,8 @@ export interface GeneratedPath {
   finalStatePaths: string[];
   /** The serialised state it ends in (behavioural for shortest and transition paths, reduced for simple ones). */
   target: string;
+  /** The creation body it starts from, an index of `startBodies(model)`; absent for the first. */
+  body?: number;
 }
 
 export interface InvariantViolation {
@@ -79,20 +90,29 @@ const traversalLimit = 500_000;
 
 const eventKey = (event: WalkEvent) => `${event.type}|${event.variant}`;
 
+/** The variants simple paths follow: the valid payload (`valid`, or an author's example `valid:<name>`) and due timers. */
+const isMeantToBeTaken = (variant: string) => variant === 'valid' || variant.startsWith('valid:') || variant === 'due';
+
 function toGenerated(
   kind: PathKind,
   path: StatePath<WalkSnapshot, WalkEvent>,
   serialise: (w: WalkSnapshot) => string,
+  body: number,
 ): GeneratedPath {
   // Steps after `alterPath`: the first is the initial state under `xstate.init`.
   const events = path.steps.slice(1).map((s) => s.event);
-  return { kind, events, finalStatePaths: path.state.record.statePaths, target: serialise(path.state) };
+  const generated: GeneratedPath = {
+    kind,
+    events,
+    finalStatePaths: path.state.record.statePaths,
+    target: serialise(path.state),
+  };
+  return body === 0 ? generated : { ...generated, body };
 }
 
-/** Replays events from the initial walk through the decider; the walk states after each step. */
-export function replayWalk(walkable: Walkable, events: readonly WalkEvent[]): WalkStep[] {
-  const logic = walkLogic(walkable);
-  let walk = logic.getInitialSnapshot(undefined as never, undefined);
+/** Replays events from the initial walk of creation body `body` through the decider; the walk states after each step. */
+export function replayWalk(walkable: Walkable, events: readonly WalkEvent[], body = 0): WalkStep[] {
+  let walk = initialWalk(walkable, 'path', body);
   const steps: WalkStep[] = [];
   for (const event of events) {
     const step = applyWalkEvent(walkable, walk, event);
@@ -135,7 +155,19 @@ export function generatePaths(walkable: Walkable, options: GenerateOptions = {})
     // A safety net: a serialisation that stopped bounding a counter fails here, loudly, instead of running forever.
     limit: traversalLimit,
   };
-  const adjacency = getAdjacencyMap(logic, traversal);
+  // Every creation body is a start: the first is the logic's own initial state (its transitions are memoised).
+  const starts = startBodies(walkable.paths).map((_, body) =>
+    body === 0 ? logic.getInitialSnapshot(undefined as never, undefined) : initialWalk(walkable, 'path', body),
+  );
+  const from = (body: number) => (body === 0 ? {} : { fromState: starts[body] });
+  const merged: Record<string, AdjacencyValue<WalkSnapshot, WalkEvent>> = {};
+  for (const body of starts.keys()) {
+    const map = getAdjacencyMap(logic, { ...traversal, ...from(body) });
+    for (const [serial, value] of Object.entries(map) as [string, AdjacencyValue<WalkSnapshot, WalkEvent>][]) {
+      merged[serial] ??= value;
+    }
+  }
+  const adjacency = merged as AdjacencyMap<WalkSnapshot, WalkEvent>;
   const resting = new Set<string>();
   let edges = 0;
   const states = Object.values(adjacency) as AdjacencyValue<WalkSnapshot, WalkEvent>[];
@@ -150,11 +182,19 @@ export function generatePaths(walkable: Walkable, options: GenerateOptions = {})
   const transient = allNodes.filter((p) => passed.has(p) && !resting.has(p));
 
   // Shortest paths (the traversal is memoised: this costs serialisation only).
-  const shortest = getShortestPaths(logic, traversal).map((p) => toGenerated('shortest', p, serialise));
-  const bySerial = new Map(shortest.map((p) => [p.target, p]));
+  // From several bodies, the shortest path to a state is the shortest from any (the first body's on a tie).
+  const bySerial = new Map<string, GeneratedPath>();
+  for (const body of starts.keys()) {
+    for (const path of getShortestPaths(logic, { ...traversal, ...from(body) })) {
+      const generated = toGenerated('shortest', path, serialise, body);
+      const known = bySerial.get(generated.target);
+      if (!known || known.events.length > generated.events.length) bySerial.set(generated.target, generated);
+    }
+  }
+  const shortest = [...bySerial.values()];
   const covered = new Set<string>();
   for (const path of shortest) {
-    let walk = logic.getInitialSnapshot(undefined as never, undefined);
+    let walk = starts[path.body ?? 0] as WalkSnapshot;
     for (const event of path.events) {
       const source = serialise(walk);
       edgeTransitions.get(`${source}\n${eventKey(event)}`)?.forEach((id) => covered.add(id));
@@ -169,7 +209,7 @@ export function generatePaths(walkable: Walkable, options: GenerateOptions = {})
     const head = bySerial.get(edge.source);
     if (!head) continue;
     const events = [...head.events, edge.event];
-    const last = replayWalk(walkable, events).at(-1);
+    const last = replayWalk(walkable, events, head.body ?? 0).at(-1);
     if (!last) continue;
     edgeTransitions.get(`${edge.source}\n${eventKey(edge.event)}`)?.forEach((t) => covered.add(t));
     transitionPaths.push({
@@ -177,6 +217,7 @@ export function generatePaths(walkable: Walkable, options: GenerateOptions = {})
       events,
       finalStatePaths: last.after.record.statePaths,
       target: serialise(last.after),
+      ...(head.body ? { body: head.body } : {}),
     });
   }
 
@@ -185,12 +226,14 @@ export function generatePaths(walkable: Walkable, options: GenerateOptions = {})
   const simple =
     options.simple === false
       ? []
-      : getSimplePaths(logic, {
-          events: (w: WalkSnapshot) =>
-            walkEvents(walkable, w).filter((e) => e.variant === 'valid' || e.variant === 'due'),
-          serializeState: reducedState,
-          limit: traversalLimit,
-        }).map((p) => toGenerated('simple', p, reducedState));
+      : [...starts.keys()].flatMap((body) =>
+          getSimplePaths(logic, {
+            events: (w: WalkSnapshot) => walkEvents(walkable, w).filter((e) => isMeantToBeTaken(e.variant)),
+            serializeState: reducedState,
+            limit: traversalLimit,
+            ...from(body),
+          }).map((p) => toGenerated('simple', p, reducedState, body)),
+        );
 
   const liveness = checkLiveness(walkable, adjacency, serialise, (serial) => bySerial.get(serial)?.events ?? []);
 

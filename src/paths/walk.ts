@@ -69,13 +69,27 @@ export function machineState(definition: WorkflowDefinition, record: WorkflowRec
 export const contextOf = (definition: WorkflowDefinition, record: WorkflowRecord): never =>
   machineState(definition, record).snapshot.context as never;
 
-/** The first state of every walk: a created, not yet started workflow. */
-export function initialWalk(walkable: Walkable, workflowId = 'path'): WalkSnapshot {
+/** The creation bodies a walk starts from: the model's `body`, then each other one of its `bodies`. */
+export function startBodies(paths: Pick<PathModel, 'body' | 'bodies'>): Record<string, unknown>[] {
+  const seen = new Set([JSON.stringify(paths.body)]);
+  const more = (paths.bodies ?? []).filter((body) => {
+    const key = JSON.stringify(body);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return [paths.body, ...more];
+}
+
+/** The first state of a walk: a workflow created from start body `body` (an index of `startBodies`), not yet started. */
+export function initialWalk(walkable: Walkable, workflowId = 'path', body = 0): WalkSnapshot {
   const { definition, paths } = walkable;
+  const bodies = startBodies(paths);
+  if (body < 0 || body >= bodies.length) throw new Error(`no creation body ${body} (${bodies.length} given)`);
   const decision = decideCreate({
     definition,
     workflowId,
-    body: paths.body,
+    body: bodies[body],
     principal: paths.creator,
     eventId: 'create',
     now: walkStart,
@@ -105,7 +119,7 @@ export function walkEvents(walkable: Walkable, walk: WalkSnapshot): WalkEvent[] 
 /** Resolves the event against the walk's record: its payload and principal, or the armed timer. */
 export function resolveWalkEvent(walkable: Walkable, walk: WalkSnapshot, event: WalkEvent): ResolvedEvent {
   if (isTimerEvent(event)) return resolveTimer(event, walk.record);
-  return { kind: 'event', ...walkable.paths.resolve(event, contextOf(walkable.definition, walk.record)) };
+  return { kind: 'event', ...walkable.paths.resolve(event, contextOf(walkable.definition, walk.record), walk.record) };
 }
 
 /** Applies one catalogue event through the pure decider and checks the step's invariants. */

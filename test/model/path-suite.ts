@@ -17,6 +17,7 @@ import {
   initialWalk,
   reducedState,
   resolveWalkEvent,
+  startBodies,
   walkEvents,
   walkStart,
   type Walkable,
@@ -89,7 +90,7 @@ type PureRun = ReturnType<typeof replayPure>;
 
 /** Replays a path through the pure decider: every step's violations, and the walk it ends in. */
 export function replayPure(walkable: Walkable, path: GeneratedPath, workflowId = 'path') {
-  let walk: WalkSnapshot = initialWalk(walkable, workflowId);
+  let walk: WalkSnapshot = initialWalk(walkable, workflowId, path.body ?? 0);
   const problems: string[] = [];
   const audit: AuditEntry[] = [];
   const steps: WalkStep[] = [];
@@ -205,14 +206,14 @@ async function replayOnEngine(
   const created = await engine.createWorkflow({
     definitionId: walkable.definition.id,
     definitionVersion: walkable.definition.version,
-    body: walkable.paths.body,
+    body: startBodies(walkable.paths)[path.body ?? 0],
     principal: walkable.paths.creator,
     start: false,
   });
   if (created.outcome !== 'created') throw new Error(`not created: ${created.outcome}`);
   const workflowId = created.record.workflowId;
   if (workflowId !== pure.walk.record.workflowId) throw new Error(`${workflowId} is not the id the pure run used`);
-  let mirror = initialWalk(walkable, workflowId);
+  let mirror = initialWalk(walkable, workflowId, path.body ?? 0);
   const problems: string[] = [];
   const eventIds: string[] = [];
   let before: WorkflowRecord | null = created.record;
@@ -371,7 +372,7 @@ export function definePathSuite(walkable: Walkable, options: PathSuiteOptions) {
           problems.push(`a ${path.kind} path does not end where the traversal said`);
         }
         problems.push(...run.problems);
-        const first = initialWalk(walkable).record;
+        const first = initialWalk(walkable, 'path', path.body ?? 0).record;
         problems.push(...auditViolations({ to: first.statePaths, version: 1, at: walkStart }, run.audit, null));
         if (problems.length > 0) break;
       }
