@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { defineWorkflow } from '../../src/definitions/define-workflow.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { createHandler } from '../../src/effects/handler-kit.ts';
+import { derivePathModel } from '../../src/paths/derive.ts';
 
 interface StampContext {
   workflowId: string;
@@ -43,6 +44,7 @@ const inputSchema = createSchema.extend({
 });
 
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
+const roles = { clerk: 'clerk', signer: 'signer', worker: 'worker' };
 
 /** The stamp chart, registered as definition `id`. */
 export function tinyWorkflow(id: string) {
@@ -110,7 +112,7 @@ export function tinyWorkflow(id: string) {
     description: 'A worker stamps a document; a person other than the requester signs it off.',
     versions: [stampV1],
     createSchema,
-    roles: { clerk: 'clerk', signer: 'signer', worker: 'worker' },
+    roles,
     handlers: {
       requestStamp: () =>
         createHandler<StampContext>({
@@ -129,37 +131,17 @@ export function tinyWorkflow(id: string) {
       render: (c) => ({ document: c.document, stamp: c.stamp, signedBy: c.signedBy }),
     },
     queues: [{ state: 'awaitingSignOff', title: 'Awaiting sign-off' }],
-    paths: {
-      body: { document: 'contract-1' },
-      creator: clerk,
-      events: ({ handled, context }) =>
-        handled.flatMap((type) => (type === 'STAMPED' && !context.jobs.stamp ? [] : [{ type, variant: 'valid' }])),
-      resolve: (event, context) => {
-        if (event.type === 'STAMPED') {
-          return {
-            type: event.type,
-            payload: { jobId: context.jobs.stamp ?? 'x/stamp/1', stamp: 's' },
-            principal: { ...clerk, id: 'w', kind: 'service', roles: ['worker'] },
-          };
-        }
-        if (event.type === 'SIGNED_OFF')
-          return { type: event.type, payload: {}, principal: { ...clerk, id: 'signer-1', roles: ['signer'] } };
-        if (event.type === 'ESCALATE')
-          return {
-            type: event.type,
-            payload: { reason: 'r' },
-            principal: { ...clerk, id: 'w', kind: 'service', roles: ['worker'] },
-          };
-        return { type: event.type, payload: {}, principal: clerk };
-      },
+    paths: derivePathModel<StampContext>({
+      definition: stampV1,
+      roles,
+      bodies: [{ document: 'contract-1' }],
       invariants: ({ decision, context }) =>
         decision.outcome === 'accepted' &&
         decision.record.statePaths.includes('signed') &&
         context.signedBy === context.requesterId
           ? ['signed off by the requester']
           : [],
-      behaviour: (c) => [c.stamp !== null, c.signedBy !== null],
-    },
+    }),
     demo: {
       input: () => ({ document: 'contract-1' }),
       creator: clerk,
