@@ -14,7 +14,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'suite',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'machines/**/*.test.ts'],
           exclude: ['test/reliability/**', 'test/console/**'],
           sequence: { groupOrder: 0 },
         },

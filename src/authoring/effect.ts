@@ -10,6 +10,8 @@ import type { PlatformAdapters } from '../definitions/workflow.ts';
 import type { Artifact } from '../engine/store-port.ts';
 import type { ErrorClass } from '../effects/effect-errors.ts';
 import type { JobToRun } from '../effects/effect.ts';
+import type { ModelCallResult } from '../effects/model-call.ts';
+import type { ModelTask } from '../effects/model-client.ts';
 
 export interface RetryPolicy {
   /** Attempts in a row, the first included, before a failure is final. */
@@ -54,6 +56,11 @@ export interface RunContext<TContext, TParams, TDeps> {
   signal: AbortSignal;
   saveArtifact: (kind: string, content: unknown) => Promise<{ id: string; hash: string }>;
   loadArtifact: (id: string) => Promise<Artifact | null>;
+  /**
+   * Asks the configured model (the offline one by default) a task: the answer is validated against
+   * the task's output schema, asked once more with the issues when invalid, and saved as an artifact.
+   */
+  ask: <T>(task: ModelTask & { output: z.ZodType<T> }, input: unknown) => Promise<ModelCallResult<T>>;
 }
 
 /** What `run` returns: one of the effect's result events, without its `jobId` (the kit adds it). */

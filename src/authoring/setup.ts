@@ -136,16 +136,15 @@ export function setup<
   const operations = Object.fromEntries(
     Object.keys(effects).map((name) => [name, operationOf(name, effects[name] ?? {})]),
   );
-  /** Failure event type → the effects that report it. */
-  const failing = new Map<string, string>();
-  for (const [name, declaration] of Object.entries(effects)) {
-    if (declaration.failure !== undefined) failing.set(declaration.failure, name);
-  }
+  const byOperation = new Map(Object.entries(operations).map(([name, operation]) => [operation, name]));
+  /** The effect whose failure this event reports (by its job id's operation), with the error. */
   const failed = (event: AnyEnvelope) => {
-    const name = failing.get(event.type);
+    const payload = event.payload as { jobId?: unknown; error?: { class: ErrorClass; retryable: boolean } } | undefined;
+    const operation = typeof payload?.jobId === 'string' ? payload.jobId.split('/').at(-2) : undefined;
+    const name = operation === undefined ? undefined : byOperation.get(operation);
     const declaration = name === undefined ? undefined : effects[name];
-    const error = (event.payload as { error?: { class: ErrorClass; retryable: boolean } } | undefined)?.error;
-    return name === undefined || !declaration || !error ? null : { name, declaration, error };
+    if (name === undefined || declaration?.failure !== event.type || !payload?.error) return null;
+    return { name, declaration, error: payload.error };
   };
   const retryChecks = {
     attemptsRemain: (context: unknown, event: AnyEnvelope) => {

@@ -24,6 +24,8 @@ import { workerRole, type Principal } from '../engine/principal.ts';
 import { failureFacts, createHandler } from '../effects/handler-kit.ts';
 import type { EffectContext, EffectHandler, ResultEvent } from '../effects/effect.ts';
 import { parseParams } from '../effects/handler-kit.ts';
+import { callModelWithRepair } from '../effects/model-call.ts';
+import { derivePathModel, type DerivePathInput } from '../paths/derive.ts';
 import type { EffectDeclaration } from './effect.ts';
 import type { EventDeclaration } from './events.ts';
 import { kitNames, kitOf, type Kit, type KitMachine } from './setup.ts';
@@ -51,10 +53,12 @@ export interface WorkflowSpec<TContext, TDeps extends object = object> {
     present?(context: TContext, record: WorkflowRecord): Presentation;
   };
   queues?: readonly QueueSpec[];
-  /** The path model, by hand (a full `PathModel`) or derived from the schemas and roles by `paths(...)`. */
-  paths:
-    | PathModel<TContext>
-    | ((definition: WorkflowDefinition<TContext>, roles: Readonly<Record<string, string>>) => PathModel<TContext>);
+  /**
+   * The path model: derived from the schemas, roles and claims, given the creation bodies and the
+   * business facts that decide branches (`examples`), the step invariants and, when the default
+   * digest of the context does not fit, `behaviour` (see `derivePathModel`); or a full `PathModel` by hand.
+   */
+  paths: PathModel<TContext> | Omit<DerivePathInput<TContext>, 'definition' | 'roles' | 'claims'>;
   /** How `warden demo` drives it: the creation input, and the person's decision per state (none by default). */
   demo: Pick<DemoScript<TContext>, 'input'> & Partial<Pick<DemoScript<TContext>, 'creator' | 'decide'>>;
 }
@@ -158,6 +162,7 @@ function handlerOf(
           signal,
           saveArtifact: ctx.saveArtifact,
           loadArtifact: ctx.loadArtifact,
+          ask: (task, input) => callModelWithRepair({ ctx: ctx, signal, model: deps.model, task, input }),
         });
         if (!declaration.results.includes(outcome.type)) {
           throw new Error(
@@ -180,6 +185,20 @@ function handlerOf(
         };
       },
     });
+}
+
+/** Each result and failure event type → the operations of the effects that report it. */
+function resultOperationsOf(
+  effects: Readonly<Record<string, EffectDeclaration<unknown>>>,
+  operations: Readonly<Record<string, string>>,
+): Record<string, string[]> {
+  const answers: Record<string, string[]> = {};
+  for (const [name, declaration] of Object.entries(effects)) {
+    for (const type of [...declaration.results, ...(declaration.failure === undefined ? [] : [declaration.failure])]) {
+      (answers[type] ??= []).push(operations[name] ?? name);
+    }
+  }
+  return answers;
 }
 
 /** Bundles a kit workflow into the platform's contract; throws `InvalidWorkflowError` listing every problem. */
@@ -225,6 +244,7 @@ export function workflow<TContext, TDeps extends object = object>(
       ]),
     ),
     jobGuards: [],
+    resultOperations: resultOperationsOf(effects, kit.operations),
     currentJobs: kit.currentJobs,
     explainGuard: kit.explainGuard,
     startEvent,
@@ -242,7 +262,10 @@ export function workflow<TContext, TDeps extends object = object>(
     kind: 'user',
     roles: [spec.create[0] ?? 'creator'],
   };
-  const paths = typeof spec.paths === 'function' ? spec.paths(definition, roles) : spec.paths;
+  const paths =
+    'resolve' in spec.paths
+      ? spec.paths
+      : derivePathModel({ ...spec.paths, definition, roles, ...(spec.claims ? { claims: spec.claims } : {}) });
   return defineWorkflow<TContext, TDeps>({
     id,
     title: spec.title,

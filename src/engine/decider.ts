@@ -471,7 +471,9 @@ export function decideEvent(args: DecideEventArgs): Decision {
     });
   }
   if (typeof payload.jobId === 'string') {
-    const current = Object.values(definition.currentJobs(snapshot.context, record.statePaths));
+    const inFlight = definition.currentJobs(snapshot.context, record.statePaths);
+    const answers = definition.resultOperations?.[event.type];
+    const current = answers ? answers.map((operation) => inFlight[operation]) : Object.values(inFlight);
     if (!current.includes(payload.jobId)) {
       return refuse(step, 'STALE_JOB', `job ${payload.jobId} is not in flight`, {
         jobId: payload.jobId,

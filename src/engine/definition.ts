@@ -44,6 +44,12 @@ export interface WorkflowDefinition<TContext = unknown> {
    * kit reads them: a job is in flight only while the state that started it is active).
    */
   currentJobs(context: TContext, statePaths?: readonly string[]): Readonly<Record<string, string | undefined>>;
+  /**
+   * The operations whose jobs each job-answering event type answers (the authoring kit derives it
+   * from each effect's results and failure event): a result naming a job of another operation is
+   * stale, even while that job is in flight. Without an entry, any job in flight may be named.
+   */
+  resultOperations?: Readonly<Record<string, readonly string[]>>;
   /** The failing named checks behind a refusing guard, for precise refusals. */
   explainGuard(guard: string, context: TContext, event: unknown): string[];
   /** Sent right after creation (its id `<workflowId>/start`); null when the chart starts by itself. */

@@ -151,7 +151,9 @@ export function checkLiveness(
     activeStates += 1;
     if (!live.has(serial)) report('trap', walk, serial, 'no finished state is reachable from here');
     const context = contextOf(definition, walk.record);
-    const jobs = Object.values(definition.currentJobs(context, walk.record.statePaths)).filter((id): id is string => typeof id === 'string');
+    const jobs = Object.values(definition.currentJobs(context, walk.record.statePaths)).filter(
+      (id): id is string => typeof id === 'string',
+    );
     const timers = Object.keys(walk.record.timers).length;
     const accepted = Object.values(value.transitions).some((t) => isAccepted(walk, t.state));
     if (jobs.length === 0 && timers === 0 && !accepted) {

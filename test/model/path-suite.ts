@@ -6,7 +6,8 @@
 import { applyAs, heldJob } from '../support/job-results.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, WorkflowRecord } from '../../src/engine/decision.ts';
-import { createEngine, type ApplyOutcome, type Engine } from '../../src/engine/engine.ts';
+import { createEngine, type ApplyOutcome, type DefinitionRegistry, type Engine } from '../../src/engine/engine.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { registry } from '../../machines/index.ts';
 import { decideEvent } from '../../src/engine/decider.ts';
 import { generatePaths, type GeneratedPath } from '../../src/paths/generate.ts';
@@ -28,6 +29,17 @@ import type { StoredOutcome, WorkflowStore } from '../../src/engine/store-port.t
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { shardForKey, workflowIdFor } from '../../src/engine/shards.ts';
 import { deletePrefix, freshPrefix, lazyTestRedis } from '../support/redis.ts';
+
+/** The registered definitions, and the walked one even when it is registered nowhere (a test's own workflow). */
+function withDefinition(definition: WorkflowDefinition): DefinitionRegistry {
+  const walked = (id: string, version?: number) =>
+    id === definition.id && (version === undefined || version === definition.version) ? definition : undefined;
+  return {
+    get: (id, version) => registry.get(id, version) ?? walked(id, version),
+    latest: (id) => registry.latest(id) ?? walked(id),
+    migration: (from, to) => registry.migration(from, to),
+  };
+}
 
 class SimulatedCrash extends Error {
   constructor(readonly point: 'beforeCommit' | 'afterCommit') {
@@ -196,7 +208,7 @@ async function replayOnEngine(
   const engineOn = (s: WorkflowStore): Engine =>
     createEngine({
       store: s,
-      definitions: registry,
+      definitions: withDefinition(walkable.definition),
       clock: () => clock.now,
       newId: () => uniqueOf(index),
     });

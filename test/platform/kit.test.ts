@@ -7,6 +7,7 @@ import { createRegistry } from '../../src/definitions/registry.ts';
 import { memoryWorld } from '../support/world.ts';
 import { applyAs } from '../support/job-results.ts';
 import { kitStampWorkflow } from './kit-stamp.ts';
+import { loan } from '../../machines/loan/index.ts';
 
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 const signer = { id: 'signer-1', tenantId: 't1', kind: 'user' as const, roles: ['signer'] };
@@ -80,5 +81,26 @@ describe('a kit workflow', () => {
     expect(late.outcome).toBe('duplicate');
     const signed = await world.engine.applyEvent(id, { type: 'SIGNED_OFF', eventId: 'e5', payload: {} }, signer);
     expect(signed).toMatchObject({ outcome: 'accepted', record: { statePaths: ['signed'] } });
+  });
+});
+
+describe('a kit workflow with two jobs in flight', () => {
+  it('refuses a result naming the other operation’s job as stale', async () => {
+    const world = memoryWorld(16, createRegistry([loan]));
+    const officer = { id: 'officer-1', tenantId: 't1', kind: 'user' as const, roles: ['loan_officer'] };
+    const body = { applicantId: 'a-1', amount: 20_000, termMonths: 36, purpose: 'a van' };
+    const created = await world.engine.createWorkflow({ definitionId: 'loan', body, principal: officer });
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const id = created.record.workflowId;
+    expect(created.record.statePaths).toEqual(['checks.identity.running', 'checks.credit.running']);
+    const crossed = { jobId: `${id}/checkidentity/1`, score: 710 };
+    const refused = await applyAs(world.engine, id, { type: 'CREDIT_CHECKED', eventId: 'x', payload: crossed }, worker);
+    expect(refused).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
+    const payload = { jobId: `${id}/checkcredit/1`, score: 710 };
+    const accepted = await applyAs(world.engine, id, { type: 'CREDIT_CHECKED', eventId: 'y', payload }, worker);
+    expect(accepted).toMatchObject({
+      outcome: 'accepted',
+      record: { statePaths: ['checks.identity.running', 'checks.credit.done'] },
+    });
   });
 });
