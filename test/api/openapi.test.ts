@@ -23,6 +23,7 @@ import { createWorkflowBody, eventBody, proposalBody } from '../../src/api/schem
 import { apiDeps } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createSystem } from '../../src/system.ts';
+import { expectDocumentDescribes } from '../platform/registered.ts';
 
 const secret = 'openapi-test-secret-0123456789';
 const system = createSystem(loadConfig({ LOG_LEVEL: 'silent' }), { definitions: workflows });
@@ -198,18 +199,12 @@ describe('the OpenAPI document', () => {
           required: string[];
         },
     );
-    expect(alternatives.map((o) => o.properties.definition.enum)).toEqual([
-      ['support', 'support@1', 'support@2'],
-      ['agent-task', 'agent-task@1'],
-    ]);
+    // Every registered definition's, in order (read from the registry: another workflow changes no line here).
+    expectDocumentDescribes(doc, workflows);
     expect(alternatives.every((o) => o.required.includes('definition'))).toBe(true);
     expect(create.discriminator.propertyName).toBe('definition');
     expect(create.discriminator.mapping['support@2']).toBe('#/components/schemas/SupportCreateBody');
     expect(create.discriminator.mapping['agent-task']).toBe('#/components/schemas/AgentTaskCreateBody');
-    expect(alternatives.map((o) => o.properties.input.$ref)).toEqual([
-      '#/components/schemas/SupportCreateInput',
-      '#/components/schemas/AgentTaskCreateInput',
-    ]);
     expect(createWorkflowBody.safeParse(create.example).success).toBe(true);
     expect(support.createSchema.safeParse((create.example as { input: unknown }).input).success).toBe(true);
     expect(schemas.Proposal).toEqual(jsonSchemaOf(proposalBody));
@@ -490,10 +485,12 @@ describe('/docs', () => {
     expect(doc.paths['/v1/workflows/{id}/events']?.post?.requestBody).toMatchObject({
       content: { 'application/json': { schema: { $ref: '#/components/schemas/AnyEvent' } } },
     });
-    expect((schemas.AnyEvent as { anyOf: unknown[] }).anyOf).toEqual([
-      { $ref: '#/components/schemas/SupportEvent' },
-      { $ref: '#/components/schemas/AgentTaskEvent' },
-    ]);
+    expect((schemas.AnyEvent as { anyOf: unknown[] }).anyOf).toEqual(
+      expect.arrayContaining([
+        { $ref: '#/components/schemas/SupportEvent' },
+        { $ref: '#/components/schemas/AgentTaskEvent' },
+      ]),
+    );
     // Every definition's schemas are prefixed with its id, the first registered's too.
     expect(resolve('#/components/schemas/SupportApprovedPayload')).toEqual(jsonSchemaOf(eventSchemas.APPROVED));
     for (const bare of ['Event', 'ApprovedEvent', 'ApprovedPayload', 'View', 'CreateInput']) {
@@ -503,16 +500,18 @@ describe('/docs', () => {
     expect(() => eventComponents([support, { ...agentTask, id: 'support-approved' }])).toThrow(
       'two definitions name the OpenAPI schema SupportApprovedEvent',
     );
-    expect((schemas.WorkflowView as { oneOf: unknown[] }).oneOf).toHaveLength(2);
+    expect((schemas.WorkflowView as { oneOf: unknown[] }).oneOf).toHaveLength(workflows.length);
     // A queue item's summary is its definition's, as the definition's summarySchema says.
     expect(resolve('#/components/schemas/QueuePage')).toMatchObject({
       properties: { items: { items: { properties: { summary: { $ref: '#/components/schemas/QueueSummary' } } } } },
     });
-    expect((schemas.QueueSummary as { oneOf: unknown[] }).oneOf).toEqual([
-      { $ref: '#/components/schemas/SupportQueueSummary' },
-      { $ref: '#/components/schemas/AgentTaskQueueSummary' },
-      { type: 'null' },
-    ]);
+    expect((schemas.QueueSummary as { oneOf: unknown[] }).oneOf).toEqual(
+      expect.arrayContaining([
+        { $ref: '#/components/schemas/SupportQueueSummary' },
+        { $ref: '#/components/schemas/AgentTaskQueueSummary' },
+        { type: 'null' },
+      ]),
+    );
     expect(Object.keys((schemas.SupportQueueSummary as { properties: object }).properties)).toEqual(
       expect.arrayContaining(['customerId', 'amount', 'reviewReason', 'owner']),
     );

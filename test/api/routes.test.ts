@@ -3,7 +3,9 @@
  * so workflows really move.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry, workflows } from '../../machines/index.ts';
 import { support } from '../../machines/support/index.ts';
+import { expectDefinitionsListed, idsOf } from '../platform/registered.ts';
 import { apiWorld, approvalBody, refundRequest, type ApiWorld } from './support.ts';
 
 let w: ApiWorld;
@@ -563,11 +565,23 @@ describe('tools and proposals', () => {
 describe('definitions, health, unknown routes, internal errors', () => {
   it('lists definitions and describes one with config, graph and Mermaid', async () => {
     const list = await w.json<{
-      definitions: { key: string; claims: Record<string, string>; personEvents: string[] }[];
+      definitions: {
+        key: string;
+        latest: boolean;
+        claims: Record<string, string>;
+        personEvents: string[];
+        queues: { state: string }[];
+      }[];
     }>(await w.call('GET', '/v1/definitions', { token: w.tokens.agent }));
-    expect(list.definitions.map((d) => d.key)).toEqual(['support@1', 'support@2', 'agent-task@1']);
+    // Every registered version, as the registry lists them, with its claims, person events and queues.
+    expectDefinitionsListed(list.definitions, registry);
     // The token claims each reads beyond the standard ones: support its approvers' limit, agent-task none.
-    expect(list.definitions.map((d) => Object.keys(d.claims))).toEqual([['approvalLimit'], ['approvalLimit'], []]);
+    const claimsOf = (key: string) => Object.keys(list.definitions.find((d) => d.key === key)?.claims ?? {});
+    expect([claimsOf('support@1'), claimsOf('support@2'), claimsOf('agent-task@1')]).toEqual([
+      ['approvalLimit'],
+      ['approvalLimit'],
+      [],
+    ]);
     // The events only a person may send, per definition: no model is offered or applies them.
     expect(list.definitions.find((d) => d.key === 'agent-task@1')?.personEvents).toEqual([
       'APPROVED',
@@ -783,7 +797,7 @@ describe('queue names and preconditions', () => {
       token: w.tokens.approver,
     });
     expect(unknown.status).toBe(400);
-    expect((await errorOf(unknown)).details.definitions).toEqual(['support', 'agent-task']);
+    expect((await errorOf(unknown)).details.definitions).toEqual(idsOf(workflows));
     const notInIt = await w.call('GET', '/v1/workflows?state=manualReview&definition=agent-task', {
       token: w.tokens.approver,
     });

@@ -9,7 +9,6 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflows } from '../../machines/index.ts';
 import { reindex } from '../../src/cli/reindex.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
@@ -18,6 +17,7 @@ import { shardLabel, shardOf } from '../../src/engine/shards.ts';
 import type { Page, QueueItem } from '../../src/engine/store-port.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { reindexStateIndexes } from '../../src/store/redis/state-indexes.ts';
+import { withWorkflows } from '../platform/registered.ts';
 import { tinyWorkflow } from '../platform/tiny-workflow.ts';
 import { applyAs } from '../support/job-results.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
@@ -83,7 +83,7 @@ describe('queue pages on a single Redis node', () => {
 
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 const worker = { ...clerk, id: 'w', kind: 'service' as const, roles: ['worker'] };
-const definitions = createRegistry([...workflows, tinyWorkflow('stamp'), tinyWorkflow('seal')]);
+const definitions = createRegistry(withWorkflows(tinyWorkflow('stamp'), tinyWorkflow('seal')));
 
 /** Two definitions with the same chart (stamp, seal) and support, on a fresh prefix of `client`. */
 function reindexWorld(client: Redis | Cluster) {

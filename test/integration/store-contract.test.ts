@@ -11,8 +11,8 @@ import { shardOf } from '../../src/engine/shards.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
 import { principals } from '../../machines/support/paths/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
-import { workflows } from '../../machines/index.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
+import { withWorkflows } from '../platform/registered.ts';
 import { tinyWorkflow } from '../platform/tiny-workflow.ts';
 import {
   contextOf,
@@ -387,7 +387,7 @@ describe.each(kinds)('the %s store', (kind) => {
   });
 
   it('keeps a queue per definition: another definition’s workflows in a state of the same path are not listed', async () => {
-    const definitions = createRegistry([...workflows, tinyWorkflow('stamp'), tinyWorkflow('seal')]);
+    const definitions = createRegistry(withWorkflows(tinyWorkflow('stamp'), tinyWorkflow('seal')));
     world = kind === 'memory' ? memoryWorld(256, definitions) : redisWorld(redisClient(), 256, definitions);
     const create = async (definitionId: string) => {
       const outcome = await world.engine.createWorkflow({ definitionId, body: { document: 'd' }, principal: clerk });

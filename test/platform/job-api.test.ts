@@ -6,9 +6,9 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflows } from '../../machines/index.ts';
 import { shardOf } from '../../src/engine/shards.ts';
 import { httpWorld, type HttpWorld } from '../support/http-world.ts';
+import { withWorkflows } from './registered.ts';
 import { stampWorkflow } from './tiny-workflow.ts';
 
 let world: HttpWorld;
@@ -32,7 +32,7 @@ interface Claimed {
 }
 
 beforeAll(async () => {
-  world = await httpWorld([...workflows, stampWorkflow], {}, { WARDEN_EXTERNAL_EFFECTS: 'stamp:requestStamp' });
+  world = await httpWorld(withWorkflows(stampWorkflow), {}, { WARDEN_EXTERNAL_EFFECTS: 'stamp:requestStamp' });
   clerk = await world.token('clerk-1', 't1', ['clerk']);
   workerA = await world.token('stamper-a', 'system', ['worker'], { kind: 'service' });
   workerB = await world.token('stamper-b', 'system', ['worker'], { kind: 'service' });

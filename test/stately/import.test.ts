@@ -176,7 +176,7 @@ describe('warden stately import', () => {
     const exportFile = join(scratch, 'other.ts');
     writeFileSync(exportFile, 'createMachine({ "id": "billing", "initial": "a", "states": { "a": {} } });\n');
     await expect(importInto(machineFileCopy(), exportFile)).rejects.toThrow(
-      'no definition billing is registered (registered: support, agent-task); name one with --definition <id>',
+      `no definition billing is registered (registered: ${workflowRegistry.bundles.map((b) => b.id).join(', ')}); name one with --definition <id>`,
     );
   });
 });

@@ -8,6 +8,7 @@ import { main } from '../../src/cli/main.ts';
 import { registry, workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createAuthenticator } from '../../src/api/auth.ts';
+import { expectDefinitionsListed } from '../platform/registered.ts';
 
 async function run(...argv: string[]) {
   const lines: string[] = [];
@@ -19,9 +20,9 @@ describe('the warden command', () => {
   it('lists the registered definitions', async () => {
     const { code, out } = await run('definitions', '--json');
     expect(code).toBe(0);
-    const rows = JSON.parse(out) as { key: string; states: string[] }[];
-    expect(rows.map((r) => r.key)).toEqual(['support@1', 'support@2', 'agent-task@1']);
-    expect(rows[0]!.states).toContain('manualReview');
+    const rows = JSON.parse(out) as { key: string; latest: boolean; states: string[] }[];
+    expectDefinitionsListed(rows, registry);
+    expect(rows.find((r) => r.key === 'support@2')?.states).toContain('manualReview');
   });
 
   it('drives a demo request to completion with the local adapters and prints its audit trail', async () => {

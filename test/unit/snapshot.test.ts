@@ -94,7 +94,8 @@ describe('pure transitions on a shared inert scope', { timeout: 120_000 }, () =>
           checked++;
         }
       }
-      expect(checked).toBeGreaterThan(20);
+      // Twenty steps at least, or as many as the transitions the paths take when a chart has fewer.
+      expect(checked).toBeGreaterThanOrEqual(Math.min(20, generated.report.transitionsCovered));
     },
   );
 
