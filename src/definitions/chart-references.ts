@@ -106,7 +106,10 @@ export function missingImplementations(machine: AnyStateMachine, key: string): P
     if (Object.hasOwn(impl[`${kind}s`] ?? {}, name)) return;
     problems.push(
       kind === 'delay'
-        ? { code: 'UNDECLARED_DELAY', message: `${key}: ${at} names the delay ${name}, which setup() does not declare` }
+        ? {
+            code: 'UNDECLARED_DELAY',
+            message: `${key}: ${at} names the delay ${name}, which setup() does not declare; XState would fire it at once: declare it as setup({ delays: { ${name}: <ms, or a function of the context> } })`,
+          }
         : {
             code: 'MISSING_IMPLEMENTATION',
             message: `${key}: ${at} names the ${kind} ${name}, which setup() does not implement`,

@@ -4,7 +4,11 @@
  * handles without a schema or roles, an effect without a handler, a queue state that does not
  * exist, a start or dead-letter event the definition cannot take, a job's result or dead-letter
  * event Warden's workers may not send, a migration between unknown versions, a starter claim for a
- * role the workflow does not have, an outcome invariant for a state that is not a final state. A bundle that passes can be registered beside any other.
+ * role the workflow does not have, an outcome invariant for a state that is not a final state, an
+ * event type no version's chart handles, and the effects' problems of `effect-checks.ts` (an
+ * operation that cannot name a job id, two effects sharing one, a job's result without `jobId`, an
+ * effect requested before its job id is in the context). A bundle that passes can be registered
+ * beside any other.
  */
 import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
@@ -12,7 +16,8 @@ import { definitionKey, isJobResultEvent, type WorkflowDefinition } from '../eng
 import { WardenError } from '../engine/errors.ts';
 import { workerRole } from '../engine/principal.ts';
 import { inlineImplementations, missingImplementations } from './chart-references.ts';
-import type { AnyWorkflowBundle, WorkflowBundle, WorkflowBundleSpec } from './workflow.ts';
+import { effectProblems } from './effect-checks.ts';
+import type { AnyWorkflowBundle, PathModel, WorkflowBundle, WorkflowBundleSpec } from './workflow.ts';
 
 /** A workflow bundle that cannot be registered; `details.problems` lists every problem found. */
 export class InvalidWorkflowError extends WardenError {
@@ -117,7 +122,12 @@ function personEventProblems(definition: WorkflowDefinition): string[] {
   return problems;
 }
 
-function versionProblems(id: string, definition: WorkflowDefinition, handlers: readonly string[]): string[] {
+function versionProblems(
+  id: string,
+  definition: WorkflowDefinition,
+  handlers: readonly string[],
+  paths: Pick<PathModel, 'body' | 'creator'>,
+): string[] {
   const key = definitionKey(definition);
   const problems: string[] = [];
   if (definition.id !== id) problems.push(`${key}: the version's id is ${definition.id}, not ${id}`);
@@ -153,8 +163,12 @@ function versionProblems(id: string, definition: WorkflowDefinition, handlers: r
   if (definition.deadLetterEvent !== null) {
     const schema = definition.eventSchemas[definition.deadLetterEvent];
     const sample = { reason: 'not processed after 5 deliveries', jobId: 'wf_0000000000/step/1' };
-    if (schema && !schema.safeParse(sample).success) {
-      problems.push(`${key}: deadLetterEvent ${definition.deadLetterEvent} must accept the payload { reason, jobId }`);
+    const parsed = schema?.safeParse(sample);
+    if (parsed && !parsed.success) {
+      const refused = parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
+      problems.push(
+        `${key}: deadLetterEvent ${definition.deadLetterEvent} must accept the payload { reason, jobId } a worker sends when it gives up on a job, but its schema refuses it (${refused}); write the schema as z.strictObject({ reason: z.string(), jobId: jobId.optional() }), jobId from src/definitions/event-fields.ts`,
+      );
     }
   }
   const finals = Object.entries(definition.machine.root.states)
@@ -167,7 +181,11 @@ function versionProblems(id: string, definition: WorkflowDefinition, handlers: r
       );
     }
   }
-  problems.push(...workerProblems(definition), ...personEventProblems(definition));
+  problems.push(
+    ...workerProblems(definition),
+    ...personEventProblems(definition),
+    ...effectProblems(definition, paths),
+  );
   if (definition.createRoles.length === 0) problems.push(`${key}: no role may create it`);
   return problems;
 }
@@ -187,8 +205,18 @@ export function defineWorkflow<TContext, TAdapters extends object = object>(
     if (previous && version.version <= previous.version) {
       problems.push(`versions must be listed oldest first: ${definitionKey(version)} after ${definitionKey(previous)}`);
     }
-    problems.push(...versionProblems(spec.id, version, handlers));
+    problems.push(...versionProblems(spec.id, version, handlers, spec.paths));
   });
+  // An event type no version's chart handles is refused in every state: a typo or a leftover.
+  const handled = new Set(versions.flatMap((v) => handledEventTypes(v.machine)));
+  const declared = [
+    ...new Set(versions.flatMap((v) => [...Object.keys(v.eventRoles), ...Object.keys(v.eventSchemas)])),
+  ];
+  for (const type of declared.filter((t) => !handled.has(t)).sort()) {
+    problems.push(
+      `the event ${type} has a schema or roles, but no version's chart handles it, so it is refused in every state: add a transition on ${type} to the chart, or remove it from eventSchemas and eventRoles`,
+    );
+  }
   const effects = new Set(versions.flatMap((v) => Object.keys(v.effects)));
   for (const handler of handlers) {
     if (!effects.has(handler)) problems.push(`a handler is given for ${handler}, which no version requests`);

@@ -3,7 +3,7 @@
  * timers to arm for delayed raises, timers to cancel for cancels. Everything else is dropped:
  * `assign` is already applied and an immediate `raise` was already processed.
  */
-import type { WorkflowDefinition } from './definition.ts';
+import { definitionKey, type WorkflowDefinition } from './definition.ts';
 import type { ArmedTimer, Effect, TimerToArm } from './decision.ts';
 import { DefinitionError } from './errors.ts';
 
@@ -28,6 +28,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * carries the job id the kit assigned, so the job needs no id in the author's context.
  */
 export const jobMarkerAction = 'warden.job';
+
+/**
+ * The effect was requested but `currentJobs` names no job for its operation: the chart requests it
+ * without first writing the job id into the context. Says where and what to write.
+ */
+export function missingJobId(
+  definition: Pick<WorkflowDefinition, 'id' | 'version'>,
+  effect: string,
+  operation: string,
+  jobs: Readonly<Record<string, string | undefined>>,
+): DefinitionError {
+  const key = definitionKey(definition);
+  const known = Object.keys(jobs).filter((op) => jobs[op]);
+  return new DefinitionError(
+    `${key}: the effect ${effect} runs the operation ${operation}, but currentJobs(context) has no job id for ${operation} when it is requested (it names ${known.join(', ') || 'none'}); write the id <workflowId>/${operation}/<attempt> into the context before ${effect}, in the same entry (entry: [assign the job id, '${effect}']), and return it from currentJobs under '${operation}'`,
+    { definition: key, effect, operation, currentJobs: known },
+  );
+}
 
 export function planCommands(
   definition: WorkflowDefinition,
@@ -80,11 +98,7 @@ export function planCommands(
       const spec = definition.effects[action.type];
       if (!spec) continue;
       const jobId = jobs[spec.operation];
-      if (!jobId) {
-        throw new DefinitionError(`effect ${action.type} has no job id for ${spec.operation}`, {
-          effect: action.type,
-        });
-      }
+      if (!jobId) throw missingJobId(definition, action.type, spec.operation, jobs);
       effects.push({ type: action.type, operation: spec.operation, jobId, params: spec.params(context) });
     }
   }

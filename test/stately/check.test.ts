@@ -148,7 +148,8 @@ describe('npm run stately:check', () => {
     expect(checkWith(withDelay)).toEqual([
       {
         code: 'UNDECLARED_DELAY',
-        message: 'support@2: states.manualReview.after names the delay reviewReminder, which setup() does not declare',
+        message:
+          'support@2: states.manualReview.after names the delay reviewReminder, which setup() does not declare; XState would fire it at once: declare it as setup({ delays: { reviewReminder: <ms, or a function of the context> } })',
       },
     ]);
   });

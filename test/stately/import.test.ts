@@ -108,7 +108,7 @@ describe('warden stately import', () => {
       `needs an implementation: the action recordCustomerSilence (states.manualReview.after.customerReplyWindow.actions); add it to setup() in ${target}`,
     ]);
     expect(lines).toContain(
-      'UNDECLARED_DELAY: support@2: states.manualReview.after names the delay customerReplyWindow, which setup() does not declare',
+      'UNDECLARED_DELAY: support@2: states.manualReview.after names the delay customerReplyWindow, which setup() does not declare; XState would fire it at once: declare it as setup({ delays: { customerReplyWindow: <ms, or a function of the context> } })',
     );
     const edited = patchAt(supportConfig(), ['states', 'manualReview'], (state) => ({
       ...state,

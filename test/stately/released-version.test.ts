@@ -74,14 +74,14 @@ describe('a released version kept as data', () => {
       loadReleasedMachine({ key: 'tiny@1', config, implementations: { actions: { log: () => undefined } } }),
     ).toThrow(
       [
-        'UNDECLARED_DELAY: tiny@1: states.a.after names the delay later, which setup() does not declare',
+        'UNDECLARED_DELAY: tiny@1: states.a.after names the delay later, which setup() does not declare; XState would fire it at once: declare it as setup({ delays: { later: <ms, or a function of the context> } })',
         'MISSING_IMPLEMENTATION: tiny@1: states.a.on.GO names the guard ready, which setup() does not implement',
         'MISSING_IMPLEMENTATION: tiny@1: states.b.entry names the action archive, which setup() does not implement',
       ].join('\n'),
     );
     const { reviewDeadline: _gone, ...delays } = supportV1Implementations.delays;
     expect(() => supportV1With({ ...supportV1Implementations, delays })).toThrow(
-      'UNDECLARED_DELAY: support@1: states.manualReview.after names the delay reviewDeadline, which setup() does not declare',
+      'UNDECLARED_DELAY: support@1: states.manualReview.after names the delay reviewDeadline, which setup() does not declare; XState would fire it at once: declare it as setup({ delays: { reviewDeadline: <ms, or a function of the context> } })',
     );
   });
 

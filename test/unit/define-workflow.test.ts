@@ -2,27 +2,40 @@
  * `defineWorkflow` refuses a bundle that cannot run, naming each problem; a bundle that passes can
  * be registered beside the others, and two bundles cannot share an id.
  */
-import { setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { agentTask } from '../../machines/agent-task/index.ts';
 import { support, supportV2 } from '../../machines/support/index.ts';
 import { defineWorkflow, InvalidWorkflowError, jobAnswerEventTypes } from '../../src/definitions/define-workflow.ts';
+import { operationPattern } from '../../src/definitions/effect-checks.ts';
+import { jobId as jobIdField } from '../../src/definitions/event-fields.ts';
+import { planCommands } from '../../src/engine/commands.ts';
+import { DefinitionError } from '../../src/engine/errors.ts';
 import { starterClaims } from '../../src/cli/serve.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import type { AnyWorkflowBundle } from '../../src/definitions/workflow.ts';
 import { stampWorkflow } from '../platform/tiny-workflow.ts';
 
+interface TinyContext {
+  jobs: { work?: string };
+}
+
+/** The job id of the work, written (by `planWork`) before `requestWork` asks for it, as every chart must. */
+const workJobs = () => ({ work: 'wf_tiny/work/1' });
+
 const machine = setup({
+  types: { context: {} as TinyContext },
   guards: { isReady: () => true },
-  actions: { requestWork: () => undefined },
+  actions: { planWork: assign({ jobs: workJobs }), requestWork: () => undefined },
   delays: { soon: 1000 },
 }).createMachine({
   id: 'tiny',
   initial: 'idle',
+  context: { jobs: {} },
   states: {
     idle: { on: { GO: { guard: 'isReady', target: 'working' } } },
-    working: { entry: 'requestWork', on: { DONE: 'finished' }, after: { soon: 'finished' } },
+    working: { entry: ['planWork', 'requestWork'], on: { DONE: 'finished' }, after: { soon: 'finished' } },
     finished: { type: 'final' },
   },
 });
@@ -33,11 +46,11 @@ const version = {
   machine,
   inputSchema: z.object({}).loose(),
   createRoles: ['maker'],
-  eventSchemas: { GO: z.strictObject({}), DONE: z.strictObject({}) },
+  eventSchemas: { GO: z.strictObject({}), DONE: z.strictObject({ jobId: z.string() }) },
   eventRoles: { GO: ['maker'], DONE: ['worker'] },
   effects: { requestWork: { operation: 'work', params: () => ({}) } },
   jobGuards: [],
-  currentJobs: () => ({}),
+  currentJobs: (context: TinyContext) => context.jobs,
   explainGuard: (guard: string) => [guard],
   startEvent: null,
   deadLetterEvent: null,
@@ -52,7 +65,7 @@ function spec(overrides: Record<string, unknown> = {}) {
     versions: [version],
     createSchema: z.object({}),
     roles: { maker: 'maker' },
-    handlers: { requestWork: () => () => Promise.resolve({ type: 'DONE', payload: {} }) },
+    handlers: { requestWork: () => () => Promise.resolve({ type: 'DONE', payload: { jobId: 'wf_tiny/work/1' } }) },
     view: { schema: z.object({}), render: () => ({}) },
     queues: [{ state: 'working', title: 'Working' }],
     paths: support.paths,
@@ -83,7 +96,7 @@ describe('defineWorkflow', () => {
       expect.arrayContaining([
         expect.stringMatching(/names the guard isReady, which setup\(\) does not implement/),
         expect.stringMatching(/names the action requestWork, which setup\(\) does not implement/),
-        expect.stringMatching(/names the delay soon, which setup\(\) does not declare/),
+        'tiny@1: states.working.after names the delay soon, which setup() does not declare; XState would fire it at once: declare it as setup({ delays: { soon: <ms, or a function of the context> } })',
       ]),
     );
   });
@@ -122,7 +135,7 @@ describe('defineWorkflow', () => {
     const problems = problemsOf({ versions: [{ ...version, startEvent: 'BEGIN', deadLetterEvent: 'GO' }] });
     expect(problems).toEqual([
       'tiny@1: startEvent BEGIN has no event schema',
-      'tiny@1: deadLetterEvent GO must accept the payload { reason, jobId }',
+      'tiny@1: deadLetterEvent GO must accept the payload { reason, jobId } a worker sends when it gives up on a job, but its schema refuses it (payload: Unrecognized keys: "reason", "jobId"); write the schema as z.strictObject({ reason: z.string(), jobId: jobId.optional() }), jobId from src/definitions/event-fields.ts',
       "tiny@1: deadLetterEvent GO is what a worker sends when it gives up on a job, but eventRoles.GO is [maker]: add 'worker', the role Warden's workers act as",
     ]);
   });
@@ -170,15 +183,17 @@ describe('defineWorkflow', () => {
 
   describe("the worker role (Warden's workers always act as 'worker')", () => {
     const jobMachine = setup({
+      types: { context: {} as TinyContext },
       guards: { isCurrentJob: () => true, isReady: () => true },
-      actions: { requestWork: () => undefined },
+      actions: { planWork: assign({ jobs: workJobs }), requestWork: () => undefined },
     }).createMachine({
       id: 'tiny',
       initial: 'idle',
+      context: { jobs: {} },
       states: {
         idle: { on: { GO: { guard: 'isReady', target: 'working' } } },
         working: {
-          entry: 'requestWork',
+          entry: ['planWork', 'requestWork'],
           on: {
             DONE: { guard: 'isCurrentJob', target: 'finished' },
             FAILED: { guard: 'isCurrentJob', target: 'stuck' },
@@ -194,8 +209,8 @@ describe('defineWorkflow', () => {
       machine: jobMachine,
       eventSchemas: {
         GO: z.strictObject({}),
-        DONE: z.strictObject({}),
-        FAILED: z.strictObject({}),
+        DONE: z.strictObject({ jobId: z.string() }),
+        FAILED: z.strictObject({ jobId: z.string() }),
         GIVE_UP: z.strictObject({ reason: z.string(), jobId: z.string() }),
       },
       eventRoles: { GO: ['maker'], DONE: ['worker'], FAILED: ['worker'], GIVE_UP: ['worker', 'maker'] },
@@ -253,6 +268,129 @@ describe('defineWorkflow', () => {
         expect(jobAnswerEventTypes(bundle.latest).size, bundle.id).toBeGreaterThan(0);
       }
     });
+  });
+
+  describe('effects and job ids (what would fail only at run time)', () => {
+    it('names an operation that cannot name a job id, with the pattern and a name to take', () => {
+      const effects = { requestWork: { operation: 'send-Email', params: () => ({}) } };
+      const jobs = (context: TinyContext) => ({ 'send-Email': context.jobs.work });
+      expect(problemsOf({ versions: [{ ...version, effects, currentJobs: jobs }] })).toEqual([
+        "tiny@1: the effect requestWork runs the operation 'send-Email', which cannot name its job id <workflowId>/<operation>/<attempt>: an operation is lower-case letters only (^[a-z]+$, as the jobId field of src/definitions/event-fields.ts matches it); name it 'sendemail'",
+      ]);
+      const digits = { requestWork: { operation: '42', params: () => ({}) } };
+      expect(problemsOf({ versions: [{ ...version, effects: digits, currentJobs: () => ({ 42: 'x' }) }] })).toEqual([
+        expect.stringMatching(/operation '42'.*; name it 'work'$/),
+      ]);
+    });
+
+    it('takes the operation pattern the shared jobId field matches', () => {
+      expect(operationPattern.test('classify')).toBe(true);
+      expect(jobIdField.safeParse('wf_1/classify/1').success).toBe(true);
+      for (const bad of ['send-email', 'Plan', 'step2', '']) {
+        expect(operationPattern.test(bad), bad).toBe(false);
+        expect(jobIdField.safeParse(`wf_1/${bad}/1`).success, bad).toBe(false);
+      }
+    });
+
+    it('names two effects that share one operation', () => {
+      const shared = setup({
+        types: { context: {} as TinyContext },
+        guards: { isReady: () => true },
+        actions: { planWork: assign({ jobs: workJobs }), requestWork: () => undefined, requestMore: () => undefined },
+        delays: { soon: 1000 },
+      }).createMachine({
+        ...(machine.config as object),
+        states: {
+          ...(machine.config.states as object),
+          working: { entry: ['planWork', 'requestWork', 'requestMore'], on: { DONE: 'finished' } },
+        },
+      } as never);
+      const effects = {
+        requestWork: { operation: 'work', params: () => ({}) },
+        requestMore: { operation: 'work', params: () => ({}) },
+      };
+      const handlers = { requestWork: spec().handlers.requestWork, requestMore: spec().handlers.requestWork };
+      expect(problemsOf({ versions: [{ ...version, machine: shared, effects }], handlers })).toEqual([
+        "tiny@1: the effects requestWork and requestMore share the operation 'work': currentJobs holds one job id per operation, so a result of one would answer the other; give each effect its own operation",
+      ]);
+    });
+
+    it('names a job result whose schema does not require the job id it answers', () => {
+      const eventSchemas = { GO: z.strictObject({}), DONE: z.strictObject({ jobId: z.string().optional() }) };
+      expect(problemsOf({ versions: [{ ...version, eventSchemas }] })).toEqual([
+        "tiny@1: DONE is a job's result (only 'worker' may send it), but its schema does not require jobId, the job it answers; add jobId to it: z.strictObject({ jobId, ... }) with jobId from src/definitions/event-fields.ts",
+      ]);
+      // A union of results must require it in every alternative.
+      const union = z.union([z.strictObject({ jobId: z.string() }), z.strictObject({ reason: z.string() })]);
+      expect(problemsOf({ versions: [{ ...version, eventSchemas: { ...eventSchemas, DONE: union } }] })).toHaveLength(
+        1,
+      );
+    });
+
+    it('names an effect requested before its job id is in the context, found by entering its state', () => {
+      expect(problemsOf({ versions: [{ ...version, currentJobs: () => ({}) }] })).toEqual([
+        "tiny@1: the effect requestWork runs the operation work, but currentJobs(context) has no job id for work when it is requested (it names none); write the id <workflowId>/work/<attempt> into the context before requestWork, in the same entry (entry: [assign the job id, 'requestWork']), and return it from currentJobs under 'work' (found entering working from the first context)",
+      ]);
+      // An id written by the transition into the state is not seen from the first context: left to run time.
+      const byTransition = setup({
+        types: { context: {} as TinyContext },
+        guards: { isReady: () => true },
+        actions: { planWork: assign({ jobs: workJobs }), requestWork: () => undefined },
+        delays: { soon: 1000 },
+      }).createMachine({
+        id: 'tiny',
+        initial: 'idle',
+        context: { jobs: {} },
+        states: {
+          idle: { on: { GO: { guard: 'isReady', target: 'working', actions: 'planWork' } } },
+          working: { entry: 'requestWork', on: { DONE: 'finished' }, after: { soon: 'finished' } },
+          finished: { type: 'final' },
+        },
+      });
+      expect(defineWorkflow(spec({ versions: [{ ...version, machine: byTransition }] })).id).toBe('tiny');
+    });
+
+    it('fails at run time with the same message when the job id is missing after all', () => {
+      const jobs = {};
+      const error = (() => {
+        try {
+          planCommands({ ...version, currentJobs: () => jobs }, {}, [{ type: 'requestWork' }], {}, 1, 0);
+        } catch (thrown) {
+          return thrown;
+        }
+        return null;
+      })();
+      expect(error).toBeInstanceOf(DefinitionError);
+      expect(error).toMatchObject({
+        message: expect.stringMatching(
+          /^tiny@1: the effect requestWork runs the operation work, but currentJobs\(context\) has no job id for work/,
+        ),
+        details: { effect: 'requestWork', operation: 'work', currentJobs: [] },
+      });
+    });
+  });
+
+  it('names an event type no version of the chart handles, and takes one another version handles', () => {
+    const eventSchemas = { ...version.eventSchemas, NEVER: z.strictObject({}) };
+    const eventRoles = { ...version.eventRoles, NEVER: ['maker'] };
+    expect(problemsOf({ versions: [{ ...version, eventSchemas, eventRoles }] })).toEqual([
+      "the event NEVER has a schema or roles, but no version's chart handles it, so it is refused in every state: add a transition on NEVER to the chart, or remove it from eventSchemas and eventRoles",
+    ]);
+    const handlesNever = setup({
+      types: { context: {} as TinyContext },
+      guards: { isReady: () => true },
+      actions: { planWork: assign({ jobs: workJobs }), requestWork: () => undefined },
+      delays: { soon: 1000 },
+    }).createMachine({
+      ...(machine.config as object),
+      states: {
+        ...(machine.config.states as object),
+        idle: { on: { GO: { guard: 'isReady', target: 'working' }, NEVER: 'finished' } },
+      },
+    } as never);
+    const v1 = { ...version, eventSchemas, eventRoles };
+    const v2 = { ...v1, version: 2, machine: handlesNever };
+    expect(defineWorkflow(spec({ versions: [v1, v2] })).latest).toBe(v2);
   });
 
   it('names a claim whose starter value is for a role the workflow does not have', () => {
