@@ -354,7 +354,7 @@ describe('defineWorkflow', () => {
       const jobs = {};
       const error = (() => {
         try {
-          planCommands({ ...version, currentJobs: () => jobs }, {}, [{ type: 'requestWork' }], {}, 1, 0);
+          planCommands({ ...version, currentJobs: () => jobs }, {}, [], [{ type: 'requestWork' }], {}, 1, 0);
         } catch (thrown) {
           return thrown;
         }
