@@ -62,10 +62,6 @@ const layers = {
     imports: ['engine', 'definitions'],
     why: 'Path tooling walks a definition with the engine; it never imports the runtime, the API or the composition root.',
   },
-  authoring: {
-    imports: ['engine', 'effects', 'definitions', 'paths'],
-    why: 'The authoring kit compiles a workflow into the definition contract; it never imports the runtime, the API or the composition root.',
-  },
   runtime: {
     imports: ['engine', 'effects', 'observability'],
     why: 'The runtime is handed the engine, the store and the handlers; it never imports the store, a definition, the API or the composition root.',
@@ -105,10 +101,22 @@ const layers = {
     ],
     why: 'The CLI is the top layer.',
   },
+  authoring: {
+    imports: ['engine', 'effects', 'store', 'definitions', 'paths'],
+    why: 'The authoring kit builds workflows on the definition and effect kits; it never imports the runtime, the API, the CLI or the composition root.',
+  },
+  testing: {
+    imports: ['engine', 'effects', 'store', 'definitions', 'paths'],
+    why: 'The testing kit (warden/testing) runs definitions on the engine and the memory store; it never imports the runtime, the API, the CLI or the composition root.',
+  },
+  index: {
+    imports: ['engine', 'effects', 'definitions', 'authoring'],
+    why: "The package's entry point (warden) re-exports the authoring API; it never imports the runtime, the API, the CLI or the composition root.",
+  },
 };
 /** @typedef {keyof typeof layers} Layer */
 /** Top-level src/ modules (src/<name>.ts) in the table; the rest are folders. The console holds no TypeScript. */
-const srcFiles = ['config', 'system'];
+const srcFiles = ['config', 'system', 'index'];
 
 /**
  * The `no-restricted-imports` pattern refusing what `layer` may not import, if anything. From a

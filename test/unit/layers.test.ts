@@ -34,36 +34,15 @@ const mayImport: Record<string, string[]> = {
   observability: ['engine', 'effects', 'config'],
   definitions: ['engine', 'effects', 'store'],
   paths: ['engine', 'definitions'],
-  authoring: ['engine', 'effects', 'definitions', 'paths'],
   runtime: ['engine', 'effects', 'observability'],
   api: ['engine', 'effects', 'observability', 'runtime', 'definitions', 'config'],
-  system: [
-    'engine',
-    'config',
-    'store',
-    'effects',
-    'observability',
-    'definitions',
-    'paths',
-    'authoring',
-    'runtime',
-    'api',
-  ],
-  cli: [
-    'engine',
-    'config',
-    'store',
-    'effects',
-    'observability',
-    'definitions',
-    'paths',
-    'authoring',
-    'runtime',
-    'api',
-    'system',
-  ],
+  system: ['engine', 'config', 'store', 'effects', 'observability', 'definitions', 'paths', 'runtime', 'api'],
+  cli: ['engine', 'config', 'store', 'effects', 'observability', 'definitions', 'paths', 'runtime', 'api', 'system'],
+  authoring: ['engine', 'effects', 'store', 'definitions', 'paths'],
+  testing: ['engine', 'effects', 'store', 'definitions', 'paths'],
+  index: ['engine', 'effects', 'definitions', 'authoring'],
 };
-const topLevelModules = ['config', 'system'];
+const topLevelModules = ['config', 'system', 'index'];
 const layers = Object.keys(mayImport);
 
 /** A real TypeScript file of the layer, relative to the root (type-aware linting needs one the project knows). */
