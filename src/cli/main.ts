@@ -5,12 +5,18 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
+import { ProjectConfigError } from '../definitions/project-config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
-import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
+import { WardenError } from '../engine/errors.ts';
+import { loadProjectWorkflows, type ImportModule, type Workflows } from './project.ts';
 
 const usage = `warden <command> [options]
 
 Commands:
+  init [DIR]             make a Warden project in DIR (here by default): package.json, tsconfig.json,
+                         vitest.config.ts, warden.config.ts, workflows/, .gitignore
+  new ID                 a workflow folder workflows/ID/ (chart, schemas, effect, view, path test),
+                         registered in warden.config.ts
   serve [--role api|worker|timers] [--processes N]
                          the API, workers and timer service (all unless --role) until SIGTERM;
                          --processes runs N processes of those roles (one per core; needs REDIS_URL)
@@ -31,6 +37,10 @@ Commands:
                          replace a machine file's config with a chart the Stately editor exported as
                          XState v5 code; lists names setup() lacks, then runs the check
   help                   this text
+
+The commands that run workflows load them from --definitions MODULE (a module whose default export
+is defineConfig({ workflows }), or which exports workflows), else from warden.config.ts (.mts, .js,
+.mjs) in the working directory.
 `;
 
 type Print = (line: string) => void;
@@ -56,21 +66,35 @@ function listDefinitions(registry: WorkflowRegistry, json: boolean, print: Print
   return 0;
 }
 
-/** The workflows, or how to load them: only the commands that need them (not `token`) do. */
-export type Workflows = readonly AnyWorkflowBundle[] | (() => Promise<readonly AnyWorkflowBundle[]>);
+export type { Workflows } from './project.ts';
 
-/** Runs one command for these workflows (`machines/index.ts` lists this project's). */
+/** Where a command finds its workflows when neither `--definitions` nor a `warden.config.ts` names them. */
+export interface CliProject {
+  /** The workflows then (bin/warden.mjs: Warden's own `machines/index.ts`, in its repository). */
+  fallback?: Workflows;
+  /** Imports the user's configuration or module (bin/warden.mjs registers tsx for TypeScript first). */
+  importModule?: ImportModule;
+  /** The project's folder: the working directory by default. */
+  cwd?: string;
+}
+
+/**
+ * Runs one command. `project` is the fallback workflows (or how to load them), or a `CliProject`;
+ * only the commands that need workflows (not `token`, `init`, `new`) load them.
+ */
 export async function main(
   argv: string[],
-  definitions: Workflows,
+  project: Workflows | CliProject = {},
   print: Print = (line) => {
     console.log(line);
   },
+  printError: Print = (line) => {
+    console.error(line);
+  },
 ): Promise<number> {
-  const registry = async (): Promise<WorkflowRegistry> => {
-    const { createRegistry } = await import('../definitions/registry.ts');
-    return createRegistry(typeof definitions === 'function' ? await definitions() : definitions);
-  };
+  const isWorkflows = (given: Workflows | CliProject): given is Workflows =>
+    Array.isArray(given) || typeof given === 'function';
+  const { fallback, importModule, cwd }: CliProject = isWorkflows(project) ? { fallback: project } : project;
   const [command = 'help', ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -86,10 +110,27 @@ export async function main(
       processes: { type: 'string' },
       definition: { type: 'string' },
       'no-simple': { type: 'boolean', default: false },
+      definitions: { type: 'string' },
     },
     strict: false,
   });
   const json = values.json === true;
+  const registry = async (): Promise<WorkflowRegistry> => {
+    const workflows = await loadProjectWorkflows({
+      fallback,
+      importModule,
+      cwd,
+      definitions: typeof values.definitions === 'string' ? values.definitions : undefined,
+    });
+    const { createRegistry } = await import('../definitions/registry.ts');
+    try {
+      return createRegistry(workflows);
+    } catch (error) {
+      // Two workflows with one id: a mistake in the project's list, not in Warden.
+      if (error instanceof WardenError) throw new ProjectConfigError(error.message);
+      throw error;
+    }
+  };
   try {
     switch (command) {
       case 'serve': {
@@ -155,6 +196,14 @@ export async function main(
           definition: typeof values.definition === 'string' ? values.definition : undefined,
         });
       }
+      case 'init': {
+        const { initProject } = await import('./scaffold/scaffold.ts');
+        return initProject(positionals[0] ?? '.', { cwd, print, printError });
+      }
+      case 'new': {
+        const { newWorkflow } = await import('./scaffold/scaffold.ts');
+        return newWorkflow(positionals[0], { cwd, print, printError });
+      }
       case 'help':
       case '--help':
       case '-h':
@@ -167,6 +216,10 @@ export async function main(
   } catch (error) {
     if (error instanceof ConfigError) {
       print(error.message);
+      return 2;
+    }
+    if (error instanceof ProjectConfigError) {
+      printError(`warden: ${error.message}`);
       return 2;
     }
     throw error;
