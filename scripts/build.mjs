@@ -47,6 +47,9 @@ const [{ transform }, { init, parse }] = tools;
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, outFolder);
 
+/** The declarations of the package's entry points (scripts/build-types.mjs), which this build keeps. */
+const typesFolder = 'types';
+
 /** Folders outside `src/` and `machines/` that modules reach with `../`, linked into `dist/`. */
 const linkedFolders = ['fixtures', 'policies'];
 
@@ -134,9 +137,11 @@ async function build() {
     }),
   );
   for (const folder of linkedFolders) linkWhole(join(out, folder), join('..', folder));
-  // Files of an earlier build whose source is gone (not the temporary files of a build running beside).
+  // Files of an earlier build whose source is gone (not the temporary files of a build running beside,
+  // nor the declarations scripts/build-types.mjs writes into types/).
   for (const entry of readdirSync(out, { recursive: true, withFileTypes: true })) {
     const path = relative(out, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (path.startsWith(`${typesFolder}/`) || path.includes('.tmp/')) continue;
     if (entry.isFile() && !written.has(path) && !path.endsWith('.tmp')) rmSync(join(out, path));
   }
   writeWhole(join(out, stampFile), stamp);
