@@ -1,6 +1,6 @@
 /**
  * Warden as a user gets it: `npm pack` of the repository, installed into a fresh project outside
- * it, then `warden init`, `warden new`, `warden paths`, the workflow's own path test under vitest,
+ * it, then `warden init`, `warden new`, `warden paths`, `warden demo`, the workflow's own path test under vitest,
  * the project type-checked against the package's declarations, and `warden serve` driving the new
  * workflow over HTTP to its end with tokens from `warden token` — on the real Redis, under a key
  * prefix of its own that is deleted afterwards.
@@ -141,7 +141,7 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     await step('npm install (the scaffold’s dev dependencies)', 'npm', install, project);
   });
 
-  it('scaffolds a workflow with warden new that passes warden paths, its path test and the type check', async () => {
+  it('scaffolds a workflow with warden new that passes warden paths, the demo, its path test and the type check', async () => {
     const made = await step('warden new', 'npx', ['--no', 'warden', 'new', id], project);
     expect(made.stdout).toContain('registered docCheckWorkflow in warden.config.ts');
     const again = await run('npx', ['--no', 'warden', 'new', id], project);
@@ -152,6 +152,9 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     expect(paths.stdout).toMatch(/^unreachable\s+none$/m);
     expect(paths.stdout).toMatch(/^invariant violations\s+0$/m);
     expect(paths.stdout).toMatch(/^transitions covered\s+(\d+) of \1$/m);
+
+    const demo = await step('warden demo', 'npx', ['--no', 'warden', 'demo'], project);
+    expect(demo.stdout).toMatch(/final state: completed$/m);
 
     const tests = await step('vitest run (the path test)', 'npx', ['--no', 'vitest', 'run'], project);
     expect(`${tests.stdout}${tests.stderr}`).toMatch(/Test Files\s+.*1 passed/);
@@ -219,7 +222,7 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
       payload: {},
     });
     expect(signed.status).toBe(200);
-    const done = await until(workflowId, 'signed');
+    const done = await until(workflowId, 'completed');
     expect(done).toMatchObject({ status: 'finished', signedBy: 'signer-7' });
     durations.push(`drive over HTTP: ${((performance.now() - driveStarted) / 1000).toFixed(1)} s`);
 

@@ -1,7 +1,8 @@
 /**
  * The workflow `warden new <id>` writes: a document is stamped by a worker (the one effect), then a
  * person other than the requester signs it off (the one human step) — the shape of
- * test/platform/tiny-workflow.ts, parameterised by id. It is written on the current contract
+ * test/platform/tiny-workflow.ts, parameterised by id; it ends in `completed`, the final state
+ * `warden demo` counts as success. It is written on the current contract
  * (`defineWorkflow` with a `WorkflowDefinition`); swap this file to change what `warden new` makes.
  *
  * `workflowFiles(names)` is every file of the folder `workflows/<id>/`, by name; the folder's
@@ -122,10 +123,10 @@ export const ${variable.replace(/Workflow$/, 'Machine')} = setup({
     },
     awaitingSignOff: {
       description: 'A person other than the requester signs the stamped document off.',
-      on: { SIGNED_OFF: { guard: 'notTheRequester', target: 'signed', actions: 'recordSignOff' } },
+      on: { SIGNED_OFF: { guard: 'notTheRequester', target: 'completed', actions: 'recordSignOff' } },
     },
     stuck: { description: 'The stamp failed; a person takes over.', type: 'final' },
-    signed: { description: 'Stamped and signed off.', type: 'final' },
+    completed: { description: 'Stamped and signed off.', type: 'final' },
   },
 });
 `;
@@ -221,7 +222,7 @@ export const ${variable} = defineWorkflow<${type}Context>({
     },
     invariants: ({ decision, context }) =>
       decision.outcome === 'accepted' &&
-      decision.record.statePaths.includes('signed') &&
+      decision.record.statePaths.includes('completed') &&
       context.signedBy === context.requesterId
         ? ['signed off by the requester']
         : [],
