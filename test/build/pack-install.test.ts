@@ -103,7 +103,9 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
       }
     }
     const redis = await connectTestRedis();
+    // warden serve's keys, and warden demo's (it keeps to `<prefix>-demo`).
     await deletePrefix(redis, prefix);
+    await deletePrefix(redis, `${prefix}-demo`);
     redis.disconnect();
     rmSync(base, { recursive: true, force: true });
     durations.push(`in all: ${((performance.now() - started) / 1000).toFixed(1)} s`);
