@@ -32,7 +32,16 @@ function table(report: PathReport): string[] {
   if (report.transient.length > 0)
     lines.push('', 'transient (passed through by always only):', ...report.transient.map((t) => `  ${t}`));
   if (report.transitionsNotCovered.length > 0) {
-    lines.push('', 'transitions no path takes:', ...report.transitionsNotCovered.map((t) => `  ${t}`));
+    lines.push('', 'transitions no path takes:');
+    for (const label of report.transitionsNotCovered) {
+      lines.push(`  ${label}`);
+      const why = report.uncovered.find((u) => u.transition === label);
+      if (!why) continue;
+      lines.push(`    why: ${why.defensive ? '(defensive, kept on purpose) ' : ''}${why.reason}`);
+      for (const t of why.tried.slice(0, 5)) {
+        lines.push(`    in ${t.state.join(', ')}: ${t.outcome} [${t.variants.join(', ')}]`);
+      }
+    }
   }
   for (const v of report.invariantViolations.slice(0, 20)) {
     lines.push(

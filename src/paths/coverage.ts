@@ -11,6 +11,13 @@ export interface ConfigTransition {
   id: string;
   /** `source —event→ targets`, readable. */
   label: string;
+  /** The path of its source node ('' for the root). */
+  source: string;
+  /** The event type it is taken on; null for an `always` transition. */
+  eventType: string | null;
+  /** The name of its guard; null when unguarded. */
+  guard: string | null;
+  definition: AnyTransitionDefinition;
 }
 
 /** A state node's path without the machine id: `beforeAction.classifying.attempting`. */
@@ -35,9 +42,23 @@ function transitionId(source: AnyStateNode, eventType: string, index: number): s
   return `${nodePath(source) || '(root)'} ${eventLabel(eventType)}#${index}`;
 }
 
-function describe(id: string, t: AnyTransitionDefinition): ConfigTransition {
+function guardNameOf(t: AnyTransitionDefinition): string | null {
+  const guard: unknown = t.guard;
+  if (typeof guard === 'string') return guard;
+  const type = typeof guard === 'object' && guard !== null ? (guard as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type : guard === undefined ? null : 'inline guard';
+}
+
+function describe(id: string, t: AnyTransitionDefinition, eventType: string | null): ConfigTransition {
   const targets = (t.target ?? []).map((n: AnyStateNode) => nodePath(n)).join(', ') || '(self)';
-  return { id, label: `${id} → ${targets}` };
+  return {
+    id,
+    label: `${id} → ${targets}`,
+    source: nodePath(t.source),
+    eventType,
+    guard: guardNameOf(t),
+    definition: t,
+  };
 }
 
 /** Every transition of the config: events, timers, `onDone` and `always`, each by a stable id. */
@@ -45,9 +66,9 @@ export function configTransitions(machine: AnyStateMachine): ConfigTransition[] 
   const all: ConfigTransition[] = [];
   for (const node of [machine.root, ...getStateNodes(machine.root)]) {
     for (const [eventType, list] of node.transitions) {
-      list.forEach((t, i) => all.push(describe(transitionId(node, eventType, i), t)));
+      list.forEach((t, i) => all.push(describe(transitionId(node, eventType, i), t, eventType)));
     }
-    node.always?.forEach((t, i) => all.push(describe(transitionId(node, 'always', i), t)));
+    node.always?.forEach((t, i) => all.push(describe(transitionId(node, 'always', i), t, null)));
   }
   return all;
 }
@@ -62,7 +83,8 @@ function idOf(t: AnyTransitionDefinition): string {
 
 type GuardImpl = (args: { context: unknown; event: unknown }, params: unknown) => boolean;
 
-function guardPasses(
+/** Does the transition's guard let `event` through in `snapshot` (true when unguarded)? */
+export function guardPasses(
   machine: AnyStateMachine,
   t: AnyTransitionDefinition,
   snapshot: AnyMachineSnapshot,

@@ -61,7 +61,10 @@ export interface DerivePathInput<TContext> {
   invariants?: (observation: PathObservation<TContext>) => string[];
   /** The facts that decide what happens next; `digestContext` of the context when absent. */
   behaviour?: (context: TContext, record: WorkflowRecord) => unknown;
-  /** Numbers (and digit runs of strings) above this are one value in the default behaviour (default 3). */
+  /**
+   * Numbers (and digit runs of strings) above this are one value in the default behaviour (default 3),
+   * but for the numbers of the bodies, the examples and the starter claims, kept as they are.
+   */
   counterCap?: number;
   finishedProbes?: readonly string[];
   defensiveTransitions?: readonly string[];
@@ -109,13 +112,19 @@ export function derivePrincipals(
 /**
  * A bounded digest of a context: keys sorted, the workflow id taken out of strings, numbers above
  * `cap` (and digit runs of strings above it: attempts in job ids, versions in keys) one value, lists
- * longer than `cap` cut to their first `cap` items and a marker. What it keeps may still split states
+ * longer than `cap` cut to their first `cap` items and a marker; numbers in `keep` (the author's: those
+ * of the creation bodies and examples, facts a branch may read) stay as they are. What it keeps may still split states
  * that behave alike (a text that changes on every step); what it merges may hide a branch that reads
  * an amount: a definition whose guards read such facts gives its own `behaviour`.
  */
-export function digestContext(value: unknown, options: { workflowId?: string; cap?: number } = {}): unknown {
+export function digestContext(
+  value: unknown,
+  options: { workflowId?: string; cap?: number; keep?: ReadonlySet<number> } = {},
+): unknown {
   const cap = options.cap ?? 3;
-  const number = (n: number) => (Math.abs(n) <= cap || !Number.isFinite(n) ? n : n > 0 ? `>${cap}` : `<-${cap}`);
+  const keep = options.keep ?? new Set<number>();
+  const number = (n: number) =>
+    Math.abs(n) <= cap || !Number.isFinite(n) || keep.has(n) ? n : n > 0 ? `>${cap}` : `<-${cap}`;
   const digest = (v: unknown, depth: number): unknown => {
     if (typeof v === 'number') return number(v);
     if (typeof v === 'string') {
@@ -340,6 +349,22 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
   };
 
   const cap = input.counterCap ?? 3;
+  // The numbers the author gave (amounts of the bodies, limits of the examples) may decide a branch: kept.
+  const keep = new Set<number>();
+  const collect = (v: unknown, depth = 0): void => {
+    if (typeof v === 'number') keep.add(v);
+    else if (typeof v === 'object' && v !== null && depth < 8)
+      Object.values(v).forEach((x) => {
+        collect(x, depth + 1);
+      });
+  };
+  input.bodies.forEach((b) => {
+    collect(b);
+  });
+  for (const byName of Object.values(input.examples ?? {})) {
+    for (const example of Object.values(byName)) if (typeof example.payload === 'object') collect(example.payload);
+  }
+  for (const spec of Object.values(input.claims ?? {})) collect(spec.starter);
   return {
     body,
     ...(bodies.length > 0 ? { bodies } : {}),
@@ -347,7 +372,8 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
     events,
     resolve,
     invariants: input.invariants ?? (() => []),
-    behaviour: input.behaviour ?? ((context, record) => digestContext(context, { workflowId: record.workflowId, cap })),
+    behaviour:
+      input.behaviour ?? ((context, record) => digestContext(context, { workflowId: record.workflowId, cap, keep })),
     ...(input.finishedProbes ? { finishedProbes: input.finishedProbes } : {}),
     ...(input.defensiveTransitions ? { defensiveTransitions: input.defensiveTransitions } : {}),
   };

@@ -15,6 +15,7 @@ import {
 import { definitionKey } from '../engine/definition.ts';
 
 import { checkLiveness, type LivenessReport } from './liveness.ts';
+import { explainUncovered, type UncoveredTransition } from './uncovered.ts';
 import { activeNodePaths, configTransitions, stateNodePaths, stepCoverage } from './coverage.ts';
 import {
   applyWalkEvent,
@@ -69,6 +70,8 @@ export interface PathReport {
   transitionsTotal: number;
   transitionsCovered: number;
   transitionsNotCovered: string[];
+  /** Why each transition no path takes is not taken: which guard refused its event where, or that it was never offered. */
+  uncovered: UncoveredTransition[];
   invariantViolations: InvariantViolation[];
   /** No trap, no unhandled dead letter or failure, no stall: every workflow can still end. */
   liveness: LivenessReport;
@@ -254,6 +257,11 @@ export function generatePaths(walkable: Walkable, options: GenerateOptions = {})
     transitionsTotal: transitions.length,
     transitionsCovered: transitions.filter((t) => covered.has(t.id)).length,
     transitionsNotCovered: transitions.filter((t) => !covered.has(t.id)).map((t) => t.label),
+    uncovered: explainUncovered(
+      walkable,
+      states,
+      transitions.filter((t) => !covered.has(t.id)),
+    ),
     invariantViolations: violations,
     liveness,
     millis: Math.round(performance.now() - started),

@@ -1,0 +1,258 @@
+/**
+ * The derived path model: payloads, principals and jobs from the definition, several creation
+ * bodies, and the report naming the guard that keeps a branch out of reach.
+ */
+import { assign, setup } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
+import { derivePathModel, digestContext, type DerivePathInput } from '../../src/paths/derive.ts';
+import { generatePaths } from '../../src/paths/generate.ts';
+import { applyWalkEvent, contextOf, initialWalk, walkEvents, type Walkable } from '../../src/paths/walk.ts';
+
+interface OrderContext {
+  workflowId: string;
+  amount: number;
+  jobs: { check?: string };
+  checked: boolean;
+  approvedBy: string | null;
+}
+
+type Envelope = { actor: { id: string; claims?: Record<string, unknown> } };
+type OrderEvent =
+  | ({ type: 'START'; payload: Record<string, never> } & Envelope)
+  | ({ type: 'CHECKED'; payload: { jobId: string } } & Envelope)
+  | ({ type: 'SUBMIT'; payload: Record<string, never> } & Envelope)
+  | ({ type: 'APPROVE'; payload: { note?: string } } & Envelope)
+  | ({ type: 'REJECT'; payload: { reason: string } } & Envelope)
+  | ({ type: 'ESCALATE'; payload: { reason: string; jobId?: string } } & Envelope);
+
+const jobId = z.string().regex(/^[A-Za-z0-9_-]{1,80}\/[a-z]+\/[1-9][0-9]*$/);
+const eventSchemas = {
+  START: z.strictObject({}),
+  CHECKED: z.strictObject({ jobId }),
+  SUBMIT: z.strictObject({}),
+  APPROVE: z.strictObject({ note: z.string().max(50).optional() }),
+  REJECT: z.strictObject({ reason: z.string().min(3).max(100) }),
+  ESCALATE: z.strictObject({ reason: z.string(), jobId: jobId.optional() }),
+};
+const inputSchema = z.strictObject({
+  amount: z.number().int().positive(),
+  workflowId: z.string(),
+  tenantId: z.string(),
+  requesterId: z.string(),
+  correlationId: z.string(),
+  createdAt: z.number(),
+});
+
+const machine = setup({
+  types: { context: {} as OrderContext, events: {} as OrderEvent, input: {} as z.infer<typeof inputSchema> },
+  guards: {
+    isCurrentCheck: ({ context, event }) => event.type === 'CHECKED' && event.payload.jobId === context.jobs.check,
+    isLarge: ({ context }) => context.amount > 100,
+    withinLimit: ({ context, event }) => {
+      const limit = event.actor.claims?.approvalLimit;
+      return typeof limit === 'number' && limit >= context.amount;
+    },
+  },
+  actions: {
+    planCheck: assign({ jobs: ({ context }) => ({ check: `${context.workflowId}/check/1` }) }),
+    recordCheck: assign({ checked: true, jobs: () => ({}) }),
+    recordApproval: assign({ approvedBy: ({ event }) => event.actor.id }),
+    requestCheck: () => undefined,
+  },
+}).createMachine({
+  id: 'order',
+  initial: 'created',
+  context: ({ input }) => ({
+    workflowId: input.workflowId,
+    amount: input.amount,
+    jobs: {},
+    checked: false,
+    approvedBy: null,
+  }),
+  states: {
+    created: { on: { START: 'checking' } },
+    checking: {
+      entry: ['planCheck', 'requestCheck'],
+      on: {
+        CHECKED: { guard: 'isCurrentCheck', target: 'decided', actions: 'recordCheck' },
+        ESCALATE: 'stuck',
+      },
+    },
+    decided: { on: { SUBMIT: [{ guard: 'isLarge', target: 'review' }, { target: 'done' }] } },
+    review: {
+      on: {
+        APPROVE: { guard: 'withinLimit', target: 'done', actions: 'recordApproval' },
+        REJECT: 'rejected',
+      },
+    },
+    done: { type: 'final' },
+    rejected: { type: 'final' },
+    stuck: { type: 'final' },
+  },
+});
+
+const orderV1: WorkflowDefinition<OrderContext> = {
+  id: 'order',
+  version: 1,
+  machine,
+  inputSchema,
+  createRoles: ['buyer'],
+  eventSchemas,
+  eventRoles: {
+    START: ['buyer'],
+    CHECKED: ['worker'],
+    SUBMIT: ['buyer'],
+    APPROVE: ['approver'],
+    REJECT: ['approver'],
+    ESCALATE: ['worker'],
+  },
+  effects: { requestCheck: { operation: 'check', params: (c) => ({ amount: c.amount }) } },
+  jobGuards: ['isCurrentCheck'],
+  currentJobs: (c) => c.jobs,
+  explainGuard: (guard) => [guard],
+  startEvent: 'START',
+  deadLetterEvent: 'ESCALATE',
+  personEvents: ['APPROVE', 'REJECT'],
+};
+
+const base: DerivePathInput<OrderContext> = {
+  definition: orderV1,
+  roles: { buys: 'buyer', approves: 'approver' },
+  claims: { approvalLimit: { description: 'the largest amount one may approve', starter: { approver: 1000 } } },
+  bodies: [{ amount: 10 }],
+};
+const walkable = (input: DerivePathInput<OrderContext>): Walkable => ({
+  definition: orderV1,
+  paths: derivePathModel(input),
+});
+
+describe('derivePathModel', () => {
+  it('derives one principal per role, with its starter claims, and the creator of the first creating role', () => {
+    const model = derivePathModel(base);
+    expect(model.creator).toEqual({ id: 'buyer-1', tenantId: 'acme', kind: 'user', roles: ['buyer'] });
+    const walk = initialWalk(walkable({ ...base, bodies: [{ amount: 500 }] }));
+    const context = contextOf(orderV1, walk.record);
+    const approve = model.resolve({ type: 'APPROVE', variant: 'valid' }, context, walk.record);
+    expect(approve).toEqual({
+      type: 'APPROVE',
+      payload: {},
+      principal: {
+        id: 'approver-1',
+        tenantId: 'acme',
+        kind: 'user',
+        roles: ['approver'],
+        claims: { approvalLimit: 1000 },
+      },
+    });
+    expect(model.resolve({ type: 'APPROVE', variant: 'wrongRole' }, context, walk.record).principal.roles).toEqual([
+      'buyer',
+    ]);
+    expect(model.resolve({ type: 'APPROVE', variant: 'otherTenant' }, context, walk.record).principal.tenantId).toBe(
+      'acme-other',
+    );
+  });
+
+  it('offers a job result only with the job in flight, naming it; its stale and refused variants too', () => {
+    const w = walkable(base);
+    const created = initialWalk(w);
+    const checking = applyWalkEvent(w, created, { type: 'START', variant: 'valid' }).after;
+    const variants = walkEvents(w, checking)
+      .filter((e) => e.type === 'CHECKED')
+      .map((e) => e.variant);
+    expect(variants).toEqual([
+      'valid',
+      'wrongRole',
+      'staleJob',
+      'missing:jobId',
+      'wrongType:jobId',
+      'badFormat:jobId',
+      'unknownField',
+    ]);
+    const valid = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' });
+    expect(valid.resolved).toMatchObject({ payload: { jobId: 'path/check/1' }, principal: { roles: ['worker'] } });
+    expect(valid.decision.outcome).toBe('accepted');
+    const stale = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'staleJob' });
+    expect(stale.decision).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
+    // The dead letter names the job in flight, sent by a worker.
+    const dead = applyWalkEvent(w, checking, { type: 'ESCALATE', variant: 'valid' });
+    expect(dead.resolved).toMatchObject({ payload: { reason: 'reason', jobId: 'path/check/1' } });
+    expect(dead.decision.outcome).toBe('accepted');
+  });
+
+  it('from one body leaves the input-dependent branch out of reach, and names the guard that refused it', () => {
+    const { report } = generatePaths(walkable(base), { simple: false });
+    expect(report.unreachable).toEqual(['review', 'rejected']);
+    expect(report.invariantViolations).toEqual([]);
+    const submit = report.uncovered.find((u) => u.transition.startsWith('decided SUBMIT#0'));
+    expect(submit).toMatchObject({ event: 'SUBMIT', guard: 'isLarge', defensive: false });
+    expect(submit?.reason).toMatch(/^guard isLarge refused SUBMIT in every state where it was tried \(decided\)/);
+    expect(submit?.tried).toEqual([
+      { state: ['decided'], outcome: 'guard isLarge refused (the event took decided SUBMIT#1)', variants: ['valid'] },
+    ]);
+    const approve = report.uncovered.find((u) => u.transition.startsWith('review APPROVE#0'));
+    expect(approve?.reason).toBe('review is never active at rest in the graph');
+  });
+
+  it('from a second creation body reaches it: every state node, every transition, live', () => {
+    const { report, paths } = generatePaths(walkable({ ...base, bodies: [{ amount: 10 }, { amount: 500 }] }));
+    expect(report.unreachable).toEqual([]);
+    expect(report.transitionsNotCovered).toEqual([]);
+    expect(report.uncovered).toEqual([]);
+    expect(report.liveness.findings).toEqual([]);
+    expect(report.invariantViolations).toEqual([]);
+    // The paths into review start from the second body.
+    const intoReview = paths.filter((p) => p.kind === 'shortest' && p.finalStatePaths.includes('review'));
+    expect(intoReview.length).toBeGreaterThan(0);
+    expect(intoReview.every((p) => p.body === 1)).toBe(true);
+  });
+
+  it('takes the author’s examples for the valid payload, each named, with its own principal', () => {
+    const model = derivePathModel({
+      ...base,
+      bodies: [{ amount: 500 }],
+      examples: {
+        REJECT: {
+          valid: { payload: { reason: 'over budget' } },
+          byOther: { payload: (c) => ({ reason: `amount ${c.amount}` }), principal: 'approver' },
+        },
+      },
+    });
+    const w: Walkable = { definition: orderV1, paths: model };
+    let walk = initialWalk(w);
+    for (const type of ['START', 'CHECKED', 'SUBMIT']) walk = applyWalkEvent(w, walk, { type, variant: 'valid' }).after;
+    expect(walk.record.statePaths).toEqual(['review']);
+    const reject = walkEvents(w, walk)
+      .filter((e) => e.type === 'REJECT')
+      .map((e) => e.variant);
+    expect(reject.slice(0, 2)).toEqual(['valid', 'valid:byOther']);
+    expect(applyWalkEvent(w, walk, { type: 'REJECT', variant: 'valid:byOther' }).resolved).toMatchObject({
+      payload: { reason: 'amount 500' },
+    });
+    // Refused payloads are made from the first example when the schema gives them.
+    expect(reject).toContain('outOfBounds:reason');
+  });
+
+  it('names the payload it cannot sample, and takes an example instead', () => {
+    const coded = {
+      ...orderV1,
+      eventSchemas: { ...eventSchemas, SUBMIT: z.strictObject({ code: z.string().regex(/^(?=X)X\d{3}$/) }) },
+    };
+    expect(() => derivePathModel({ ...base, definition: coded })).toThrow(
+      /SUBMIT: cannot sample code: no string of the pattern .* give an example \(examples\.SUBMIT/,
+    );
+    expect(() =>
+      derivePathModel({ ...base, definition: coded, examples: { SUBMIT: { valid: { payload: { code: 'X123' } } } } }),
+    ).not.toThrow();
+  });
+});
+
+describe('digestContext', () => {
+  it('is bounded: the workflow id out, numbers and digit runs above the cap merged, keys sorted, lists cut', () => {
+    const a = digestContext({ b: 7, a: 'wf-1/check/12', list: [1, 2, 3, 4, 5] }, { workflowId: 'wf-1' });
+    expect(a).toEqual({ a: '<workflow>/check/>3', b: '>3', list: [1, 2, 3, '+more'] });
+    expect(JSON.stringify(digestContext({ n: 4 }))).toBe(JSON.stringify(digestContext({ n: 40 })));
+    expect(digestContext({ n: 2 })).not.toEqual(digestContext({ n: 3 }));
+  });
+});
