@@ -5,6 +5,10 @@
 import { assign, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { paths } from '../../src/cli/paths.ts';
+import { defineWorkflow } from '../../src/definitions/define-workflow.ts';
+import { createRegistry } from '../../src/definitions/registry.ts';
+import { createHandler } from '../../src/effects/handler-kit.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { derivePathModel, digestContext, type DerivePathInput } from '../../src/paths/derive.ts';
 import { generatePaths } from '../../src/paths/generate.ts';
@@ -254,5 +258,46 @@ describe('digestContext', () => {
     expect(a).toEqual({ a: '<workflow>/check/>3', b: '>3', list: [1, 2, 3, '+more'] });
     expect(JSON.stringify(digestContext({ n: 4 }))).toBe(JSON.stringify(digestContext({ n: 40 })));
     expect(digestContext({ n: 2 })).not.toEqual(digestContext({ n: 3 }));
+  });
+});
+
+describe('warden paths', () => {
+  it('prints, under each transition no path takes, the guard that refused it where it was tried', () => {
+    const bundle = defineWorkflow<OrderContext>({
+      id: 'order',
+      title: 'Order',
+      description: 'An order a buyer submits; a large one goes to an approver.',
+      versions: [orderV1],
+      createSchema: z.strictObject({ amount: z.number().int().positive() }),
+      roles: base.roles,
+      ...(base.claims ? { claims: base.claims } : {}),
+      handlers: {
+        requestCheck: () =>
+          createHandler<OrderContext>({
+            timeoutMs: 1000,
+            schemas: eventSchemas,
+            run: (ctx) => Promise.resolve({ type: 'CHECKED', payload: { jobId: ctx.job.jobId } }),
+            onError: (ctx, error) => ({ type: 'ESCALATE', payload: { reason: String(error), jobId: ctx.job.jobId } }),
+          }),
+      },
+      view: { schema: z.object({}), render: () => ({}) },
+      queues: [],
+      paths: derivePathModel(base),
+      demo: { input: () => ({ amount: 10 }), creator: derivePathModel(base).creator, decide: () => null },
+    });
+    const lines: string[] = [];
+    const code = paths(createRegistry([bundle]), { json: false, definition: 'order', simple: false }, (l) =>
+      lines.push(l),
+    );
+    expect(code).toBe(1);
+    const text = lines.join('\n');
+    expect(text).toContain(
+      '  decided SUBMIT#0 → review\n    why: guard isLarge refused SUBMIT in every state where it was tried (decided)',
+    );
+    expect(text).toContain('    in decided: guard isLarge refused (the event took decided SUBMIT#1) [valid]');
+    const json: string[] = [];
+    paths(createRegistry([bundle]), { json: true, definition: 'order', simple: false }, (l) => json.push(l));
+    const report = JSON.parse(json.join('\n')) as { uncovered: { transition: string; guard: string | null }[] };
+    expect(report.uncovered.find((u) => u.transition.startsWith('decided SUBMIT#0'))?.guard).toBe('isLarge');
   });
 });
