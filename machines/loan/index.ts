@@ -5,6 +5,7 @@ import { ledger, localMemo } from './loan.effects.ts';
 import { loanMachine, type LoanContext } from './loan.machine.ts';
 
 const error = (retryable: boolean) => ({ class: 'UNAVAILABLE', message: 'down', retryable });
+const failures = { transient: { payload: { error: error(true) } }, final: { payload: { error: error(false) } } };
 
 export const loan = workflow<LoanContext, { ledger: ReturnType<typeof ledger> }>({
   machine: loanMachine,
@@ -58,8 +59,10 @@ export const loan = workflow<LoanContext, { ledger: ReturnType<typeof ledger> }>
     ],
     examples: {
       IDENTITY_CHECKED: { verified: { payload: { verified: true } }, unverified: { payload: { verified: false } } },
-      CHECK_FAILED: { transient: { payload: { error: error(true) } }, final: { payload: { error: error(false) } } },
-      DISBURSE_FAILED: { transient: { payload: { error: error(true) } }, final: { payload: { error: error(false) } } },
+      IDENTITY_FAILED: failures,
+      CREDIT_FAILED: failures,
+      MEMO_FAILED: failures,
+      DISBURSE_FAILED: failures,
       APPROVED: {
         shown: { payload: (c) => ({ memoArtifactId: c.memo?.artifactId ?? 'none' }) },
         stale: { payload: { memoArtifactId: 'memo-0' } },

@@ -49,7 +49,7 @@ export const checkIdentity = effect<LoanContext, z.infer<typeof applicant>>({
   params,
   paramsSchema: applicant,
   results: ['IDENTITY_CHECKED'],
-  failure: 'CHECK_FAILED',
+  failure: 'IDENTITY_FAILED',
   retry: transient,
   idempotent: true,
   run: ({ params: p }) =>
@@ -60,7 +60,7 @@ export const checkCredit = effect<LoanContext, z.infer<typeof applicant>>({
   params,
   paramsSchema: applicant,
   results: ['CREDIT_CHECKED'],
-  failure: 'CHECK_FAILED',
+  failure: 'CREDIT_FAILED',
   retry: transient,
   idempotent: true,
   run: ({ params: p }) => {
@@ -72,7 +72,7 @@ export const checkCredit = effect<LoanContext, z.infer<typeof applicant>>({
 export const draftMemo = effect<LoanContext, { score: number; amount: number; purpose: string }>({
   params: (c) => ({ score: c.creditScore ?? 0, amount: c.application.amount, purpose: c.application.purpose }),
   results: ['MEMO_DRAFTED'],
-  failure: 'CHECK_FAILED',
+  failure: 'MEMO_FAILED',
   retry: transient,
   idempotent: true,
   run: async ({ params: p, ask }) => {

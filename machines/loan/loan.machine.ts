@@ -64,7 +64,9 @@ export const loanKit = setup({
       artifactId: z.string(),
     }),
     DISBURSED: result({ reference: z.string().min(1).max(200) }),
-    CHECK_FAILED: failure(),
+    IDENTITY_FAILED: failure(),
+    CREDIT_FAILED: failure(),
+    MEMO_FAILED: failure(),
     DISBURSE_FAILED: failure(),
     APPROVED: event({ memoArtifactId: z.string() }, { roles: ['underwriter'] }),
     DECLINED: event({ reason: z.string().trim().min(1).max(500) }, { roles: ['underwriter'] }),
@@ -119,7 +121,7 @@ export const loanMachine = loanKit.createMachine({
               entry: 'checkIdentity',
               on: {
                 IDENTITY_CHECKED: { target: 'done', actions: 'recordIdentity' },
-                CHECK_FAILED: [{ guard: 'canRetry', target: 'waiting' }, { target: '#loan.referred' }],
+                IDENTITY_FAILED: [{ guard: 'canRetry', target: 'waiting' }, { target: '#loan.referred' }],
               },
             },
             waiting: { after: { backoff: 'running' } },
@@ -133,7 +135,7 @@ export const loanMachine = loanKit.createMachine({
               entry: 'checkCredit',
               on: {
                 CREDIT_CHECKED: { target: 'done', actions: 'recordCredit' },
-                CHECK_FAILED: [{ guard: 'canRetry', target: 'waiting' }, { target: '#loan.referred' }],
+                CREDIT_FAILED: [{ guard: 'canRetry', target: 'waiting' }, { target: '#loan.referred' }],
               },
             },
             waiting: { after: { backoff: 'running' } },
@@ -152,7 +154,7 @@ export const loanMachine = loanKit.createMachine({
       entry: 'draftMemo',
       on: {
         MEMO_DRAFTED: { target: 'awaitingUnderwriter', actions: 'recordMemo' },
-        CHECK_FAILED: [{ guard: 'canRetry', target: 'memoWait' }, { target: 'referred' }],
+        MEMO_FAILED: [{ guard: 'canRetry', target: 'memoWait' }, { target: 'referred' }],
         ESCALATE: 'referred',
       },
     },

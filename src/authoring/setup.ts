@@ -90,6 +90,8 @@ export interface Kit {
 }
 
 const kits = new WeakMap<AnyStateMachine, Kit>();
+/** The machine each kit made (for checks that read the chart's state nodes). */
+export const kitMachines = new WeakMap<Kit, AnyStateMachine>();
 
 /** A machine the kit made, typed by its context (for `workflow()`'s view, outcomes and paths). */
 export type KitMachine<TContext> = AnyStateMachine & { readonly __kitContext?: TContext };
@@ -240,13 +242,15 @@ export function setup<
         }
         return jobs;
       };
-      kits.set(machine, {
+      const kit: Kit = {
         spec: spec as never,
         operations,
         jobStates,
         explainGuard,
         currentJobs,
-      });
+      };
+      kits.set(machine, kit);
+      kitMachines.set(kit, machine);
       return machine;
     },
   };

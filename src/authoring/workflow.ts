@@ -28,7 +28,7 @@ import { callModelWithRepair } from '../effects/model-call.ts';
 import { derivePathModel, type DerivePathInput } from '../paths/derive.ts';
 import type { EffectDeclaration } from './effect.ts';
 import type { EventDeclaration } from './events.ts';
-import { kitNames, kitOf, type Kit, type KitMachine } from './setup.ts';
+import { kitMachines, kitNames, kitOf, type Kit, type KitMachine } from './setup.ts';
 
 /** What `workflow()` takes beside the machine. */
 export interface WorkflowSpec<TContext, TDeps extends object = object> {
@@ -117,6 +117,7 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
       );
     }
   }
+  problems.push(...parallelSharing(id, kit, effects));
   for (const [kind, names] of Object.entries(kitNames)) {
     const own =
       kind === 'actions'
@@ -135,6 +136,51 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
     problems.push(`only one event may be the deadLetter(): ${deadLetters.map(([t]) => t).join(', ')}`);
   if (Object.hasOwn(events, 'START'))
     problems.push("START is the kit's own (sent right after creation when the chart handles it): do not declare it");
+  return problems;
+}
+
+/**
+ * XState hands an event to every region of a parallel state: a result or failure event two effects
+ * share reaches both regions when their jobs run side by side, and the region whose job it is not
+ * would take it too. Each such event must belong to one effect.
+ */
+function parallelSharing(
+  id: string,
+  kit: Kit,
+  effects: Readonly<Record<string, EffectDeclaration<unknown>>>,
+): string[] {
+  const machine = kitMachines.get(kit);
+  if (!machine) return [];
+  const parallelAncestor = (a: string, b: string) => {
+    const [x, y] = [a.split('.'), b.split('.')];
+    let i = 0;
+    while (i < x.length && i < y.length && x[i] === y[i]) i++;
+    if (i === 0 || i === x.length || i === y.length) return null;
+    const common = x.slice(0, i).join('.');
+    return machine.getStateNodeById(`${machine.id}.${common}`).type === 'parallel' ? common : null;
+  };
+  const problems: string[] = [];
+  const names = Object.keys(effects);
+  for (const [i, first] of names.entries()) {
+    for (const second of names.slice(i + 1)) {
+      const events = (name: string) => {
+        const d = effects[name];
+        return d ? [...d.results, ...(d.failure === undefined ? [] : [d.failure])] : [];
+      };
+      const shared = events(first).filter((type) => events(second).includes(type));
+      if (shared.length === 0) continue;
+      for (const a of kit.jobStates[first] ?? []) {
+        for (const b of kit.jobStates[second] ?? []) {
+          const parallel = parallelAncestor(a, b);
+          if (parallel !== null) {
+            problems.push(
+              `effects ${first} and ${second} both report ${shared.join(', ')} and run side by side in the parallel state ${parallel}: every region would take it; give each effect events of its own`,
+            );
+          }
+        }
+      }
+    }
+  }
   return problems;
 }
 

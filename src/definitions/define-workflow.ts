@@ -56,12 +56,15 @@ function guardName(guard: unknown): string | null {
 
 /**
  * The event types the chart takes as the answer to a job: those with a transition guarded by one
- * of the definition's job guards (the check that a result names the job in flight), with that guard.
+ * of the definition's job guards (the check that a result names the job in flight), with that guard,
+ * and those `resultOperations` names (the authoring kit's results and failures, checked before the chart).
  */
 export function jobAnswerEventTypes(
-  definition: Pick<WorkflowDefinition, 'machine' | 'jobGuards'>,
+  definition: Pick<WorkflowDefinition, 'machine' | 'jobGuards' | 'resultOperations'>,
 ): Map<string, string> {
-  const answers = new Map<string, string>();
+  const answers = new Map<string, string>(
+    Object.keys(definition.resultOperations ?? {}).map((type) => [type, 'resultOperations']),
+  );
   for (const node of [definition.machine.root, ...getStateNodes(definition.machine.root)]) {
     for (const [type, transitions] of node.transitions) {
       for (const transition of transitions) {

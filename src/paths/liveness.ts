@@ -71,6 +71,9 @@ export function failurePayload(
 ): Record<string, unknown> | null {
   const schema = Object.hasOwn(definition.eventSchemas, type) ? definition.eventSchemas[type] : undefined;
   if (!schema) return null;
+  // The authoring kit's failure report: { jobId, error: { class, message, retryable } }.
+  const kitFailure = { jobId, error: { class: 'INTERNAL', message: probeMessage, retryable: true } };
+  if (schema.safeParse(kitFailure).success) return kitFailure;
   for (const errorClass of errorClassesOf((schema as { shape?: Record<string, unknown> }).shape?.errorClass)) {
     for (const extra of [{}, { retryable: true }]) {
       const payload = { jobId, errorClass, message: probeMessage, ...extra };
@@ -160,8 +163,15 @@ export function checkLiveness(
       report('stall', walk, serial, 'no job in flight, no timer armed and no event accepted');
     }
     const { handled } = machineState(definition, walk.record);
+    const inFlight = Object.entries(definition.currentJobs(context, walk.record.statePaths));
     for (const jobId of jobs) {
       jobsChecked += 1;
+      // A failure event the definition ties to operations (`resultOperations`) reports only their jobs.
+      const operation = inFlight.find(([, id]) => id === jobId)?.[0];
+      const reportsThisJob = (type: string) => {
+        const operations = definition.resultOperations?.[type];
+        return !operations || (operation !== undefined && operations.includes(operation));
+      };
       // A failure report is a job's result, sent with the lease; the dead letter is not.
       const probe = (type: string, payload: Record<string, unknown>, result: boolean) =>
         decideEvent({
@@ -194,7 +204,7 @@ export function checkLiveness(
           );
         }
       }
-      const reportable = failures.filter((type) => handled.includes(type));
+      const reportable = failures.filter((type) => handled.includes(type) && reportsThisJob(type));
       // A state may take its failures as the dead letter itself (a reconciliation that cannot tell).
       if (reportable.length === 0 && !deadLetterAccepted) {
         report(

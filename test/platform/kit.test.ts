@@ -1,106 +1,126 @@
 /**
  * The authoring kit owns the plumbing: job ids and attempts outside the author's context, retries
- * through the chart's `canRetry` guard and `backoff` delay, stale results refused before the chart.
+ * through the chart's `canRetry` guard and `backoff` delay, stale results refused before the chart,
+ * and a result for another operation's job refused while both are in flight.
  */
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/definitions/registry.ts';
-import { memoryWorld } from '../support/world.ts';
-import { applyAs } from '../support/job-results.ts';
-import { kitStampWorkflow } from './kit-stamp.ts';
 import { loan } from '../../machines/loan/index.ts';
+import { createRegistry } from '../../src/definitions/registry.ts';
+import type { ApplyOutcome } from '../../src/engine/engine.ts';
+import { applyAs } from '../support/job-results.ts';
+import { memoryWorld } from '../support/world.ts';
+import { stampWorkflow } from './tiny-workflow.ts';
+import { z } from 'zod';
+import { deadLetter, failure, result, setup, workflow } from '../../src/authoring/index.ts';
 
-const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
-const signer = { id: 'signer-1', tenantId: 't1', kind: 'user' as const, roles: ['signer'] };
+const officer = { id: 'officer-1', tenantId: 't1', kind: 'user' as const, roles: ['loan_officer'] };
 const worker = { id: 'w', tenantId: 't1', kind: 'service' as const, roles: ['worker'] };
+const body = { applicantId: 'a-1', amount: 20_000, termMonths: 36, purpose: 'a van' };
+const contextOf = (r: ApplyOutcome) =>
+  r.outcome === 'accepted' ? (r.record.snapshot as { context: Record<string, unknown> }).context : {};
 
-function setupWorld() {
-  const bundle = kitStampWorkflow();
-  return { bundle, world: memoryWorld(16, createRegistry([bundle])) };
+async function newLoan() {
+  const world = memoryWorld(16, createRegistry([loan]));
+  const created = await world.engine.createWorkflow({ definitionId: 'loan', body, principal: officer });
+  if (created.outcome !== 'created') throw new Error(created.outcome);
+  return { world, id: created.record.workflowId, record: created.record };
 }
 
 describe('a kit workflow', () => {
   it('derives the definition: schemas, roles, START, the dead letter, person events, the job spec', () => {
-    const { bundle } = setupWorld();
-    const d = bundle.latest;
+    const d = stampWorkflow.latest;
     expect(d.startEvent).toBe('START');
     expect(d.deadLetterEvent).toBe('ESCALATE');
     expect(d.personEvents).toEqual(['SIGNED_OFF']);
     expect(d.eventRoles).toMatchObject({ STAMPED: ['worker'], START: ['clerk', 'worker'], SIGNED_OFF: ['signer'] });
-    expect(d.effects.stamp?.operation).toBe('stamp');
-    expect(Object.keys(bundle.handlers)).toEqual(['stamp']);
+    expect(d.effects.requestStamp?.operation).toBe('stamp');
+    expect(Object.keys(stampWorkflow.handlers)).toEqual(['requestStamp']);
+    expect(stampWorkflow.roles).toEqual({ clerk: 'clerk', signer: 'signer', worker: 'worker' });
+    expect(loan.latest.resultOperations).toMatchObject({
+      IDENTITY_FAILED: ['checkidentity'],
+      CREDIT_FAILED: ['checkcredit'],
+    });
   });
 
-  it('starts jobs, retries a failure after a backoff with a new job id, and refuses a stale result', async () => {
-    const { world } = setupWorld();
-    const created = await world.engine.createWorkflow({
-      definitionId: 'kstamp',
-      body: { document: 'c-1' },
-      principal: clerk,
-    });
-    if (created.outcome !== 'created') throw new Error(created.outcome);
-    const id = created.record.workflowId;
-    const first = `${id}/stamp/1`;
-    const failure = { jobId: first, error: { class: 'UNAVAILABLE', message: 'down', retryable: true } };
-    const failed = await applyAs(world.engine, id, { type: 'STAMP_FAILED', eventId: 'e1', payload: failure }, worker);
-    expect(failed).toMatchObject({ outcome: 'accepted', record: { statePaths: ['retryWait'] } });
-    const timer = Object.keys(failed.outcome === 'accepted' ? failed.record.timers : {});
-    expect(timer).toEqual(['xstate.after.backoff.kstamp.retryWait']);
-    const stale = await applyAs(
-      world.engine,
-      id,
-      { type: 'STAMPED', eventId: 'e2', payload: { jobId: `${id}/stamp/9`, stamp: 's' } },
-      worker,
-    );
-    expect(stale).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
-    const [timerId] = timer;
-    world.clock.now = failed.outcome === 'accepted' ? (failed.record.timers[timerId ?? '']?.dueAt ?? 0) : 0;
-    const retried = await world.engine.applyTimer({
-      workflowId: id,
-      timerId: timerId ?? '',
-      generation: failed.outcome === 'accepted' ? (failed.record.timers[timerId ?? '']?.generation ?? 0) : 0,
-    });
-    expect(retried).toMatchObject({ outcome: 'accepted', record: { statePaths: ['stamping'] } });
-    const second = `${id}/stamp/2`;
-    const context = (r: typeof retried) =>
-      r.outcome === 'accepted' ? (r.record.snapshot as { context: Record<string, unknown> }).context : {};
-    expect(context(retried).$warden).toEqual({ workflowId: id, jobs: { stamp: { id: second, n: 2, attempt: 2 } } });
-    expect(Object.keys(context(retried))).toEqual(['document', 'requesterId', 'stamp', 'signedBy', '$warden']);
-    const stamped = await applyAs(
-      world.engine,
-      id,
-      { type: 'STAMPED', eventId: 'e3', payload: { jobId: second, stamp: 's' } },
-      worker,
-    );
-    expect(stamped).toMatchObject({ outcome: 'accepted', record: { statePaths: ['awaitingSignOff'] } });
-    const late = await applyAs(
-      world.engine,
-      id,
-      { type: 'STAMPED', eventId: 'e4', payload: { jobId: second, stamp: 's' } },
-      worker,
-    );
-    expect(late.outcome).toBe('duplicate');
-    const signed = await world.engine.applyEvent(id, { type: 'SIGNED_OFF', eventId: 'e5', payload: {} }, signer);
-    expect(signed).toMatchObject({ outcome: 'accepted', record: { statePaths: ['signed'] } });
-  });
-});
-
-describe('a kit workflow with two jobs in flight', () => {
-  it('refuses a result naming the other operation’s job as stale', async () => {
-    const world = memoryWorld(16, createRegistry([loan]));
-    const officer = { id: 'officer-1', tenantId: 't1', kind: 'user' as const, roles: ['loan_officer'] };
-    const body = { applicantId: 'a-1', amount: 20_000, termMonths: 36, purpose: 'a van' };
-    const created = await world.engine.createWorkflow({ definitionId: 'loan', body, principal: officer });
-    if (created.outcome !== 'created') throw new Error(created.outcome);
-    const id = created.record.workflowId;
-    expect(created.record.statePaths).toEqual(['checks.identity.running', 'checks.credit.running']);
+  it('starts both jobs of a parallel state, and refuses a result naming the other operation’s job', async () => {
+    const { world, id, record } = await newLoan();
+    expect(record.statePaths).toEqual(['checks.identity.running', 'checks.credit.running']);
     const crossed = { jobId: `${id}/checkidentity/1`, score: 710 };
     const refused = await applyAs(world.engine, id, { type: 'CREDIT_CHECKED', eventId: 'x', payload: crossed }, worker);
     expect(refused).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
     const payload = { jobId: `${id}/checkcredit/1`, score: 710 };
     const accepted = await applyAs(world.engine, id, { type: 'CREDIT_CHECKED', eventId: 'y', payload }, worker);
-    expect(accepted).toMatchObject({
-      outcome: 'accepted',
-      record: { statePaths: ['checks.identity.running', 'checks.credit.done'] },
+    expect(accepted).toMatchObject({ record: { statePaths: ['checks.identity.running', 'checks.credit.done'] } });
+    const late = { jobId: `${id}/checkcredit/1`, error: { class: 'UNAVAILABLE', message: 'down', retryable: true } };
+    const stale = await applyAs(world.engine, id, { type: 'CREDIT_FAILED', eventId: 'z', payload: late }, worker);
+    expect(stale.outcome).toBe('duplicate'); // the job has its result already
+  });
+
+  it('retries a failure after its backoff with a new job id and the next attempt, then gives up', async () => {
+    const { world, id } = await newLoan();
+    const fail = async (n: number) => {
+      const error = { class: 'UNAVAILABLE', message: 'down', retryable: true };
+      const payload = { jobId: `${id}/checkcredit/${n}`, error };
+      return applyAs(world.engine, id, { type: 'CREDIT_FAILED', eventId: `f${n}`, payload }, worker);
+    };
+    for (const n of [1, 2]) {
+      const failed = await fail(n);
+      if (failed.outcome !== 'accepted') throw new Error(failed.outcome);
+      expect(failed.record.statePaths).toContain('checks.credit.waiting');
+      const [timerId = '', timer] = Object.entries(failed.record.timers)[0] ?? [];
+      expect(timerId).toBe('xstate.after.backoff.loan.checks.credit.waiting');
+      world.clock.now = timer?.dueAt ?? 0;
+      const retried = await world.engine.applyTimer({ workflowId: id, timerId, generation: timer?.generation ?? 0 });
+      expect(contextOf(retried).$warden).toMatchObject({
+        jobs: { checkcredit: { id: `${id}/checkcredit/${n + 1}`, attempt: n + 1 } },
+      });
+      expect(Object.keys(contextOf(retried))).not.toContain('jobs');
+    }
+    const last = await fail(3); // maxAttempts 3: a person takes over
+    expect(last).toMatchObject({ outcome: 'accepted', record: { statePaths: ['referred'] } });
+  });
+});
+
+describe('the kit’s registration checks', () => {
+  const job = (results: string[], failure?: string) => ({
+    params: () => ({}),
+    results,
+    ...(failure ? { failure } : {}),
+    run: () => Promise.resolve({ type: results[0] ?? '' }),
+  });
+  const bundle = (effects: Record<string, ReturnType<typeof job>>, states: Record<string, unknown>) => {
+    const kit = setup({
+      input: z.strictObject({}),
+      context: () => ({}),
+      events: { A_DONE: result(), B_DONE: result(), FAILED: failure(), GIVE_UP: deadLetter() },
+      effects,
     });
+    return () =>
+      workflow({
+        machine: kit.createMachine({ id: 'checked', initial: 'work', states }),
+        title: 't',
+        description: 'd',
+        create: ['clerk'],
+        view: { schema: z.object({}), render: () => ({}) },
+        paths: { bodies: [{}] },
+        demo: { input: () => ({}) },
+      });
+  };
+  const region = (effect: string, done: string) => ({
+    initial: 'running',
+    states: { running: { entry: effect, on: { [done]: 'ok', FAILED: 'ok' } }, ok: { type: 'final' } },
+  });
+
+  it('refuses a failure event two effects share in regions of a parallel state, and an effect no state starts', () => {
+    const parallel = bundle(
+      { a: job(['A_DONE'], 'FAILED'), b: job(['B_DONE'], 'FAILED') },
+      { work: { type: 'parallel', states: { x: region('a', 'A_DONE'), y: region('b', 'B_DONE') } } },
+    );
+    expect(parallel).toThrow(/effects a and b both report FAILED and run side by side in the parallel state work/);
+    const unstarted = bundle(
+      { a: job(['A_DONE']) },
+      { work: { on: { A_DONE: 'end', GIVE_UP: 'end' } }, end: { type: 'final' } },
+    );
+    expect(unstarted).toThrow(/effect a is the entry action of no state/);
   });
 });

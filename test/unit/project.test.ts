@@ -197,18 +197,11 @@ describe('warden new', () => {
     const { code, out } = await run({ cwd }, 'new', 'invoice-check');
     expect(code).toBe(0);
     expect(out).toContain('registered invoiceCheckWorkflow in warden.config.ts');
-    for (const file of [
-      'schemas.ts',
-      'invoice-check.machine.ts',
-      'effects.ts',
-      'view.ts',
-      'index.ts',
-      'invoice-check.test.ts',
-    ]) {
+    for (const file of ['invoice-check.machine.ts', 'index.ts', 'invoice-check.test.ts']) {
       expect(existsSync(join(cwd, 'workflows/invoice-check', file)), file).toBe(true);
     }
     expect(readFileSync(join(cwd, 'workflows/invoice-check/index.ts'), 'utf8')).toContain(
-      "export const invoiceCheckWorkflow = defineWorkflow<InvoiceCheckContext>({\n  id: 'invoice-check',",
+      "export const invoiceCheckWorkflow = workflow({\n  machine,",
     );
     expect((await run({ cwd }, 'new', 'second')).code).toBe(0);
     const config = readFileSync(join(cwd, 'warden.config.ts'), 'utf8');
