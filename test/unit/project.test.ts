@@ -201,7 +201,7 @@ describe('warden new', () => {
       expect(existsSync(join(cwd, 'workflows/invoice-check', file)), file).toBe(true);
     }
     expect(readFileSync(join(cwd, 'workflows/invoice-check/index.ts'), 'utf8')).toContain(
-      "export const invoiceCheckWorkflow = workflow({\n  machine,",
+      'export const invoiceCheckWorkflow = workflow({\n  machine,',
     );
     expect((await run({ cwd }, 'new', 'second')).code).toBe(0);
     const config = readFileSync(join(cwd, 'warden.config.ts'), 'utf8');
