@@ -3,12 +3,13 @@
  * A command loads its module (and the workflows, when it needs them) only when it runs, so that
  * `warden token` starts without the server, the engine or the workflows.
  */
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { ProjectConfigError } from '../definitions/project-config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { WardenError } from '../engine/errors.ts';
-import { loadProjectWorkflows, type ImportModule, type Workflows } from './project.ts';
+import { loadProject, type ImportModule, type LoadedProject, type Workflows } from './project.ts';
 
 const usage = `warden <command> [options]
 
@@ -115,13 +116,15 @@ export async function main(
     strict: false,
   });
   const json = values.json === true;
+  let loaded: LoadedProject | undefined;
   const registry = async (): Promise<WorkflowRegistry> => {
-    const workflows = await loadProjectWorkflows({
+    loaded = await loadProject({
       fallback,
       importModule,
       cwd,
       definitions: typeof values.definitions === 'string' ? values.definitions : undefined,
     });
+    const { workflows } = loaded;
     const { createRegistry } = await import('../definitions/registry.ts');
     try {
       return createRegistry(workflows);
@@ -192,8 +195,21 @@ export async function main(
       }
       case 'stately': {
         const { stately } = await import('./stately.ts');
-        return await stately(await registry(), positionals[0], print, positionals[1], {
+        const workflows = await registry();
+        // A project's stately/ and machine files are its own; with the fallback, Warden's repository's.
+        const project = loaded?.module
+          ? {
+              root: loaded.root,
+              entry: loaded.module,
+              machineFiles: loaded.machineFiles,
+              source: relative(loaded.root, loaded.module) || loaded.module,
+            }
+          : undefined;
+        return await stately(workflows, positionals[0], print, positionals[1], {
           definition: typeof values.definition === 'string' ? values.definition : undefined,
+          ...(project ? { project } : {}),
+          printError,
+          ...(cwd ? { cwd } : {}),
         });
       }
       case 'init': {

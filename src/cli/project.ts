@@ -8,7 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ProjectConfigError, workflowsOf } from '../definitions/project-config.ts';
+import { machineFilesOf, ProjectConfigError, workflowsOf } from '../definitions/project-config.ts';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 
 /** The names a project's configuration may have, looked for in this order. */
@@ -49,22 +49,53 @@ async function loadModule(path: string, cwd: string, importModule: ImportModule)
   }
 }
 
-/** The workflows this command runs (see the module comment for where they come from). */
-export async function loadProjectWorkflows(options: ProjectOptions = {}): Promise<readonly AnyWorkflowBundle[]> {
-  const cwd = options.cwd ?? process.cwd();
+/** The workflows of a project, and where they came from. */
+export interface LoadedProject {
+  workflows: readonly AnyWorkflowBundle[];
+  /**
+   * The module they were loaded from (`--definitions`, or warden.config.ts); undefined for the
+   * fallback (Warden's own repository, where the tools use its root).
+   */
+  module?: string;
+  /** The project's folder: the working directory, where warden.config.ts is. */
+  root: string;
+  /** The machine files the config or module names (`machineFiles`), by workflow id, relative to `root`. */
+  machineFiles: Readonly<Record<string, string>>;
+}
+
+/** The workflows this command runs and where they came from (see the module comment). */
+export async function loadProject(options: ProjectOptions = {}): Promise<LoadedProject> {
+  const cwd = resolve(options.cwd ?? process.cwd());
   const importModule = options.importModule ?? ((url: string) => import(url));
+  const fromModule = async (path: string): Promise<LoadedProject> => {
+    const module = await loadModule(path, cwd, importModule);
+    const source = shown(cwd, path);
+    return {
+      workflows: workflowsOf(module, source),
+      module: path,
+      root: cwd,
+      machineFiles: machineFilesOf(module, source),
+    };
+  };
   if (options.definitions !== undefined) {
     const path = resolve(cwd, options.definitions);
     if (!existsSync(path) || !statSync(path).isFile()) {
       throw new ProjectConfigError(`--definitions ${options.definitions}: no such file (${path})`);
     }
-    return workflowsOf(await loadModule(path, cwd, importModule), shown(cwd, path));
+    return fromModule(path);
   }
   const config = findConfig(cwd);
-  if (config) return workflowsOf(await loadModule(config, cwd, importModule), shown(cwd, config));
+  if (config) return fromModule(config);
   const { fallback } = options;
-  if (fallback) return typeof fallback === 'function' ? await fallback() : fallback;
+  if (fallback) {
+    return { workflows: typeof fallback === 'function' ? await fallback() : fallback, root: cwd, machineFiles: {} };
+  }
   throw new ProjectConfigError(
     `no warden.config.ts in ${cwd}: run \`warden init\` to make a project here, or name the workflows with --definitions <module>`,
   );
+}
+
+/** The workflows this command runs (see the module comment for where they come from). */
+export async function loadProjectWorkflows(options: ProjectOptions = {}): Promise<readonly AnyWorkflowBundle[]> {
+  return (await loadProject(options)).workflows;
 }

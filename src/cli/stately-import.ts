@@ -1,15 +1,16 @@
 /**
  * `warden stately import <file> [--definition <id>]`: brings a chart exported from the Stately
  * editor as XState v5 code back into its machine file. The config literal given to
- * `setup(...).createMachine(...)` is replaced (imports, setup and comments stay), names the chart
- * uses that setup() does not implement are listed, and the `stately check` is run on the result.
- * Nothing is written unless the export reads as plain data; the write is a rename.
+ * `setup(...).createMachine(...)` or the authoring kit's `kit.createMachine(...)` is replaced
+ * (imports, setup and comments stay), names the chart uses that setup() does not implement are
+ * listed (for a kit chart, also a kit name used where it does not work), and the `stately check` is
+ * run on the result. Nothing is written unless the export reads as plain data; the write is a rename.
  */
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AnyStateMachine } from 'xstate';
 import { unimplementedReferences } from '../definitions/chart-references.ts';
-import { findChart, withChart } from '../definitions/machine-file.ts';
+import { kitReferenceProblems, type KitFacts } from '../definitions/kit-references.ts';
+import { withChart } from '../definitions/machine-file.ts';
 import { statelyCheck } from '../definitions/stately.ts';
 import { readStatelyExport, type ExportedMachine } from '../definitions/stately-export.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
@@ -25,10 +26,21 @@ export interface StatelyImportOptions {
   /** Every registered version, by `id@version`, and the migration lookup the check uses. */
   definitions: ReadonlyMap<string, WorkflowDefinition>;
   findMigration: (from: string, to: string) => unknown;
-  /** The machine file to rewrite; by default the `machines/*\/*.machine.ts` whose config has that id. */
+  /** The machine file to rewrite; by default what `locate` finds. */
   machineFile?: string;
-  /** The project root, where `machines/` is looked for. */
+  /** The project root, where `machines/` and `workflows/` are looked for when `locate` is not given. */
   root: string;
+  /** The machine file of a definition (see machine-files.ts); throws when there is none. */
+  locate?: (definition: WorkflowDefinition) => string;
+  /** A path as printed (relative to the project); as it is by default. */
+  show?: (path: string) => string;
+  /**
+   * The registered versions loaded afresh, for a machine file that exports no machine of that id (a
+   * chart made by a function of its id): the rewritten chart is taken from the definition's latest version.
+   */
+  reloadDefinitions?: () => Promise<ReadonlyMap<string, WorkflowDefinition>>;
+  /** What the authoring kit supplies to a machine it made (see `StatelyInput.kitFacts`). */
+  kitFacts?: (machine: AnyStateMachine) => KitFacts | undefined;
   /** The generated files in `stately/` as they are on disk, for the check. */
   files: Readonly<Record<string, string | null>>;
   /** Loads a module afresh (the machine file was rewritten since it was first imported). */
@@ -61,21 +73,30 @@ function latestVersion(definitions: ReadonlyMap<string, WorkflowDefinition>, nam
   return latest;
 }
 
-function machineFileOf(root: string, id: string): string {
-  const machines = join(root, 'machines');
-  for (const folder of readdirSync(machines, { withFileTypes: true })) {
-    if (!folder.isDirectory()) continue;
-    for (const name of readdirSync(join(machines, folder.name))) {
-      if (!name.endsWith('.machine.ts')) continue;
-      const path = join(machines, folder.name, name);
-      try {
-        if (findChart(readFileSync(path, 'utf8'), path).id === id) return path;
-      } catch {
-        // Not a machine file with one setup(...).createMachine({...}); keep looking.
-      }
-    }
-  }
-  throw new Error(`no machines/*/*.machine.ts has a setup(...).createMachine({ id: '${id}' }) to import into`);
+/** The machine file of `definition` in the project at `root`, when no `locate` is given. */
+async function machineFileOf(root: string, definition: WorkflowDefinition): Promise<string> {
+  const { locateMachineFile } = await import('./machine-files.ts');
+  return locateMachineFile({ root }, definition.id, definition.machine.id);
+}
+
+/** The machine of id `id` that `path` exports, else the definition's latest version loaded afresh. */
+async function reloadedMachine(
+  options: StatelyImportOptions,
+  path: string,
+  definition: WorkflowDefinition,
+): Promise<AnyStateMachine> {
+  const id = definition.machine.id;
+  const exported = Object.values(await options.load(path)).find(
+    (value) => isMachine(value) && value.config.id === id,
+  ) as AnyStateMachine | undefined;
+  if (exported) return exported;
+  const reloaded = options.reloadDefinitions
+    ? [...(await options.reloadDefinitions()).values()]
+        .filter((d) => d.id === definition.id)
+        .sort((a, b) => b.version - a.version)[0]
+    : undefined;
+  if (!reloaded) throw new Error(`${options.show?.(path) ?? path} exports no machine with the id ${id}`);
+  return reloaded.machine;
 }
 
 function writeAtomically(path: string, text: string): void {
@@ -103,43 +124,56 @@ export async function statelyImport(options: StatelyImportOptions): Promise<numb
       `${exported.at}: the exported machine's id is ${String(exportedId)}; ${key}'s chart has the id ${id}`,
     );
   }
-  const path = options.machineFile ?? machineFileOf(options.root, id);
+  const path =
+    options.machineFile ??
+    (options.locate ? options.locate(definition) : await machineFileOf(options.root, definition));
+  const shown = options.show?.(path) ?? path;
+  const kit = options.kitFacts?.(definition.machine);
   const original = readFileSync(path, 'utf8');
-  const next = await withChart(original, path, exported);
+  const next = await withChart(original, path, exported, id);
 
   for (const kind of ['guards', 'actions', 'actors', 'delays'] as const) {
     const names = exported.implemented[kind];
     if (names.length > 0) {
-      print(`ignored: the export's ${kind} ${names.join(', ')} (placeholders); setup() in ${path} is kept`);
+      print(
+        `ignored: the export's ${kind} ${names.join(', ')} (placeholders); ${kit ? "the kit's setup()" : 'setup()'} in ${shown} is kept`,
+      );
     }
   }
   if (next !== original) writeAtomically(path, next);
-  print(next === original ? `${path}: the chart is unchanged` : `wrote ${path} (the config of ${key})`);
+  print(next === original ? `${shown}: the chart is unchanged` : `wrote ${shown} (the config of ${key})`);
 
-  let machine: AnyStateMachine | undefined;
+  let machine: AnyStateMachine;
   try {
-    machine = Object.values(await options.load(path)).find((value) => isMachine(value) && value.config.id === id) as
-      AnyStateMachine | undefined;
-    if (!machine) throw new Error(`${path} exports no machine with the id ${id}`);
+    machine = await reloadedMachine(options, path, definition);
   } catch (error) {
     writeAtomically(path, original);
-    throw new Error(`${path} did not load after the import and was restored: ${(error as Error).message}`, {
+    throw new Error(`${shown} did not load after the import and was restored: ${(error as Error).message}`, {
       cause: error,
     });
   }
 
   const missing = unimplementedReferences(exported.config, definition.machine);
-  for (const ref of missing) {
-    print(`needs an implementation: the ${ref.kind} ${ref.name} (${ref.at}); add it to setup() in ${path}`);
+  // A kit chart's names: where each missing one is declared, and a kit name used where it does not work.
+  const kitFaults = kit ? kitReferenceProblems(definition.machine, kit, key, exported.config) : [];
+  if (kit) {
+    for (const problem of kitFaults) print(`needs a change in ${shown}: ${problem.message}`);
+  } else {
+    for (const ref of missing) {
+      print(`needs an implementation: the ${ref.kind} ${ref.name} (${ref.at}); add it to setup() in ${shown}`);
+    }
   }
 
   const definitions = new Map([...options.definitions, [key, { ...definition, machine }]]);
-  const problems = statelyCheck({ definitions, findMigration: options.findMigration }, options.files);
-  for (const problem of problems) print(`${problem.code}: ${problem.message}`);
+  // The machine read again may come from a fresh copy of the kit (a namespace of its own): its facts are the file's.
+  const kitFacts = (m: AnyStateMachine) => (m === machine ? kit : options.kitFacts?.(m));
+  const problems = statelyCheck({ definitions, findMigration: options.findMigration, kitFacts }, options.files);
+  const said = new Set(kitFaults.map((p) => p.message));
+  for (const problem of problems) if (!said.has(problem.message)) print(`${problem.code}: ${problem.message}`);
   // A changed chart makes the generated files stale by design: that is the next step, not a fault.
   const regenerate = problems.filter((p) => p.code === 'STALE_FILE' && !p.message.includes('is not a lock list'));
   const faults = problems.filter((p) => !regenerate.includes(p));
   if (problems.length === 0) print('stately: the generated files are current and the round trip is safe');
   else if (faults.length === 0) print('stately: the round trip is safe; run npm run stately:gen and commit stately/');
-  return missing.length > 0 || faults.length > 0 ? 1 : 0;
+  return missing.length > 0 || kitFaults.length > 0 || faults.length > 0 ? 1 : 0;
 }

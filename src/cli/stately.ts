@@ -1,60 +1,103 @@
 /**
- * `warden stately gen` writes the files in `stately/` from `machines/`; `warden stately check`
- * fails (exit 1) with one line per problem when they are stale or the round trip is unsafe;
- * `warden stately import <file>` brings a chart exported from the Stately editor back.
+ * `warden stately gen` writes the files in `stately/` from the registered workflows; `warden stately
+ * check` fails (exit 1) with one line per problem when they are stale or the round trip is unsafe;
+ * `warden stately import <file>` brings a chart exported from the Stately editor back;
+ * `warden stately release <id>@<version>` writes a version's release files beside its machine file.
+ *
+ * In a project (warden.config.ts, or `--definitions`), `stately/` is the project's and the machine
+ * files are found from the config's imports (see machine-files.ts); with the fallback, inside
+ * Warden's own repository, they are the repository's (`stately/`, `machines/`). Charts made with the
+ * authoring kit (`kit.createMachine({...})`) are checked against the names the kit supplies.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AnyStateMachine } from 'xstate';
+import { kitNames, kitOf } from '../authoring/setup.ts';
+import type { KitFacts } from '../definitions/kit-references.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { releaseFiles } from '../definitions/released-version.ts';
 import { releasedPartsOf } from '../definitions/released-parts.ts';
 import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
-import { statelyImport } from './stately-import.ts';
+import type { WorkflowDefinition } from '../engine/definition.ts';
+import { locateMachineFile, MachineFileError, shownPath, type StatelyProject } from './machine-files.ts';
 
 type Print = (line: string) => void;
 
-/** The project: two folders up in the sources, three from the build (`dist/src/cli/`); the one with package.json. */
-const root =
+/** Warden's package: two folders up in the sources, three from the build (`dist/src/cli/`); the one with package.json. */
+export const packageRoot =
   ['../../', '../../../']
     .map((up) => fileURLToPath(new URL(up, import.meta.url)))
     .find((dir) => existsSync(`${dir}package.json`)) ?? fileURLToPath(new URL('../../', import.meta.url));
 
+/** Warden's own repository as a project: its `stately/`, its workflows from `machines/index.ts`. */
+export const wardenRepository: StatelyProject = { root: packageRoot, entry: join(packageRoot, 'machines/index.ts') };
+
 function readOrNull(path: string): string | null {
   try {
-    return readFileSync(`${root}${path}`, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
     return null;
   }
 }
 
-/** The generated files as they are on disk. */
-export function statelyFilesOnDisk(registry: WorkflowRegistry): Record<string, string | null> {
-  return Object.fromEntries(statelyFiles({ definitions: registry.versions }).map((f) => [f.path, readOrNull(f.path)]));
+/** The generated files as they are on disk in the project at `root` (Warden's repository by default). */
+export function statelyFilesOnDisk(
+  registry: WorkflowRegistry,
+  root: string = packageRoot,
+): Record<string, string | null> {
+  return Object.fromEntries(
+    statelyFiles({ definitions: registry.versions }).map((f) => [f.path, readOrNull(join(root, f.path))]),
+  );
+}
+
+/** What the check knows of a machine made with the authoring kit: the names it supplies, the effects. */
+export function kitFactsOf(machine: AnyStateMachine): KitFacts | undefined {
+  const kit = kitOf(machine);
+  if (!kit) return undefined;
+  const { spec } = kit;
+  const effects = spec.effects ?? {};
+  return {
+    supplied: kitNames,
+    effects: Object.keys(effects),
+    failureEvents: [
+      ...new Set(Object.values(effects).flatMap((e) => (e.failure === undefined ? [] : [e.failure]))),
+    ].sort(),
+  };
 }
 
 /**
  * Writes a version's release files — its config as JSON, the pins of the implementations it names,
- * and its other parts (roles, effects, schema and function pins) — to
- * `machines/<id>/versions/<id>.v<N>.json`, `.pins.json` and `.parts.json`. Run it while the version is
- * still the registered machine; run again on a released version to re-pin it deliberately.
+ * and its other parts (roles, effects, schema and function pins) — to `versions/<id>.v<N>.json`,
+ * `.pins.json` and `.parts.json` beside its machine file (`machines/<id>/versions/` in Warden's
+ * repository). Run it while the version is still the registered machine; run again on a released
+ * version to re-pin it deliberately.
  */
-function release(registry: WorkflowRegistry, key: string | undefined, print: Print): number {
+function release(
+  registry: WorkflowRegistry,
+  project: StatelyProject,
+  key: string | undefined,
+  print: Print,
+  printError: Print,
+): number {
   const definition = key ? registry.resolve(key) : undefined;
   if (!key?.includes('@') || !definition) {
-    print(`usage: warden stately release <id>@<version>; registered: ${[...registry.versions.keys()].join(', ')}`);
+    printError(`usage: warden stately release <id>@<version>; registered: ${[...registry.versions.keys()].join(', ')}`);
     return 2;
   }
+  const latest = registry.latest(definition.id) ?? definition;
+  const machineFile = locateMachineFile(project, definition.id, latest.machine.id);
+  const folder = join(dirname(machineFile), 'versions');
   const files = releaseFiles(definition.machine);
-  const base = `machines/${definition.id}/versions/${definition.id}.v${definition.version}`;
-  mkdirSync(`${root}machines/${definition.id}/versions`, { recursive: true });
+  const base = join(folder, `${definition.id}.v${definition.version}`);
+  mkdirSync(folder, { recursive: true });
   for (const [path, text] of [
     [`${base}.json`, files.config],
     [`${base}.pins.json`, files.pins],
     [`${base}.parts.json`, JSON.stringify(releasedPartsOf(definition))],
   ] as const) {
-    writeFileSync(`${root}${path}`, `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
-    print(`wrote ${path}`);
+    writeFileSync(path, `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    print(`wrote ${shownPath(project, path)}`);
   }
   return 0;
 }
@@ -65,55 +108,115 @@ const loadAfresh = async (path: string) => {
   return (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
 };
 
+export interface StatelyOptions {
+  /** `--definition <id>` for `import`. */
+  definition?: string | undefined;
+  /** The project: Warden's own repository by default. */
+  project?: StatelyProject;
+  /** Where errors go (a file that cannot be found, a refused import): `print` by default. */
+  printError?: Print;
+  /** Where the export file of `import` is looked for: the working directory by default. */
+  cwd?: string;
+  /** Loads a module afresh (`import` re-reads the machine file it wrote): tsx by default. */
+  load?: (path: string) => Promise<Record<string, unknown>>;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 export function stately(
   registry: WorkflowRegistry,
   action: string | undefined,
   print: Print,
   key?: string,
-  options: { definition?: string | undefined } = {},
+  options: StatelyOptions = {},
 ): number | Promise<number> {
   const definitions = registry.versions;
   const findMigration = registry.migration;
-  if (action === 'gen') {
-    // Regenerating the lock would erase the evidence of a removed state or a released version changed
-    // in place (or overwrite a lock that cannot be read): refuse while there is one.
-    const removed = statelyCheck({ definitions, findMigration }, statelyFilesOnDisk(registry)).filter(
-      (p) => p.code === 'STATE_REMOVED' || p.code === 'VERSION_CHANGED' || p.message.includes('is not a lock list'),
-    );
-    if (removed.length > 0) {
-      for (const problem of removed) print(`${problem.code}: ${problem.message}`);
-      print('stately: not written; register a new version with a migration, or restore what changed');
+  const project = options.project ?? wardenRepository;
+  const { root } = project;
+  const printError = options.printError ?? print;
+  const input = { definitions, findMigration, kitFacts: kitFactsOf };
+  const onDisk = () => statelyFilesOnDisk(registry, root);
+  try {
+    if (action === 'gen') {
+      // Regenerating the lock would erase the evidence of a removed state or a released version changed
+      // in place (or overwrite a lock that cannot be read): refuse while there is one.
+      const removed = statelyCheck(input, onDisk()).filter(
+        (p) => p.code === 'STATE_REMOVED' || p.code === 'VERSION_CHANGED' || p.message.includes('is not a lock list'),
+      );
+      if (removed.length > 0) {
+        for (const problem of removed) print(`${problem.code}: ${problem.message}`);
+        print('stately: not written; register a new version with a migration, or restore what changed');
+        return 1;
+      }
+      for (const file of statelyFiles({ definitions })) {
+        const path = join(root, file.path);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, file.content);
+        print(`wrote ${file.path}`);
+      }
+      return 0;
+    }
+    if (action === 'check') {
+      const problems = statelyCheck(input, onDisk());
+      for (const problem of problems) print(`${problem.code}: ${problem.message}`);
+      if (problems.length === 0) print('stately: the generated files are current and the round trip is safe');
+      return problems.length === 0 ? 0 : 1;
+    }
+    if (action === 'release') return release(registry, project, key, print, printError);
+    if (action === 'import' && key) return statelyImportCommand(registry, project, key, print, printError, options);
+  } catch (error) {
+    if (error instanceof MachineFileError) {
+      printError(`stately ${action ?? ''}: ${error.message}`);
       return 1;
     }
-    for (const file of statelyFiles({ definitions })) {
-      writeFileSync(`${root}${file.path}`, file.content);
-      print(`wrote ${file.path}`);
-    }
-    return 0;
+    throw error;
   }
-  if (action === 'check') {
-    const problems = statelyCheck({ definitions, findMigration }, statelyFilesOnDisk(registry));
-    for (const problem of problems) print(`${problem.code}: ${problem.message}`);
-    if (problems.length === 0) print('stately: the generated files are current and the round trip is safe');
-    return problems.length === 0 ? 0 : 1;
-  }
-  if (action === 'release') return release(registry, key, print);
-  if (action === 'import' && key) {
-    return statelyImport({
-      exportFile: resolve(key),
-      ...(options.definition ? { definition: options.definition } : {}),
-      definitions,
-      findMigration,
-      root,
-      files: statelyFilesOnDisk(registry),
-      load: loadAfresh,
-      print,
-    }).catch((error: unknown) => {
-      // Refusals (a construct that is not data, an unknown definition) are the command's answer.
-      print(`stately import: ${error instanceof Error ? error.message : String(error)}`);
-      return 1;
-    });
-  }
-  print('usage: warden stately gen|check|release <id>@<version>|import <file> [--definition <id>]');
+  printError('usage: warden stately gen|check|release <id>@<version>|import <file> [--definition <id>]');
   return 2;
+}
+
+async function statelyImportCommand(
+  registry: WorkflowRegistry,
+  project: StatelyProject,
+  file: string,
+  print: Print,
+  printError: Print,
+  options: StatelyOptions,
+): Promise<number> {
+  const exportFile = resolve(options.cwd ?? process.cwd(), file);
+  if (!existsSync(exportFile)) {
+    printError(`stately import: no such file ${file} (${exportFile})`);
+    return 1;
+  }
+  const load = options.load ?? loadAfresh;
+  const { statelyImport } = await import('./stately-import.ts');
+  return statelyImport({
+    exportFile,
+    ...(options.definition ? { definition: options.definition } : {}),
+    definitions: registry.versions,
+    findMigration: registry.migration,
+    root: project.root,
+    locate: (definition: WorkflowDefinition) => locateMachineFile(project, definition.id, definition.machine.id),
+    show: (path) => shownPath(project, path),
+    files: statelyFilesOnDisk(registry, project.root),
+    load,
+    // A chart made in a function of its id (or kept elsewhere): the workflows' own module, read again.
+    ...(project.entry ? { reloadDefinitions: reloadFrom(project.entry, load) } : {}),
+    kitFacts: kitFactsOf,
+    print,
+  }).catch((error: unknown) => {
+    // Refusals (a construct that is not data, an unknown definition, no machine file) are the command's answer.
+    printError(`stately import: ${message(error)}`);
+    return 1;
+  });
+}
+
+/** The registered versions as the workflows' module gives them when loaded afresh. */
+function reloadFrom(entry: string, load: (path: string) => Promise<Record<string, unknown>>) {
+  return async (): Promise<ReadonlyMap<string, WorkflowDefinition>> => {
+    const { workflowsOf } = await import('../definitions/project-config.ts');
+    const { createRegistry } = await import('../definitions/registry.ts');
+    return createRegistry(workflowsOf(await load(entry), relative(process.cwd(), entry) || entry)).versions;
+  };
 }

@@ -14,7 +14,8 @@ export type ProblemCode =
   | 'VERSION_CHANGED'
   | 'IMPLEMENTATION_CHANGED'
   | 'IMPLEMENTATION_UNPINNED'
-  | 'DEFINITION_CHANGED';
+  | 'DEFINITION_CHANGED'
+  | 'KIT_REFERENCE';
 
 export interface Problem {
   code: ProblemCode;

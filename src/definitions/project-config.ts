@@ -9,6 +9,13 @@ import type { AnyWorkflowBundle } from './workflow.ts';
 export interface WardenConfig {
   /** The workflow bundles (`defineWorkflow(...)`), the first the default for creation. */
   workflows: readonly AnyWorkflowBundle[];
+  /**
+   * The machine file of a workflow (its chart, which `warden stately import` rewrites and beside
+   * which `warden stately release` writes `versions/`), by workflow id, relative to the project:
+   * needed only when the file cannot be found from the config's imports or in `workflows/` (its
+   * chart's id is computed, or several files have it).
+   */
+  machineFiles?: Readonly<Record<string, string>>;
 }
 
 /** Types a project's configuration: `export default defineConfig({ workflows: [myWorkflow] })`. */
@@ -56,4 +63,21 @@ export function workflowsOf(module: unknown, source: string): readonly AnyWorkfl
     }
   });
   return workflows as AnyWorkflowBundle[];
+}
+
+/**
+ * The machine files a loaded config names (`machineFiles`, see `WardenConfig`), or a module's
+ * `machineFiles` export; `{}` when it names none.
+ */
+export function machineFilesOf(module: unknown, source: string): Readonly<Record<string, string>> {
+  const exported = isObject(module) ? module : {};
+  const given: unknown =
+    (isObject(exported.default) ? exported.default.machineFiles : undefined) ?? exported.machineFiles;
+  if (given === undefined) return {};
+  if (!isObject(given) || Array.isArray(given) || !Object.values(given).every((v) => typeof v === 'string')) {
+    throw new ProjectConfigError(
+      `${source}: machineFiles must map workflow ids to file paths relative to the project ({ loan: 'workflows/loan/loan.machine.ts' })`,
+    );
+  }
+  return given as Record<string, string>;
 }

@@ -17,6 +17,7 @@ import {
   type ProblemCode,
 } from './chart-references.ts';
 import { mermaidDiagram, serialisableConfig } from './describe.ts';
+import { kitReferenceProblems, type KitFacts } from './kit-references.ts';
 import { changedImplementations, type PinnedVersion } from './pins.ts';
 import { changedParts } from './released-parts.ts';
 
@@ -32,6 +33,11 @@ export interface StatelyInput {
   definitions: ReadonlyMap<string, WorkflowDefinition>;
   /** The registered migration between two versions (`support@1`, `support@2`), if any. */
   findMigration: (from: string, to: string) => unknown;
+  /**
+   * What the authoring kit supplies to a machine it made (the CLI gives `kitFactsOf`); undefined for
+   * a machine made with XState's `setup()`. A kit chart's names are checked against the kit's.
+   */
+  kitFacts?: (machine: AnyStateMachine) => KitFacts | undefined;
 }
 
 export const statelyDir = 'stately';
@@ -186,7 +192,10 @@ export function statelyCheck(input: StatelyInput, files: Readonly<Record<string,
   }
   for (const [key, definition] of input.definitions) {
     problems.push(...inlineImplementations(definition.machine.config, key));
-    problems.push(...missingImplementations(definition.machine, key));
+    const kit = input.kitFacts?.(definition.machine);
+    problems.push(
+      ...(kit ? kitReferenceProblems(definition.machine, kit, key) : missingImplementations(definition.machine, key)),
+    );
     const pins = (definition as WorkflowDefinition & PinnedVersion).pins;
     if (pins) problems.push(...changedImplementations(definition.machine, pins, key));
     problems.push(...changedParts(definition, key));
