@@ -1,0 +1,193 @@
+/**
+ * The Stately commands in a user's project, run as `warden stately …` in its folder (a temporary
+ * folder under the system's, with warden.config.ts): `stately/` is written there and nothing in
+ * Warden's own; the machine files are found from the config's imports (the loan in workflows/loan/)
+ * or where the config names them (`machineFiles`: the kit stamp in lib/, whose chart's id is
+ * computed); `release` writes `versions/` beside the machine file; `import` rewrites the project's
+ * machine file. A file that cannot be found is a message on stderr and exit code 1.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { serialisableConfig } from '../../src/definitions/describe.ts';
+import { findChart } from '../../src/definitions/machine-file.ts';
+import { patchAt } from '../model/mutants.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) {
+    rmSync(join(folder, 'node_modules'), { force: true });
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+/** A file of the repository with its relative imports made absolute (the project imports Warden's sources). */
+function copied(from: string, imports: Record<string, string>): string {
+  let text = readFileSync(join(root, from), 'utf8');
+  for (const [specifier, to] of Object.entries(imports)) {
+    text = text.replaceAll(`'${specifier}'`, `'${join(root, to)}'`);
+  }
+  return text;
+}
+
+const authoring = { '../../src/authoring/index.ts': 'src/authoring/index.ts' };
+const loanFiles = {
+  'workflows/loan/index.ts': copied('machines/loan/index.ts', authoring),
+  'workflows/loan/loan.machine.ts': copied('machines/loan/loan.machine.ts', authoring),
+  'workflows/loan/loan.effects.ts': copied('machines/loan/loan.effects.ts', {
+    ...authoring,
+    '../../src/definitions/workflow.ts': 'src/definitions/workflow.ts',
+  }),
+  'lib/stamp.ts': copied('test/platform/kit-stamp.ts', authoring),
+};
+
+const config = (machineFiles: string) => `import { loan } from './workflows/loan/index.ts';
+import { kitStampWorkflow } from './lib/stamp.ts';
+
+export default { workflows: [loan, kitStampWorkflow()]${machineFiles} };
+`;
+
+/** A project folder: the loan and the kit stamp, zod from Warden's node_modules, Warden's prettier options. */
+function project(machineFiles = ", machineFiles: { kstamp: 'lib/stamp.ts' }") {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-stately-project-'));
+  folders.push(dir);
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  cpSync(join(root, '.prettierrc.json'), join(dir, '.prettierrc.json'));
+  const files = {
+    'package.json': '{ "type": "module", "private": true }\n',
+    'warden.config.ts': config(machineFiles),
+    ...loanFiles,
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+async function warden(cwd: string, ...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(
+    argv,
+    { cwd },
+    (line) => out.push(line),
+    (line) => err.push(line),
+  );
+  return { code, out, err };
+}
+
+describe('warden stately in a project', () => {
+  const dir = project();
+
+  it('gen writes stately/ in the project, check passes on it; Warden’s own stately/ is untouched', async () => {
+    const wardenStately = readFileSync(join(root, 'stately/states.lock.json'), 'utf8');
+    const gen = await warden(dir, 'stately', 'gen');
+    expect(gen.err).toEqual([]);
+    expect(gen.code).toBe(0);
+    expect(gen.out).toEqual([
+      'wrote stately/kstamp.machine.json',
+      'wrote stately/kstamp.mmd',
+      'wrote stately/loan.machine.json',
+      'wrote stately/loan.mmd',
+      'wrote stately/states.lock.json',
+    ]);
+    expect(JSON.parse(readFileSync(join(dir, 'stately/loan.machine.json'), 'utf8'))).toMatchObject({ id: 'loan' });
+    expect(existsSync(join(root, 'stately/loan.machine.json'))).toBe(false);
+    expect(readFileSync(join(root, 'stately/states.lock.json'), 'utf8')).toBe(wardenStately);
+
+    const check = await warden(dir, 'stately', 'check');
+    expect(check).toEqual({
+      code: 0,
+      out: ['stately: the generated files are current and the round trip is safe'],
+      err: [],
+    });
+  });
+
+  it('release writes versions/ beside the machine file: found from the imports, or named in the config', async () => {
+    const released = await warden(dir, 'stately', 'release', 'loan@1');
+    expect(released.err).toEqual([]);
+    expect(released.out).toEqual([
+      'wrote workflows/loan/versions/loan.v1.json',
+      'wrote workflows/loan/versions/loan.v1.pins.json',
+      'wrote workflows/loan/versions/loan.v1.parts.json',
+    ]);
+    expect(JSON.parse(readFileSync(join(dir, 'workflows/loan/versions/loan.v1.json'), 'utf8'))).toMatchObject({
+      id: 'loan',
+    });
+    const stamp = await warden(dir, 'stately', 'release', 'kstamp@1');
+    expect(stamp.out).toEqual([
+      'wrote lib/versions/kstamp.v1.json',
+      'wrote lib/versions/kstamp.v1.pins.json',
+      'wrote lib/versions/kstamp.v1.parts.json',
+    ]);
+    expect(existsSync(join(root, 'machines/loan/versions'))).toBe(false);
+  });
+
+  it('import rewrites the project’s machine file from an export named relative to the project', async () => {
+    const machineFile = join(dir, 'workflows/loan/loan.machine.ts');
+    const generated = JSON.parse(readFileSync(join(dir, 'stately/loan.machine.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const edited = patchAt(generated, ['states', 'referred'], (state) => ({
+      ...state,
+      description: 'An officer takes the case over.',
+    }));
+    mkdirSync(join(dir, 'exports'));
+    writeFileSync(
+      join(dir, 'exports/loan.ts'),
+      `import { createMachine } from "xstate";\n\nexport const machine = createMachine(${JSON.stringify(edited, null, 2)});\n`,
+    );
+    const imported = await warden(dir, 'stately', 'import', 'exports/loan.ts');
+    expect(imported.err).toEqual([]);
+    expect(imported.out[0]).toBe('wrote workflows/loan/loan.machine.ts (the config of loan@1)');
+    expect(imported.out.at(-1)).toBe('stately: the round trip is safe; run npm run stately:gen and commit stately/');
+    expect(imported.code).toBe(0);
+    const text = readFileSync(machineFile, 'utf8');
+    expect(text).toContain("description: 'An officer takes the case over.'");
+    expect(text).toContain('export const loanKit = setup({');
+    const { literal, file } = findChart(text, machineFile);
+    expect(literal.getText(file)).not.toContain('$expr');
+    const { context: _context, ...chart } = edited;
+    const module = (await import(`${machineFile}?after-import`)) as {
+      loanMachine: Parameters<typeof serialisableConfig>[0];
+    };
+    const { context: _kitContext, ...loaded } = serialisableConfig(module.loanMachine) as Record<string, unknown>;
+    expect(loaded).toEqual(chart);
+  });
+
+  it('says on stderr, exit 1, when a machine file cannot be found', async () => {
+    const unnamed = project('');
+    const release = await warden(unnamed, 'stately', 'release', 'kstamp@1');
+    expect(release.code).toBe(1);
+    expect(release.out).toEqual([]);
+    expect(release.err).toEqual([
+      `stately release: no machine file of kstamp in ${unnamed}: searched the modules warden.config.ts imports, workflows/, machines/ for a setup(...).createMachine({ id: 'kstamp', ... }) or kit.createMachine({ id: 'kstamp', ... }); name it in warden.config.ts: machineFiles: { 'kstamp': '<path relative to the project>' }`,
+    ]);
+    expect(existsSync(join(unnamed, 'lib/versions'))).toBe(false);
+
+    const wrong = project(", machineFiles: { loan: 'workflows/loan/missing.machine.ts' }");
+    const named = await warden(wrong, 'stately', 'release', 'loan@1');
+    expect(named.code).toBe(1);
+    expect(named.err).toEqual([
+      `stately release: warden.config.ts names workflows/loan/missing.machine.ts as the machine file of loan, but there is no such file (${join(wrong, 'workflows/loan/missing.machine.ts')})`,
+    ]);
+
+    const noExport = await warden(dir, 'stately', 'import', 'exports/none.ts');
+    expect(noExport.code).toBe(1);
+    expect(noExport.err).toEqual([`stately import: no such file exports/none.ts (${join(dir, 'exports/none.ts')})`]);
+
+    writeFileSync(
+      join(unnamed, 'stamp.export.ts'),
+      'createMachine({ "id": "kstamp", "initial": "a", "states": { "a": {} } });\n',
+    );
+    const importing = await warden(unnamed, 'stately', 'import', 'stamp.export.ts');
+    expect(importing.code).toBe(1);
+    expect(importing.err).toEqual([expect.stringMatching(/^stately import: no machine file of kstamp in /)]);
+  });
+});
