@@ -9,7 +9,6 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
 import { chartsIn, findChart } from '../definitions/machine-file.ts';
 
 export interface StatelyProject {
@@ -68,29 +67,13 @@ function resolveImport(from: string, specifier: string): string | undefined {
   return candidates.find((path) => sourceFile.test(path) && isFile(path));
 }
 
-/** The relative module specifiers a file imports or re-exports (static or `import('...')`). */
-function relativeImports(path: string, text: string): string[] {
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    ) {
-      found.push(node.moduleSpecifier.text);
-    } else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] &&
-      ts.isStringLiteral(node.arguments[0])
-    ) {
-      found.push(node.arguments[0].text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return found.filter((specifier) => specifier.startsWith('./') || specifier.startsWith('../'));
+/**
+ * The relative module specifiers a file imports or re-exports (static, side-effect or `import('...')`).
+ * Read with a pattern, not parsed: a specifier in a comment only adds a file to search.
+ */
+const specifiers = /\b(?:from|import)\s*\(?\s*(['"])(\.\.?\/[^'"\n]+)\1/g;
+function relativeImports(text: string): string[] {
+  return [...text.matchAll(specifiers)].map((match) => match[2] as string);
 }
 
 /** The project's modules `entry` reaches by relative imports, itself first (none outside the project or in node_modules). */
@@ -107,7 +90,7 @@ export function importedModules(entry: string, root: string): string[] {
     } catch {
       continue;
     }
-    for (const specifier of relativeImports(path, text)) {
+    for (const specifier of relativeImports(text)) {
       const next = resolveImport(path, specifier);
       const inside = next !== undefined && !relative(root, next).startsWith('..');
       if (next && inside && !next.split(/[\\/]/).includes('node_modules') && !seen.has(next)) queue.push(next);

@@ -61,8 +61,8 @@ export function findChart(source: string, fileName: string, id?: string): Machin
   const charts = chartsIn(source, fileName);
   const byId = id === undefined ? [] : charts.filter((chart) => chart.id === id);
   const computed = charts.filter((chart) => chart.id === undefined);
-  const [chart, ...more] =
-    byId.length > 0 ? byId : id !== undefined && computed.length === 1 ? computed : charts.length === 1 ? charts : [];
+  const chosen = id === undefined ? charts : byId.length > 0 ? byId : computed.length === 1 ? computed : [];
+  const [chart, ...more] = chosen;
   if (!chart || more.length > 0) {
     const ids = charts.map((c) => c.id ?? '(computed)').join(', ');
     throw new UnsupportedConstructError(
