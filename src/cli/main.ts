@@ -32,11 +32,15 @@ Commands:
   definitions [--json]   the registered workflow definitions, their states and events
   paths [--json] [--definition ID[@V]] [--no-simple]
                          traverse a definition: reachable states, paths, transition coverage, invariants
-  stately gen|check      write stately/ from every definition, or check it is current and the round trip safe
+  stately gen|check      write the project's stately/ from every definition, or check it is current and
+                         the round trip safe
   stately release ID@V   write a version's release files (config JSON, implementation pins, other parts)
+                         to versions/ beside its machine file
   stately import FILE [--definition ID]
-                         replace a machine file's config with a chart the Stately editor exported as
-                         XState v5 code; lists names setup() lacks, then runs the check
+                         replace a machine file's config (setup(...).createMachine or kit.createMachine)
+                         with a chart the Stately editor exported as XState v5 code; lists names setup()
+                         lacks, then runs the check. A machine file is found from warden.config.ts's
+                         imports, else in workflows/; or name it: defineConfig({ machineFiles: { ID: PATH } })
   help                   this text
 
 The commands that run workflows load them from --definitions MODULE (a module whose default export
