@@ -148,7 +148,7 @@ describe('stately on kit workflows', () => {
     expect(facts).toEqual({
       supplied: { guards: ['canRetry'], delays: ['backoff'], actions: ['warden.job'] },
       effects: ['checkIdentity', 'checkCredit', 'draftMemo', 'disburse'],
-      failureEvents: ['CHECK_FAILED', 'DISBURSE_FAILED'],
+      failureEvents: ['CREDIT_FAILED', 'DISBURSE_FAILED', 'IDENTITY_FAILED', 'MEMO_FAILED'],
     });
     expect(kitFactsOf(kitStampWorkflow('other').latest.machine)?.failureEvents).toEqual(['STAMP_FAILED']);
   });
@@ -181,7 +181,7 @@ describe('stately on kit workflows', () => {
       {
         code: 'KIT_REFERENCE',
         message:
-          "loan@1: states.awaitingUnderwriter.on.APPROVED guards APPROVED with canRetry, which decides only on an effect's failure event (CHECK_FAILED, DISBURSE_FAILED): there it is never true",
+          "loan@1: states.awaitingUnderwriter.on.APPROVED guards APPROVED with canRetry, which decides only on an effect's failure event (CREDIT_FAILED, DISBURSE_FAILED, IDENTITY_FAILED, MEMO_FAILED): there it is never true",
       },
       {
         code: 'MISSING_IMPLEMENTATION',
