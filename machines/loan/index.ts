@@ -5,6 +5,13 @@ import { ledger, localMemo } from './loan.effects.ts';
 import { loanMachine, type LoanContext } from './loan.machine.ts';
 
 const error = (retryable: boolean) => ({ class: 'UNAVAILABLE', message: 'down', retryable });
+const underwriter = {
+  id: 'uw-1',
+  tenantId: 't1',
+  kind: 'user' as const,
+  roles: ['underwriter'],
+  claims: { lendingLimit: 50_000 },
+};
 const failures = { transient: { payload: { error: error(true) } }, final: { payload: { error: error(false) } } };
 
 export const loan = workflow<LoanContext, { ledger: ReturnType<typeof ledger> }>({
@@ -34,21 +41,20 @@ export const loan = workflow<LoanContext, { ledger: ReturnType<typeof ledger> }>
     },
   },
   view: {
-    schema: z.object({
-      amount: z.number(),
-      identityVerified: z.boolean().nullable(),
-      creditScore: z.number().nullable(),
-      memo: z.unknown(),
-      decidedBy: z.string().nullable(),
-      disbursement: z.string().nullable(),
-    }),
-    render: (c) => ({
-      amount: c.application.amount,
-      identityVerified: c.identityVerified,
-      creditScore: c.creditScore,
-      memo: c.memo,
-      decidedBy: c.decidedBy,
-      disbursement: c.disbursement,
+    schema: z
+      .object({ amount: z.number(), identityVerified: z.boolean().nullable(), creditScore: z.number().nullable() })
+      .extend({
+        memo: z.unknown(),
+        decidedBy: z.string().nullable(),
+        disbursement: z.string().nullable(),
+      }),
+    render: ({ application, identityVerified, creditScore, memo, decidedBy, disbursement }) => ({
+      amount: application.amount,
+      identityVerified,
+      creditScore,
+      memo,
+      decidedBy,
+      disbursement,
     }),
   },
   queues: [{ state: 'awaitingUnderwriter', title: 'Underwriting' }],
@@ -69,5 +75,17 @@ export const loan = workflow<LoanContext, { ledger: ReturnType<typeof ledger> }>
       },
     },
   },
-  demo: { input: () => ({ applicantId: 'a-1', amount: 20_000, termMonths: 36, purpose: 'a van' }) },
+  demo: {
+    input: () => ({ applicantId: 'a-1', amount: 20_000, termMonths: 36, purpose: 'a van' }),
+    finalState: 'disbursed',
+    decide: (c, record) =>
+      record.statePaths.includes('awaitingUnderwriter') && c.memo
+        ? {
+            type: 'APPROVED',
+            payload: { memoArtifactId: c.memo.artifactId },
+            principal: underwriter,
+            note: `the memo says ${c.memo.recommendation}`,
+          }
+        : null,
+  },
 });

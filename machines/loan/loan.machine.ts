@@ -29,25 +29,17 @@ export interface LoanContext {
 }
 
 /** Lending limit of an underwriter (the `lendingLimit` claim): none grants nothing. */
+const limit = z.number().min(0).catch(-1);
 export const lendingLimit = (claims: unknown) =>
-  z
-    .number()
-    .min(0)
-    .catch(-1)
-    .parse((claims as { lendingLimit?: unknown } | undefined)?.lendingLimit);
+  limit.parse((claims as { lendingLimit?: unknown } | undefined)?.lendingLimit);
 
 export const loanKit = setup({
   input: loanInput,
-  context: (input): LoanContext => ({
-    application: {
-      applicantId: input.applicantId,
-      amount: input.amount,
-      termMonths: input.termMonths,
-      purpose: input.purpose,
-    },
-    workflowId: input.workflowId,
-    requesterId: input.requesterId,
-    tenantId: input.tenantId,
+  context: ({ applicantId, amount, termMonths, purpose, workflowId, requesterId, tenantId }): LoanContext => ({
+    application: { applicantId, amount, termMonths, purpose },
+    workflowId,
+    requesterId,
+    tenantId,
     identityVerified: null,
     creditScore: null,
     memo: null,

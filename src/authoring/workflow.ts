@@ -60,7 +60,7 @@ export interface WorkflowSpec<TContext, TDeps extends object = object> {
    */
   paths: PathModel<TContext> | Omit<DerivePathInput<TContext>, 'definition' | 'roles' | 'claims'>;
   /** How `warden demo` drives it: the creation input, and the person's decision per state (none by default). */
-  demo: Pick<DemoScript<TContext>, 'input'> & Partial<Pick<DemoScript<TContext>, 'creator' | 'decide'>>;
+  demo: Pick<DemoScript<TContext>, 'input'> & Partial<Pick<DemoScript<TContext>, 'creator' | 'decide' | 'finalState'>>;
 }
 
 const engineFields = {
@@ -331,6 +331,6 @@ export function workflow<TContext, TDeps extends object = object>(
     view: spec.view,
     queues: spec.queues ?? [],
     paths,
-    demo: { creator: spec.demo.creator ?? creator, decide: spec.demo.decide ?? (() => null), input: spec.demo.input },
+    demo: { ...spec.demo, creator: spec.demo.creator ?? creator, decide: spec.demo.decide ?? (() => null) },
   });
 }

@@ -81,5 +81,5 @@ export async function runDemo(
   }
   const final = record?.statePaths.join(', ') ?? 'none';
   print(`final state: ${final}`);
-  return record?.status === 'done' && record.statePaths[0] === 'completed' ? 0 : 1;
+  return record?.status === 'done' && record.statePaths[0] === (bundle.demo.finalState ?? 'completed') ? 0 : 1;
 }

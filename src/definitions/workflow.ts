@@ -145,6 +145,8 @@ export interface DemoScript<TContext> {
   creator: Principal;
   /** The person's decision in this state (an approval...), or null while the runtime works. */
   decide(context: TContext, record: WorkflowRecord): DemoDecision | null;
+  /** The final state a successful demo ends in (`completed` by default): `warden demo` exits 1 elsewhere. */
+  finalState?: string;
 }
 
 export interface WorkflowBundleSpec<TContext, TAdapters extends object> {

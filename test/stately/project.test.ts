@@ -97,7 +97,7 @@ describe('warden stately in a project', () => {
       'wrote stately/states.lock.json',
     ]);
     expect(JSON.parse(readFileSync(join(dir, 'stately/loan.machine.json'), 'utf8'))).toMatchObject({ id: 'loan' });
-    expect(existsSync(join(root, 'stately/loan.machine.json'))).toBe(false);
+    expect(existsSync(join(root, 'stately/kstamp.machine.json'))).toBe(false);
     expect(readFileSync(join(root, 'stately/states.lock.json'), 'utf8')).toBe(wardenStately);
 
     const check = await warden(dir, 'stately', 'check');
