@@ -1,32 +1,251 @@
 /**
- * An AI agent's task, from proposal to execution, as an XState v5 statechart (seed 002: "the model
- * can recommend the next action; the application decides whether that action is allowed").
- *
- * The config is a static literal the Stately editor can open: guards, actions and delays are named
- * here and implemented in `setup()`. Effect actions (`requestPlan`, `executeOperation`,
- * `reconcileOperation`, `voidOperation`) are markers the engine turns into durable jobs. Default deny: an event not
- * listed in a state is refused. Nothing in this file does I/O.
+ * An AI agent's task, from proposal to execution (seed 002: "the model can recommend the next
+ * action; the application decides whether that action is allowed"). The config is a static literal
+ * the Stately editor opens; the kit supplies the jobs, their attempts, retries and stale results.
+ * Default deny: an event not listed in a state is refused. Nothing in this file does I/O.
  */
-import { setup } from 'xstate';
-import type { AgentTaskContext, AgentTaskInput } from './context.ts';
-import { createInitialContext } from './context.ts';
-import type { AgentTaskEvent } from './events.ts';
-import { agentTaskActions, agentTaskDelays, agentTaskGuards } from './implementations.ts';
+import { z } from 'zod';
+import { addModelUsage } from '../../src/definitions/model-spend.ts';
+import { artifactRef, contentHash, errorClass, text } from '../../src/definitions/event-fields.ts';
+import { deadLetter, event, failure, result, setup, type EngineInput } from '../../src/authoring/index.ts';
+import type { AnyEnvelope } from '../../src/authoring/events.ts';
+import { attemptOf } from '../../src/authoring/setup.ts';
+import {
+  agentTaskConfigSchema,
+  agentTaskCreateSchema,
+  evidenceIsFreshAt,
+  executionCannotHaveHappened,
+  idempotencyKeyFor,
+  modelBudgetExhausted,
+  modelBudgetOf,
+  operationReceipt,
+  refusedPlanHashesOf,
+  validationPassedForCurrentPlan,
+  type AgentTaskContext as Context,
+  type ExecutionStatus,
+  type Plan,
+} from './context.ts';
+import { executeOperation, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
+import { isReversibleOrRecoverable } from './operations.ts';
+import { agentTaskPolicy, isoToEpochMs, validatePlan } from './policy.ts';
+
+export const roles = {
+  requester: 'task_requester',
+  approver: 'task_approver',
+  reviewer: 'task_reviewer',
+  worker: 'worker',
+};
+
+const planVersion = z.number().int().positive();
+const decision = { planVersion, planHash: contentHash };
+const receipt = { receipt: operationReceipt };
+const note = { note: text(2000) };
+const key = { idempotencyKey: text(300) };
+const field = (e: AnyEnvelope, name: string) => (e.payload as Record<string, unknown> | undefined)?.[name];
+const actorId = (e: AnyEnvelope) => e.actor?.id ?? 'timer';
+const withRefused = (c: Context, hash: string) => {
+  const refused = refusedPlanHashesOf(c);
+  return refused.includes(hash) ? {} : { refusedPlanHashes: [...refused, hash] };
+};
+
+type Check = (args: { context: Context; event: AnyEnvelope }) => boolean;
+/** Who may decide on a plan and on which one: shared by APPROVED and REJECTED. */
+const approverChecks: Record<string, Check> = {
+  planVersionIsCurrent: ({ context: c, event: e }) => c.plan !== null && field(e, 'planVersion') === c.plan.version,
+  planHashMatches: ({ context: c, event: e }) => c.plan !== null && field(e, 'planHash') === c.plan.hash,
+  approverIsNotRequester: ({ context: c, event: e }) => e.actor !== undefined && e.actor.id !== c.requesterId,
+  approverSameTenant: ({ context: c, event: e }) => e.actor?.tenantId === c.tenantId,
+  approverHasRole: ({ event: e }) => e.actor?.roles.includes(roles.approver) ?? false,
+};
 
 export const agentTaskMachine = setup({
-  types: {
-    context: {} as AgentTaskContext,
-    events: {} as AgentTaskEvent,
-    input: {} as AgentTaskInput,
+  input: agentTaskCreateSchema,
+  context: (input: z.infer<typeof agentTaskCreateSchema> & EngineInput): Context => ({
+    workflowId: input.workflowId,
+    tenantId: input.tenantId,
+    requesterId: input.requesterId,
+    correlationId: input.correlationId,
+    createdAt: input.createdAt,
+    task: input.task,
+    config: agentTaskConfigSchema.parse(input.config ?? {}),
+    plan: null,
+    validation: null,
+    approval: null,
+    rejection: null,
+    cancellation: null,
+    escalation: null,
+    execution: { status: 'notStarted', idempotencyKey: null, planVersion: null, receipt: null, failure: null },
+  }),
+  events: {
+    PLAN_PROPOSED: result({
+      plan: z.strictObject({
+        operation: text(100),
+        parameters: z.record(z.string().max(100), z.unknown()),
+        rationale: text(4000),
+      }),
+      planHash: contentHash,
+      artifact: artifactRef,
+      model: text(200),
+      promptVersion: text(100),
+      /** What the model calls spent (a repair included); a worker that predates it reports none. */
+      usage: z
+        .strictObject({
+          promptTokens: z.number().int().nonnegative().max(100_000_000),
+          completionTokens: z.number().int().nonnegative().max(100_000_000),
+          calls: z.number().int().min(1).max(10),
+        })
+        .optional(),
+    }),
+    PLAN_FAILED: failure({ flat: true }),
+    APPROVED: event({ ...decision, comment: text(2000).optional() }, { roles: [roles.approver] }),
+    REJECTED: event({ ...decision, reason: text(2000) }, { roles: [roles.approver] }),
+    OPERATION_SUCCEEDED: result(receipt),
+    OPERATION_FAILED: failure({ flat: true }),
+    /** The call may have reached the provider (transport error, timeout): reconcile before anything else. */
+    OPERATION_OUTCOME_UNKNOWN: result({ errorClass, message: text(2000) }),
+    OPERATION_FOUND: result(receipt),
+    OPERATION_NOT_FOUND: result(key),
+    OPERATION_VOIDED: result(key),
+    CANCEL_REQUESTED: event({ reason: text(2000) }, { roles: [roles.requester, roles.approver, roles.reviewer] }),
+    ESCALATE: deadLetter({ roles: [roles.requester] }),
+    REPLAN: event(note, { roles: [roles.reviewer] }),
+    RECONCILE: event(note, { roles: [roles.reviewer] }),
   },
-  guards: agentTaskGuards,
-  actions: agentTaskActions,
-  delays: agentTaskDelays,
+  effects: { requestPlan, executeOperation, reconcileOperation, voidOperation },
+  backoffDelays: ['planBackoff', 'executionRetryDelay'],
+  /** Before the kit, the context counted jobs per operation (`attempts`), per planning visit and per plan. */
+  legacyJobs: (c) => {
+    const old = c as Context & { attempts?: Record<string, number>; planAttempts?: number };
+    const attempt = { plan: old.planAttempts ?? 1, execute: (c.execution as { attempts?: number }).attempts ?? 1 };
+    return Object.fromEntries(
+      Object.entries(old.attempts ?? {})
+        .filter(([, n]) => n > 0)
+        .map(([op, n]) => [
+          op,
+          { id: `${c.workflowId}/${op}/${n}`, n, attempt: op in attempt ? attempt[op as 'plan'] : 1 },
+        ]),
+    );
+  },
+  guards: {
+    modelBudgetExhausted: ({ context }) => modelBudgetExhausted(context),
+    isRepeatedPlan: ({ context, event: e }) =>
+      e.type === 'PLAN_PROPOSED' && refusedPlanHashesOf(context).includes(e.payload.planHash),
+    planIsValid: ({ context }) => validationPassedForCurrentPlan(context),
+    approverMayDecide: approverChecks,
+    approvalIsCurrentAndAuthorized: {
+      ...approverChecks,
+      validationPassedForCurrentPlan: ({ context }) => validationPassedForCurrentPlan(context),
+      /** Validation checked the data at proposal time; an approval may come days later. */
+      evidenceIsStillFresh: ({ context, event: e }) => evidenceIsFreshAt(context, e.at),
+      operationIsReversibleOrRecoverable: ({ context }) => isReversibleOrRecoverable(context.plan?.operation),
+    },
+    cancellationAllowed: {
+      cancellerMayCancel: ({ context: c, event: { actor } }) =>
+        actor.tenantId === c.tenantId &&
+        (actor.roles.includes(roles.approver) ||
+          actor.roles.includes(roles.reviewer) ||
+          (actor.roles.includes(roles.requester) && actor.id === c.requesterId)),
+      executionCannotHaveHappened: ({ context }) => executionCannotHaveHappened(context),
+    },
+    /** A worker about its own job in flight (the engine refuses stale ids), or the requester in person. */
+    escalationIsAuthorised: ({ context, event: e }) =>
+      typeof field(e, 'jobId') === 'string' ||
+      (e.actor.id === context.requesterId && e.actor.roles.includes(roles.requester)),
+    executionCannotHaveHappened: ({ context }) => executionCannotHaveHappened(context),
+    executionOutcomeUncertain: ({ context: { execution: x } }) =>
+      x.status === 'inFlight' || x.status === 'unknown' || x.status === 'notFound',
+    executionWasVoided: ({ context }) => context.execution.status === 'voided',
+  },
+  updates: {
+    recordModelUsage: ({ context: c, event: e }) =>
+      e.type === 'PLAN_PROPOSED'
+        ? { spent: addModelUsage(c.spent, e.payload.usage, modelBudgetOf(c).modelCostMicrosPerKiloToken) }
+        : {},
+    /** The next plan version, validated deterministically at the event's time. */
+    recordPlan: ({ context: c, event: e }) => {
+      if (e.type !== 'PLAN_PROPOSED') return {};
+      const { plan: p, planHash: hash, artifact, model, promptVersion } = e.payload;
+      const version = (c.plan?.version ?? 0) + 1;
+      const plan: Plan = { version, hash, ...p, artifact, model, promptVersion, proposedAt: e.at };
+      const dataAsOfMs = c.task.dataAsOf === undefined ? null : isoToEpochMs(c.task.dataAsOf);
+      const reasons = validatePlan(plan, { dataAsOfMs, maxDataAgeMs: c.config.maxDataAgeMs, at: e.at });
+      const ok = reasons.length === 0;
+      const validation = {
+        planVersion: version,
+        planHash: hash,
+        ok,
+        reasons,
+        policyVersion: agentTaskPolicy.version,
+        at: e.at,
+      };
+      return { plan, validation, approval: null, rejection: null, ...(ok ? {} : withRefused(c, hash)) };
+    },
+    /** A plan sent back before any approval is refused with it (an approved, fenced one may come again). */
+    recordReplan: ({ context: c }) =>
+      !c.plan || c.approval?.planVersion === c.plan.version ? {} : withRefused(c, c.plan.hash),
+    recordApproval: ({ event: e }) =>
+      e.type !== 'APPROVED'
+        ? {}
+        : {
+            approval: {
+              approverId: e.actor.id,
+              approverTenantId: e.actor.tenantId,
+              approverRoles: [...e.actor.roles],
+              planVersion: e.payload.planVersion,
+              planHash: e.payload.planHash,
+              comment: e.payload.comment ?? null,
+              at: e.at,
+            },
+          },
+    recordRejection: ({ context: c, event: e }) =>
+      e.type !== 'REJECTED'
+        ? {}
+        : { ...withRefused(c, e.payload.planHash), rejection: { by: e.actor.id, ...e.payload, at: e.at } },
+    recordCancellation: ({ event: e }) => ({
+      cancellation: { by: e.actor.id, reason: e.type === 'CANCEL_REQUESTED' ? e.payload.reason : e.type, at: e.at },
+    }),
+    escalate: ({ context: c, event: e }, params) => {
+      const detail = field(e, 'reason') ?? field(e, 'message') ?? c.execution.failure;
+      const { reason, step } = params as { reason: string; step: string };
+      return {
+        escalation: { reason, detail: typeof detail === 'string' ? detail : null, step, by: actorId(e), at: e.at },
+      };
+    },
+    closeEscalation: () => ({ escalation: null }),
+    /**
+     * After the kit started the execute job: its key is the plan version's, kept across retries, and
+     * a fresh one per attempt once the last key was fenced (nothing may execute under that one).
+     */
+    startExecution: ({ context: c }) => {
+      const version = c.plan?.version ?? 0;
+      const samePlan = c.execution.planVersion === version;
+      const planKey = idempotencyKeyFor(c.workflowId, version);
+      const idempotencyKey = !samePlan
+        ? planKey
+        : c.execution.status === 'voided'
+          ? idempotencyKeyFor(c.workflowId, version, attemptOf(c, 'execute'))
+          : (c.execution.idempotencyKey ?? planKey);
+      return {
+        execution: { ...c.execution, status: 'inFlight' as const, idempotencyKey, planVersion: version, failure: null },
+      };
+    },
+    recordReceipt: ({ context: c, event: e }) =>
+      e.type === 'OPERATION_SUCCEEDED' || e.type === 'OPERATION_FOUND'
+        ? { execution: { ...c.execution, status: 'succeeded' as const, receipt: e.payload.receipt, failure: null } }
+        : {},
+    recordExecution: ({ context: c, event: e }, params) => {
+      const message = field(e, 'message') ?? field(e, 'reason');
+      const status = params?.status as ExecutionStatus;
+      return {
+        execution: { ...c.execution, status, failure: typeof message === 'string' ? message : c.execution.failure },
+      };
+    },
+  },
+  delays: { approvalTimeout: ({ context }) => context.config.approvalTimeoutMs },
 }).createMachine({
   id: 'agentTask',
   description:
     'An AI agent task: a model proposes a plan, deterministic code validates it, a person approves the exact plan version, and the operation executes under one idempotency key, retried only when that is safe.',
-  context: ({ input }) => createInitialContext(input),
   initial: 'created',
   states: {
     created: {
@@ -39,7 +258,6 @@ export const agentTaskMachine = setup({
     planning: {
       description: 'A model proposes a plan (operation, parameters, rationale). A proposal grants no authority.',
       initial: 'checkingBudget',
-      entry: 'resetPlanning',
       on: {
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
         ESCALATE: {
@@ -66,8 +284,7 @@ export const agentTaskMachine = setup({
         },
         attempting: {
           description: 'A planning job is in flight.',
-          entry: [{ type: 'startAttempt', params: { operation: 'plan' } }, 'requestPlan'],
-          exit: { type: 'finishJob', params: { operation: 'plan' } },
+          entry: 'requestPlan',
           on: {
             PLAN_PROPOSED: [
               {
@@ -81,25 +298,20 @@ export const agentTaskMachine = setup({
                   'The model proposed a refused plan again (same content hash): the loop does not converge, a person decides.',
               },
               {
-                guard: { type: 'isCurrentJob', params: { operation: 'plan' } },
                 target: '#agentTask.validating',
                 actions: ['recordModelUsage', 'recordPlan'],
                 description:
                   'Counts what the call spent, records the next plan version and validates it deterministically at the event time.',
               },
             ],
-            PLAN_FAILED: {
-              guard: { type: 'isCurrentJob', params: { operation: 'plan' } },
-              target: 'checkingRetry',
-              actions: { type: 'recordError', params: { operation: 'plan' } },
-            },
+            PLAN_FAILED: { target: 'checkingRetry' },
           },
         },
         checkingRetry: {
           description:
             'Transient: a retryable model error with attempts left waits out a backoff; otherwise a person takes over.',
           always: [
-            { guard: 'canRetryPlan', target: 'retryWait' },
+            { guard: 'canRetry', target: 'retryWait' },
             {
               target: '#agentTask.escalated',
               actions: { type: 'escalate', params: { reason: 'PLANNING_FAILED', step: 'planning' } },
@@ -152,50 +364,37 @@ export const agentTaskMachine = setup({
     executing: {
       description:
         'The approved operation runs under the idempotency key of its plan version. No cancellation from here on.',
-      entry: [{ type: 'startAttempt', params: { operation: 'execute' } }, 'executeOperation'],
-      exit: { type: 'finishJob', params: { operation: 'execute' } },
+      entry: ['executeOperation', 'startExecution'],
       on: {
-        OPERATION_SUCCEEDED: {
-          guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
-          target: 'completed',
-          actions: 'recordReceipt',
-        },
+        OPERATION_SUCCEEDED: { target: 'completed', actions: 'recordReceipt' },
         OPERATION_FAILED: {
-          guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
           target: 'executionFailed',
-          actions: [{ type: 'recordError', params: { operation: 'execute' } }, 'recordExecutionFailed'],
+          actions: { type: 'recordExecution', params: { status: 'failed' } },
         },
         OPERATION_OUTCOME_UNKNOWN: {
-          guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
           target: 'reconciling',
-          actions: [{ type: 'recordError', params: { operation: 'execute' } }, 'recordOutcomeUnknown'],
+          actions: { type: 'recordExecution', params: { status: 'unknown' } },
         },
         ESCALATE: {
-          guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
+          guard: 'answersTheJob',
           target: 'reconciling',
-          actions: [{ type: 'recordError', params: { operation: 'execute' } }, 'recordOutcomeUnknown'],
+          actions: { type: 'recordExecution', params: { status: 'unknown' } },
           description: 'A worker gave up on the execute job: it may have executed, so reconcile first.',
         },
       },
     },
     reconciling: {
       description: 'Whether the operation executed is unknown: ask the executor under the same idempotency key.',
-      entry: [{ type: 'startAttempt', params: { operation: 'reconcile' } }, 'reconcileOperation'],
-      exit: { type: 'finishJob', params: { operation: 'reconcile' } },
+      entry: 'reconcileOperation',
       on: {
-        OPERATION_FOUND: {
-          guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
-          target: 'completed',
-          actions: 'recordReceipt',
-        },
+        OPERATION_FOUND: { target: 'completed', actions: 'recordReceipt' },
         OPERATION_NOT_FOUND: {
-          guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
           target: 'voiding',
-          actions: 'recordNotFound',
+          actions: { type: 'recordExecution', params: { status: 'notFound' } },
           description: 'Not found is not proof: a request still in flight can land later, so fence the key first.',
         },
         ESCALATE: {
-          guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
+          guard: 'answersTheJob',
           target: 'escalated',
           actions: { type: 'escalate', params: { reason: 'RECONCILIATION_FAILED', step: 'reconciling' } },
         },
@@ -204,23 +403,20 @@ export const agentTaskMachine = setup({
     voiding: {
       description:
         'The executor fences the idempotency key so that no request under it can land later; only then is the execution known not to have happened.',
-      entry: [{ type: 'startAttempt', params: { operation: 'void' } }, 'voidOperation'],
-      exit: { type: 'finishJob', params: { operation: 'void' } },
+      entry: 'voidOperation',
       on: {
         OPERATION_VOIDED: {
-          guard: { type: 'isCurrentJob', params: { operation: 'void' } },
           target: 'executionFailed',
-          actions: 'recordVoided',
+          actions: { type: 'recordExecution', params: { status: 'voided' } },
           description: 'Nothing executed under the key and nothing can any more.',
         },
         OPERATION_FOUND: {
-          guard: { type: 'isCurrentJob', params: { operation: 'void' } },
           target: 'completed',
           actions: 'recordReceipt',
           description: 'The request landed after all: the action stands.',
         },
         ESCALATE: {
-          guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+          guard: 'answersTheJob',
           target: 'escalated',
           actions: { type: 'escalate', params: { reason: 'VOID_FAILED', step: 'voiding' } },
           description: 'The fence failed: whether the operation executed is still unknown.',
@@ -231,7 +427,7 @@ export const agentTaskMachine = setup({
       description:
         'Transient: retry only when the operation is idempotent, attempts remain and the error is retryable (under a new key after a fence); a fenced execution that may not be retried goes to a person; otherwise fail.',
       always: [
-        { guard: 'executionMayBeRetried', target: 'retryPending' },
+        { guard: 'canRetry', target: 'retryPending' },
         {
           guard: 'executionWasVoided',
           target: 'escalated',
@@ -271,5 +467,3 @@ export const agentTaskMachine = setup({
     failed: { description: 'Execution failed and could not safely be retried.', type: 'final' },
   },
 });
-
-export type AgentTaskMachine = typeof agentTaskMachine;

@@ -1,37 +1,244 @@
 /**
- * The effects the chart requests, by action name: the decider turns each into a job
- * `{ type, operation, jobId, params }` from the context the transition produced. Params are small JSON.
+ * The agent task's effects, each declared once: planning through the model (validated, one repair,
+ * then a person), execution, reconciliation and fencing through the operation executor under the
+ * plan's idempotency key. A handler never changes workflow state; whatever happens is one event.
  */
-import type { EffectSpec } from '../../src/engine/definition.ts';
+import { z } from 'zod';
+import { effect, EffectError } from '../../src/authoring/index.ts';
+import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
+import { contentHashOf } from '../../src/effects/canonical-json.ts';
+import { EffectTimeoutError, errorClasses, TransportError } from '../../src/effects/effect-errors.ts';
+import type { JobToRun } from '../../src/effects/effect.ts';
+import { clip, failureFacts } from '../../src/effects/handler-kit.ts';
+import type { ModelTask } from '../../src/effects/model-client.ts';
+import { isIdempotent, operationNames, operationSpec, catalogueSummary, type OperationName } from './operations.ts';
 import type { AgentTaskContext } from './context.ts';
-import { catalogueSummary } from './operations.ts';
+import type { OperationExecutor, OperationReceipt } from './executor.ts';
 
-export const effects = {
-  requestPlan: {
-    operation: 'plan',
-    params: (c) => ({
-      planVersion: (c.plan?.version ?? 0) + 1,
-      task: c.task,
-      operations: catalogueSummary(),
-      previousReasons: c.validation && !c.validation.ok ? c.validation.reasons : [],
-    }),
-  },
-  executeOperation: {
-    operation: 'execute',
-    params: (c) => ({
-      idempotencyKey: c.execution.idempotencyKey,
-      operation: c.plan?.operation ?? null,
-      parameters: c.plan?.parameters ?? null,
-    }),
-  },
-  reconcileOperation: {
-    operation: 'reconcile',
-    params: (c) => ({ idempotencyKey: c.execution.idempotencyKey }),
-  },
-  voidOperation: {
-    operation: 'void',
-    params: (c) => ({ idempotencyKey: c.execution.idempotencyKey }),
-  },
-} satisfies Record<string, EffectSpec<AgentTaskContext>>;
+export interface AgentTaskAdapters {
+  executor: OperationExecutor;
+}
+export type AgentTaskDeps = PlatformAdapters & AgentTaskAdapters;
 
-export type AgentTaskEffect = keyof typeof effects;
+export const planOutput = z.strictObject({
+  operation: z.enum(operationNames),
+  parameters: z.record(z.string(), z.unknown()),
+  rationale: z.string().trim().min(1).max(4000),
+});
+
+export const planTask = {
+  name: 'plan-agent-task',
+  promptVersion: 'plan-agent-task/1',
+  instructions: [
+    'You plan one step of a business task for an agent.',
+    'Choose exactly one operation from `operations` and give its parameters and a short rationale.',
+    'If the task names a requestedOperation and parameters, use them unless they contradict the instructions.',
+    'If `previousReasons` is not empty, your previous plan was refused for those reasons: fix them.',
+    'Your plan is a proposal only: it is validated by code and approved by a person before anything runs.',
+  ].join('\n'),
+  output: planOutput,
+} satisfies ModelTask;
+
+/** What the planning job sends the model. */
+export const planInput = z.strictObject({
+  planVersion: z.number().int().positive(),
+  task: z.looseObject({
+    title: z.string(),
+    instructions: z.string(),
+    requestedOperation: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    dataAsOf: z.string().optional(),
+  }),
+  operations: z.array(
+    z.strictObject({ name: z.string(), description: z.string(), idempotent: z.boolean(), reversible: z.boolean() }),
+  ),
+  previousReasons: z.array(z.string()),
+});
+
+/** Keywords of the title and instructions, first match wins. */
+const keywordRules: readonly [RegExp, OperationName][] = [
+  [/\b(credit|refund|compensat\w*|goodwill)\b/i, 'issue_credit'],
+  [/\b(publish|post|announce\w*|blog)\b/i, 'publish_post'],
+  [/\b(report|summary|digest)\b/i, 'send_report'],
+  [/\b(crm|record|contact|account|update)\b/i, 'update_crm_record'],
+];
+
+/**
+ * The offline planner: the task's `requestedOperation` and `parameters` when given, else the
+ * operation its keywords name. A task it cannot read, or that names none, gets an invalid answer.
+ */
+export function localPlanner(input: unknown): unknown {
+  const parsed = planInput.safeParse(input);
+  if (!parsed.success) return { rationale: 'the planning input could not be read' };
+  const { task } = parsed.data;
+  const parameters = task.parameters ?? {};
+  if (task.requestedOperation !== undefined) {
+    const rationale = `The requester asked for ${task.requestedOperation}: "${task.title}".`;
+    return { operation: task.requestedOperation, parameters, rationale };
+  }
+  const match = keywordRules.find(([pattern]) => pattern.test(`${task.title}\n${task.instructions}`));
+  if (!match) return { parameters, rationale: 'No catalogue operation matches this task.' };
+  const words = match[0].source.replace(/\\b|\(|\)|\\w\*/g, '');
+  return {
+    operation: match[1],
+    parameters,
+    rationale: `The task mentions ${words}: ${match[1]} fits "${task.title}".`,
+  };
+}
+
+const tokens = (n: number) => Math.min(100_000_000, Math.max(0, Math.round(n)));
+
+export const requestPlan = effect<AgentTaskContext, z.infer<typeof planInput>, AgentTaskAdapters>({
+  operation: 'plan',
+  params: (c) => ({
+    planVersion: (c.plan?.version ?? 0) + 1,
+    task: c.task,
+    operations: catalogueSummary(),
+    previousReasons: c.validation && !c.validation.ok ? c.validation.reasons : [],
+  }),
+  paramsSchema: planInput,
+  results: ['PLAN_PROPOSED'],
+  failure: 'PLAN_FAILED',
+  retry: { maxAttempts: 3 },
+  idempotent: true,
+  run: async ({ params, ask }) => {
+    const answer = await ask(planTask, params);
+    if (answer.status === 'invalid') {
+      const reason = `The planning model (${answer.model || 'unknown'}) answered invalid output twice, the second time after a repair request (artifact ${answer.artifact.id}): ${answer.issues.join('; ')}`;
+      return { type: 'ESCALATE', payload: { reason: clip(reason) } };
+    }
+    const { usage } = answer;
+    return {
+      type: 'PLAN_PROPOSED',
+      payload: {
+        plan: answer.output,
+        planHash: contentHashOf(answer.output),
+        artifact: answer.artifact,
+        model: clip(answer.model || 'unknown-model', 200),
+        promptVersion: planTask.promptVersion,
+        usage: {
+          promptTokens: tokens(usage.promptTokens),
+          completionTokens: tokens(usage.completionTokens),
+          calls: Math.min(10, Math.max(1, usage.calls)),
+        },
+      },
+    };
+  },
+});
+
+const executeParams = z.strictObject({
+  idempotencyKey: z.string().min(1).max(300),
+  operation: z.string().min(1).max(100),
+  parameters: z.record(z.string(), z.unknown()),
+});
+const keyParams = z.strictObject({ idempotencyKey: z.string().min(1).max(300) });
+type ExecuteParams = z.infer<typeof executeParams>;
+
+/** The idempotency key a job names, for events that need one even when the params are broken. */
+function keyOf(job: JobToRun): string {
+  const key = job.params.idempotencyKey;
+  return typeof key === 'string' && key.trim() ? clip(key, 300) : `unknown-key:${job.jobId}`;
+}
+
+/**
+ * Only an answer of the executor proves nothing happened. A transport error, a timeout, an error the
+ * handler cannot classify (or its own retryable INTERNAL fallback) may hide an execution: unknown.
+ */
+export function mayHaveReachedProvider(error: unknown): boolean {
+  if (error instanceof TransportError || error instanceof EffectTimeoutError) return true;
+  if (!(error instanceof EffectError)) return true;
+  return error.errorClass === 'INTERNAL' && error.retryable;
+}
+
+function succeeded(job: JobToRun, params: ExecuteParams, receipt: OperationReceipt) {
+  if (receipt.idempotencyKey !== params.idempotencyKey || receipt.operation !== params.operation) {
+    // Something executed under this key, but not what was approved: a person must look.
+    throw new EffectError('CONFLICT', `the receipt under ${keyOf(job)} does not match the approved operation`, false);
+  }
+  return { type: 'OPERATION_SUCCEEDED', payload: { receipt } };
+}
+
+/**
+ * A redelivered job (`deliveries > 1`: a worker before may have executed and died before reporting)
+ * looks the key up first; a non-idempotent operation not found is not executed again but reported
+ * unknown, so the chart reconciles and fences the key before anything else runs.
+ */
+export const executeOperation = effect<AgentTaskContext, ExecuteParams, AgentTaskAdapters>({
+  operation: 'execute',
+  params: (c) => ({
+    idempotencyKey: c.execution.idempotencyKey ?? '',
+    operation: c.plan?.operation ?? '',
+    parameters: c.plan?.parameters ?? {},
+  }),
+  paramsSchema: executeParams,
+  results: ['OPERATION_SUCCEEDED', 'OPERATION_OUTCOME_UNKNOWN'],
+  failure: 'OPERATION_FAILED',
+  retry: {
+    maxAttempts: (c) => c.config.maxExecutionAttempts,
+    backoff: (c) => ({
+      initialIntervalMs: c.config.retryDelayMs,
+      backoffCoefficient: 2,
+      maxIntervalMs: Math.max(c.config.retryDelayMs, 15 * 60_000),
+      jitterRatio: 0.2,
+    }),
+    retryable: errorClasses,
+    when: (c) => isIdempotent(c.plan?.operation),
+    after: ['OPERATION_VOIDED'],
+  },
+  idempotent: true,
+  run: async ({ params, job, deps, signal }) => {
+    const spec = operationSpec(params.operation);
+    if (!spec) throw new EffectError('INTERNAL', `operation ${params.operation} is not in the catalogue`, false);
+    const parsed = spec.parameters.safeParse(params.parameters);
+    if (!parsed.success) throw new EffectError('INTERNAL', `invalid parameters: ${parsed.error.message}`, false);
+    if ((job.deliveries ?? 1) > 1) {
+      const found = await deps.executor.lookup(params.idempotencyKey, { signal });
+      if (found) return succeeded(job, params, found);
+      if (!spec.idempotent) {
+        const message = `delivery ${job.deliveries ?? 1} of a non-idempotent operation: nothing is recorded under ${keyOf(job)} yet, but an earlier delivery may still land, so it is not executed again before the key is fenced`;
+        return { type: 'OPERATION_OUTCOME_UNKNOWN', payload: { errorClass: 'INTERNAL', message } };
+      }
+    }
+    return succeeded(job, params, await deps.executor.execute(params, { signal }));
+  },
+  onError: (error) => {
+    if (!mayHaveReachedProvider(error)) return undefined;
+    const { errorClass, message } = failureFacts(error);
+    return { type: 'OPERATION_OUTCOME_UNKNOWN', payload: { errorClass, message } };
+  },
+});
+
+const giveUp = (what: string) => (error: unknown, job: JobToRun) => ({
+  type: 'ESCALATE',
+  payload: { reason: clip(`${what} ${keyOf(job)} failed: ${failureFacts(error).message}`) },
+});
+
+/** OPERATION_FOUND or OPERATION_NOT_FOUND; a failed lookup goes to a person. */
+export const reconcileOperation = effect<AgentTaskContext, z.infer<typeof keyParams>, AgentTaskAdapters>({
+  operation: 'reconcile',
+  params: (c) => ({ idempotencyKey: c.execution.idempotencyKey ?? '' }),
+  paramsSchema: keyParams,
+  results: ['OPERATION_FOUND', 'OPERATION_NOT_FOUND'],
+  run: async ({ params: { idempotencyKey }, deps, signal }) => {
+    const receipt = await deps.executor.lookup(idempotencyKey, { signal });
+    return receipt
+      ? { type: 'OPERATION_FOUND', payload: { receipt } }
+      : { type: 'OPERATION_NOT_FOUND', payload: { idempotencyKey } };
+  },
+  onError: giveUp('reconciliation of'),
+});
+
+/** OPERATION_VOIDED once the key is fenced with nothing under it, OPERATION_FOUND when a request landed after all. */
+export const voidOperation = effect<AgentTaskContext, z.infer<typeof keyParams>, AgentTaskAdapters>({
+  operation: 'void',
+  params: (c) => ({ idempotencyKey: c.execution.idempotencyKey ?? '' }),
+  paramsSchema: keyParams,
+  results: ['OPERATION_VOIDED', 'OPERATION_FOUND'],
+  run: async ({ params: { idempotencyKey }, deps, signal }) => {
+    const fenced = await deps.executor.fence(idempotencyKey, { signal });
+    return fenced.status === 'executed'
+      ? { type: 'OPERATION_FOUND', payload: { receipt: fenced.receipt } }
+      : { type: 'OPERATION_VOIDED', payload: { idempotencyKey } };
+  },
+  onError: giveUp('fencing'),
+});

@@ -14,8 +14,7 @@ import type { RedisClient } from '../../src/store/redis/connect.ts';
 import { type EffectRedisClient, withScripts } from '../../src/effects/effect-scripts.ts';
 import type { RecordScriptReply } from '../../src/effects/reply-codes.ts';
 import { checkedPrefix, keyPart } from '../../src/effects/redis-keys.ts';
-import type { OperationReceipt } from './context.ts';
-import { operationReceipt } from './events.ts';
+import { operationReceipt, type OperationReceipt } from './context.ts';
 
 export type { OperationReceipt };
 

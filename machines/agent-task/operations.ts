@@ -1,22 +1,18 @@
 /**
- * The operation catalogue: every operation an agent task may propose, with the zod schema its
- * parameters must parse with and the two facts governance needs: whether repeating it is safe
- * (idempotent), whether it can be undone (reversible) and, when it cannot, how its effect is
- * recovered from (recoveryPath). An approval needs one of the last two (seed 002: "the action is
- * reversible or has an approved recovery path"). A name outside this list never executes.
+ * The operation catalogue: every operation an agent task may propose, the schema its parameters
+ * must parse with, whether repeating it is safe (idempotent), whether it can be undone (reversible)
+ * and, when it cannot, how its effect is recovered from. An approval needs one of the last two
+ * (seed 002). A name outside this list never executes.
  */
 import { z } from 'zod';
-
-const text = (max: number) => z.string().trim().min(1).max(max);
+import { text } from '../../src/definitions/event-fields.ts';
 
 export interface OperationSpec {
   description: string;
   parameters: z.ZodType<Record<string, unknown>>;
-  /** Repeating the call with the same parameters has the effect of one call: a retry is safe. */
   idempotent: boolean;
-  /** The effect can be undone by a later operation. */
   reversible: boolean;
-  /** How an irreversible effect is recovered from, as the approver reads it; absent when there is none. */
+  /** How an irreversible effect is recovered from, as the approver reads it. */
   recoveryPath?: string;
 }
 
@@ -34,10 +30,7 @@ export const operationCatalogue = {
   },
   send_report: {
     description: 'Send a generated report to recipients (deduplicated by the idempotency key).',
-    parameters: z.strictObject({
-      reportId: text(200),
-      recipients: z.array(z.email()).min(1).max(50),
-    }),
+    parameters: z.strictObject({ reportId: text(200), recipients: z.array(z.email()).min(1).max(50) }),
     idempotent: true,
     reversible: false,
     recoveryPath: 'Send a correction notice to the same recipients, naming the report it replaces.',
@@ -74,35 +67,25 @@ export const operationCatalogue = {
 export type OperationName = keyof typeof operationCatalogue;
 export const operationNames = Object.keys(operationCatalogue) as [OperationName, ...OperationName[]];
 
-export function isOperationName(name: unknown): name is OperationName {
-  return typeof name === 'string' && Object.hasOwn(operationCatalogue, name);
-}
+export const isOperationName = (name: unknown): name is OperationName =>
+  typeof name === 'string' && Object.hasOwn(operationCatalogue, name);
 
 /** The catalogue entry of `name`, or null for a name that is not in the catalogue. */
-export function operationSpec(name: unknown): OperationSpec | null {
-  return isOperationName(name) ? operationCatalogue[name] : null;
-}
+export const operationSpec = (name: unknown): OperationSpec | null =>
+  isOperationName(name) ? operationCatalogue[name] : null;
 
-/** Whether the named operation is safe to repeat; an unknown operation never is. */
-export function isIdempotent(name: unknown): boolean {
-  return operationSpec(name)?.idempotent ?? false;
-}
+/** Safe to repeat; an unknown operation never is. */
+export const isIdempotent = (name: unknown) => operationSpec(name)?.idempotent ?? false;
 
-/** Whether the named operation can be undone or declares a recovery path; an unknown operation cannot. */
+/** Can be undone or declares a recovery path; an unknown operation cannot. */
 export function isReversibleOrRecoverable(name: unknown): boolean {
   const spec = operationSpec(name);
   return spec !== null && (spec.reversible || (spec.recoveryPath ?? '') !== '');
 }
 
-/** The catalogue as the planner and the view show it (no schemas). */
-export function catalogueSummary(): {
-  name: OperationName;
-  description: string;
-  idempotent: boolean;
-  reversible: boolean;
-}[] {
-  return operationNames.map((name) => {
-    const spec: OperationSpec = operationCatalogue[name];
-    return { name, description: spec.description, idempotent: spec.idempotent, reversible: spec.reversible };
+/** The catalogue as the planner sees it (no schemas). */
+export const catalogueSummary = () =>
+  operationNames.map((name) => {
+    const { description, idempotent, reversible }: OperationSpec = operationCatalogue[name];
+    return { name, description, idempotent, reversible };
   });
-}

@@ -13,11 +13,21 @@ import type { JobToRun } from '../effects/effect.ts';
 import type { ModelCallResult } from '../effects/model-call.ts';
 import type { ModelTask } from '../effects/model-client.ts';
 
-export interface RetryPolicy {
-  /** Attempts in a row, the first included, before a failure is final. */
-  maxAttempts: number;
-  /** The wait before the next attempt (deterministic jitter: replays wait the same). */
-  backoff?: Backoff;
+/** A value read from the context (method syntax: effects of any context type are held as one type). */
+type FromContext<TContext, T> = { read(context: TContext): T }['read'];
+
+export interface RetryPolicy<TContext = never> {
+  /** Attempts in a row, the first included, before a failure is final (or read from the context: a workflow's configuration). */
+  maxAttempts: number | FromContext<TContext, number>;
+  /** The wait before the next attempt (deterministic jitter: replays wait the same), or read from the context. */
+  backoff?: Backoff | FromContext<TContext, Backoff>;
+  /** A business condition another attempt needs besides attempts and the error (the refusal names it `retryAllowed`). */
+  when?: FromContext<TContext, boolean>;
+  /**
+   * Result events after which another attempt may follow as after a retryable failure (one that
+   * proves the last attempt took no effect, e.g. its idempotency key fenced with nothing under it).
+   */
+  after?: readonly string[];
   /**
    * The error classes another attempt may cure; by default the transient ones. An effect that is
    * not `idempotent` never retries an error after which the call may already have taken effect
@@ -81,12 +91,18 @@ export interface EffectDeclaration<TContext = never, TParams = unknown, TDeps = 
   results: readonly string[];
   /** The event an attempt's failure reports (declared with `failure()`); without one, a failure dead-letters the job. */
   failure?: string;
-  retry?: RetryPolicy;
+  retry?: RetryPolicy<TContext>;
   /** One attempt's time limit, ms; by default the platform's for this operation. */
   timeoutMs?: number;
   /** Repeating the call has the effect of one call (a provider's idempotency key, an upsert). */
   idempotent?: boolean;
+  /** What `run` returns: one of `results`, or the workflow's deadLetter event (the effect gives the job up). */
   run(ctx: RunContext<TContext, TParams, TDeps>): Promise<EffectOutcome>;
+  /**
+   * Reports an error as one of the effect's events (a result, its failure, the dead letter) instead
+   * of the default (its failure event, else the dead letter); undefined keeps the default.
+   */
+  onError?(error: unknown, job: JobToRun): EffectOutcome | undefined;
 }
 
 /** Declares an effect (a typing helper: the declaration is returned as it is). */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Principal } from '../engine/principal.ts';
-import { errorClasses } from '../effects/effect-errors.ts';
+import { errorClasses, type ErrorClass } from '../effects/effect-errors.ts';
 
 /** A job id as the engine writes it: `<workflowId>/<operation>/<n>`. */
 export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,80}\/[a-z]+\/[1-9][0-9]*$/);
@@ -26,6 +26,24 @@ export const deadLetterSchema = z.strictObject({
   jobId: jobIdSchema.optional(),
 });
 
+/** The same facts at the top level of the payload: the layout of workflows whose failure events predate the kit. */
+export const flatFailureSchema = z.strictObject({
+  jobId: jobIdSchema,
+  errorClass: z.enum(errorClasses),
+  message: z.string().trim().min(1).max(2000),
+  retryable: z.boolean(),
+});
+
+/** The error a failure event reports, in either layout; null when the payload holds none. */
+export function failureError(payload: unknown): { class: ErrorClass; retryable: boolean } | null {
+  const p = payload as
+    { error?: { class: ErrorClass; retryable: boolean }; errorClass?: ErrorClass; retryable?: boolean } | undefined;
+  if (p?.error) return p.error;
+  return p?.errorClass !== undefined && typeof p.retryable === 'boolean'
+    ? { class: p.errorClass, retryable: p.retryable }
+    : null;
+}
+
 type Shape = z.ZodRawShape;
 
 export type EventKind = 'person' | 'result' | 'failure' | 'deadLetter' | 'start';
@@ -38,6 +56,8 @@ export interface EventDeclaration<TPayload = unknown> {
   roles: readonly string[];
   /** A model may propose it (`POST …/proposals`); people's decisions never are. */
   byModel: boolean;
+  /** A failure whose fields are at the top level of the payload (`failure({ flat: true })`). */
+  flat?: boolean;
 }
 
 /**
@@ -63,9 +83,16 @@ export function result<S extends Shape>(
   };
 }
 
-/** An effect's failure report: `{ jobId, error: { class, message, retryable } }`, sent by its worker. */
-export function failure(): EventDeclaration<z.infer<typeof failureSchema>> {
-  return { kind: 'failure', schema: failureSchema, roles: ['worker'], byModel: false };
+/**
+ * An effect's failure report: `{ jobId, error: { class, message, retryable } }`, sent by its worker;
+ * with `flat`, `{ jobId, errorClass, message, retryable }` (the layout of events that predate the kit).
+ */
+export function failure(): EventDeclaration<z.infer<typeof failureSchema>>;
+export function failure(options: { flat: true }): EventDeclaration<z.infer<typeof flatFailureSchema>>;
+export function failure(options: { flat?: boolean } = {}): EventDeclaration {
+  return options.flat
+    ? { kind: 'failure', schema: flatFailureSchema, roles: ['worker'], byModel: false, flat: true }
+    : { kind: 'failure', schema: failureSchema, roles: ['worker'], byModel: false };
 }
 
 /**

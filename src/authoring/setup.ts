@@ -16,9 +16,8 @@ import { assign, enqueueActions, setup as xstateSetup, type AnyStateMachine } fr
 import type { z } from 'zod';
 import { backoffDelay } from '../definitions/backoff.ts';
 import { jobMarkerAction } from '../engine/commands.ts';
-import type { ErrorClass } from '../effects/effect-errors.ts';
 import { defaultBackoff, mayRetry, operationOf, type EffectDeclaration } from './effect.ts';
-import type { AnyEnvelope, EnvelopeOf, EventDeclarations } from './events.ts';
+import { failureError, type AnyEnvelope, type EnvelopeOf, type EventDeclarations } from './events.ts';
 
 /** What the engine fills into every creation input. */
 export interface EngineInput {
@@ -73,10 +72,24 @@ export interface KitSpec<
   updates?: Readonly<Record<string, Update<NoInfer<TContext>, TEvents>>>;
   /** Named delays, ms. */
   delays?: Readonly<Record<string, (args: Args<NoInfer<TContext>, TEvents>) => number>>;
+  /**
+   * A context persisted before the workflow moved to the kit has no `$warden` slot: its jobs as its
+   * own fields held them (by operation: the last job's id, its number, its attempt). None by default.
+   */
+  legacyJobs?: (context: NoInfer<TContext>) => JobBook['jobs'];
+  /**
+   * More names of the kit's `backoff` delay: a chart that predates the kit keeps its delay names, so
+   * the timers its running workflows armed still fire (`after: { planBackoff: 'planning' }`).
+   */
+  backoffDelays?: readonly string[];
 }
 
 /** The implementations the kit supplies under these names; a workflow may not use them for its own. */
-export const kitNames = { guards: ['canRetry'], delays: ['backoff'], actions: [jobMarkerAction] } as const;
+export const kitNames = {
+  guards: ['canRetry', 'answersTheJob'],
+  delays: ['backoff'],
+  actions: [jobMarkerAction],
+} as const;
 
 /** What the kit knows about a machine it made (read by `workflow()`). */
 export interface Kit {
@@ -102,7 +115,11 @@ export function kitOf(machine: AnyStateMachine): Kit | undefined {
 }
 
 type Loose = Record<string, unknown>;
-const bookOf = (context: unknown): JobBook => (context as KitContext).$warden;
+
+/** The attempt of the last job of `operation` (1 for a first start, +1 per retry), 0 before any. */
+export function attemptOf(context: unknown, operation: string): number {
+  return (context as Partial<KitContext>).$warden?.jobs[operation]?.attempt ?? 0;
+}
 
 function checksOf(name: string, guard: GuardDeclaration<never, EventDeclarations>): [string, Check<never, never>][] {
   return typeof guard === 'function'
@@ -124,8 +141,6 @@ function statesEntering(config: Loose, action: string, at: string[] = []): strin
   return found;
 }
 
-const isBackoffTimer = (type: string) => type.startsWith('xstate.after.backoff.');
-
 /** XState's `setup()` for a Warden workflow: give it the business parts, get `createMachine`. */
 export function setup<
   TContext,
@@ -138,30 +153,56 @@ export function setup<
   const operations = Object.fromEntries(
     Object.keys(effects).map((name) => [name, operationOf(name, effects[name] ?? {})]),
   );
+  const backoffNames = ['backoff', ...(spec.backoffDelays ?? [])];
+  /** A job started by one of these timers is a retry. */
+  const isBackoffTimer = (type: string) => backoffNames.some((name) => type.startsWith(`xstate.after.${name}.`));
   const byOperation = new Map(Object.entries(operations).map(([name, operation]) => [operation, name]));
-  /** The effect whose failure this event reports (by its job id's operation), with the error. */
+  const bookOf = (context: unknown): JobBook =>
+    (context as Partial<KitContext>).$warden ?? {
+      workflowId: (context as { workflowId?: string }).workflowId ?? '',
+      jobs: spec.legacyJobs?.(context as never) ?? {},
+    };
+  /**
+   * The effect another attempt of which this event may lead to: the one whose failure it reports
+   * (by its job id's operation), with the error, or one whose `retry.after` names it (no error).
+   */
   const failed = (event: AnyEnvelope) => {
-    const payload = event.payload as { jobId?: unknown; error?: { class: ErrorClass; retryable: boolean } } | undefined;
+    const payload = event.payload as { jobId?: unknown } | undefined;
     const operation = typeof payload?.jobId === 'string' ? payload.jobId.split('/').at(-2) : undefined;
     const name = operation === undefined ? undefined : byOperation.get(operation);
     const declaration = name === undefined ? undefined : effects[name];
-    if (name === undefined || declaration?.failure !== event.type || !payload?.error) return null;
-    return { name, declaration, error: payload.error };
+    const error = failureError(payload);
+    if (name !== undefined && declaration?.failure === event.type && error) return { name, declaration, error };
+    const after = Object.entries(effects).find(([, d]) => d.retry?.after?.includes(event.type));
+    return after ? { name: after[0], declaration: after[1], error: null } : null;
   };
+  const policy = <T>(value: T | ((context: never) => T), context: unknown): T =>
+    typeof value === 'function' ? (value as (context: unknown) => T)(context) : value;
   const retryChecks = {
     attemptsRemain: (context: unknown, event: AnyEnvelope) => {
       const f = failed(event);
       const job = f ? bookOf(context).jobs[operations[f.name] ?? ''] : undefined;
-      return f !== null && job !== undefined && job.attempt < (f.declaration.retry?.maxAttempts ?? 1);
+      return f !== null && job !== undefined && job.attempt < policy(f.declaration.retry?.maxAttempts ?? 1, context);
     },
     errorMayBeRetried: (_context: unknown, event: AnyEnvelope) => {
       const f = failed(event);
-      return f !== null && mayRetry(f.declaration, f.error.class, f.error.retryable);
+      return f !== null && (f.error === null || mayRetry(f.declaration, f.error.class, f.error.retryable));
+    },
+    retryAllowed: (context: unknown, event: AnyEnvelope) => {
+      const when = failed(event)?.declaration.retry?.when;
+      return when === undefined || when(context as TContext);
     },
   };
 
   const guards: Record<string, (args: { context: never; event: never }, params: never) => boolean> = {
     canRetry: ({ context, event }) => Object.values(retryChecks).every((check) => check(context, event)),
+    /**
+     * The event names a job (the engine refuses one not in flight before the chart): a worker's dead
+     * letter about the job a state waits for, where a person's hand-over does not count. A job guard:
+     * its refusal is `STALE_JOB`.
+     */
+    answersTheJob: ({ event }) =>
+      typeof (event as AnyEnvelope & { payload?: { jobId?: unknown } }).payload?.jobId === 'string',
   };
   const checks = new Map<string, [string, Check<never, never>][]>();
   for (const [name, guard] of Object.entries(spec.guards ?? {})) {
@@ -192,16 +233,20 @@ export function setup<
     });
   }
 
-  const delays: Record<string, unknown> = {
-    backoff: ({ context, event }: { context: unknown; event: AnyEnvelope }) => {
-      const f = failed(event);
-      if (!f) return defaultBackoff.initialIntervalMs;
-      const operation = operations[f.name] ?? f.name;
-      const book = bookOf(context);
-      const attempt = book.jobs[operation]?.attempt ?? 1;
-      return backoffDelay(f.declaration.retry?.backoff ?? defaultBackoff, book.workflowId, operation, attempt);
-    },
+  const backoff = ({ context, event }: { context: unknown; event: AnyEnvelope }) => {
+    const f = failed(event);
+    if (!f) return defaultBackoff.initialIntervalMs;
+    const operation = operations[f.name] ?? f.name;
+    const book = bookOf(context);
+    const attempt = book.jobs[operation]?.attempt ?? 1;
+    return backoffDelay(
+      policy(f.declaration.retry?.backoff ?? defaultBackoff, context),
+      book.workflowId,
+      operation,
+      attempt,
+    );
   };
+  const delays: Record<string, unknown> = Object.fromEntries(backoffNames.map((name) => [name, backoff]));
   for (const [name, delay] of Object.entries(spec.delays ?? {})) delays[name] = delay;
 
   // The implementations are typed where the author writes them; XState holds them untyped here.

@@ -106,6 +106,10 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
         `effect ${name} reports failures as ${declaration.failure}: declare it in events as ${declaration.failure}: failure()`,
       );
     }
+    for (const type of declaration.retry?.after ?? []) {
+      if (events[type]?.kind !== 'result')
+        problems.push(`effect ${name} may be retried after ${type}: declare it in events as ${type}: result({ … })`);
+    }
     if (declaration.retry && declaration.failure === undefined) {
       problems.push(
         `effect ${name} has a retry policy but no failure event to retry on: add failure: '<EVENT>' and declare it with failure()`,
@@ -188,9 +192,10 @@ function handlerOf(
   name: string,
   declaration: EffectDeclaration<unknown>,
   operation: string,
-  schemas: Readonly<Record<string, z.ZodType>>,
+  events: Readonly<Record<string, EventDeclaration>>,
   deadLetterEvent: string | null,
 ): (deps: PlatformAdapters) => EffectHandler {
+  const schemas = Object.fromEntries(Object.entries(events).map(([t, e]) => [t, e.schema]));
   return (deps) =>
     createHandler<never>({
       timeoutMs: declaration.timeoutMs ?? deps.timeoutMs(operation),
@@ -210,20 +215,22 @@ function handlerOf(
           loadArtifact: ctx.loadArtifact,
           ask: (task, input) => callModelWithRepair({ ctx: ctx, signal, model: deps.model, task, input }),
         });
-        if (!declaration.results.includes(outcome.type)) {
+        if (!declaration.results.includes(outcome.type) && outcome.type !== deadLetterEvent) {
           throw new Error(
-            `effect ${name} returned ${outcome.type}, which is not one of its results (${declaration.results.join(', ')})`,
+            `effect ${name} returned ${outcome.type}, which is not one of its results (${declaration.results.join(', ')}) nor the dead letter`,
           );
         }
         return { type: outcome.type, payload: { ...outcome.payload, jobId: ctx.job.jobId } };
       },
       onError: (ctx, error) => {
+        const own = declaration.onError?.(error, ctx.job);
+        if (own) return { type: own.type, payload: { ...own.payload, jobId: ctx.job.jobId } };
         const { errorClass, retryable, message } = failureFacts(error);
         if (declaration.failure !== undefined) {
-          return {
-            type: declaration.failure,
-            payload: { jobId: ctx.job.jobId, error: { class: errorClass, message, retryable } },
-          };
+          const facts = events[declaration.failure]?.flat
+            ? { errorClass, message, retryable }
+            : { error: { class: errorClass, message, retryable } };
+          return { type: declaration.failure, payload: { jobId: ctx.job.jobId, ...facts } };
         }
         return {
           type: deadLetterEvent ?? 'ESCALATE',
@@ -289,7 +296,7 @@ export function workflow<TContext, TDeps extends object = object>(
         { operation: kit.operations[name] ?? name, params: (c: TContext) => d.params(c) as Record<string, unknown> },
       ]),
     ),
-    jobGuards: [],
+    jobGuards: ['answersTheJob'],
     resultOperations: resultOperationsOf(effects, kit.operations),
     currentJobs: kit.currentJobs,
     explainGuard: kit.explainGuard,
@@ -325,7 +332,7 @@ export function workflow<TContext, TDeps extends object = object>(
     handlers: Object.fromEntries(
       Object.entries(effects).map(([name, d]) => [
         name,
-        handlerOf(name, d, kit.operations[name] ?? name, eventSchemas, deadLetterEvent),
+        handlerOf(name, d, kit.operations[name] ?? name, events, deadLetterEvent),
       ]),
     ),
     view: spec.view,

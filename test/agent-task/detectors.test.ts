@@ -48,10 +48,8 @@ describe('the path generator’s detectors on agent-task', { timeout: 60_000 }, 
     // The retry guard forgets to ask whether the operation is idempotent (attempts stay bounded).
     const machine = agentTaskV1.machine.provide({
       guards: {
-        executionMayBeRetried: ({ context }: { context: AgentTaskContext }) =>
-          context.execution.attempts < context.config.maxExecutionAttempts &&
-          context.lastError?.operation === 'execute' &&
-          context.lastError.retryable,
+        canRetry: ({ context, event }: { context: AgentTaskContext; event: unknown }) =>
+          agentTaskV1.explainGuard('canRetry', context, event).every((check) => check === 'retryAllowed'),
       } as never,
     });
     const blind: Walkable = { definition: { ...agentTaskV1, machine }, paths: agentTask.paths };

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentTaskDeps } from '../../machines/agent-task/handlers.ts';
-import { handlers } from '../../machines/agent-task/handlers.ts';
+import { localPlanner, planOutput, type AgentTaskDeps } from '../../machines/agent-task/effects.ts';
+import { agentTask } from '../../machines/agent-task/index.ts';
 import { MemoryOperationExecutor } from '../../machines/agent-task/executor.ts';
-import { localPlanner, planOutput } from '../../machines/agent-task/planner.ts';
 import { catalogueSummary } from '../../machines/agent-task/operations.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
@@ -52,6 +51,12 @@ const planParams = (task: Record<string, unknown>) => ({
   operations: catalogueSummary(),
   previousReasons: [],
 });
+
+type Handler = NonNullable<(typeof agentTask.handlers)[string]>;
+const handlers = agentTask.handlers as Record<
+  'requestPlan' | 'executeOperation' | 'reconcileOperation' | 'voidOperation',
+  Handler
+>;
 
 describe('agent-task handlers', () => {
   it('never executes the same key twice', async () => {

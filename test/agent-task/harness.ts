@@ -1,15 +1,22 @@
 /** Drives one agent task through the pure decider, keeping the record, the jobs, the timers and the audit trail. */
 import { heldJob } from '../support/job-results.ts';
-import { agentTaskV1 } from '../../machines/agent-task/index.ts';
+import { agentTaskV1, pathBody } from '../../machines/agent-task/index.ts';
 import type { AgentTaskContext } from '../../machines/agent-task/context.ts';
-import { agentTaskPrincipals, pathBody } from '../../machines/agent-task/paths.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
 import type { AuditEntry, Decision, Effect, WorkflowRecord } from '../../src/engine/decision.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 
 export const t0 = Date.UTC(2026, 10, 30, 9, 0, 0);
-export const principals = agentTaskPrincipals;
+const user = (id: string, roles: string[], tenantId = 'acme'): Principal => ({ id, tenantId, kind: 'user', roles });
+export const principals = {
+  requester: user('requester-1', ['task_requester']),
+  approver: user('approver-1', ['task_approver']),
+  reviewer: user('reviewer-1', ['task_reviewer']),
+  requesterApprover: user('requester-1', ['task_requester', 'task_approver']),
+  otherTenantApprover: user('approver-9', ['task_approver'], 'globex'),
+  worker: { id: 'worker-1', tenantId: 'system', kind: 'service', roles: ['worker'] } as Principal,
+};
 export const hashA = `sha256:${'ab'.repeat(32)}`;
 export const artifact = { id: 'artifact-1', hash: hashA };
 
@@ -71,7 +78,7 @@ export class TaskHarness {
     operation: 'plan' | 'execute' | 'reconcile' | 'void',
     payload: Record<string, unknown> = {},
   ): Decision {
-    const jobId = this.context.jobs[operation] ?? `wf-1/${operation}/99`;
+    const jobId = agentTaskV1.currentJobs(this.context, this.record.statePaths)[operation] ?? `wf-1/${operation}/99`;
     return this.send(type, { jobId, ...payload }, principals.worker);
   }
 

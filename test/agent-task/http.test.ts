@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionRequest, OperationExecutor } from '../../machines/agent-task/executor.ts';
-import type { AgentTaskAdapters } from '../../machines/agent-task/handlers.ts';
+import type { AgentTaskAdapters } from '../../machines/agent-task/effects.ts';
 import { workflows } from '../../machines/index.ts';
 import { EffectError } from '../../src/effects/effect-errors.ts';
 import type { AuditEntry } from '../../src/engine/decision.ts';

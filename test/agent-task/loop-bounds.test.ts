@@ -2,16 +2,19 @@
  * Loop budgets of the agent task (§14 of seed 000): a token and cost budget checked before each
  * planning call, and a repeated-output detector (a refused plan proposed again escalates).
  */
+import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import type { AgentTaskContext } from '../../machines/agent-task/context.ts';
-import { agentTaskConfigSchema, modelSpendOf, refusedPlanHashesOf } from '../../machines/agent-task/context.ts';
-import { eventSchemas } from '../../machines/agent-task/events.ts';
-import { explainGuard, guards } from '../../machines/agent-task/guards.ts';
-import type { AgentTaskDeps } from '../../machines/agent-task/handlers.ts';
-import { handlers } from '../../machines/agent-task/handlers.ts';
+import {
+  agentTaskConfigSchema,
+  modelBudgetExhausted,
+  modelSpendOf,
+  refusedPlanHashesOf,
+} from '../../machines/agent-task/context.ts';
+import { localPlanner, type AgentTaskDeps } from '../../machines/agent-task/effects.ts';
+import { agentTask, agentTaskV1 } from '../../machines/agent-task/index.ts';
 import { MemoryOperationExecutor } from '../../machines/agent-task/executor.ts';
 import { catalogueSummary } from '../../machines/agent-task/operations.ts';
-import { localPlanner } from '../../machines/agent-task/planner.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
 import { LocalModelClient } from '../../src/effects/local-model.ts';
@@ -22,6 +25,14 @@ const crmPlan = {
   parameters: { recordId: 'crm-acme', fields: { renewalDate: '2027-01-31' } },
   rationale: 'asked',
 };
+const explainGuard = (guard: string, context: AgentTaskContext, event: unknown) =>
+  agentTaskV1.explainGuard(guard, context, event);
+const proposedSchema = agentTaskV1.eventSchemas.PLAN_PROPOSED as z.ZodType;
+type Handler = NonNullable<(typeof agentTask.handlers)[string]>;
+const handlers = agentTask.handlers as Record<
+  'requestPlan' | 'executeOperation' | 'reconcileOperation' | 'voidOperation',
+  Handler
+>;
 const hashB = `sha256:${'bc'.repeat(32)}`;
 
 function propose(h: TaskHarness, hash: string, usage?: Record<string, number>) {
@@ -59,10 +70,10 @@ describe('agent-task model budget', () => {
 
   it('accepts a PLAN_PROPOSED with usage, and one without', () => {
     const base = { jobId: 'wf-1/plan/1', plan: crmPlan, planHash: hashA, artifact, model: 'm', promptVersion: 'p' };
-    expect(eventSchemas.PLAN_PROPOSED.safeParse(base).success).toBe(true);
+    expect(proposedSchema.safeParse(base).success).toBe(true);
     const usage = { promptTokens: 10, completionTokens: 5, calls: 1 };
-    expect(eventSchemas.PLAN_PROPOSED.safeParse({ ...base, usage }).success).toBe(true);
-    expect(eventSchemas.PLAN_PROPOSED.safeParse({ ...base, usage: { ...usage, calls: 0 } }).success).toBe(false);
+    expect(proposedSchema.safeParse({ ...base, usage }).success).toBe(true);
+    expect(proposedSchema.safeParse({ ...base, usage: { ...usage, calls: 0 } }).success).toBe(false);
   });
 
   it('counts what a proposal spent: tokens, their estimated cost and the calls', () => {
@@ -119,11 +130,11 @@ describe('agent-task model budget', () => {
     expect(h.effectsOf('requestPlan')).toHaveLength(2);
   });
 
-  it('names the budget that is not spent when the guard refuses', () => {
+  it('names the guard when the budget is not spent', () => {
     const h = awaitingApproval();
-    expect(guards.modelBudgetExhausted(h.context)).toBe(false);
+    expect(modelBudgetExhausted(h.context)).toBe(false);
     const tick = { type: 'xstate.after.x', eventId: 'e', at: 0 } as const;
-    expect(explainGuard('modelBudgetExhausted', h.context, tick)).toEqual(['tokenBudgetSpent', 'costBudgetSpent']);
+    expect(explainGuard('modelBudgetExhausted', h.context, tick)).toEqual(['modelBudgetExhausted']);
   });
 });
 
@@ -232,6 +243,6 @@ describe('agent-task plan handler usage', () => {
       .usage;
     expect(usage?.calls).toBe(1);
     expect(usage?.promptTokens).toBeGreaterThan(0);
-    expect(eventSchemas.PLAN_PROPOSED.safeParse(proposed.payload).success).toBe(true);
+    expect(proposedSchema.safeParse(proposed.payload).success).toBe(true);
   });
 });

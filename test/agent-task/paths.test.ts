@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { agentTaskPaths } from '../../machines/agent-task/paths.ts';
+import { agentTask } from '../../machines/agent-task/index.ts';
 import type { Decision } from '../../src/engine/decision.ts';
 import { awaitingApproval, creditPlan, TaskHarness } from './harness.ts';
 
 function observe(h: TaskHarness, decision: Decision) {
   return { before: h.record, decision, context: h.context, trail: h.audit.filter((a) => a.outcome === 'accepted') };
 }
+
+const agentTaskPaths = agentTask.paths;
 
 describe('agent-task path model', () => {
   it('finds no violation when an authorised approver approved the current plan', () => {
@@ -23,7 +25,10 @@ describe('agent-task path model', () => {
     const context = h.context;
     const retried = {
       ...observe(h, forged),
-      context: { ...context, execution: { ...context.execution, attempts: 2 } },
+      context: {
+        ...context,
+        $warden: { workflowId: 'wf-1', jobs: { execute: { id: 'wf-1/execute/2', n: 2, attempt: 2 } } },
+      },
     };
     expect(agentTaskPaths.invariants(retried).join('\n')).toMatch(/non-idempotent/);
     const noApproval = { ...observe(h, forged), trail: [] };

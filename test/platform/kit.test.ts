@@ -3,7 +3,10 @@
  * through the chart's `canRetry` guard and `backoff` delay, stale results refused before the chart,
  * and a result for another operation's job refused while both are in flight.
  */
+import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { attemptOf } from '../../src/authoring/setup.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { loan } from '../../machines/loan/index.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import type { ApplyOutcome } from '../../src/engine/engine.ts';
@@ -11,8 +14,9 @@ import { applyAs } from '../support/job-results.ts';
 import { memoryWorld } from '../support/world.ts';
 import { stampWorkflow } from './tiny-workflow.ts';
 import { z } from 'zod';
-import { deadLetter, failure, result, setup, workflow } from '../../src/authoring/index.ts';
+import { deadLetter, EffectError, failure, result, setup, workflow } from '../../src/authoring/index.ts';
 
+const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 const officer = { id: 'officer-1', tenantId: 't1', kind: 'user' as const, roles: ['loan_officer'] };
 const worker = { id: 'w', tenantId: 't1', kind: 'service' as const, roles: ['worker'] };
 const body = { applicantId: 'a-1', amount: 20_000, termMonths: 36, purpose: 'a van' };
@@ -122,5 +126,126 @@ describe('the kit’s registration checks', () => {
       { work: { on: { A_DONE: 'end', GIVE_UP: 'end' } }, end: { type: 'final' } },
     );
     expect(unstarted).toThrow(/effect a is the entry action of no state/);
+  });
+});
+
+describe('the kit for a workflow ported to it', () => {
+  // Flat failures, a retry policy read from the context with a business condition and a retry after
+  // a result, an error mapped to a result, a job given up from `run`, the pre-kit jobs and delay names.
+  const kit = setup({
+    input: z.strictObject({ max: z.number(), allowed: z.boolean() }),
+    context: (input: { max: number; allowed: boolean; workflowId: string }) => ({ ...input }),
+    events: {
+      DONE: result(),
+      UNSURE: result({ message: z.string() }),
+      FENCED: result(),
+      FAILED: failure({ flat: true }),
+      ESCALATE: deadLetter(),
+    },
+    effects: {
+      work: {
+        params: () => ({ mode: 'done' }),
+        results: ['DONE', 'UNSURE'],
+        failure: 'FAILED',
+        retry: { maxAttempts: (c) => c.max, when: (c) => c.allowed, after: ['FENCED'] },
+        idempotent: true,
+        run: ({ params }) => {
+          if (params.mode === 'slow') throw new EffectError('TIMEOUT', 'slow', true);
+          if (params.mode === 'down') throw new EffectError('UNAVAILABLE', 'down', true);
+          return Promise.resolve(
+            params.mode === 'give up' ? { type: 'ESCALATE', payload: { reason: 'no' } } : { type: 'DONE' },
+          );
+        },
+        onError: (error) =>
+          error instanceof EffectError && error.errorClass === 'TIMEOUT'
+            ? { type: 'UNSURE', payload: { message: error.message } }
+            : undefined,
+      },
+    },
+    backoffDelays: ['oldBackoff'],
+    legacyJobs: (c) => ({ work: { id: `${c.workflowId}/work/4`, n: 4, attempt: 2 } }),
+  });
+  const machine = kit.createMachine({
+    id: 'ported',
+    initial: 'working',
+    states: {
+      working: {
+        entry: 'work',
+        on: {
+          FAILED: [{ guard: 'canRetry', target: 'waiting' }, { target: 'stuck' }],
+          FENCED: [{ guard: 'canRetry', target: 'waiting' }, { target: 'stuck' }],
+          UNSURE: 'stuck',
+          DONE: 'stuck',
+          ESCALATE: { guard: 'answersTheJob', target: 'stuck' },
+        },
+      },
+      waiting: { after: { oldBackoff: 'working' } },
+      stuck: { type: 'final' },
+    },
+  });
+  const bundle = workflow({
+    machine,
+    title: 'Ported',
+    description: 'A workflow ported to the kit.',
+    create: ['clerk'],
+    view: { schema: z.object({}), render: () => ({}) },
+    paths: {
+      body: { max: 2, allowed: true },
+      creator: clerk,
+      events: () => [],
+      resolve: (e) => ({ type: e.type, payload: {}, principal: clerk }),
+      invariants: () => [],
+      behaviour: () => null,
+    },
+    demo: { input: () => ({ max: 2, allowed: true }) },
+  });
+  const d = bundle.latest as WorkflowDefinition;
+  const book = (attempt: number) => ({ workflowId: 'wf', jobs: { work: { id: 'wf/work/1', n: 1, attempt } } });
+  const flat = (retryable: boolean, jobId = 'wf/work/1') => ({
+    type: 'FAILED',
+    payload: { jobId, errorClass: 'UNAVAILABLE', message: 'down', retryable },
+  });
+  const c = { max: 2, allowed: true, workflowId: 'wf' };
+
+  it('retries a flat failure while the context’s attempts and condition allow it, and after a named result', () => {
+    expect(d.explainGuard('canRetry', { ...c, $warden: book(1) }, flat(true))).toEqual([]);
+    expect(d.explainGuard('canRetry', { ...c, $warden: book(2) }, flat(true))).toEqual(['attemptsRemain']);
+    expect(d.explainGuard('canRetry', { ...c, $warden: book(1) }, flat(false))).toEqual(['errorMayBeRetried']);
+    const forbidden = { ...c, allowed: false, $warden: book(1) };
+    expect(d.explainGuard('canRetry', forbidden, flat(true))).toEqual(['retryAllowed']);
+    const fenced = { type: 'FENCED', payload: { jobId: 'wf/work/1' } };
+    expect(d.explainGuard('canRetry', { ...c, $warden: book(1) }, fenced)).toEqual([]);
+    expect(d.jobGuards).toEqual(['answersTheJob']);
+  });
+
+  it('reads the jobs of a context persisted before the kit, and counts a start by an old delay name as a retry', () => {
+    const legacy = { ...c, max: 3 };
+    expect(d.currentJobs(legacy, ['working'])).toEqual({ work: 'wf/work/4' });
+    expect(d.explainGuard('canRetry', legacy, flat(true, 'wf/work/4'))).toEqual([]);
+    expect(attemptOf({ $warden: book(2) }, 'work')).toBe(2);
+    expect(attemptOf(legacy, 'work')).toBe(0);
+    const actor = createActor(machine, { input: { ...c, max: 3 } }).start();
+    actor.send(flat(true));
+    expect(actor.getSnapshot().value).toBe('waiting');
+    actor.send({ type: 'xstate.after.oldBackoff.ported.waiting' });
+    expect(actor.getSnapshot().context).toMatchObject({ $warden: { jobs: { work: { id: 'wf/work/2', attempt: 2 } } } });
+    actor.stop();
+  });
+
+  it('reports flat failures, maps an error to a result, and lets run give the job up', async () => {
+    const handler = bundle.handlers.work;
+    if (!handler) throw new Error('no handler');
+    const run = (mode: string) =>
+      handler({ timeoutMs: () => 1000 } as never)({
+        job: { workflowId: 'wf', jobId: 'wf/work/1', type: 'work', operation: 'work', params: { mode } },
+        context: {},
+        now: () => 0,
+        signal: new AbortController().signal,
+        saveArtifact: () => Promise.resolve({ id: 'a', hash: 'h' }),
+        loadArtifact: () => Promise.resolve(null),
+      } as never);
+    expect(await run('give up')).toEqual({ type: 'ESCALATE', payload: { reason: 'no', jobId: 'wf/work/1' } });
+    expect(await run('slow')).toEqual({ type: 'UNSURE', payload: { message: 'slow', jobId: 'wf/work/1' } });
+    expect(await run('down')).toEqual(flat(true));
   });
 });
