@@ -274,3 +274,50 @@ describe('approval refusals', () => {
     });
   });
 });
+
+describe('a task persisted before the kit (agent-task@1 kept its jobs in its own fields)', () => {
+  /** The record as the old code stored it: no `$warden` slot, jobs and attempts in the context. */
+  function legacy(h: TaskHarness, old: Record<string, unknown>): void {
+    const snapshot = h.record.snapshot as { context: Record<string, unknown> };
+    const { $warden: _dropped, ...context } = snapshot.context;
+    const execution = { ...(context.execution as object), attempts: old.executionAttempts ?? 0 };
+    // A new object: restored snapshots are cached by the persisted one.
+    h.record = { ...h.record, snapshot: { ...snapshot, context: { ...context, ...old, execution } } };
+  }
+
+  it('answers the job in flight, retries it with the next job id under the same key, and counts the attempt', () => {
+    const h = approvedAndExecuting(undefined, { maxExecutionAttempts: 2 });
+    legacy(h, {
+      attempts: { plan: 1, execute: 1, reconcile: 0, void: 0 },
+      planAttempts: 1,
+      jobs: { execute: 'wf-1/execute/1' },
+      lastError: null,
+      executionAttempts: 1,
+    });
+    expect(h.context).not.toHaveProperty('$warden');
+    const stale = h.send('OPERATION_SUCCEEDED', { jobId: 'wf-1/execute/2', receipt: h.receipt() }, principals.worker);
+    expect(stale).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
+    const failure = { jobId: 'wf-1/execute/1', errorClass: 'UNAVAILABLE', message: 'down', retryable: true };
+    expect(h.send('OPERATION_FAILED', failure, principals.worker).outcome).toBe('accepted');
+    expect(h.state).toBe('retryPending');
+    h.fire('executionRetryDelay');
+    expect(h.effectsOf('executeOperation').at(-1)).toMatchObject({
+      jobId: 'wf-1/execute/2',
+      params: { idempotencyKey: 'agent-task:wf-1:plan-v1' },
+    });
+    h.result('OPERATION_FAILED', 'execute', { errorClass: 'UNAVAILABLE', message: 'down', retryable: true });
+    expect(h.state).toBe('failed');
+  });
+
+  it('fires a planning retry timer armed by the old code', () => {
+    const h = TaskHarness.create();
+    h.send('START', {}, principals.requester);
+    h.result('PLAN_FAILED', 'plan', { errorClass: 'TIMEOUT', message: 'slow', retryable: true });
+    legacy(h, { attempts: { plan: 1, execute: 0, reconcile: 0 }, planAttempts: 1, jobs: {}, lastError: null });
+    expect(Object.keys(h.record.timers)).toEqual(['xstate.after.planBackoff.agentTask.planning.retryWait']);
+    h.fire('planBackoff');
+    expect(h.state).toBe('planning.attempting');
+    expect(h.effectsOf('requestPlan').map((e) => e.jobId)).toEqual(['wf-1/plan/1', 'wf-1/plan/2']);
+    expect(h.context).toMatchObject({ $warden: { jobs: { plan: { id: 'wf-1/plan/2', n: 2, attempt: 2 } } } });
+  });
+});
