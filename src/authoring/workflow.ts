@@ -132,6 +132,10 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
     for (const name of names)
       if (Object.hasOwn(own, name)) problems.push(`${kind}.${name} is the kit's own: name yours differently`);
   }
+  for (const name of spec.backoffDelays ?? []) {
+    if (Object.hasOwn(spec.delays ?? {}, name))
+      problems.push(`delays.${name} is also one of backoffDelays: rename one`);
+  }
   for (const name of Object.keys(spec.updates ?? {})) {
     if (Object.hasOwn(effects, name)) problems.push(`${name} is both an update and an effect: rename one`);
   }
