@@ -61,7 +61,12 @@ export function kitFactsOf(machine: AnyStateMachine): KitFacts | undefined {
     supplied: kitNames,
     effects: Object.keys(effects),
     failureEvents: [
-      ...new Set(Object.values(effects).flatMap((e) => (e.failure === undefined ? [] : [e.failure]))),
+      ...new Set(
+        Object.values(effects).flatMap((e) => [
+          ...(e.failure === undefined ? [] : [e.failure]),
+          ...(e.retry?.after ?? []),
+        ]),
+      ),
     ].sort(),
   };
 }

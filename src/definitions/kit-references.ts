@@ -24,7 +24,7 @@ export interface KitFacts {
   };
   /** The declared effects, by the action name the chart starts each with. */
   effects: readonly string[];
-  /** The failure events of the effects (`failure: 'CHECK_FAILED'`): where `canRetry` decides. */
+  /** The failure events of the effects (`failure: 'CHECK_FAILED'`, and `retry.after` results): where `canRetry` decides. */
   failureEvents: readonly string[];
 }
 
@@ -79,7 +79,9 @@ export function kitReferenceProblems(
     }
     if (kind === 'guard' && facts.supplied.guards.includes(name)) {
       const event = eventOf(at);
-      if (event === null || !facts.failureEvents.includes(event)) {
+      // An eventless transition decides on the event that led to it (a failure, in a checking state).
+      const eventless = /\.always(\[\d+\])?$/.test(at);
+      if (name === 'canRetry' && !eventless && (event === null || !facts.failureEvents.includes(event))) {
         const failures = facts.failureEvents.length > 0 ? facts.failureEvents.join(', ') : 'none is declared';
         once({
           code: 'KIT_REFERENCE',
