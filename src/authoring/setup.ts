@@ -155,6 +155,15 @@ export function setup<
   );
   const backoffNames = ['backoff', ...(spec.backoffDelays ?? [])];
   /** A job started by one of these timers is a retry. */
+  /** Do all these checks pass for this context and event? */
+  function allPass(
+    checks: Readonly<Record<string, (context: unknown, event: AnyEnvelope) => boolean>>,
+    context: unknown,
+    event: AnyEnvelope,
+  ): boolean {
+    return Object.values(checks).every((check) => check(context, event));
+  }
+
   const isBackoffTimer = (type: string) => backoffNames.some((name) => type.startsWith(`xstate.after.${name}.`));
   const byOperation = new Map(Object.entries(operations).map(([name, operation]) => [operation, name]));
   const bookOf = (context: unknown): JobBook =>
@@ -195,7 +204,8 @@ export function setup<
   };
 
   const guards: Record<string, (args: { context: never; event: never }, params: never) => boolean> = {
-    canRetry: ({ context, event }) => Object.values(retryChecks).every((check) => check(context, event)),
+    // No inline callback: its text must print the same from every compiler (the pins fingerprint it).
+    canRetry: ({ context, event }) => allPass(retryChecks, context, event),
     /**
      * The event names a job (the engine refuses one not in flight before the chart): a worker's dead
      * letter about the job a state waits for, where a person's hand-over does not count. A job guard:
