@@ -5,32 +5,30 @@
  */
 import { z } from 'zod';
 import type { Principal } from '../engine/principal.ts';
-import { errorClasses, type ErrorClass } from '../effects/effect-errors.ts';
-
-/** A job id as the engine writes it: `<workflowId>/<operation>/<n>`. */
-export const jobIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,80}\/[a-z]+\/[1-9][0-9]*$/);
+import type { ErrorClass } from '../effects/effect-errors.ts';
+import { errorClass, jobId as jobIdSchema, text } from '../definitions/event-fields.ts';
 
 /** What an effect's failure event carries: the error class, a bounded message, whether another attempt may succeed. */
 export const failureSchema = z.strictObject({
   jobId: jobIdSchema,
   error: z.strictObject({
-    class: z.enum(errorClasses),
-    message: z.string().min(1).max(2000),
+    class: errorClass,
+    message: text(2000),
     retryable: z.boolean(),
   }),
 });
 
 /** What a worker sends when it gives up on a job, or a person when they hand the case over. */
 export const deadLetterSchema = z.strictObject({
-  reason: z.string().trim().min(1).max(2000),
+  reason: text(2000),
   jobId: jobIdSchema.optional(),
 });
 
 /** The same facts at the top level of the payload: the layout of workflows whose failure events predate the kit. */
 export const flatFailureSchema = z.strictObject({
   jobId: jobIdSchema,
-  errorClass: z.enum(errorClasses),
-  message: z.string().trim().min(1).max(2000),
+  errorClass,
+  message: text(2000),
   retryable: z.boolean(),
 });
 

@@ -15,6 +15,7 @@
 import { assign, enqueueActions, setup as xstateSetup, type AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
 import { backoffDelay } from '../definitions/backoff.ts';
+import { eachReference } from '../definitions/chart-references.ts';
 import { jobMarkerAction } from '../engine/commands.ts';
 import { defaultBackoff, mayRetry, operationOf, type EffectDeclaration } from './effect.ts';
 import { failureError, type AnyEnvelope, type EnvelopeOf, type EventDeclarations } from './events.ts';
@@ -127,17 +128,13 @@ function checksOf(name: string, guard: GuardDeclaration<never, EventDeclarations
     : (Object.entries(guard) as never);
 }
 
-/** The state paths (dotted) whose `entry` names `action`, from a chart's config. */
-function statesEntering(config: Loose, action: string, at: string[] = []): string[] {
-  const found: string[] = [];
-  const states = (config.states ?? {}) as Record<string, Loose>;
-  for (const [name, node] of Object.entries(states)) {
-    const path = [...at, name];
-    const entry: unknown[] = Array.isArray(node.entry) ? node.entry : node.entry === undefined ? [] : [node.entry];
-    const names = entry.map((item) => (typeof item === 'string' ? item : (item as { type?: unknown } | null)?.type));
-    if (names.includes(action)) found.push(path.join('.'));
-    found.push(...statesEntering(node, action, path));
-  }
+/** Effect name → the state paths (dotted) whose `entry` names it, from a chart's config. */
+function statesEntering(config: Loose, effects: readonly string[]): Record<string, string[]> {
+  const found: Record<string, string[]> = Object.fromEntries(effects.map((name) => [name, []]));
+  eachReference(config, (kind, name, at) => {
+    const state = /^states\.(.+)\.entry$/.exec(at)?.[1];
+    if (kind === 'action' && state !== undefined) found[name]?.push(state.split('.states.').join('.'));
+  });
   return found;
 }
 
@@ -283,7 +280,7 @@ export function setup<
           $warden: { workflowId: input.workflowId, jobs: {} },
         }),
       } as never) as unknown as AnyStateMachine;
-      const jobStates = Object.fromEntries(Object.keys(effects).map((name) => [name, statesEntering(config, name)]));
+      const jobStates = statesEntering(config, Object.keys(effects));
       const currentJobs = (context: unknown, statePaths?: readonly string[]) => {
         const jobs: Record<string, string | undefined> = {};
         const book = bookOf(context);
