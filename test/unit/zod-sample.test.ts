@@ -1,7 +1,8 @@
 /** Samples of zod schemas: one accepted value, and refused ones of each kind, deterministic. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { invalidVariants, sampleRegex, sampleValid, sampleZod, UnsampleableError } from '../../src/paths/zod-sample.ts';
+import { invalidVariants, sampleValid, sampleZod, UnsampleableError } from '../../src/paths/zod-sample.ts';
+import { sampleRegex } from '../../src/paths/regex-sample.ts';
 
 const jobId = z.string().regex(/^[A-Za-z0-9_-]{1,80}\/[a-z]+\/[1-9][0-9]*$/);
 
