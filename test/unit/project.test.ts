@@ -268,3 +268,19 @@ describe('registering a workflow in a config', () => {
     expect(workflowNames('delete').variable).toBe('deleteWorkflow');
   });
 });
+
+describe('warden init after npm init', () => {
+  it('makes the package npm init -y wrote (type commonjs, the placeholder test) a module project', async () => {
+    const npmInit = {
+      name: 'x',
+      version: '1.0.0',
+      type: 'commonjs',
+      scripts: { test: 'echo "Error: no test specified" && exit 1' },
+    };
+    const cwd = folder({ 'package.json': JSON.stringify(npmInit) });
+    const { code, out } = await run({ cwd }, 'init');
+    expect(code).toBe(0);
+    expect(out).toContain('"type" is now "module"');
+    expect(JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'))).toMatchObject({ type: 'module' });
+  });
+});

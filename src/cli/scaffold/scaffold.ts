@@ -4,7 +4,7 @@
  * Neither overwrites a file: `init` keeps any it finds (merging only package.json) and refuses a
  * folder that is already a project; `new` refuses a bad id or a folder that exists.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findConfig } from '../project.ts';
@@ -58,7 +58,16 @@ export function initProject(dir: string, options: ScaffoldOptions): number {
       printError(`warden init: ${packagePath} is not valid JSON (${(error as Error).message})`);
       return 2;
     }
-    if (current.type !== undefined && current.type !== 'module') {
+    // What `npm init -y` writes (npm 11 says "type": "commonjs") in a folder with no code yet
+    // becomes a module project; any other CommonJS project is refused: its own files would break.
+    const test = (current.scripts as Record<string, unknown> | undefined)?.test;
+    const freshFromNpmInit =
+      current.type === 'commonjs' &&
+      typeof test === 'string' &&
+      test.includes('no test specified') &&
+      !readdirSync(root).some((name) => /\.(c|m)?[jt]s$/.test(name));
+    if (freshFromNpmInit) print(`warden init: ${packagePath} is what npm init wrote: "type" is now "module"`);
+    else if (current.type !== undefined && current.type !== 'module') {
       printError(
         `warden init: ${packagePath} has "type": ${JSON.stringify(current.type)}; a Warden project is an ES module project ("type": "module")`,
       );
