@@ -14,6 +14,8 @@
  */
 import { assign, enqueueActions, setup as xstateSetup, type AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
+import { fileURLToPath } from 'node:url';
+import { authoredSections, callerModule, markAuthored, type AuthoredSection } from '../definitions/authored-source.ts';
 import { backoffDelay } from '../definitions/backoff.ts';
 import { eachReference } from '../definitions/chart-references.ts';
 import { jobMarkerAction } from '../engine/commands.ts';
@@ -104,6 +106,7 @@ export interface Kit {
 }
 
 const kits = new WeakMap<AnyStateMachine, Kit>();
+const thisModule = fileURLToPath(import.meta.url);
 /** The machine each kit made (for checks that read the chart's state nodes). */
 export const kitMachines = new WeakMap<Kit, AnyStateMachine>();
 
@@ -147,6 +150,15 @@ export function setup<
   TParams extends Record<string, unknown> = Record<string, unknown>,
 >(spec: KitSpec<TContext, TEvents, TInput, TDeps, TParams>) {
   const effects = (spec.effects ?? {}) as Readonly<Record<string, EffectDeclaration<TContext, unknown, TDeps>>>;
+  // Where the author declared each implementation: its pins fingerprint the author's source, not the kit's closures.
+  const caller = callerModule([thisModule]);
+  const declared = Object.fromEntries(
+    authoredSections.map((section) => [section, Object.keys(spec[section] ?? {})]),
+  ) as Record<AuthoredSection, string[]>;
+  const authored = <T extends object>(implementation: T, section: AuthoredSection, name: string): T => {
+    if (caller) markAuthored(implementation, { ...caller, section, name, declared });
+    return implementation;
+  };
   const operations = Object.fromEntries(
     Object.keys(effects).map((name) => [name, operationOf(name, effects[name] ?? {})]),
   );
@@ -215,29 +227,37 @@ export function setup<
   for (const [name, guard] of Object.entries(spec.guards ?? {})) {
     const list = checksOf(name, guard as unknown as GuardDeclaration<never, EventDeclarations>);
     checks.set(name, list);
-    guards[name] = (args, params) => list.every(([, check]) => check(args, params));
+    guards[name] = authored((args, params) => list.every(([, check]) => check(args, params)), 'guards', name);
   }
 
   const actions: Record<string, unknown> = { [jobMarkerAction]: () => undefined };
   for (const [name, update] of Object.entries(spec.updates ?? {})) {
-    actions[name] = assign(({ context, event }, params: Record<string, unknown> | undefined) =>
-      (update as unknown as Update<never, EventDeclarations>)(
-        { context: context as never, event: event as never },
-        params,
+    actions[name] = authored(
+      assign(({ context, event }, params: Record<string, unknown> | undefined) =>
+        (update as unknown as Update<never, EventDeclarations>)(
+          { context: context as never, event: event as never },
+          params,
+        ),
       ),
+      'updates',
+      name,
     );
   }
   for (const name of Object.keys(effects)) {
     const operation = operations[name] ?? name;
-    actions[name] = enqueueActions(({ context, event, enqueue }) => {
-      const book = bookOf(context);
-      const previous = book.jobs[operation];
-      const n = (previous?.n ?? 0) + 1;
-      const attempt = previous && isBackoffTimer(event.type) ? previous.attempt + 1 : 1;
-      const id = `${book.workflowId}/${operation}/${n}`;
-      enqueue.assign({ $warden: { ...book, jobs: { ...book.jobs, [operation]: { id, n, attempt } } } });
-      enqueue({ type: jobMarkerAction, params: { effect: name, jobId: id } });
-    });
+    actions[name] = authored(
+      enqueueActions(({ context, event, enqueue }) => {
+        const book = bookOf(context);
+        const previous = book.jobs[operation];
+        const n = (previous?.n ?? 0) + 1;
+        const attempt = previous && isBackoffTimer(event.type) ? previous.attempt + 1 : 1;
+        const id = `${book.workflowId}/${operation}/${n}`;
+        enqueue.assign({ $warden: { ...book, jobs: { ...book.jobs, [operation]: { id, n, attempt } } } });
+        enqueue({ type: jobMarkerAction, params: { effect: name, jobId: id } });
+      }),
+      'effects',
+      name,
+    );
   }
 
   const backoff = ({ context, event }: { context: unknown; event: AnyEnvelope }) => {
@@ -254,7 +274,7 @@ export function setup<
     );
   };
   const delays: Record<string, unknown> = Object.fromEntries(backoffNames.map((name) => [name, backoff]));
-  for (const [name, delay] of Object.entries(spec.delays ?? {})) delays[name] = delay;
+  for (const [name, delay] of Object.entries(spec.delays ?? {})) delays[name] = authored(delay, 'delays', name);
 
   // The implementations are typed where the author writes them; XState holds them untyped here.
   const machines = xstateSetup({ guards, actions, delays } as unknown as Parameters<typeof xstateSetup>[0]);

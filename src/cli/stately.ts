@@ -16,6 +16,7 @@ import type { AnyStateMachine } from 'xstate';
 import { kitNames, kitOf } from '../authoring/setup.ts';
 import type { KitFacts } from '../definitions/kit-references.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
+import { UnverifiableSourceError } from '../definitions/pins.ts';
 import { releaseFiles } from '../definitions/released-version.ts';
 import { releasedPartsOf } from '../definitions/released-parts.ts';
 import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
@@ -173,6 +174,11 @@ export function stately(
   } catch (error) {
     if (error instanceof MachineFileError) {
       printError(`stately ${action ?? ''}: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof UnverifiableSourceError) {
+      // A kit workflow's pins are taken from its TypeScript source: without it there is nothing to pin.
+      printError(`stately ${action ?? ''}: cannot pin ${error.message}; release from the workflow's .ts sources`);
       return 1;
     }
     throw error;

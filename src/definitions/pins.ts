@@ -2,10 +2,22 @@
  * Pins of a released version: a fingerprint of the source of every guard, action and delay its
  * config names, taken when the version is released, so the Stately check can tell when the
  * implementation a released version runs on changed under it.
+ *
+ * Two kinds of pin, told apart by their prefix:
+ * - `ts:sha256:` — an implementation the authoring kit made (a guard, update, effect or delay of its
+ *   `setup({...})`): the author's declaration, read from its TypeScript source with the compiler API
+ *   (`source-fingerprint.ts`), so the pin covers the business logic, not the kit's wrapper, and is
+ *   the same whatever compiler loaded the module;
+ * - `sha256:` — any other implementation (XState's `setup()`, the kit's own `canRetry`, `backoff`...):
+ *   the text of the function XState holds, normalised (`normalisedSource`).
  */
 import { createHash } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
+import { authoredOrigin } from './authored-source.ts';
 import { eachReference, implementationsOf, isObject, type Problem } from './chart-references.ts';
+import { authoredSource, UnverifiableSourceError } from './source-fingerprint.ts';
+
+export { UnverifiableSourceError };
 
 /** The kinds of implementation a released version pins. */
 export const pinnedKinds = ['guards', 'actions', 'delays'] as const;
@@ -47,6 +59,8 @@ export function normalisedSource(fn: (...args: never[]) => unknown): string {
  * from (an `assign`'s assigner). Functions it calls are not covered: pin what the chart names.
  */
 export function implementationSource(implementation: unknown): string {
+  const origin = authoredOrigin(implementation);
+  if (origin) return authoredSource(origin);
   if (typeof implementation === 'function') {
     const fields = implementation as unknown as Record<string, unknown>;
     if (typeof fields.type === 'string' && fields.type.startsWith('xstate.')) {
@@ -67,8 +81,19 @@ export function implementationSource(implementation: unknown): string {
   return implementation === undefined ? 'undefined' : JSON.stringify(implementation);
 }
 
+/** The prefix of a pin taken from the author's TypeScript source (see the module's comment). */
+export const sourcePinPrefix = 'ts:';
+
+/**
+ * An implementation's pin: `ts:sha256:` of its author's declaration for one the kit made, else
+ * `sha256:` of its normalised text. Throws `UnverifiableSourceError` when the kit made it and its
+ * TypeScript source cannot be found.
+ */
 export const implementationFingerprint = (implementation: unknown) =>
-  `sha256:${createHash('sha256').update(implementationSource(implementation)).digest('hex')}`;
+  `${authoredOrigin(implementation) ? sourcePinPrefix : ''}sha256:${createHash('sha256').update(implementationSource(implementation)).digest('hex')}`;
+
+/** A pin as messages show it: its kind and the first hex digits. */
+const shortPin = (pin: string) => pin.slice(0, pin.indexOf('sha256:') + 'sha256:'.length + 12);
 
 /** The pins of a machine as it is now: what releasing it writes next to its config. */
 export function implementationPins(machine: AnyStateMachine): ImplementationPins {
@@ -113,16 +138,33 @@ export function changedImplementations(machine: AnyStateMachine, pins: Implement
     if (seen.has(`${kinds}:${name}`) || !Object.hasOwn(impl[kinds] ?? {}, name)) return;
     seen.add(`${kinds}:${name}`);
     const pin = pins[kinds][name];
-    const now = implementationFingerprint(impl[kinds]?.[name]);
+    let now: string;
+    try {
+      now = implementationFingerprint(impl[kinds]?.[name]);
+    } catch (error) {
+      if (!(error instanceof UnverifiableSourceError)) throw error;
+      problems.push({
+        code: 'IMPLEMENTATION_UNVERIFIABLE',
+        message: `${key}: the ${kind} ${name} is pinned from its TypeScript source, which cannot be read here (${error.message}); run the check where the workflow's .ts sources are`,
+      });
+      return;
+    }
     if (pin === undefined) {
       problems.push({
         code: 'IMPLEMENTATION_UNPINNED',
         message: `${key}: ${at} names the ${kind} ${name}, which its release does not pin; release the version's pins again`,
       });
     } else if (pin !== now) {
+      // A pin of the other kind: the implementation moved to or from the kit; its source is not comparable.
+      const moved =
+        pin.startsWith(sourcePinPrefix) === now.startsWith(sourcePinPrefix)
+          ? ''
+          : now.startsWith(sourcePinPrefix)
+            ? ' (it is now made by the authoring kit: its pin is taken from its TypeScript source)'
+            : ' (it was made by the authoring kit and no longer is)';
       problems.push({
         code: 'IMPLEMENTATION_CHANGED',
-        message: `${key}: the ${kind} ${name} is not the one ${key} was released with (pinned ${pin.slice(0, 19)}, now ${now.slice(0, 19)}); keep the released implementation for ${key} and pin again only a deliberate change`,
+        message: `${key}: the ${kind} ${name} is not the one ${key} was released with (pinned ${shortPin(pin)}, now ${shortPin(now)})${moved}; keep the released implementation for ${key} and pin again only a deliberate change`,
       });
     }
   });

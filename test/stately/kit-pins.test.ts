@@ -1,0 +1,186 @@
+/**
+ * Pins of a workflow written with the authoring kit: the kit wraps the author's guards, updates and
+ * effects in closures of its own, so their pins are taken from the author's TypeScript source (the
+ * declaration in `setup({...})`, found with the compiler API), not from what XState holds. A change
+ * of a guard's body is reported by the Stately check, a change of its formatting is not, and the pins
+ * are the same under vite (these tests) as under tsx (the CLI). The workflow is a copy of the kit
+ * stamp (test/platform/kit-stamp.ts) in a folder under the system's temporary folder, edited there.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { registry as workflowRegistry } from '../../machines/index.ts';
+import { authoredOrigin } from '../../src/definitions/authored-source.ts';
+import { implementationsOf } from '../../src/definitions/chart-references.ts';
+import { changedImplementations, implementationPins, type ImplementationPins } from '../../src/definitions/pins.ts';
+import { loadReleasedMachine, releaseFiles } from '../../src/definitions/released-version.ts';
+import { createRegistry } from '../../src/definitions/registry.ts';
+import { statelyCheck, statelyFiles } from '../../src/definitions/stately.ts';
+import { typescriptSourceOf } from '../../src/definitions/source-fingerprint.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
+import type { kitStampWorkflow } from '../platform/kit-stamp.ts';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const original = readFileSync(join(root, 'test/platform/kit-stamp.ts'), 'utf8').replaceAll(
+  "'../../src/authoring/index.ts'",
+  `'${join(root, 'src/authoring/index.ts')}'`,
+);
+const guardLine = '  guards: { notTheRequester: ({ context, event }) => event.actor.id !== context.requesterId },\n';
+expect(original).toContain(guardLine);
+
+const scratch = mkdtempSync(join(tmpdir(), 'warden-kit-pins-'));
+symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+// An ES module as the repository's are, for tsx too.
+writeFileSync(join(scratch, 'package.json'), '{ "type": "module" }\n');
+afterAll(() => {
+  rmSync(join(scratch, 'node_modules'));
+  rmSync(scratch, { recursive: true, force: true });
+});
+const machineFile = join(scratch, 'kstamp.machine.ts');
+
+type Module = { kitStampWorkflow: typeof kitStampWorkflow };
+let loads = 0;
+/** The stamp workflow from the machine file with `text`, loaded afresh (the file stays where it is). */
+async function loadWith(text: string): Promise<WorkflowDefinition> {
+  writeFileSync(machineFile, text);
+  const module = (await import(`${machineFile}?load=${loads++}`)) as Module;
+  const definition = createRegistry([module.kitStampWorkflow()]).resolve('kstamp@1');
+  if (!definition) throw new Error('kstamp@1 is not registered');
+  return definition;
+}
+
+/** kstamp@1 as released with `files`, running on the implementations of `current`. */
+function releasedOn(current: WorkflowDefinition, files: { config: string; pins: string }): WorkflowDefinition {
+  const context = current.machine.config.context as (args: { input: never }) => unknown;
+  return {
+    ...current,
+    ...loadReleasedMachine({
+      key: 'kstamp@1',
+      config: JSON.parse(files.config),
+      implementations: implementationsOf(current.machine),
+      context,
+      pins: JSON.parse(files.pins),
+    }),
+  };
+}
+
+/** The Stately check of the registry holding only `definition` (its generated files current). */
+function check(definition: WorkflowDefinition) {
+  const definitions = new Map([['kstamp@1', definition]]);
+  const files = Object.fromEntries(statelyFiles({ definitions }).map((f) => [f.path, f.content]));
+  return statelyCheck({ definitions, findMigration: () => undefined }, files);
+}
+
+describe('the pins of a kit workflow', () => {
+  it('pin the author’s declarations from their TypeScript source, and the kit’s own names as before', async () => {
+    const stamp = await loadWith(original);
+    const pins = implementationPins(stamp.machine);
+    expect(pins.guards.notTheRequester).toMatch(/^ts:sha256:[0-9a-f]{64}$/);
+    expect(pins.actions.stamp).toMatch(/^ts:sha256:/);
+    expect(pins.actions.recordStamp).toMatch(/^ts:sha256:/);
+    expect(pins.guards.canRetry).toMatch(/^sha256:/);
+    expect(pins.delays.backoff).toMatch(/^sha256:/);
+    expect(authoredOrigin(implementationsOf(stamp.machine).guards?.notTheRequester)).toMatchObject({
+      module: machineFile,
+      section: 'guards',
+      name: 'notTheRequester',
+    });
+  });
+
+  it('makes the check fail with IMPLEMENTATION_CHANGED naming a guard whose body changed', async () => {
+    const files = releaseFiles((await loadWith(original)).machine);
+    const changed = await loadWith(
+      original.replace(guardLine, guardLine.replace('event.actor.id !== context.requesterId', 'event.actor.id !== ""')),
+    );
+    const problems = check(releasedOn(changed, files));
+    expect(problems.map((p) => p.code)).toEqual(['IMPLEMENTATION_CHANGED']);
+    expect(problems[0]?.message).toMatch(
+      /^kstamp@1: the guard notTheRequester is not the one kstamp@1 was released with \(pinned ts:sha256:[0-9a-f]{12}, now ts:sha256:[0-9a-f]{12}\); keep the released implementation/,
+    );
+    // An update and an effect too: the business logic the kit wraps.
+    const update = await loadWith(
+      original.replace('{ signedBy: event.actor.id }', '{ signedBy: event.actor.tenantId }'),
+    );
+    expect(check(releasedOn(update, files)).map((p) => p.message.split(' is not')[0])).toEqual([
+      'kstamp@1: the action recordSignOff',
+    ]);
+    const effect = await loadWith(original.replace('retry: { maxAttempts: 3 }', 'retry: { maxAttempts: 5 }'));
+    expect(check(releasedOn(effect, files)).map((p) => p.message.split(' is not')[0])).toEqual([
+      'kstamp@1: the action stamp',
+    ]);
+  });
+
+  it('does not report a change of formatting or comments only', async () => {
+    const files = releaseFiles((await loadWith(original)).machine);
+    const reformatted = original
+      .replace(
+        guardLine,
+        [
+          '  guards: {',
+          '    // Another person than the requester signs it off.',
+          '    notTheRequester: (',
+          '      { context, event, },',
+          '    ) =>',
+          '      /* the actor */ (event.actor.id) !==',
+          '        context.requesterId,',
+          '  },',
+          '',
+        ].join('\n'),
+      )
+      .replace("(event.type === 'STAMPED' ?", '(event.type === "STAMPED" ?');
+    expect(reformatted).not.toBe(original);
+    const stamp = await loadWith(reformatted);
+    expect(check(releasedOn(stamp, files))).toEqual([]);
+    expect(implementationPins(stamp.machine)).toEqual(JSON.parse(files.pins) as ImplementationPins);
+  });
+
+  it('are the same under tsx as under vite, for the copy and for every registered workflow', async () => {
+    await loadWith(original);
+    const probe = `
+const { implementationPins } = await import(${JSON.stringify(pathToFileURL(join(root, 'src/definitions/pins.ts')).href)});
+const { registry } = await import(${JSON.stringify(pathToFileURL(join(root, 'machines/index.ts')).href)});
+const { kitStampWorkflow } = await import(${JSON.stringify(pathToFileURL(machineFile).href)});
+const pins = Object.fromEntries([...registry.versions].map(([key, d]) => [key, implementationPins(d.machine)]));
+pins.copy = implementationPins(kitStampWorkflow().latest.machine);
+console.log(JSON.stringify(pins));
+`;
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], {
+      cwd: root,
+    });
+    expect(stderr).toBe('');
+    const here: Record<string, ImplementationPins> = Object.fromEntries(
+      [...workflowRegistry.versions].map(([key, d]) => [key, implementationPins(d.machine)]),
+    );
+    here.copy = implementationPins((await loadWith(original)).machine);
+    expect(JSON.parse(stdout)).toEqual(here);
+    expect(here['loan@1']?.guards.mayApprove).toMatch(/^ts:sha256:/);
+  });
+
+  it('cannot be taken nor checked without the TypeScript source: the check says so instead of passing', async () => {
+    const stamp = await loadWith(original);
+    const files = releaseFiles(stamp.machine);
+    const released = releasedOn(stamp, files);
+    rmSync(machineFile);
+    const problems = changedImplementations(released.machine, JSON.parse(files.pins) as ImplementationPins, 'kstamp@1');
+    expect(new Set(problems.map((p) => p.code))).toEqual(new Set(['IMPLEMENTATION_UNVERIFIABLE']));
+    expect(problems.find((p) => p.message.includes('guard notTheRequester'))?.message).toContain(
+      'is pinned from its TypeScript source, which cannot be read here',
+    );
+    expect(() => releaseFiles(stamp.machine)).toThrow(/its TypeScript source is not here/);
+  });
+
+  it('find the source of a built module through its source map', () => {
+    mkdirSync(join(scratch, 'build'));
+    mkdirSync(join(scratch, 'src'));
+    writeFileSync(join(scratch, 'src/m.ts'), 'export {};\n');
+    writeFileSync(join(scratch, 'build/m.js.map'), JSON.stringify({ sources: ['../src/m.ts'] }));
+    expect(typescriptSourceOf(join(scratch, 'build/m.js'))).toBe(join(scratch, 'src/m.ts'));
+    expect(typescriptSourceOf(join(scratch, 'build/gone.js'))).toBeUndefined();
+    expect(typescriptSourceOf(join(scratch, 'src/gone.ts'))).toBeUndefined();
+  });
+});
