@@ -103,6 +103,11 @@ export interface Kit {
   jobStates: Readonly<Record<string, readonly string[]>>;
   explainGuard: (guard: string, context: unknown, event: unknown) => string[];
   currentJobs: (context: unknown, statePaths?: readonly string[]) => Record<string, string | undefined>;
+  /**
+   * Marks a function made from the author's declaration `section.name` (its `member`, e.g. an
+   * effect's `params`), so that a pin of it fingerprints the author's source (see authored-source.ts).
+   */
+  authored: <T extends object>(implementation: T, section: AuthoredSection, name: string, member?: string) => T;
 }
 
 const kits = new WeakMap<AnyStateMachine, Kit>();
@@ -155,8 +160,13 @@ export function setup<
   const declared = Object.fromEntries(
     authoredSections.map((section) => [section, Object.keys(spec[section] ?? {})]),
   ) as Record<AuthoredSection, string[]>;
-  const authored = <T extends object>(implementation: T, section: AuthoredSection, name: string): T => {
-    if (caller) markAuthored(implementation, { ...caller, section, name, declared });
+  const authored = <T extends object>(
+    implementation: T,
+    section: AuthoredSection,
+    name: string,
+    member?: string,
+  ): T => {
+    if (caller) markAuthored(implementation, { ...caller, section, name, declared, ...(member ? { member } : {}) });
     return implementation;
   };
   const operations = Object.fromEntries(
@@ -320,6 +330,7 @@ export function setup<
         jobStates,
         explainGuard,
         currentJobs,
+        authored,
       };
       kits.set(machine, kit);
       kitMachines.set(kit, machine);

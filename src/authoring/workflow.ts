@@ -297,7 +297,11 @@ export function workflow<TContext, TDeps extends object = object>(
     effects: Object.fromEntries(
       Object.entries(effects).map(([name, d]) => [
         name,
-        { operation: kit.operations[name] ?? name, params: (c: TContext) => d.params(c) as Record<string, unknown> },
+        {
+          operation: kit.operations[name] ?? name,
+          // Its pin (the release's parts) is the author's `params`, not this wrapper.
+          params: kit.authored((c: TContext) => d.params(c) as Record<string, unknown>, 'effects', name, 'params'),
+        },
       ]),
     ),
     jobGuards: ['answersTheJob'],

@@ -25,6 +25,8 @@ export interface AuthoredOrigin {
   line?: number;
   section: AuthoredSection;
   name: string;
+  /** An entry of the declaration the implementation was made from (an effect's `params`); the whole declaration when absent. */
+  member?: string;
   /** Every name each section of that `setup()` declared: picks its call when the module has several. */
   declared: Readonly<Record<AuthoredSection, readonly string[]>>;
 }

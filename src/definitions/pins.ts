@@ -93,7 +93,7 @@ export const implementationFingerprint = (implementation: unknown) =>
   `${authoredOrigin(implementation) ? sourcePinPrefix : ''}sha256:${createHash('sha256').update(implementationSource(implementation)).digest('hex')}`;
 
 /** A pin as messages show it: its kind and the first hex digits. */
-const shortPin = (pin: string) => pin.slice(0, pin.indexOf('sha256:') + 'sha256:'.length + 12);
+export const shortPin = (pin: string) => pin.slice(0, pin.indexOf('sha256:') + 'sha256:'.length + 12);
 
 /** The pins of a machine as it is now: what releasing it writes next to its config. */
 export function implementationPins(machine: AnyStateMachine): ImplementationPins {

@@ -16,9 +16,11 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { EffectSpec, WorkflowDefinition } from '../engine/definition.ts';
 import type { Problem } from './chart-references.ts';
-import { implementationSource } from './pins.ts';
+import { authoredOrigin } from './authored-source.ts';
+import { implementationSource, shortPin, sourcePinPrefix, UnverifiableSourceError } from './pins.ts';
 
-const fingerprint = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+/** `sha256:` of a schema or a function's text; `ts:sha256:` of a kit author's declaration (see pins.ts). */
+const fingerprint = z.string().regex(/^(ts:)?sha256:[0-9a-f]{64}$/);
 
 export const releasedPartsSchema = z.strictObject({
   createRoles: z.array(z.string()),
@@ -64,14 +66,22 @@ export function schemaFingerprint(schema: z.ZodType): string {
 
 /**
  * The fingerprint of a function (or table of functions) a release pins here: `sha256:` of its
- * `implementationSource`, with two spellings tsx and vite still print differently made one (a lone
- * arrow parameter in parentheses, `c=>` / `(c)=>`; the space between a literal and `in`). Kept apart
- * from `pins.ts`: once its normalisation covers these, this is `implementationFingerprint`.
+ * `implementationSource`, with the spellings tsx and vite still print differently made one (a lone
+ * arrow parameter in parentheses, `c=>` / `(c)=>`; the space between a literal and `in`; an empty
+ * statement after a block, `};const` / `}const`). Kept apart from `pins.ts`: once its normalisation
+ * covers these, this is `implementationFingerprint`. A kit author's function (an effect's `params`)
+ * is pinned from its TypeScript source instead (`ts:sha256:`, see pins.ts).
  */
 export function functionFingerprint(implementation: unknown): string {
+  if (authoredOrigin(implementation)) {
+    // The author's declaration, from its TypeScript source: no compiler's spelling to undo.
+    return `${sourcePinPrefix}sha256:${createHash('sha256').update(implementationSource(implementation)).digest('hex')}`;
+  }
   const source = implementationSource(implementation)
     .replace(/\(([A-Za-z_$][\w$]*)\)=>/g, '$1=>')
-    .replace(/(["'`)\]])\s+(in|instanceof)\b/g, '$1$2');
+    .replace(/(["'`)\]])\s+(in|instanceof)\b/g, '$1$2')
+    // vite ends a block statement with an empty statement before the next one (`};const`), esbuild does not.
+    .replace(/\};(?=(?:const|let|var|return|if|for|while|throw|try|switch|do)\b)/g, '}');
   return `sha256:${createHash('sha256').update(source).digest('hex')}`;
 }
 
@@ -180,7 +190,7 @@ export function loadReleasedParts<TContext>(input: {
   };
 }
 
-const short = (pin: string | undefined) => (pin ?? 'none').slice(0, 19);
+const short = (pin: string | undefined) => (pin === undefined ? 'none' : shortPin(pin));
 
 /**
  * A released version's parts must be those it was released with: its data as released, and every
@@ -189,7 +199,18 @@ const short = (pin: string | undefined) => (pin ?? 'none').slice(0, 19);
 export function changedParts(definition: WorkflowDefinition & ReleasableParts, key: string): Problem[] {
   const released = definition.releasedParts;
   if (!released) return [];
-  const now = releasedPartsOf(definition);
+  let now: ReleasedParts;
+  try {
+    now = releasedPartsOf(definition);
+  } catch (error) {
+    if (!(error instanceof UnverifiableSourceError)) throw error;
+    return [
+      {
+        code: 'IMPLEMENTATION_UNVERIFIABLE',
+        message: `${key}: its parts are pinned from TypeScript source that cannot be read here (${error.message}); run the check where the workflow's .ts sources are`,
+      },
+    ];
+  }
   const problems: string[] = [];
   const keep = `keep the released one for ${key} and pin again only a deliberate change`;
   const changed = (what: string, pinned: string | undefined, current: string | undefined) => {

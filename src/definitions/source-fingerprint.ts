@@ -381,6 +381,17 @@ export function canonicalSyntax(t: typeof ts, node: ts.Node, file: ts.SourceFile
   return out.join('');
 }
 
+/** The entry `member` of a declaration: an object literal, or the literal given to a helper (`effect({...})`). */
+function memberOf(t: typeof ts, declaration: Found, member: string): Found | undefined {
+  const { node, file } = declaration;
+  const literal = t.isObjectLiteralExpression(node)
+    ? node
+    : t.isCallExpression(node)
+      ? node.arguments.find((a) => t.isObjectLiteralExpression(a))
+      : undefined;
+  return literal && t.isObjectLiteralExpression(literal) ? entryOf(t, literal, file, member, 0) : undefined;
+}
+
 /**
  * The normalised source of the author's declaration `origin` names: its syntax tree as
  * `canonicalSyntax` writes it. Throws `UnverifiableSourceError` saying why when it cannot be found.
@@ -399,11 +410,15 @@ export function authoredSource(origin: AuthoredOrigin): string {
   const spec = specOf(t, file, origin);
   if (typeof spec === 'string') throw new UnverifiableSourceError(`${what}: ${spec}`);
   const section = sectionOf(t, spec, file, origin.section);
-  const found = section && entryOf(t, section.literal, section.file, origin.name, 0);
-  if (!found) {
+  const declaration = section && entryOf(t, section.literal, section.file, origin.name, 0);
+  if (!declaration) {
     throw new UnverifiableSourceError(
       `${what}: ${path} declares no ${origin.name} in its setup({ ${origin.section} })`,
     );
+  }
+  const found = origin.member === undefined ? declaration : memberOf(t, declaration, origin.member);
+  if (!found) {
+    throw new UnverifiableSourceError(`${what}: its declaration has no ${origin.member ?? ''} entry`);
   }
   const table =
     t.isObjectLiteralExpression(found.node) ||

@@ -17,6 +17,7 @@ import { registry as workflowRegistry } from '../../machines/index.ts';
 import { authoredOrigin } from '../../src/definitions/authored-source.ts';
 import { implementationsOf } from '../../src/definitions/chart-references.ts';
 import { changedImplementations, implementationPins, type ImplementationPins } from '../../src/definitions/pins.ts';
+import { loadReleasedParts, releasedPartsOf, type ReleasedParts } from '../../src/definitions/released-parts.ts';
 import { loadReleasedMachine, releaseFiles } from '../../src/definitions/released-version.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import { statelyCheck, statelyFiles } from '../../src/definitions/stately.ts';
@@ -54,11 +55,19 @@ async function loadWith(text: string): Promise<WorkflowDefinition> {
   return definition;
 }
 
-/** kstamp@1 as released with `files`, running on the implementations of `current`. */
-function releasedOn(current: WorkflowDefinition, files: { config: string; pins: string }): WorkflowDefinition {
+type Release = { config: string; pins: string; parts: ReleasedParts };
+/** The release files of the stamp workflow as `text` has it. */
+async function releaseOf(text: string): Promise<Release> {
+  const definition = await loadWith(text);
+  return { ...releaseFiles(definition.machine), parts: releasedPartsOf(definition) };
+}
+
+/** kstamp@1 as released with `files`, running on the implementations and code of `current`. */
+function releasedOn(current: WorkflowDefinition, files: Release): WorkflowDefinition {
   const context = current.machine.config.context as (args: { input: never }) => unknown;
   return {
     ...current,
+    ...loadReleasedParts({ key: 'kstamp@1', parts: files.parts, code: current }),
     ...loadReleasedMachine({
       key: 'kstamp@1',
       config: JSON.parse(files.config),
@@ -93,7 +102,7 @@ describe('the pins of a kit workflow', () => {
   });
 
   it('makes the check fail with IMPLEMENTATION_CHANGED naming a guard whose body changed', async () => {
-    const files = releaseFiles((await loadWith(original)).machine);
+    const files = await releaseOf(original);
     const changed = await loadWith(
       original.replace(guardLine, guardLine.replace('event.actor.id !== context.requesterId', 'event.actor.id !== ""')),
     );
@@ -113,10 +122,17 @@ describe('the pins of a kit workflow', () => {
     expect(check(releasedOn(effect, files)).map((p) => p.message.split(' is not')[0])).toEqual([
       'kstamp@1: the action stamp',
     ]);
+    // An effect's job parameters: its action's pin, and the parts' pin of its builder (the author's `params`).
+    const params = await loadWith(original.replace('({ document: c.document })', '({ document: c.document.trim() })'));
+    expect(check(releasedOn(params, files)).map((p) => [p.code, p.message.split(' is not')[0]])).toEqual([
+      ['IMPLEMENTATION_CHANGED', 'kstamp@1: the action stamp'],
+      ['DEFINITION_CHANGED', 'kstamp@1: the job-parameter builder of the effect stamp'],
+    ]);
+    expect(files.parts.effects.stamp?.params).toMatch(/^ts:sha256:/);
   });
 
   it('does not report a change of formatting or comments only', async () => {
-    const files = releaseFiles((await loadWith(original)).machine);
+    const files = await releaseOf(original);
     const reformatted = original
       .replace(
         guardLine,
@@ -137,6 +153,7 @@ describe('the pins of a kit workflow', () => {
     const stamp = await loadWith(reformatted);
     expect(check(releasedOn(stamp, files))).toEqual([]);
     expect(implementationPins(stamp.machine)).toEqual(JSON.parse(files.pins) as ImplementationPins);
+    expect(releasedPartsOf(stamp)).toEqual(files.parts);
   });
 
   it('are the same under tsx as under vite, for the copy and for every registered workflow', async () => {
@@ -146,24 +163,31 @@ const { implementationPins } = await import(${JSON.stringify(pathToFileURL(join(
 const { registry } = await import(${JSON.stringify(pathToFileURL(join(root, 'machines/index.ts')).href)});
 const { kitStampWorkflow } = await import(${JSON.stringify(pathToFileURL(machineFile).href)});
 const pins = Object.fromEntries([...registry.versions].map(([key, d]) => [key, implementationPins(d.machine)]));
+const { releasedPartsOf } = await import(${JSON.stringify(pathToFileURL(join(root, 'src/definitions/released-parts.ts')).href)});
 pins.copy = implementationPins(kitStampWorkflow().latest.machine);
+pins.parts = releasedPartsOf(kitStampWorkflow().latest);
+pins.loanParts = releasedPartsOf(registry.resolve('loan@1'));
 console.log(JSON.stringify(pins));
 `;
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], {
       cwd: root,
     });
     expect(stderr).toBe('');
-    const here: Record<string, ImplementationPins> = Object.fromEntries(
+    const here: Record<string, ImplementationPins | ReleasedParts> = Object.fromEntries(
       [...workflowRegistry.versions].map(([key, d]) => [key, implementationPins(d.machine)]),
     );
-    here.copy = implementationPins((await loadWith(original)).machine);
+    const copy = await loadWith(original);
+    here.copy = implementationPins(copy.machine);
+    here.parts = releasedPartsOf(copy);
+    const loan = workflowRegistry.resolve('loan@1');
+    if (loan) here.loanParts = releasedPartsOf(loan);
     expect(JSON.parse(stdout)).toEqual(here);
-    expect(here['loan@1']?.guards.mayApprove).toMatch(/^ts:sha256:/);
+    expect((here['loan@1'] as ImplementationPins | undefined)?.guards.mayApprove).toMatch(/^ts:sha256:/);
   });
 
   it('cannot be taken nor checked without the TypeScript source: the check says so instead of passing', async () => {
     const stamp = await loadWith(original);
-    const files = releaseFiles(stamp.machine);
+    const files = await releaseOf(original);
     const released = releasedOn(stamp, files);
     rmSync(machineFile);
     const problems = changedImplementations(released.machine, JSON.parse(files.pins) as ImplementationPins, 'kstamp@1');
@@ -172,6 +196,8 @@ console.log(JSON.stringify(pins));
       'is pinned from its TypeScript source, which cannot be read here',
     );
     expect(() => releaseFiles(stamp.machine)).toThrow(/its TypeScript source is not here/);
+    expect(check(released).map((p) => p.code)).toContain('IMPLEMENTATION_UNVERIFIABLE');
+    expect(check(released).at(-1)?.message).toMatch(/^kstamp@1: its parts are pinned from TypeScript source/);
   });
 
   it('find the source of a built module through its source map', () => {
