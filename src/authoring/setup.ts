@@ -166,7 +166,8 @@ export function setup<
     name: string,
     member?: string,
   ): T => {
-    if (caller) markAuthored(implementation, { ...caller, section, name, declared, ...(member ? { member } : {}) });
+    // Without a caller its pins are unverifiable, never the kit's wrapper's.
+    markAuthored(implementation, { module: '', ...caller, section, name, declared, ...(member ? { member } : {}) });
     return implementation;
   };
   const operations = Object.fromEntries(

@@ -18,7 +18,8 @@ export type AuthoredSection = (typeof authoredSections)[number];
 export interface AuthoredOrigin {
   /**
    * The module that called `setup()`, as the running code names it: a path to a `.ts` file (tsx,
-   * vite), or to a `.js` file of a build (`dist/`), whose source map names the `.ts` it came from.
+   * vite), or to a `.js` file of a build (`dist/`), whose source map names the `.ts` it came from;
+   * empty when the stack did not tell (its pins are then unverifiable).
    */
   module: string;
   /** The line of the `setup(` call in that module, when the stack told it (1-based). */
@@ -55,7 +56,10 @@ const frame = /\(?((?:file:\/\/)?\/[^():]*?)(?:\?[^():]*)?:(\d+):\d+\)?$/;
  * module that called it, with the line of the call. Undefined when the stack does not tell.
  */
 export function callerModule(skip: readonly string[]): { module: string; line: number } | undefined {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = Math.max(limit, 30);
   const stack = new Error('where').stack ?? '';
+  Error.stackTraceLimit = limit;
   for (const text of stack.split('\n').slice(1)) {
     const match = frame.exec(text.trim());
     if (!match?.[1] || !match[2]) continue;

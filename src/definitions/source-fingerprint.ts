@@ -265,43 +265,51 @@ function sectionOf(t: typeof ts, spec: ts.ObjectLiteralExpression, file: ts.Sour
   return found && t.isObjectLiteralExpression(found.node) ? { literal: found.node, file: found.file } : undefined;
 }
 
-/** The kit's `setup({...})` calls of a file: a call whose one object literal argument has `input`, `context` and `events`. */
-function kitSetupCalls(t: typeof ts, file: ts.SourceFile): ts.ObjectLiteralExpression[] {
-  const specs: ts.ObjectLiteralExpression[] = [];
+/**
+ * The kit's `setup({...})` calls of a file: a call whose one argument has `input`, `context` and
+ * `events` — an object literal, or the name of one declared in the file.
+ */
+function kitSetupCalls(
+  t: typeof ts,
+  file: ts.SourceFile,
+): { spec: ts.ObjectLiteralExpression; call: ts.CallExpression }[] {
+  const calls: { spec: ts.ObjectLiteralExpression; call: ts.CallExpression }[] = [];
   const visit = (node: ts.Node) => {
-    if (t.isCallExpression(node) && node.arguments.length === 1) {
-      const [argument] = node.arguments;
-      if (argument && t.isObjectLiteralExpression(argument)) {
-        const keys = argument.properties.map((p) => keyOf(t, p.name));
-        if (['input', 'context', 'events'].every((key) => keys.includes(key))) specs.push(argument);
+    if (t.isCallExpression(node) && node.arguments.length === 1 && node.arguments[0]) {
+      const argument = followed(t, node.arguments[0], file, 0);
+      if (argument.file === file && t.isObjectLiteralExpression(argument.node)) {
+        const keys = argument.node.properties.map((p) => keyOf(t, p.name));
+        if (['input', 'context', 'events'].every((key) => keys.includes(key)))
+          calls.push({ spec: argument.node, call: node });
       }
     }
     t.forEachChild(node, visit);
   };
   visit(file);
-  return specs;
+  return calls;
 }
 
 /** The spec literal of the `setup()` call `origin` was made by. */
 function specOf(t: typeof ts, file: ts.SourceFile, origin: AuthoredOrigin): ts.ObjectLiteralExpression | string {
-  const specs = kitSetupCalls(t, file);
-  if (specs.length === 0) return `${file.fileName} has no setup({ input, context, events, ... }) call`;
-  if (specs.length === 1 && specs[0]) return specs[0];
+  const calls = kitSetupCalls(t, file);
+  const [only] = calls;
+  if (!only) return `${file.fileName} has no setup({ input, context, events, ... }) call`;
+  if (calls.length === 1) return only.spec;
   const line = (at: number) => file.getLineAndCharacterOfPosition(at).line + 1;
-  const atLine = specs.filter(
-    (spec) =>
-      origin.line !== undefined && line(spec.parent.getStart(file)) <= origin.line && origin.line <= line(spec.end),
+  const atLine = calls.filter(
+    ({ call }) =>
+      origin.line !== undefined && line(call.getStart(file)) <= origin.line && origin.line <= line(call.end),
   );
-  if (atLine.length === 1 && atLine[0]) return atLine[0];
-  const declaring = specs.filter((spec) =>
+  if (atLine.length === 1 && atLine[0]) return atLine[0].spec;
+  const declaring = calls.filter(({ spec }) =>
     Object.entries(origin.declared).every(([section, names]) => {
       const found = sectionOf(t, spec, file, section as AuthoredSection);
       const declared = found ? entryNames(t, found.literal, found.file) : [];
       return declared !== null && names.length === declared.length && names.every((name) => declared.includes(name));
     }),
   );
-  if (declaring.length === 1 && declaring[0]) return declaring[0];
-  return `${file.fileName} has ${specs.length} setup({...}) calls and ${declaring.length === 0 ? 'none' : 'more than one'} declares exactly the names this kit has`;
+  if (declaring.length === 1 && declaring[0]) return declaring[0].spec;
+  return `${file.fileName} has ${calls.length} setup({...}) calls and ${declaring.length === 0 ? 'none' : 'more than one'} declares exactly the names this kit has`;
 }
 
 /** A name for every syntax kind: the first of the enum's names for it that is not a range marker (`FirstToken`). */
@@ -397,7 +405,10 @@ function memberOf(t: typeof ts, declaration: Found, member: string): Found | und
  * `canonicalSyntax` writes it. Throws `UnverifiableSourceError` saying why when it cannot be found.
  */
 export function authoredSource(origin: AuthoredOrigin): string {
-  const what = `the ${origin.section}.${origin.name} of the setup() in ${origin.module}`;
+  const what = `the ${origin.section}.${origin.name} of the setup() in ${origin.module || 'a module'}`;
+  if (origin.module === '') {
+    throw new UnverifiableSourceError(`${what}: the module that called setup() could not be told from the stack`);
+  }
   const path = typescriptSourceOf(origin.module);
   if (path === undefined) {
     throw new UnverifiableSourceError(

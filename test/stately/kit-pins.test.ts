@@ -200,6 +200,52 @@ console.log(JSON.stringify(pins));
     expect(check(released).at(-1)?.message).toMatch(/^kstamp@1: its parts are pinned from TypeScript source/);
   });
 
+  it('follow a spec given by name and a guard imported from another module, in a file with two kits', async () => {
+    const kitFile = join(scratch, 'two.machine.ts');
+    const checksFile = join(scratch, 'checks.ts');
+    writeFileSync(
+      kitFile,
+      [
+        "import { z } from 'zod';",
+        `import { event, setup } from '${join(root, 'src/authoring/index.ts')}';`,
+        "import { mayGo } from './checks.ts';",
+        'const spec = {',
+        '  input: z.strictObject({}),',
+        '  context: () => ({ n: 0 }),',
+        "  events: { GO: event({}, { roles: ['r'] }) },",
+        '  guards: { mayGo },',
+        '  delays: { later: () => 1_000 },',
+        '};',
+        'export const first = setup(spec);',
+        'export const second = setup({ input: z.strictObject({}), context: () => ({}), events: {}, guards: { other: () => true } });',
+        "export const machine = first.createMachine({ id: 'two', initial: 'a', states: { a: { on: { GO: { guard: 'mayGo', target: 'b' } }, after: { later: 'b' } }, b: {} } });",
+        '',
+      ].join('\n'),
+    );
+    const pinsWith = async (checks: string) => {
+      writeFileSync(checksFile, checks);
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0; // the kit reads its caller whatever the limit
+      try {
+        const module = (await import(`${kitFile}?load=${loads++}`)) as {
+          machine: Parameters<typeof implementationPins>[0];
+        };
+        return implementationPins(module.machine);
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
+    };
+    const released = await pinsWith("export const mayGo = ({ event }) => event.type === 'GO';\n");
+    expect(released.guards.mayGo).toMatch(/^ts:sha256:/);
+    expect(released.delays.later).toMatch(/^ts:sha256:/);
+    expect(await pinsWith('// reformatted\nexport const mayGo = ({ event, }) =>\n  event.type === "GO"\n')).toEqual(
+      released,
+    );
+    const changed = await pinsWith("export const mayGo = ({ event }) => event.type !== 'GO';\n");
+    expect(changed.guards.mayGo).not.toBe(released.guards.mayGo);
+    expect(changed.delays).toEqual(released.delays);
+  });
+
   it('find the source of a built module through its source map', () => {
     mkdirSync(join(scratch, 'build'));
     mkdirSync(join(scratch, 'src'));
