@@ -11,6 +11,10 @@
  *   active, and a result naming any other job is refused as stale before the chart sees it.
  *
  * A job started by a `backoff` timer is a retry (attempt + 1); any other start is attempt 1.
+ *
+ * Each implementation made from the author's declarations is marked with where it was declared (the
+ * module that called `setup()`, the section and name): a released version's pins fingerprint the
+ * author's TypeScript source, not these closures (src/definitions/source-fingerprint.ts).
  */
 import { assign, enqueueActions, setup as xstateSetup, type AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
