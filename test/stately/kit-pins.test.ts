@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registry as workflowRegistry } from '../../machines/index.ts';
+import { stately } from '../../src/cli/stately.ts';
 import { authoredOrigin } from '../../src/definitions/authored-source.ts';
 import { implementationsOf } from '../../src/definitions/chart-references.ts';
 import { changedImplementations, implementationPins, type ImplementationPins } from '../../src/definitions/pins.ts';
@@ -129,6 +130,31 @@ describe('the pins of a kit workflow', () => {
       ['DEFINITION_CHANGED', 'kstamp@1: the job-parameter builder of the effect stamp'],
     ]);
     expect(files.parts.effects.stamp?.params).toMatch(/^ts:sha256:/);
+  });
+
+  it('makes `warden stately check` exit 1 naming the guard, and pass once the released guard is back', async () => {
+    const files = await releaseOf(original);
+    const registryWith = async (text: string) => {
+      writeFileSync(machineFile, text);
+      const bundle = ((await import(`${machineFile}?load=${loads++}`)) as Module).kitStampWorkflow();
+      return createRegistry([{ ...bundle, versions: [releasedOn(bundle.latest, files)] }]);
+    };
+    const project = { root: scratch };
+    const command = async (action: string, text: string) => {
+      const lines: string[] = [];
+      const code = await stately(await registryWith(text), action, (line) => lines.push(line), undefined, { project });
+      return { code, lines };
+    };
+    expect((await command('gen', original)).code).toBe(0);
+    const changed = await command('check', original.replace('event.actor.id !== context.requesterId', 'true'));
+    expect(changed.code).toBe(1);
+    expect(changed.lines).toEqual([
+      expect.stringMatching(/^IMPLEMENTATION_CHANGED: kstamp@1: the guard notTheRequester /),
+    ]);
+    expect(await command('check', original)).toEqual({
+      code: 0,
+      lines: ['stately: the generated files are current and the round trip is safe'],
+    });
   });
 
   it('does not report a change of formatting or comments only', async () => {
