@@ -133,7 +133,7 @@ function removedStates(input: StatelyInput, lock: Record<string, LockedVersion> 
     if (!latest && locked.config !== now.config && !newRepair) {
       problems.push({
         code: 'VERSION_CHANGED',
-        message: `${key} is a released version and its chart changed in place; restore its released config in machines/${key.split('@')[0] ?? ''}/versions/ and register a new version instead`,
+        message: `${key} is a released version and its chart changed in place; restore its released config (versions/${key.replace('@', '.v')}.json beside its machine file) and register a new version instead`,
       });
     }
   }

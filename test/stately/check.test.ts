@@ -97,7 +97,7 @@ describe('npm run stately:check', () => {
       {
         code: 'VERSION_CHANGED',
         message:
-          'support@1 is a released version and its chart changed in place; restore its released config in machines/support/versions/ and register a new version instead',
+          'support@1 is a released version and its chart changed in place; restore its released config (versions/support.v1.json beside its machine file) and register a new version instead',
       },
     ]);
     // The latest version is the one the editor changes: only its states are locked.

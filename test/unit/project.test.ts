@@ -157,7 +157,7 @@ describe('warden init', () => {
     expect(pkg).toMatchObject({
       name: 'mine',
       type: 'module',
-      scripts: { test: 'vitest run', lint: 'x', paths: 'warden paths' },
+      scripts: { test: 'vitest run', lint: 'x', paths: 'warden paths', 'stately:gen': 'warden stately gen' },
       dependencies: { warden: 'file:../warden.tgz', xstate: expect.any(String), zod: expect.any(String) },
       devDependencies: { typescript: expect.any(String), vitest: expect.any(String) },
     });

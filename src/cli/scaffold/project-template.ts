@@ -31,6 +31,8 @@ export function projectPackage(warden: WardenPackage): ProjectPackage {
       typecheck: 'tsc --noEmit',
       paths: 'warden paths',
       start: 'warden serve',
+      'stately:gen': 'warden stately gen',
+      'stately:check': 'warden stately check',
     },
     dependencies: { warden: `^${warden.version}`, ...pick(warden.dependencies, ['xstate', 'zod']) },
     devDependencies: pick(warden.devDependencies, ['@types/node', 'typescript', 'vitest']),
