@@ -12,7 +12,7 @@ import { supportLocalRules } from './effects/local-rules.ts';
 import { FilePolicySource } from './effects/policy-source.ts';
 import { RedisActionProvider } from './effects/redis-action-provider.ts';
 import { migrations } from './migrations.ts';
-import { supportPaths } from './paths/model.ts';
+import { supportPathModel } from './paths/model.ts';
 import { supportClaims } from './support.claims.ts';
 import type { SupportContext } from './support.context.ts';
 import { currentJobs, supportCreateSchema, supportInputSchema } from './support.context.ts';
@@ -87,6 +87,6 @@ export const support = defineWorkflow<SupportContext, SupportAdapters>({
     { state: 'beforeAction.awaitingApproval', title: 'Awaiting approval' },
     { state: 'manualReview', title: 'Manual review' },
   ],
-  paths: supportPaths,
+  paths: supportPathModel(supportV2, [supportV1]),
   demo: supportDemo,
 });

@@ -5,7 +5,8 @@
  * allowed), the job a result names from `currentJobs`, and a bounded digest of the context stands
  * in for `behaviour`. The author adds only the business facts that decide branches: named example
  * payloads per event type, more creation bodies, invariants, and a `behaviour` of their own when the
- * digest merges or splits too much.
+ * digest merges or splits too much. Versions that share the model (`versions`) read their jobs in
+ * flight and try them on their own definitions.
  *
  * Variants of an event type, in a state that handles it:
  * - `valid` (the author's example named `valid`, else the sample), and `valid:<name>` for each other
@@ -44,7 +45,14 @@ export interface EventExample<TContext> {
 }
 
 export interface DerivePathInput<TContext> {
+  /** The definition the payloads, principals and refused variants are derived from (the latest version). */
   definition: WorkflowDefinition<TContext>;
+  /**
+   * Other versions that share the model (a bundle's released ones): a walk of one of them reads its
+   * jobs in flight and tries its results on its own definition. Their schemas may differ from
+   * `definition`'s: a payload the version refuses is an edge refused, as for any version.
+   */
+  versions?: readonly WorkflowDefinition<TContext>[];
   /** The bundle's roles (by what they do), as `WorkflowBundleSpec.roles`. */
   roles: Readonly<Record<string, string>>;
   /** The bundle's claims: each role's principal carries the starter value of every claim for it. */
@@ -245,10 +253,15 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
     throw new Error(`derivePathModel(${key}) cannot derive every payload:\n- ${problems.join('\n- ')}`);
   }
 
+  const versions = [definition, ...(input.versions ?? [])];
+  /** The definition a record runs on: its own version's, else (no record, or one of no version given) `definition`. */
+  const definitionOf = (record: WorkflowRecord | undefined): WorkflowDefinition<TContext> =>
+    (record && versions.find((v) => v.id === record.definitionId && v.version === record.definitionVersion)) ??
+    definition;
   const principalOf = (role: string | undefined): Principal =>
     (role === undefined ? undefined : principals.byRole[role]) ?? principals.creator;
   const inFlight = (context: TContext, record: WorkflowRecord | undefined): [string, string][] =>
-    Object.entries(definition.currentJobs(context, record?.statePaths)).filter(
+    Object.entries(definitionOf(record).currentJobs(context, record?.statePaths)).filter(
       (entry): entry is [string, string] => typeof entry[1] === 'string',
     );
   const workflowIdOf = (context: TContext, record: WorkflowRecord | undefined): string => {
@@ -281,7 +294,7 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
     if (jobs.length <= 1 || !record) return jobs[0]?.[1];
     for (const [, jobId] of jobs) {
       const decision = decideEvent({
-        definition: definition,
+        definition: definitionOf(record),
         record,
         event: { type: plan.type, eventId: 'derive/trial', payload: { ...payload, jobId } },
         principal,

@@ -238,6 +238,33 @@ describe('derivePathModel', () => {
     expect(reject).toContain('outOfBounds:reason');
   });
 
+  it('tries the jobs of a released version’s record on that version’s definition', () => {
+    // Two jobs in flight, the one the result answers second: the valid payload names the job a trial accepts.
+    const twoJobs = (c: OrderContext) =>
+      c.jobs.check ? { other: `${c.workflowId}/other/1`, check: c.jobs.check } : ({} as Record<string, string>);
+    const released: WorkflowDefinition<OrderContext> = { ...orderV1, currentJobs: twoJobs };
+    const latest: WorkflowDefinition<OrderContext> = { ...released, version: 2 };
+    const w: Walkable = {
+      definition: released,
+      paths: derivePathModel({ ...base, definition: latest, versions: [released] }),
+    };
+    const checking = applyWalkEvent(w, initialWalk(w), { type: 'START', variant: 'valid' }).after;
+    expect(
+      walkEvents(w, checking)
+        .filter((e) => e.type === 'CHECKED')
+        .map((e) => e.variant),
+    ).toContain('job:other');
+    const valid = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' });
+    expect(valid.resolved).toMatchObject({ payload: { jobId: 'path/check/1' } });
+    expect(valid.decision.outcome).toBe('accepted');
+    // Without it, a version 1 record would be decided on version 2's definition.
+    const latestOnly = derivePathModel({ ...base, definition: latest });
+    const context = contextOf(released, checking.record);
+    expect(() => latestOnly.resolve({ type: 'CHECKED', variant: 'valid' }, context, checking.record)).toThrow(
+      'workflow runs on order@1, not order@2',
+    );
+  });
+
   it('names the payload it cannot sample, and takes an example instead', () => {
     const coded = {
       ...orderV1,

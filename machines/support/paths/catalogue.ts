@@ -1,16 +1,21 @@
 /**
- * The event catalogue of the path generator and the tests. A valid payload for every event type, built from the workflow's current context: worker results
- * name the job in flight (or an invented one when none is), approvals name the current
- * recommendation. The table and path tests send these.
+ * The business facts of support's path model: named example payloads of the event types whose
+ * values decide a branch (a confidence, a recommendation version and hash, a receipt under the
+ * current key, an error another attempt may follow, a reviewer's step), and the principals only an
+ * example sends (an approver over the limit, the requester approving). Everything else is derived
+ * (`src/paths/derive.ts`): samples and refused payloads, one principal per role, a wrong role,
+ * another tenant, and every job id from `currentJobs`. `payloadFor` gives the tests the valid
+ * payload of a context.
  */
 import { createHash } from 'node:crypto';
-import type { SupportContext } from '../support.context.ts';
-import type { SupportEventType } from '../support.events.ts';
-import { reviewSteps } from '../support.events.ts';
+import { derivePrincipals, type EventExample } from '../../../src/paths/derive.ts';
+import { sampleValid } from '../../../src/paths/zod-sample.ts';
+import { supportClaims } from '../support.claims.ts';
+import { actionIdempotencyKey, currentJobs, type SupportContext } from '../support.context.ts';
+import { eventSchemas, reviewSteps, type SupportEventType } from '../support.events.ts';
 import { guards } from '../support.guards.ts';
-import type { ResolvedCatalogueEvent, WalkEvent } from '../../../src/definitions/workflow.ts';
-import type { Principal } from '../../../src/engine/principal.ts';
-import { principalFor, principals } from './principals.ts';
+import type { Operation } from '../support.retry-policy.ts';
+import { eventRoles, roles } from '../support.roles.ts';
 
 export function hashOf(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
@@ -18,292 +23,230 @@ export function hashOf(text: string): string {
 
 export const artifact = (id: string) => ({ id, hash: hashOf(id) });
 
-function job(c: SupportContext, ...operations: (keyof SupportContext['jobs'])[]): string {
-  for (const op of operations) {
-    const id = c.jobs[op];
-    if (id) return id;
-  }
-  return `${c.workflowId}/${operations[0] ?? 'classify'}/999`;
-}
-
-function anyJob(c: SupportContext): string {
-  return Object.values(c.jobs)[0] ?? `${c.workflowId}/classify/999`;
-}
-
 export const recommendedAmount = 120;
 
-export function payloadFor(type: SupportEventType, c: SupportContext): Record<string, unknown> {
-  const version = c.recommendation?.version ?? 1;
-  const currentHash = c.recommendation?.contentHash ?? hashOf('none');
-  const receipt = () => ({
-    providerOperationId: `refund-${c.workflowId}`,
-    idempotencyKey: c.action.idempotencyKey ?? `support-action:${c.workflowId}:v${version}`,
-    amount: c.approval?.amount ?? recommendedAmount,
-    currency: c.recommendation?.currency ?? 'EUR',
-    status: 'succeeded',
+/** The derived principals (creator, approver with the starter limit): an example's own are made from them. */
+export const derived = derivePrincipals({
+  roles,
+  claims: supportClaims,
+  definition: { createRoles: [roles.agent], eventRoles },
+});
+const approver = derived.byRole[roles.approver] ?? derived.creator;
+
+type Payload = (c: SupportContext) => Record<string, unknown>;
+const version = (c: SupportContext) => c.recommendation?.version ?? 1;
+const key = (c: SupportContext) => c.action.idempotencyKey ?? actionIdempotencyKey(c, version(c));
+const receipt = (c: SupportContext) => ({
+  providerOperationId: `refund-${c.workflowId}`,
+  idempotencyKey: key(c),
+  amount: c.approval?.amount ?? recommendedAmount,
+  currency: c.recommendation?.currency ?? 'EUR',
+  status: 'succeeded',
+});
+const decided =
+  (more: Record<string, unknown>): Payload =>
+  (c) => ({
+    recommendationVersion: version(c),
+    contentHash: c.recommendation?.contentHash ?? hashOf('none'),
+    ...more,
   });
-  switch (type) {
-    case 'START':
-      return {};
-    case 'CLASSIFIED':
-      return {
-        jobId: job(c, 'classify'),
-        category: 'billing',
-        confidence: 0.92,
-        artifact: artifact(`classification-${c.attempts.classify}`),
-        model: 'local-classifier@1',
-        promptVersion: 'classify-v1',
-      };
-    case 'POLICY_RETRIEVED':
-      return {
-        jobId: job(c, 'policy'),
-        policyId: 'refunds',
-        policyVersion: '7',
-        artifact: artifact('policy-refunds-7'),
-      };
-    case 'ACCOUNT_INSPECTED':
-      return { jobId: job(c, 'account'), accountId: 'acct-1', artifact: artifact('account-acct-1') };
-    case 'RECOMMENDATION_GENERATED': {
-      const recommendation = {
-        actionType: 'refund',
-        amount: recommendedAmount,
-        currency: 'EUR',
-        rationale: 'Duplicate charge on the last invoice.',
-      };
-      return {
-        jobId: job(c, 'recommend'),
+const validated =
+  (more: Record<string, unknown>): Payload =>
+  (c) => ({
+    recommendationVersion: version(c),
+    policyVersion: '7',
+    validatorVersion: 'validator-1',
+    ...more,
+  });
+/** The payload naming the next recommendation version (one not made yet). */
+const staleVersion = (payload: Payload): EventExample<SupportContext> => ({
+  payload: (c) => ({ ...payload(c), recommendationVersion: version(c) + 1 }),
+});
+const keyed =
+  (more: Record<string, unknown> = {}): Payload =>
+  (c) => ({ idempotencyKey: key(c), ...more });
+const errors = (retryable: string, other: string) => ({
+  valid: { payload: { errorClass: retryable, message: 'service unavailable' } },
+  /** A worker may call an error retryable that the operation's policy does not retry. */
+  nonRetryable: { payload: { errorClass: other, message: 'the output did not parse' } },
+});
+const recommendation = {
+  actionType: 'refund',
+  amount: recommendedAmount,
+  currency: 'EUR',
+  rationale: 'Duplicate charge on the last invoice.',
+};
+const classification = {
+  category: 'billing',
+  confidence: 0.92,
+  artifact: artifact('classification-1'),
+  model: 'local-classifier@1',
+  promptVersion: 'classify-v1',
+};
+const approved = decided({});
+const validPolicy = validated({ checks: ['amount-within-policy'] });
+const invalidPolicy = validated({ revisable: true, reasons: ['amount above policy maximum'] });
+const unclearPolicy = validated({ questions: ['Do the regional rules apply?'] });
+const approvedAmount: Payload = (c) => ({ ...approved(c), amount: c.recommendation?.amount ?? recommendedAmount });
+
+/** Named payloads by event type: `valid` is the one a well-behaved caller sends; the others decide a branch. */
+export const supportExamples: Partial<Record<SupportEventType, Record<string, EventExample<SupportContext>>>> = {
+  CLASSIFIED: {
+    valid: { payload: classification },
+    lowConfidence: { payload: { ...classification, confidence: 0.3 } },
+    /** Since support@2: a model result whose reported usage spends the whole default token budget. */
+    overBudget: {
+      payload: { ...classification, usage: { promptTokens: 150_000, completionTokens: 50_000, calls: 2 } },
+    },
+  },
+  POLICY_RETRIEVED: {
+    valid: { payload: { policyId: 'refunds', policyVersion: '7', artifact: artifact('policy-refunds-7') } },
+  },
+  ACCOUNT_INSPECTED: { valid: { payload: { accountId: 'acct-1', artifact: artifact('account-acct-1') } } },
+  RECOMMENDATION_GENERATED: {
+    // A fresh hash for every recommendation version; `repeated` repeats the current one.
+    valid: {
+      payload: (c) => ({
         recommendation,
-        contentHash: hashOf(JSON.stringify({ ...recommendation, attempt: c.attempts.recommend })),
-        artifact: artifact(`recommendation-${c.attempts.recommend}`),
+        contentHash: hashOf(JSON.stringify({ ...recommendation, version: (c.recommendation?.version ?? 0) + 1 })),
+        artifact: artifact(`recommendation-${(c.recommendation?.version ?? 0) + 1}`),
         model: 'local-recommender@1',
         promptVersion: 'recommend-v1',
-      };
-    }
-    case 'POLICY_VALID':
-      return {
-        jobId: job(c, 'validate'),
-        recommendationVersion: version,
-        policyVersion: '7',
-        validatorVersion: 'validator-1',
-        checks: ['amount-within-policy'],
-      };
-    case 'POLICY_INVALID':
-      return {
-        jobId: job(c, 'validate'),
-        recommendationVersion: version,
-        policyVersion: '7',
-        validatorVersion: 'validator-1',
-        revisable: true,
-        reasons: ['amount above policy maximum'],
-      };
-    case 'POLICY_UNCLEAR':
-      return {
-        jobId: job(c, 'validate'),
-        recommendationVersion: version,
-        policyVersion: '7',
-        validatorVersion: 'validator-1',
-        questions: ['Do the regional rules apply?'],
-      };
-    case 'APPROVED':
-      return {
-        recommendationVersion: version,
-        contentHash: currentHash,
-        amount: c.recommendation?.amount ?? recommendedAmount,
-      };
-    case 'REJECTED_BY_REVIEWER':
-      return { recommendationVersion: version, contentHash: currentHash, reason: 'Not eligible.' };
-    case 'CHANGES_REQUESTED':
-      return { recommendationVersion: version, contentHash: currentHash, instructions: 'Offer a partial refund.' };
-    case 'ACTION_EXECUTED':
-      return { jobId: job(c, 'execute', 'reconcile', 'void'), receipt: receipt() };
-    case 'ACTION_OUTCOME_UNKNOWN':
-      return { jobId: job(c, 'execute', 'reconcile'), errorClass: 'TIMEOUT', message: 'no answer in 10 s' };
-    case 'ACTION_NOT_FOUND':
-      return { jobId: job(c, 'reconcile', 'execute'), idempotencyKey: receipt().idempotencyKey };
-    case 'ACTION_FAILED':
-      return { jobId: job(c, 'execute', 'reconcile'), idempotencyKey: receipt().idempotencyKey, reason: 'declined' };
-    case 'ACTION_VOIDED':
-      return { jobId: job(c, 'void'), idempotencyKey: receipt().idempotencyKey };
-    case 'POST_ACTION_INVARIANT_FAILED':
-      return { jobId: job(c, 'execute'), receipt: receipt(), violations: ['refunded twice the amount'] };
-    case 'FRAUD_CLEARED':
-      return { jobId: job(c, 'fraud'), score: 0.05, artifact: artifact('fraud-screen') };
-    case 'FRAUD_SUSPECTED':
-      return {
-        jobId: job(c, 'fraud'),
-        score: 0.8,
-        reasons: ['refunds in 90 days too high'],
-        artifact: artifact('fraud-screen'),
-      };
-    case 'CUSTOMER_NOTIFIED':
-      return {
-        jobId: job(c, 'notify'),
-        deliveryId: 'msg-1',
-        deliveryKey: `support-notify:${c.workflowId}`,
-        channel: 'email',
-      };
-    case 'RETRYABLE_ERROR':
-      return { jobId: anyJob(c), errorClass: 'UNAVAILABLE', message: 'service unavailable' };
-    case 'PERMANENT_ERROR':
-      return { jobId: anyJob(c), errorClass: 'NOT_FOUND', message: 'no such thing' };
-    case 'CANCEL_REQUESTED':
-      return { reason: 'The customer withdrew the request.' };
-    case 'ESCALATE':
-      return { reason: 'Suspected prompt injection in the request.' };
-    case 'COMPENSATE':
-      return { reason: 'Refunded the wrong order.' };
-    case 'COMPENSATION_SUCCEEDED':
-      return {
-        jobId: job(c, 'compensate'),
-        receipt: {
-          providerOperationId: 'reversal-1',
-          idempotencyKey: `support-compensation:${c.workflowId}:v${version}`,
-        },
-      };
-    case 'COMPENSATION_FAILED':
-      return { jobId: job(c, 'compensate'), errorClass: 'UNAVAILABLE', message: 'reversal endpoint down' };
-    case 'REVIEW_RETRY_STEP': {
-      const probe = { type: 'REVIEW_RETRY_STEP' as const, at: 0, eventId: 'probe' };
-      const step =
-        reviewSteps.find((s) =>
-          guards.reviewRetryAllowed(c, { ...probe, payload: { step: s, note: 'n' } } as never, { step: s }),
-        ) ?? 'classify';
-      return { step, note: 'Retrying after checking the dependency.' };
-    }
-    case 'REVIEW_REJECT':
-      return { reason: 'Policy does not allow this.' };
-    case 'REVIEW_COMPLETE':
-      return { resolution: 'Handled by phone.', evidence: [{ kind: 'call', ref: 'call-77' }] };
-    case 'REVIEW_ASSIGN':
-      return { owner: 'reviewer-1' };
-  }
-}
-
-export type { WalkEvent } from '../../../src/definitions/workflow.ts';
-
-/** A variant: a change to the valid payload, and who sends it. */
-interface Variant {
-  patch?: (c: SupportContext) => Record<string, unknown>;
-  principal?: Principal;
-}
-
-const staleJob: Variant = { patch: (c) => ({ jobId: `${c.workflowId}/stale/99999` }) };
-const staleVersion: Variant = { patch: (c) => ({ recommendationVersion: (c.recommendation?.version ?? 1) + 1 }) };
-/** Since support@2: a model result whose reported usage spends the whole default token budget. */
-const overBudget: Variant = { patch: () => ({ usage: { promptTokens: 150_000, completionTokens: 50_000, calls: 2 } }) };
-const withJob = (variants: Record<string, Variant> = {}) => ({ staleJob, ...variants });
-
-/**
- * The payload variants of every event type beyond `valid` (the catalogue payload, sent by the
- * principal a well-behaved caller would use). Every type also gets `badPayload` (an unknown field,
- * refused by the strict schema) and `wrongRole` (a principal without the role).
- */
-export const variants: Record<SupportEventType, Record<string, Variant>> = {
-  START: {},
-  CLASSIFIED: withJob({ lowConfidence: { patch: () => ({ confidence: 0.3 }) }, overBudget }),
-  POLICY_RETRIEVED: withJob(),
-  ACCOUNT_INSPECTED: withJob(),
-  RECOMMENDATION_GENERATED: withJob({
-    repeated: { patch: (c) => ({ contentHash: c.recommendation?.contentHash ?? hashOf('none') }) },
-  }),
-  POLICY_VALID: withJob({ staleVersion }),
-  POLICY_INVALID: withJob({ staleVersion, final: { patch: () => ({ revisable: false }) } }),
-  POLICY_UNCLEAR: withJob({ staleVersion }),
-  APPROVED: {
-    overLimit: { principal: principals.smallApprover },
-    otherTenant: { principal: principals.otherTenantApprover },
-    selfApproval: { principal: principals.requesterApprover },
-    staleVersion,
-    tamperedHash: { patch: () => ({ contentHash: hashOf('tampered') }) },
-    wrongAmount: { patch: (c) => ({ amount: (c.recommendation?.amount ?? recommendedAmount) + 1 }) },
-  },
-  REJECTED_BY_REVIEWER: { staleVersion, otherTenant: { principal: principals.otherTenantApprover } },
-  CHANGES_REQUESTED: { staleVersion },
-  ACTION_EXECUTED: withJob({
-    mismatchedReceipt: {
-      patch: (c) => ({
-        receipt: { ...(payloadFor('ACTION_EXECUTED', c).receipt as Record<string, unknown>), amount: 1 },
       }),
     },
-  }),
-  ACTION_OUTCOME_UNKNOWN: withJob(),
-  ACTION_NOT_FOUND: withJob(),
-  ACTION_FAILED: withJob(),
-  ACTION_VOIDED: withJob(),
-  POST_ACTION_INVARIANT_FAILED: withJob(),
-  CUSTOMER_NOTIFIED: withJob(),
-  FRAUD_CLEARED: withJob(),
-  FRAUD_SUSPECTED: withJob(),
-  RETRYABLE_ERROR: withJob(),
-  PERMANENT_ERROR: withJob(),
-  CANCEL_REQUESTED: { byReviewer: { principal: principals.reviewer } },
-  ESCALATE: {},
-  COMPENSATE: {},
-  COMPENSATION_SUCCEEDED: withJob(),
-  COMPENSATION_FAILED: withJob(),
-  REVIEW_RETRY_STEP: Object.fromEntries(
-    reviewSteps.map((step) => [`step:${step}`, { patch: () => ({ step }) } satisfies Variant]),
-  ),
-  REVIEW_REJECT: {},
-  REVIEW_COMPLETE: {},
-  REVIEW_ASSIGN: {},
+    repeated: {
+      payload: (c) => ({
+        recommendation,
+        contentHash: c.recommendation?.contentHash ?? hashOf('none'),
+        artifact: artifact('recommendation-repeated'),
+        model: 'local-recommender@1',
+        promptVersion: 'recommend-v1',
+      }),
+    },
+  },
+  POLICY_VALID: { valid: { payload: validPolicy }, staleVersion: staleVersion(validPolicy) },
+  POLICY_INVALID: {
+    valid: { payload: invalidPolicy },
+    staleVersion: staleVersion(invalidPolicy),
+    final: { payload: (c) => ({ ...invalidPolicy(c), revisable: false }) },
+  },
+  POLICY_UNCLEAR: { valid: { payload: unclearPolicy }, staleVersion: staleVersion(unclearPolicy) },
+  APPROVED: {
+    valid: { payload: approvedAmount },
+    overLimit: { payload: approvedAmount, principal: { ...approver, id: 'approver-2', claims: { approvalLimit: 50 } } },
+    /** The requester themselves, who also holds the approver role. */
+    selfApproval: {
+      payload: approvedAmount,
+      principal: { ...approver, id: derived.creator.id, roles: [roles.agent, roles.approver] },
+    },
+    staleVersion: staleVersion(approvedAmount),
+    tamperedHash: { payload: (c) => ({ ...approvedAmount(c), contentHash: hashOf('tampered') }) },
+    wrongAmount: {
+      payload: (c) => ({ ...approvedAmount(c), amount: (c.recommendation?.amount ?? recommendedAmount) + 1 }),
+    },
+  },
+  REJECTED_BY_REVIEWER: {
+    valid: { payload: decided({ reason: 'Not eligible.' }) },
+    staleVersion: staleVersion(decided({ reason: 'Not eligible.' })),
+  },
+  CHANGES_REQUESTED: {
+    valid: { payload: decided({ instructions: 'Offer a partial refund.' }) },
+    staleVersion: staleVersion(decided({ instructions: 'Offer a partial refund.' })),
+  },
+  ACTION_EXECUTED: {
+    valid: { payload: (c) => ({ receipt: receipt(c) }) },
+    mismatchedReceipt: { payload: (c) => ({ receipt: { ...receipt(c), amount: 1 } }) },
+  },
+  ACTION_OUTCOME_UNKNOWN: { valid: { payload: { errorClass: 'TIMEOUT', message: 'no answer in 10 s' } } },
+  ACTION_NOT_FOUND: { valid: { payload: keyed() } },
+  ACTION_FAILED: { valid: { payload: keyed({ reason: 'declined' }) } },
+  ACTION_VOIDED: { valid: { payload: keyed() } },
+  POST_ACTION_INVARIANT_FAILED: {
+    valid: { payload: (c) => ({ receipt: receipt(c), violations: ['refunded twice the amount'] }) },
+  },
+  FRAUD_CLEARED: { valid: { payload: { score: 0.05, artifact: artifact('fraud-screen') } } },
+  FRAUD_SUSPECTED: {
+    valid: { payload: { score: 0.8, reasons: ['refunds in 90 days too high'], artifact: artifact('fraud-screen') } },
+  },
+  CUSTOMER_NOTIFIED: {
+    valid: {
+      payload: (c) => ({ deliveryId: 'msg-1', deliveryKey: `support-notify:${c.workflowId}`, channel: 'email' }),
+    },
+  },
+  RETRYABLE_ERROR: errors('UNAVAILABLE', 'INVALID_OUTPUT'),
+  PERMANENT_ERROR: { valid: { payload: { errorClass: 'NOT_FOUND', message: 'no such thing' } } },
+  COMPENSATION_SUCCEEDED: {
+    valid: {
+      payload: (c) => ({
+        receipt: {
+          providerOperationId: 'reversal-1',
+          idempotencyKey: `support-compensation:${c.workflowId}:v${version(c)}`,
+        },
+      }),
+    },
+  },
+  COMPENSATION_FAILED: { valid: { payload: { errorClass: 'UNAVAILABLE', message: 'reversal endpoint down' } } },
+  REVIEW_RETRY_STEP: {
+    // The first step the reviewer may retry here; each step by name.
+    valid: {
+      payload: (c) => {
+        const probe = { type: 'REVIEW_RETRY_STEP' as const, at: 0, eventId: 'probe' };
+        const allowed = (step: string) =>
+          guards.reviewRetryAllowed(c, { ...probe, payload: { step, note: 'n' } } as never, { step } as never);
+        return { step: reviewSteps.find(allowed) ?? 'classify', note: 'Retrying after checking the dependency.' };
+      },
+    },
+    ...Object.fromEntries(reviewSteps.map((step) => [step, { payload: { step, note: 'Retrying this step.' } }])),
+  },
+  REVIEW_COMPLETE: {
+    valid: { payload: { resolution: 'Handled by phone.', evidence: [{ kind: 'call', ref: 'call-77' }] } },
+  },
+  REVIEW_ASSIGN: { valid: { payload: { owner: 'reviewer-1' } } },
+};
+
+/** The operations whose job each result answers (the stale job of another operation is refused). */
+const answers: Partial<Record<SupportEventType, readonly Operation[]>> = {
+  CLASSIFIED: ['classify'],
+  POLICY_RETRIEVED: ['policy'],
+  ACCOUNT_INSPECTED: ['account'],
+  RECOMMENDATION_GENERATED: ['recommend'],
+  POLICY_VALID: ['validate'],
+  POLICY_INVALID: ['validate'],
+  POLICY_UNCLEAR: ['validate'],
+  ACTION_EXECUTED: ['execute', 'reconcile', 'void'],
+  ACTION_OUTCOME_UNKNOWN: ['execute', 'reconcile'],
+  ACTION_NOT_FOUND: ['reconcile', 'execute'],
+  ACTION_FAILED: ['execute', 'reconcile'],
+  ACTION_VOIDED: ['void'],
+  POST_ACTION_INVARIANT_FAILED: ['execute'],
+  FRAUD_CLEARED: ['fraud'],
+  FRAUD_SUSPECTED: ['fraud'],
+  CUSTOMER_NOTIFIED: ['notify'],
+  COMPENSATION_SUCCEEDED: ['compensate'],
+  COMPENSATION_FAILED: ['compensate'],
 };
 
 /**
- * Errors are reported about one job; with jobs in flight in parallel, each is a variant. So is the
- * dead letter (`ESCALATE` naming the job), which a worker sends when it gives up on the job.
+ * For the tests: the valid payload of an event type in a context (the example, else the schema's
+ * sample), naming the job in flight it answers (`currentJobs`; an error any job), an invented one
+ * when none is; an optional job id (a person's escalation) is left out. The path model needs no
+ * such table: it tries each job in flight on the decider.
  */
-const perJob = new Set<string>(['RETRYABLE_ERROR', 'PERMANENT_ERROR', 'ESCALATE']);
-
-function wrongRoleFor(type: string): Principal {
-  return principalFor(type).kind === 'service' ? principals.agent : principals.worker;
-}
-
-/** The variant names of an event type in a given context. */
-export function variantsOf(type: SupportEventType, c: SupportContext): string[] {
-  const ops = perJob.has(type) ? Object.keys(c.jobs) : [];
-  // A worker may call an error retryable that the operation's policy does not retry.
-  const jobs = ops.flatMap((op) =>
-    type === 'RETRYABLE_ERROR' ? [`job:${op}`, `job:${op}:nonRetryable`] : [`job:${op}`],
-  );
-  return ['valid', ...jobs, ...Object.keys(variants[type]), 'badPayload', 'wrongRole'];
-}
-
-/** Builds the payload and principal of a catalogue event for the workflow's current context. */
-export function resolveEvent(event: WalkEvent, c: SupportContext): ResolvedCatalogueEvent {
-  const type = event.type as SupportEventType;
-  if (!Object.hasOwn(variants, type)) {
-    return { type: event.type, payload: {}, principal: principals.agent };
+export function payloadFor(type: SupportEventType, c: SupportContext): Record<string, unknown> {
+  if (!Object.hasOwn(eventSchemas, type)) return {};
+  const given = supportExamples[type]?.valid?.payload;
+  const schema = eventSchemas[type];
+  const payload =
+    typeof given === 'function'
+      ? given(c, undefined)
+      : structuredClone(given ?? (sampleValid(schema, { at: { jobId: 'wf/job/1' } }) as Record<string, unknown>));
+  if (!('jobId' in schema.shape)) return payload;
+  if (schema.shape.jobId.safeParse(undefined).success) {
+    delete payload.jobId;
+    return payload;
   }
-  const payload = payloadFor(type, c);
-  let principal = principalFor(type);
-  if (event.variant.startsWith('job:')) {
-    const [, op = '', nonRetryable] = event.variant.split(':');
-    payload.jobId = c.jobs[op as keyof SupportContext['jobs']] ?? `${c.workflowId}/${op}/99999`;
-    if (nonRetryable) payload.errorClass = 'INVALID_OUTPUT';
-    if (type === 'ESCALATE') principal = principals.worker;
-  } else if (event.variant === 'badPayload') {
-    payload.unexpected = true;
-  } else if (event.variant === 'wrongRole') {
-    principal = wrongRoleFor(type);
-  } else if (event.variant !== 'valid') {
-    const variant = variants[type][event.variant];
-    if (!variant) throw new Error(`no variant ${event.variant} of ${type}`);
-    Object.assign(payload, variant.patch?.(c));
-    principal = variant.principal ?? principal;
-  }
-  return { type, payload, principal };
-}
-
-/**
- * The catalogue events of a workflow in a state: every variant of every event type the state has a
- * transition for (guards not evaluated). The platform adds timers and probes.
- */
-export function catalogueEvents(handledTypes: readonly string[], context: SupportContext): WalkEvent[] {
-  const events: WalkEvent[] = [];
-  for (const type of handledTypes) {
-    if (!Object.hasOwn(variants, type)) continue;
-    for (const variant of variantsOf(type as SupportEventType, context)) events.push({ type, variant });
-  }
-  return events;
+  const jobs = currentJobs(c);
+  const operations = answers[type] ?? Object.keys(jobs);
+  const jobId = operations.map((operation) => jobs[operation]).find((id) => id !== undefined);
+  return { ...payload, jobId: jobId ?? `${c.workflowId}/${operations[0] ?? 'classify'}/999` };
 }

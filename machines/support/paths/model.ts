@@ -1,17 +1,22 @@
 /**
- * The support workflow's path model: what the platform's path generator needs beyond the chart —
- * the catalogue of events and payload variants, who sends them, the refund invariants, and which
- * facts of the context decide what happens next.
+ * The support workflow's path model, derived from its definitions (`src/paths/derive.ts`: payloads
+ * and refused ones from the schemas, principals from the roles and claims, job ids from
+ * `currentJobs`) with the business facts that decide branches: the creation body, the example
+ * payloads of `catalogue.ts`, the refund invariants, and which facts of the context decide what
+ * happens next. support@1 and support@2 share it.
  */
+import { derivePathModel } from '../../../src/paths/derive.ts';
 import type { PathModel } from '../../../src/definitions/workflow.ts';
+import type { WorkflowDefinition } from '../../../src/engine/definition.ts';
 import type { WorkflowRecord } from '../../../src/engine/decision.ts';
+import { supportClaims } from '../support.claims.ts';
 import type { SupportContext } from '../support.context.ts';
 import { actionCannotHaveTakenEffect, actionOutcomeUncertain, modelBudgetExhausted } from '../support.guards.ts';
 import { reviewRetriesOf } from '../support.context.ts';
 import { operations } from '../support.retry-policy.ts';
-import { catalogueEvents, resolveEvent } from './catalogue.ts';
+import { roles } from '../support.roles.ts';
+import { supportExamples } from './catalogue.ts';
 import { supportInvariants } from './invariants.ts';
-import { principals } from './principals.ts';
 
 /** The creation body of every generated workflow. */
 export const walkBody = {
@@ -41,7 +46,7 @@ function actionClass(c: SupportContext): string {
 
 /**
  * The behavioural facts of a support workflow (the platform adds status, state paths and armed
- * timers): jobs in flight (by operation), the attempts of the operations whose step is active (each
+ * timers): jobs in flight (by operation, from the definition's `currentJobs`), the attempts of the operations whose step is active (each
  * bounded by its retry policy; `compensate` is never reset, but has one attempt, after which the
  * workflow is in manual review or finished), the revisions used (bounded by `maxRevisions`), the
  * pending cancellation, how a guard sees the action (none / uncertain / executed, with or without a
@@ -75,7 +80,11 @@ function previousRecommendationRefused(c: SupportContext): boolean {
   );
 }
 
-export function supportBehaviour(c: SupportContext, record: WorkflowRecord): unknown {
+export function supportBehaviour(
+  c: SupportContext,
+  record: WorkflowRecord,
+  jobs: Readonly<Record<string, string | undefined>>,
+): unknown {
   const inRegion = (region: string) => record.statePaths.some((p) => p === region || p.startsWith(`${region}.`));
   const review = inRegion('manualReview') && [
     c.classification !== null,
@@ -86,7 +95,9 @@ export function supportBehaviour(c: SupportContext, record: WorkflowRecord): unk
     c.manualReview?.overdue ?? false,
   ];
   return [
-    Object.keys(c.jobs).sort(),
+    Object.keys(jobs)
+      .filter((operation) => jobs[operation] !== undefined)
+      .sort(),
     operations.filter((op) => inRegion(operationRegions[op])).map((op) => c.stepAttempts[op]),
     c.revisions,
     c.cancellation?.status ?? null,
@@ -100,14 +111,26 @@ export function supportBehaviour(c: SupportContext, record: WorkflowRecord): unk
   ];
 }
 
-export const supportPaths: PathModel<SupportContext> = {
-  body: walkBody,
-  creator: principals.agent,
-  events: ({ handled, context }) => catalogueEvents(handled, context),
-  resolve: resolveEvent,
-  invariants: supportInvariants,
-  behaviour: supportBehaviour,
-  finishedProbes: ['CANCEL_REQUESTED', 'APPROVED', 'REVIEW_COMPLETE'],
-  /** Verifying is entered only with a receipt. */
-  defensiveTransitions: ['executingAction.verifying always#2 → manualReview'],
-};
+/** The path model of the latest definition and the released ones (a walk of each reads its own jobs). */
+export function supportPathModel(
+  latest: WorkflowDefinition<SupportContext>,
+  released: readonly WorkflowDefinition<SupportContext>[],
+): PathModel<SupportContext> {
+  const versions = [latest, ...released];
+  return derivePathModel({
+    definition: latest,
+    versions: released,
+    roles,
+    claims: supportClaims,
+    bodies: [walkBody],
+    examples: supportExamples,
+    invariants: supportInvariants,
+    behaviour: (c, record) => {
+      const definition = versions.find((v) => v.version === record.definitionVersion) ?? latest;
+      return supportBehaviour(c, record, definition.currentJobs(c, record.statePaths));
+    },
+    finishedProbes: ['CANCEL_REQUESTED', 'APPROVED', 'REVIEW_COMPLETE'],
+    /** Verifying is entered only with a receipt. */
+    defensiveTransitions: ['executingAction.verifying always#2 → manualReview'],
+  });
+}
