@@ -32,7 +32,7 @@ import pino from 'pino';
 import type { SupportContext } from '../machines/support/support.context.ts';
 import { loadConfig } from '../src/config.ts';
 import { restoreSnapshot } from '../src/engine/snapshot.ts';
-import { principals } from '../machines/support/paths/principals.ts';
+import { principals } from '../test/support/principals.ts';
 import { createSystem } from '../src/system.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { startServer } from './server.ts';

@@ -12,7 +12,7 @@ import type { SupportContext } from '../machines/support/support.context.ts';
 import { supportEventTypes, type SupportEventType } from '../machines/support/support.events.ts';
 import { tokenMinter } from '../test/support/tokens.ts';
 import { restoreSnapshot } from '../src/engine/snapshot.ts';
-import { payloadFor } from '../machines/support/paths/catalogue.ts';
+import { payloadFor } from '../test/support/payloads.ts';
 import { refundViolations } from '../machines/support/paths/invariants.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { startServer } from './server.ts';

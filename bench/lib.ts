@@ -4,7 +4,7 @@ import { registry } from '../machines/index.ts';
 import { createEngine, type Engine } from '../src/engine/engine.ts';
 import type { RedisClient } from '../src/store/redis/connect.ts';
 import type { CommitRequest, OutboxEntry, WorkflowStore } from '../src/engine/store-port.ts';
-import { principals } from '../machines/support/paths/principals.ts';
+import { principals } from '../test/support/principals.ts';
 
 export const assign = (n: number) => ({
   type: 'REVIEW_ASSIGN',

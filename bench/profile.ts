@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session, type Profiler, type Runtime } from 'node:inspector/promises';
 import { randomBytes } from 'node:crypto';
-import { principals } from '../machines/support/paths/principals.ts';
+import { principals } from '../test/support/principals.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
 import { assign, benchEngine, lanesOf, workflowsInReview } from './lib.ts';

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { workflows } from '../machines/index.ts';
 import { loadConfig } from '../src/config.ts';
-import { principals } from '../machines/support/paths/principals.ts';
+import { principals } from '../test/support/principals.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { encodeAudit } from '../src/store/redis/audit-codec.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';

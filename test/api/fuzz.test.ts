@@ -22,8 +22,8 @@ import { refusalCodes } from '../../src/engine/decision.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import type { WorkflowStore } from '../../src/engine/store-port.ts';
 import { createSystem } from '../../src/system.ts';
-import { payloadFor as validPayloadFor } from '../../machines/support/paths/catalogue.ts';
-import { principalFor } from '../../machines/support/paths/principals.ts';
+import { payloadFor as validPayloadFor } from '../support/payloads.ts';
+import { principalFor } from '../support/principals.ts';
 
 const secret = 'fuzz-secret-0123456789abcdef';
 

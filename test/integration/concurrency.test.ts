@@ -9,10 +9,10 @@ import { registry } from '../../machines/index.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { t0 } from '../support/harness.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 import { contextOf, createSupport, makeWorld, send, type World } from '../support/world.ts';
-import { payloadFor } from '../../machines/support/paths/catalogue.ts';
+import { payloadFor } from '../support/payloads.ts';
 
 let admin: Redis;
 const clients: Redis[] = [];

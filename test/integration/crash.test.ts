@@ -17,8 +17,8 @@ import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { shardOf } from '../../src/engine/shards.ts';
-import { payloadFor } from '../../machines/support/paths/catalogue.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { payloadFor } from '../support/payloads.ts';
+import { principals } from '../support/principals.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 let redis: Redis;

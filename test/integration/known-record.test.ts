@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import type { WorkflowStore } from '../../src/engine/store-port.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';

@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EffectError, type ModelClient } from '../../src/effects/index.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld, type RuntimeWorldOptions } from '../support/runtime-world.ts';
 import { contextOf, createSupport, send } from '../support/world.ts';

@@ -4,7 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import type { ProposedBy } from '../../src/engine/decision.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import { createSupport, memoryWorld, redisWorld, type World } from '../support/world.ts';

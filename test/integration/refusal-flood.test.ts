@@ -10,7 +10,7 @@ import { createKeys } from '../../src/store/redis/keys.ts';
 import { deletePrefix, freshPrefix, connectTestRedis } from '../support/redis.ts';
 import { createSupport, makeWorld, send, type World } from '../support/world.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { apiWorld, refundRequest, type ApiWorld } from '../api/support.ts';
 
 /** The bound this test holds a flooded workflow's keys to: 1,000 recorded refusals of about 1 KB each, and room. */

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EffectHandler } from '../../src/effects/index.ts';
 import { RedisStore, ScriptError } from '../../src/store/redis/redis-store.ts';
 import { shardOf } from '../../src/engine/shards.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { connectTestRedis, freshPrefix } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
 import { contextOf, createSupport, send } from '../support/world.ts';

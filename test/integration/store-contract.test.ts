@@ -9,7 +9,7 @@ import type { OutboxMessage } from '../../src/engine/store-port.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { shardOf } from '../../src/engine/shards.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import { withWorkflows } from '../platform/registered.ts';

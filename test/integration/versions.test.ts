@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UnknownDefinitionError } from '../../src/engine/engine.ts';
 import { CorruptSnapshotError } from '../../src/engine/errors.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
 import { contextOf, send } from '../support/world.ts';

@@ -15,7 +15,7 @@ import type { ModelClient, ModelResponse } from '../../src/effects/model-client.
 import { createOfflineEffectDeps } from '../../machines/support/effects/offline-deps.ts';
 import { decideEvent } from '../../src/engine/decider.ts';
 import type { Effect } from '../../src/engine/decision.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { Harness } from '../support/harness.ts';
 
 /** A model that answers `outputs` in turn (the second answer is the reply to the repair request). */

@@ -5,7 +5,7 @@
 import { supportV2 } from '../../machines/support/index.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { Harness, type CreateOptions } from './harness.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from './principals.ts';
 
 const retry = (h: Harness) => h.ok('RETRYABLE_ERROR');
 

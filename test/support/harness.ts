@@ -11,8 +11,8 @@ import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider
 import type { Accepted, AuditEntry, Decision, Effect, WorkflowRecord } from '../../src/engine/decision.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
-import { payloadFor } from '../../machines/support/paths/catalogue.ts';
-import { principalFor, principals } from '../../machines/support/paths/principals.ts';
+import { payloadFor } from './payloads.ts';
+import { principalFor, principals } from './principals.ts';
 import { heldJob } from './job-results.ts';
 
 export const t0 = Date.UTC(2026, 10, 30, 9, 0, 0);

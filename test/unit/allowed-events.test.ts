@@ -4,7 +4,7 @@
  * reads the payload (an approval over the limit) leaves it listed, to be refused with a reason.
  */
 import { describe, expect, it } from 'vitest';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { allowedEvents } from '../../src/engine/allowed-events.ts';
 import { fixtures } from '../support/fixtures.ts';
 

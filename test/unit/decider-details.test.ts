@@ -9,7 +9,7 @@ import { supportV2 } from '../../machines/support/index.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from '../../src/engine/errors.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { t0 } from '../support/harness.ts';
 

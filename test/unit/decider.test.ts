@@ -6,7 +6,7 @@ import { digestOf } from '../../src/engine/canonical-json.ts';
 import { CorruptSnapshotError, DefinitionMismatchError } from '../../src/engine/errors.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { tinyDefinition } from '../support/tiny-definition.ts';
 
 describe('the decider', () => {

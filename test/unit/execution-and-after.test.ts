@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtures } from '../support/fixtures.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 
 const refunds = (h: { effects: { type: string; jobId: string; params: Record<string, unknown> }[] }) =>
   h.effects.filter((e) => e.type === 'executeRefund');

@@ -17,7 +17,7 @@ import {
   reviewStepChecks,
   validationPassedForCurrentVersion,
 } from '../../machines/support/support.guards.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 
 // Built without the decider: module-level code that runs the decider makes every decider mutant

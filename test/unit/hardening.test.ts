@@ -10,7 +10,7 @@ import { decideCreate, decideEvent } from '../../src/engine/decider.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { fixtures, type FixtureName } from '../support/fixtures.ts';
 import { Harness, t0 } from '../support/harness.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { tinyDefinition } from '../support/tiny-definition.ts';
 import { hashOf } from '../../machines/support/paths/catalogue.ts';
 

@@ -14,7 +14,7 @@ import { fixtures, type FixtureName } from '../support/fixtures.ts';
 import { hashOf } from '../../machines/support/paths/catalogue.ts';
 import { supportInvariants } from '../../machines/support/paths/invariants.ts';
 import { stepViolations as platformViolations } from '../../src/paths/invariants.ts';
-import { principals, principalFor } from '../../machines/support/paths/principals.ts';
+import { principals, principalFor } from '../support/principals.ts';
 
 /** The platform's and the support workflow's invariants of one step, as the path generator checks them. */
 function stepViolations(o: {

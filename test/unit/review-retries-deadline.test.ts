@@ -3,7 +3,7 @@ import { supportMachine } from '../../machines/support/support.machine.ts';
 import { backoffDelay, retryPolicies, type Operation } from '../../machines/support/support.retry-policy.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 
 describe('9. manual review', () => {
   it('keeps why, the evidence so far, open questions, allowed commands, a deadline and an owner', () => {

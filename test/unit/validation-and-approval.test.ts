@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { approvalChecks, guards } from '../../machines/support/support.guards.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { fixtures } from '../support/fixtures.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { hashOf } from '../../machines/support/paths/catalogue.ts';
 
 describe('3. policy validation', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../machines/index.ts';
 import { support } from '../../machines/support/index.ts';
-import { principals } from '../../machines/support/paths/principals.ts';
+import { principals } from '../support/principals.ts';
 import { workflowView } from '../../src/api/views.ts';
 import type { WorkflowBundle } from '../../src/definitions/workflow.ts';
 import { createEngine } from '../../src/engine/engine.ts';

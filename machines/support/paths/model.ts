@@ -46,9 +46,9 @@ function actionClass(c: SupportContext): string {
 
 /**
  * The behavioural facts of a support workflow (the platform adds status, state paths and armed
- * timers): jobs in flight (by operation, from the definition's `currentJobs`), the attempts of the operations whose step is active (each
- * bounded by its retry policy; `compensate` is never reset, but has one attempt, after which the
- * workflow is in manual review or finished), the revisions used (bounded by `maxRevisions`), the
+ * timers): jobs in flight (by operation, from the definition's `currentJobs`), the attempts of the
+ * operations whose step is active (each bounded by its retry policy; `compensate` is never reset,
+ * but has one attempt, after which the workflow is in manual review or finished), the revisions used (bounded by `maxRevisions`), the
  * pending cancellation, how a guard sees the action (none / uncertain / executed, with or without a
  * receipt), and in manual review the facts the reviewer's commands are guarded by (classification,
  * evidence, recommendation, notification, whether the review is overdue), and since support@2 the

@@ -1,5 +1,5 @@
-/** The principals of the path catalogue and of the tests: one per kind of caller that matters to a guard. */
-import type { Principal } from '../../../src/engine/principal.ts';
+/** The principals of support's tests: one per kind of caller that matters to a guard (the path model derives its own). */
+import type { Principal } from '../../src/engine/principal.ts';
 
 export const tenant = 'acme';
 
