@@ -1,7 +1,7 @@
 /**
  * `warden`: the API a project writes its workflows with. `defineWorkflow` checks a bundle,
  * `defineConfig` types `warden.config.ts`, the effect kit builds handlers (`createHandler`,
- * `EffectError`, the model boundary, the notifier), and the authoring kit (`workflow`, `effect`,
+ * `EffectError`, the model boundary, the notifier, the idempotency ledger), and the authoring kit (`workflow`, `effect`,
  * `setup`) writes them. Tests take `warden/testing` (src/testing/index.ts).
  */
 export { defineWorkflow, InvalidWorkflowError } from './definitions/define-workflow.ts';

@@ -1,10 +1,12 @@
 /**
  * Redis keys of the platform's effect adapters, built in one place. Notification keys share the
- * hash tag `{notifications}`, so each script touches one slot and runs unchanged on Redis Cluster;
- * caller-given parts are encoded so they cannot leak a brace into the tag.
+ * hash tag `{notifications}`, an idempotency ledger's the tag of its namespace, so each script
+ * touches one slot and runs unchanged on Redis Cluster; caller-given parts are encoded so they
+ * cannot leak a brace into the tag.
  */
 
 const prefixPattern = /^[A-Za-z0-9:_-]{1,100}$/;
+const namespacePattern = /^[A-Za-z0-9_-]{1,60}$/;
 
 /** A caller-given key part, encoded so it cannot contain a brace. */
 export function keyPart(text: string): string {
@@ -29,3 +31,17 @@ export function createEffectKeys(prefix: string) {
 }
 
 export type EffectKeys = ReturnType<typeof createEffectKeys>;
+
+/** The keys of the idempotency ledger `namespace` (its hash tag: `{<namespace>}`) under `prefix`. */
+export function createLedgerKeys(prefix: string, namespace: string) {
+  if (!namespacePattern.test(namespace)) throw new Error(`invalid ledger namespace: ${namespace}`);
+  const tag = `${checkedPrefix(prefix)}:{${namespace}}`;
+  return {
+    /** String: the receipt (JSON) recorded under an idempotency key, or the key's fence record. */
+    entry: (idempotencyKey: string) => `${tag}:execution:${keyPart(idempotencyKey)}`,
+    /** List: every receipt recorded, oldest first. */
+    ledger: `${tag}:executions`,
+  };
+}
+
+export type LedgerKeys = ReturnType<typeof createLedgerKeys>;

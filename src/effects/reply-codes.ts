@@ -23,4 +23,6 @@ export type RecordScriptReply = [typeof RecordReply.recordedNow, string] | [type
 /** Every script's codes by its path under src/effects/, for the test that holds them to the Lua headers. */
 export const replyCodesByScript = {
   'lua/record-delivery.lua': RecordReply,
+  'lua/record-execution.lua': RecordReply,
+  'lua/fence-key.lua': RecordReply,
 } as const;
