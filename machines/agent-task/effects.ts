@@ -6,19 +6,24 @@
 import { z } from 'zod';
 import { effect, EffectError } from '../../src/authoring/index.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
-import { contentHashOf } from '../../src/effects/canonical-json.ts';
+import { contentHashOf, stableId } from '../../src/effects/canonical-json.ts';
 import { EffectTimeoutError, errorClasses, TransportError } from '../../src/effects/effect-errors.ts';
 import type { JobToRun } from '../../src/effects/effect.ts';
 import { clip, failureFacts } from '../../src/effects/handler-kit.ts';
+import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
 import type { ModelTask } from '../../src/effects/model-client.ts';
+import { createIdempotencyLedger } from '../../src/effects/redis-idempotency-ledger.ts';
 import { isIdempotent, operationNames, operationSpec, catalogueSummary, type OperationName } from './operations.ts';
-import type { AgentTaskContext } from './context.ts';
-import type { OperationExecutor, OperationReceipt } from './executor.ts';
+import { operationReceipt, type AgentTaskContext, type OperationReceipt } from './context.ts';
 
+/** The executor of catalogue operations: the platform's idempotency ledger, under the namespace `agent-task`. */
 export interface AgentTaskAdapters {
-  executor: OperationExecutor;
+  executor: IdempotencyLedger<OperationReceipt>;
 }
 export type AgentTaskDeps = PlatformAdapters & AgentTaskAdapters;
+
+export const createExecutor = (platform: PlatformAdapters) =>
+  createIdempotencyLedger(platform, { namespace: 'agent-task', receipt: operationReceipt });
 
 export const planOutput = z.strictObject({
   operation: z.enum(operationNames),
@@ -199,7 +204,16 @@ export const executeOperation = effect<AgentTaskContext, ExecuteParams, AgentTas
         return { type: 'OPERATION_OUTCOME_UNKNOWN', payload: { errorClass: 'INTERNAL', message } };
       }
     }
-    return succeeded(job, params, await deps.executor.execute(params, { signal }));
+    const { idempotencyKey: key, operation, parameters } = params;
+    const { receipt } = await deps.executor.execute(
+      key,
+      (executedAt) => ({
+        ...{ executionId: stableId('op', key), idempotencyKey: key, operation, executedAt },
+        parametersHash: contentHashOf({ operation, parameters }),
+      }),
+      { signal },
+    );
+    return succeeded(job, params, receipt);
   },
   onError: (error) => {
     if (!mayHaveReachedProvider(error)) return undefined;

@@ -17,8 +17,7 @@ import {
   validationPassedForCurrentPlan,
   type AgentTaskContext,
 } from './context.ts';
-import { localPlanner, planTask, type AgentTaskAdapters } from './effects.ts';
-import { createExecutor } from './executor.ts';
+import { createExecutor, localPlanner, planTask, type AgentTaskAdapters } from './effects.ts';
 import { isIdempotent, isReversibleOrRecoverable, operationSpec } from './operations.ts';
 
 type Context = AgentTaskContext;

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { localPlanner, planOutput, type AgentTaskDeps } from '../../machines/agent-task/effects.ts';
 import { agentTask } from '../../machines/agent-task/index.ts';
-import { MemoryOperationExecutor } from '../../machines/agent-task/executor.ts';
+import type { OperationReceipt } from '../../machines/agent-task/context.ts';
 import { catalogueSummary } from '../../machines/agent-task/operations.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
 import { EffectError } from '../../src/effects/effect-errors.ts';
+import { MemoryIdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
 import { LocalModelClient } from '../../src/effects/local-model.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
 
-function deps(executor = new MemoryOperationExecutor(() => 1000)): AgentTaskDeps {
+const memoryExecutor = () => new MemoryIdempotencyLedger<OperationReceipt>({ clock: () => 1000 });
+
+function deps(executor = memoryExecutor()): AgentTaskDeps {
   return {
     model: new LocalModelClient({ 'plan-agent-task': localPlanner }),
     executor,
@@ -17,7 +20,7 @@ function deps(executor = new MemoryOperationExecutor(() => 1000)): AgentTaskDeps
     timeoutMs: () => 1000,
     redis: null,
     prefix: 'test',
-  } as unknown as PlatformAdapters & { executor: MemoryOperationExecutor };
+  } as unknown as PlatformAdapters & { executor: MemoryIdempotencyLedger<OperationReceipt> };
 }
 
 function ctx(
@@ -69,7 +72,7 @@ describe('agent-task handlers', () => {
   });
 
   it('maps faults to the right events', async () => {
-    const executor = new MemoryOperationExecutor(() => 1000);
+    const executor = memoryExecutor();
     const d = deps(executor);
     const run = () => handlers.executeOperation(d)(ctx('executeOperation', 'execute', execParams));
     executor.failNext(new EffectError('RATE_LIMITED', 'slow down', true));
@@ -94,12 +97,12 @@ describe('agent-task handlers', () => {
   });
 
   it('reconciles a redelivered execute job of a non-idempotent operation instead of executing again', async () => {
-    const executor = new MemoryOperationExecutor(() => 1000);
+    const executor = memoryExecutor();
     const calls: string[] = [];
     const execute = executor.execute.bind(executor);
-    executor.execute = (request, options) => {
-      calls.push(request.idempotencyKey);
-      return execute(request, options);
+    executor.execute = (idempotencyKey, receipt, options) => {
+      calls.push(idempotencyKey);
+      return execute(idempotencyKey, receipt, options);
     };
     const d = deps(executor);
     const credit = {

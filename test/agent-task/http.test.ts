@@ -4,7 +4,6 @@
  * it fail (the provider answering an error) before anything executes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExecutionRequest, OperationExecutor } from '../../machines/agent-task/executor.ts';
 import type { AgentTaskAdapters } from '../../machines/agent-task/effects.ts';
 import { workflows } from '../../machines/index.ts';
 import { EffectError } from '../../src/effects/effect-errors.ts';
@@ -29,17 +28,18 @@ interface ErrorBody {
 
 /** Errors the wrapped executor throws, by idempotency key, before it delegates to the real one. */
 const armed = new Map<string, EffectError[]>();
+type Executor = AgentTaskAdapters['executor'];
 /** Every call the workers made to the executor, failed ones included. */
-const calls: ExecutionRequest[] = [];
-let realExecutor: OperationExecutor | null = null;
+const calls: { idempotencyKey: string; operation: string }[] = [];
+let realExecutor: Executor | null = null;
 
-function wrap(real: OperationExecutor): OperationExecutor {
+function wrap(real: Executor): Executor {
   realExecutor = real;
   return {
-    execute(request, options) {
-      calls.push(request);
-      const error = armed.get(request.idempotencyKey)?.shift();
-      return error ? Promise.reject(error) : real.execute(request, options);
+    execute(idempotencyKey, receipt, options) {
+      calls.push({ idempotencyKey, operation: receipt(0).operation });
+      const error = armed.get(idempotencyKey)?.shift();
+      return error ? Promise.reject(error) : real.execute(idempotencyKey, receipt, options);
     },
     lookup: (key, options) => real.lookup(key, options),
     fence: (key, options) => real.fence(key, options),

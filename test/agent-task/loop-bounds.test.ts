@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import type { AgentTaskContext } from '../../machines/agent-task/context.ts';
+import type { AgentTaskContext, OperationReceipt } from '../../machines/agent-task/context.ts';
 import {
   agentTaskConfigSchema,
   modelBudgetExhausted,
@@ -13,10 +13,10 @@ import {
 } from '../../machines/agent-task/context.ts';
 import { localPlanner, type AgentTaskDeps } from '../../machines/agent-task/effects.ts';
 import { agentTask, agentTaskV1 } from '../../machines/agent-task/index.ts';
-import { MemoryOperationExecutor } from '../../machines/agent-task/executor.ts';
 import { catalogueSummary } from '../../machines/agent-task/operations.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
+import { MemoryIdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
 import { LocalModelClient } from '../../src/effects/local-model.ts';
 import { artifact, awaitingApproval, bodyWith, hashA, principals, TaskHarness } from './harness.ts';
 
@@ -209,7 +209,7 @@ describe('agent-task plan handler usage', () => {
   it('sends what the model calls spent with PLAN_PROPOSED', async () => {
     const deps = {
       model: new LocalModelClient({ 'plan-agent-task': localPlanner }),
-      executor: new MemoryOperationExecutor(() => 1000),
+      executor: new MemoryIdempotencyLedger<OperationReceipt>({ clock: () => 1000 }),
       clock: () => 1000,
       timeoutMs: () => 1000,
       redis: null,
