@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { workflow } from '../../src/authoring/index.ts';
 import { attemptOf } from '../../src/authoring/setup.ts';
 import { finalStates } from '../../src/definitions/final-states.ts';
-import type { Presentation } from '../../src/definitions/workflow.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { agentTaskMachine, roles } from './agent-task.machine.ts';
 import {
@@ -222,59 +221,34 @@ export const agentTask = workflow<Context, AgentTaskAdapters>({
         outcome: outcomeOf(c, record),
       };
     },
-    present(c, record): Presentation {
-      const { plan, validation: v, escalation: e } = c;
-      const spec = plan ? operationSpec(plan.operation) : null;
-      const recovery = spec?.recoveryPath
-        ? `not reversible; recovery: ${spec.recoveryPath}`
-        : 'not reversible, no recovery path';
-      const fact = (label: string, value: string) => [{ label, value }];
-      return {
-        facts: [
-          ...fact('Task', `${c.task.title} (requested by ${c.requesterId})`),
-          ...(plan
-            ? [
-                ...fact('Plan', `v${plan.version}: ${plan.operation} ${JSON.stringify(plan.parameters)}`),
-                ...fact(
-                  'Operation',
-                  `${spec?.idempotent ? 'idempotent' : 'not idempotent'}, ${spec?.reversible ? 'reversible' : recovery}`,
-                ),
-                {
-                  label: 'Model rationale (supporting information, not proof)',
-                  value: plan.rationale,
-                  supporting: true as const,
-                },
-                ...fact('Model', `${plan.model}, prompt ${plan.promptVersion}`),
-                ...fact('Plan hash', plan.hash),
-              ]
-            : []),
-          ...(v
-            ? fact(
-                'Validation',
-                `${v.ok ? 'passed' : 'failed'} for v${v.planVersion}${v.reasons.length ? `: ${v.reasons.join('; ')}` : ''}`,
-              )
-            : []),
-          ...(c.approval ? fact('Approval', `v${c.approval.planVersion} by ${c.approval.approverId}`) : []),
-          ...fact('Execution', `${c.execution.status}, attempt ${attemptOf(c, 'execute')}`),
-          ...(e ? fact('Escalated', `${e.reason} at ${e.step}${e.detail ? `: ${e.detail}` : ''}`) : []),
-          ...(record.status === 'active' ? [] : fact('Outcome', record.statePaths.join(', '))),
-        ],
-        prefill: plan
-          ? {
-              APPROVED: { planVersion: plan.version, planHash: plan.hash },
-              REJECTED: { planVersion: plan.version, planHash: plan.hash },
-            }
-          : {},
-        confirm: plan
-          ? {
-              APPROVED: `Approve plan version ${plan.version} (${plan.hash.slice(0, 19)}…): ${plan.operation} ${JSON.stringify(plan.parameters)}. It will be executed once${spec?.idempotent ? '' : ' and never retried'}.`,
-              REJECTED: `Reject plan version ${plan.version} (${plan.operation}).`,
-            }
-          : {},
-        artifacts: plan
-          ? { PLAN_PROPOSED: `v${plan.version} ${plan.operation} · ${plan.model} · prompt ${plan.promptVersion}` }
-          : {},
-      };
+    present: {
+      facts: {
+        Task: '{task.title} (requested by {task.requesterId})',
+        Plan: 'v{plan.version}: {plan.operation} {plan.parameters}',
+        Operation: ({ plan }) => {
+          const spec = plan && operationSpec(plan.operation);
+          const recovery = spec?.recoveryPath ? `; recovery: ${spec.recoveryPath}` : ', no recovery path';
+          return (
+            plan &&
+            `${spec?.idempotent ? '' : 'not '}idempotent, ${spec?.reversible ? '' : 'not '}reversible${spec?.reversible ? '' : recovery}`
+          );
+        },
+        'Model rationale (supporting information, not proof)': { value: '{plan.rationale}', supporting: true },
+        Model: '{plan.model}, prompt {plan.promptVersion}',
+        'Plan hash': '{plan.hash}',
+        Validation: '{validation.ok?passed|failed} for v{validation.planVersion}[: {validation.reasons}]',
+        Approval: 'v{approval.planVersion} by {approval.approverId}',
+        Execution: '{execution.status}, attempt {execution.attempts}',
+        Escalated: '{escalation.reason} at {escalation.step}[: {escalation.detail}]',
+        Outcome: '{outcome.kind}',
+      },
+      confirm: {
+        APPROVED: ({ plan: p }) =>
+          p &&
+          `Approve plan version ${p.version} (${p.hash.slice(0, 19)}…): ${p.operation} ${JSON.stringify(p.parameters)}. It will be executed once${isIdempotent(p.operation) ? '' : ' and never retried'}.`,
+        REJECTED: 'Reject plan version {plan.version} ({plan.operation}).',
+      },
+      artifacts: { PLAN_PROPOSED: 'v{plan.version} {plan.operation} · {plan.model} · prompt {plan.promptVersion}' },
     },
     summarySchema: z.object({
       title: z.string(),

@@ -7,4 +7,5 @@ export { setup, type Args, type Check, type EngineInput, type GuardDeclaration, 
 export { effect, type EffectDeclaration, type EffectOutcome, type RetryPolicy, type RunContext } from './effect.ts';
 export { deadLetter, event, failure, result, type EnvelopeOf } from './events.ts';
 export { workflow, type WorkflowSpec } from './workflow.ts';
+export { fillTemplate, type PresentationSpec, type Shown } from './presentation.ts';
 export { EffectError } from '../effects/effect-errors.ts';

@@ -28,6 +28,7 @@ import { callModelWithRepair } from '../effects/model-call.ts';
 import { derivePathModel, type DerivePathInput } from '../paths/derive.ts';
 import type { EffectDeclaration } from './effect.ts';
 import type { EventDeclaration } from './events.ts';
+import { presentationOf, type PresentationSpec } from './presentation.ts';
 import { kitMachines, kitNames, kitOf, type Kit, type KitMachine } from './setup.ts';
 
 /** What `workflow()` takes beside the machine. */
@@ -50,7 +51,11 @@ export interface WorkflowSpec<TContext, TDeps extends object = object> {
     render(context: TContext, record: WorkflowRecord): Record<string, unknown>;
     summary?: WorkflowView<TContext>['summary'];
     summarySchema?: z.ZodType;
-    present?(context: TContext, record: WorkflowRecord): Presentation;
+    /**
+     * What the console shows: templates over the rendered view or functions of the context, the
+     * decision payloads pre-filled from the view (see `PresentationSpec`); or the whole `Presentation`.
+     */
+    present?: PresentationSpec<TContext> | ((context: TContext, record: WorkflowRecord) => Presentation);
   };
   queues?: readonly QueueSpec[];
   /**
@@ -258,6 +263,21 @@ function resultOperationsOf(
   return answers;
 }
 
+/** The bundle's view: a presentation spec becomes `present` over what `render` returns. */
+function viewOf<TContext>(
+  view: WorkflowSpec<TContext>['view'],
+  events: Readonly<Record<string, EventDeclaration>>,
+): WorkflowView<TContext> {
+  const { present, ...rest } = view;
+  if (present === undefined || typeof present === 'function') return { ...rest, ...(present ? { present } : {}) };
+  const fields = Object.fromEntries(
+    Object.entries(events)
+      .filter(([, e]) => e.kind === 'person' && e.schema instanceof z.ZodObject)
+      .map(([type, e]) => [type, Object.keys((e.schema as z.ZodObject).shape)]),
+  );
+  return { ...rest, present: (c, record) => presentationOf(present, fields, view.render(c, record), c, record) };
+}
+
 /** Bundles a kit workflow into the platform's contract; throws `InvalidWorkflowError` listing every problem. */
 export function workflow<TContext, TDeps extends object = object>(
   spec: WorkflowSpec<TContext, TDeps>,
@@ -343,7 +363,7 @@ export function workflow<TContext, TDeps extends object = object>(
         handlerOf(name, d, kit.operations[name] ?? name, events, deadLetterEvent),
       ]),
     ),
-    view: spec.view,
+    view: viewOf(spec.view, events),
     queues: spec.queues ?? [],
     paths,
     demo: { ...spec.demo, creator: spec.demo.creator ?? creator, decide: spec.demo.decide ?? (() => null) },

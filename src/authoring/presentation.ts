@@ -1,0 +1,109 @@
+/**
+ * The console's presentation of a kit workflow, derived from its view: facts, confirmations and
+ * artifact notes are written as templates over the rendered view (`'v{plan.version} by
+ * {approval.approverId}'`) or as functions of the context, and the payload fields a person's
+ * decision names (`planVersion`, `planHash`) are pre-filled from the view (`plan.version`, `plan.hash`).
+ */
+import type { Presentation } from '../definitions/workflow.ts';
+import type { WorkflowRecord } from '../engine/decision.ts';
+
+/**
+ * A text of the presentation: a template whose `{path}` is the rendered view's value there (text as
+ * is, a list joined with `; `, an object as JSON) and `{path?yes|no}` one of two words by whether it
+ * is true, left out when a value is missing (null, undefined, empty), except inside `[…]`, an
+ * optional part left out alone; or a function of the context (null or undefined: left out).
+ */
+export type Shown<TContext> = string | ((context: TContext, record: WorkflowRecord) => string | null | undefined);
+
+export interface PresentationSpec<TContext> {
+  /** The evidence card, in order, by label; `{ value, supporting: true }` for a model's rationale (not proof). */
+  facts?: Readonly<Record<string, Shown<TContext> | { value: Shown<TContext>; supporting: true }>>;
+  /** What the confirmation dialog says before an event type is sent. */
+  confirm?: Readonly<Record<string, Shown<TContext>>>;
+  /** What the latest accepted event of a type brought in, for the audit timeline. */
+  artifacts?: Readonly<Record<string, Shown<TContext>>>;
+  /** Payload fields the console fills in by event type, beyond (or instead of) the derived ones. */
+  prefill?(context: TContext, record: WorkflowRecord): Record<string, Record<string, unknown>>;
+}
+
+const placeholder = /\{([A-Za-z0-9_.]+)(?:\?([^|}]*)\|([^}]*))?\}/g;
+
+function valueAt(view: unknown, path: string): unknown {
+  let value = view;
+  for (const part of path.split('.')) {
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  }
+  return value;
+}
+
+function text(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (Array.isArray(value)) return value.length === 0 ? null : value.map((v) => text(v) ?? '').join('; ');
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A template filled from `view`, or null when a placeholder outside `[…]` has no value. */
+export function fillTemplate(template: string, view: unknown): string | null {
+  const fill = (part: string) => {
+    const shown: (string | null)[] = [];
+    const filled = part.replace(placeholder, (_, path: string, yes: string | undefined, no: string) => {
+      const value = valueAt(view, path);
+      const one = yes === undefined || value === null || value === undefined ? text(value) : value === true ? yes : no;
+      shown.push(one);
+      return one ?? '';
+    });
+    return shown.includes(null) ? null : filled;
+  };
+  const optional = template.replace(/\[([^\]]*)\]/g, (_, part: string) => fill(part) ?? '');
+  return fill(optional);
+}
+
+/**
+ * Each payload field of a person's event that names a view field by its parts: `planVersion` is
+ * `plan.version`, `recommendationContentHash` is `recommendation.contentHash`, when that is a text,
+ * number or boolean.
+ */
+export function derivedPrefill(
+  eventFields: Readonly<Record<string, readonly string[]>>,
+  view: unknown,
+): Record<string, Record<string, unknown>> {
+  const prefill: Record<string, Record<string, unknown>> = {};
+  for (const [type, fields] of Object.entries(eventFields)) {
+    for (const field of fields) {
+      const match = /^([a-z][a-z0-9]*)([A-Z])(\w*)$/.exec(field);
+      if (!match) continue;
+      const [, head = '', first = '', rest = ''] = match;
+      const value = valueAt(view, `${head}.${first.toLowerCase()}${rest}`);
+      if (['string', 'number', 'boolean'].includes(typeof value)) (prefill[type] ??= {})[field] = value;
+    }
+  }
+  return prefill;
+}
+
+/** The presentation of `spec` over the rendered `view`. */
+export function presentationOf<TContext>(
+  spec: PresentationSpec<TContext>,
+  eventFields: Readonly<Record<string, readonly string[]>>,
+  view: unknown,
+  context: TContext,
+  record: WorkflowRecord,
+): Presentation {
+  const show = (shown: Shown<TContext>) =>
+    typeof shown === 'string' ? fillTemplate(shown, view) : (shown(context, record) ?? null);
+  const shownAll = (texts: Readonly<Record<string, Shown<TContext>>> = {}) =>
+    Object.fromEntries(
+      Object.entries(texts).flatMap(([key, shown]) => {
+        const value = show(shown);
+        return value === null ? [] : [[key, value]];
+      }),
+    );
+  const facts = Object.entries(spec.facts ?? {}).flatMap(([label, fact]): Presentation['facts'] => {
+    const value = show(typeof fact === 'object' ? fact.value : fact);
+    if (value === null) return [];
+    return [typeof fact === 'object' ? { label, value, supporting: true } : { label, value }];
+  });
+  const prefill = derivedPrefill(eventFields, view);
+  for (const [type, fields] of Object.entries(spec.prefill?.(context, record) ?? {}))
+    prefill[type] = { ...prefill[type], ...fields };
+  return { facts, prefill, confirm: shownAll(spec.confirm), artifacts: shownAll(spec.artifacts) };
+}
