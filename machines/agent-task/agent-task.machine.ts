@@ -1,18 +1,17 @@
 /**
- * An AI agent's task, from proposal to execution (seed 002: "the model can recommend the next
- * action; the application decides whether that action is allowed"). The config is a static literal
- * the Stately editor opens; the kit supplies the jobs, their attempts, retries and stale results.
- * Default deny: an event not listed in a state is refused. Nothing in this file does I/O.
+ * An agent's task, from proposal to execution (seed 002): the model proposes, code validates, a
+ * person approves that plan version, and it executes once. Default deny; no I/O in this file.
  */
 import { z } from 'zod';
 import { addModelUsage } from '../../src/definitions/model-spend.ts';
-import { artifactRef, contentHash, errorClass, text } from '../../src/definitions/event-fields.ts';
+import { artifactRef, contentHash, errorClass, modelUsage, text } from '../../src/definitions/event-fields.ts';
 import { deadLetter, event, failure, result, setup, type EngineInput } from '../../src/authoring/index.ts';
 import type { AnyEnvelope } from '../../src/authoring/events.ts';
 import { attemptOf } from '../../src/authoring/setup.ts';
 import {
   agentTaskConfigSchema,
   agentTaskCreateSchema,
+  dataAsOfMs,
   evidenceIsFreshAt,
   executionCannotHaveHappened,
   idempotencyKeyFor,
@@ -27,7 +26,7 @@ import {
 } from './context.ts';
 import { executeOperation, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
 import { isReversibleOrRecoverable } from './operations.ts';
-import { agentTaskPolicy, isoToEpochMs, validatePlan } from './policy.ts';
+import { agentTaskPolicy, validatePlan } from './policy.ts';
 
 export const roles = {
   requester: 'task_requester',
@@ -60,20 +59,11 @@ const approverChecks: Record<string, Check> = {
 
 export const agentTaskMachine = setup({
   input: agentTaskCreateSchema,
-  context: (input: z.infer<typeof agentTaskCreateSchema> & EngineInput): Context => ({
-    workflowId: input.workflowId,
-    tenantId: input.tenantId,
-    requesterId: input.requesterId,
-    correlationId: input.correlationId,
-    createdAt: input.createdAt,
-    task: input.task,
-    config: agentTaskConfigSchema.parse(input.config ?? {}),
-    plan: null,
-    validation: null,
-    approval: null,
-    rejection: null,
-    cancellation: null,
-    escalation: null,
+  context: ({ task, config, ...engine }: z.infer<typeof agentTaskCreateSchema> & EngineInput): Context => ({
+    ...engine,
+    task,
+    config: agentTaskConfigSchema.parse(config ?? {}),
+    ...{ plan: null, validation: null, approval: null, rejection: null, cancellation: null, escalation: null },
     execution: { status: 'notStarted', idempotencyKey: null, planVersion: null, receipt: null, failure: null },
   }),
   events: {
@@ -87,14 +77,8 @@ export const agentTaskMachine = setup({
       artifact: artifactRef,
       model: text(200),
       promptVersion: text(100),
-      /** What the model calls spent (a repair included); a worker that predates it reports none. */
-      usage: z
-        .strictObject({
-          promptTokens: z.number().int().nonnegative().max(100_000_000),
-          completionTokens: z.number().int().nonnegative().max(100_000_000),
-          calls: z.number().int().min(1).max(10),
-        })
-        .optional(),
+      /** A worker that predates the budget reports none. */
+      usage: modelUsage.optional(),
     }),
     PLAN_FAILED: failure({ flat: true }),
     APPROVED: event({ ...decision, comment: text(2000).optional() }, { roles: [roles.approver] }),
@@ -161,23 +145,15 @@ export const agentTaskMachine = setup({
       e.type === 'PLAN_PROPOSED'
         ? { spent: addModelUsage(c.spent, e.payload.usage, modelBudgetOf(c).modelCostMicrosPerKiloToken) }
         : {},
-    /** The next plan version, validated deterministically at the event's time. */
     recordPlan: ({ context: c, event: e }) => {
       if (e.type !== 'PLAN_PROPOSED') return {};
       const { plan: p, planHash: hash, artifact, model, promptVersion } = e.payload;
       const version = (c.plan?.version ?? 0) + 1;
       const plan: Plan = { version, hash, ...p, artifact, model, promptVersion, proposedAt: e.at };
-      const dataAsOfMs = c.task.dataAsOf === undefined ? null : isoToEpochMs(c.task.dataAsOf);
-      const reasons = validatePlan(plan, { dataAsOfMs, maxDataAgeMs: c.config.maxDataAgeMs, at: e.at });
+      const reasons = validatePlan(plan, { dataAsOfMs: dataAsOfMs(c), maxDataAgeMs: c.config.maxDataAgeMs, at: e.at });
       const ok = reasons.length === 0;
-      const validation = {
-        planVersion: version,
-        planHash: hash,
-        ok,
-        reasons,
-        policyVersion: agentTaskPolicy.version,
-        at: e.at,
-      };
+      const policyVersion = agentTaskPolicy.version;
+      const validation = { planVersion: version, planHash: hash, ok, reasons, policyVersion, at: e.at };
       return { plan, validation, approval: null, rejection: null, ...(ok ? {} : withRefused(c, hash)) };
     },
     /** A plan sent back before any approval is refused with it (an approved, fenced one may come again). */
@@ -212,10 +188,7 @@ export const agentTaskMachine = setup({
       };
     },
     closeEscalation: () => ({ escalation: null }),
-    /**
-     * After the kit started the execute job: its key is the plan version's, kept across retries, and
-     * a fresh one per attempt once the last key was fenced (nothing may execute under that one).
-     */
+    /** The plan version's key, kept across retries; a fresh one per attempt once it was fenced. */
     startExecution: ({ context: c }) => {
       const version = c.plan?.version ?? 0;
       const samePlan = c.execution.planVersion === version;
@@ -245,18 +218,18 @@ export const agentTaskMachine = setup({
 }).createMachine({
   id: 'agentTask',
   description:
-    'An AI agent task: a model proposes a plan, deterministic code validates it, a person approves the exact plan version, and the operation executes under one idempotency key, retried only when that is safe.',
+    'An agent task: a model proposes a plan, code validates it, a person approves that exact version, and it executes once under one idempotency key.',
   initial: 'created',
   states: {
     created: {
-      description: 'The task was accepted into the workflow; nothing has been planned yet.',
+      description: 'Accepted; nothing planned yet.',
       on: {
         START: { target: 'planning' },
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
       },
     },
     planning: {
-      description: 'A model proposes a plan (operation, parameters, rationale). A proposal grants no authority.',
+      description: 'A model proposes a plan (operation, parameters, rationale); a proposal grants no authority.',
       initial: 'checkingBudget',
       on: {
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
@@ -264,20 +237,18 @@ export const agentTaskMachine = setup({
           guard: 'escalationIsAuthorised',
           target: 'escalated',
           actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'planning' } },
-          description:
-            'The requester, or a worker giving up on its plan job (or the model answering invalid output twice).',
+          description: 'The requester, or a worker giving up on the plan job (or on invalid model output twice).',
         },
       },
       states: {
         checkingBudget: {
-          description:
-            'Transient: before each planning call (the first, after a retry wait, after a replan), the task’s model budget (tokens and their estimated cost) must not be spent.',
+          description: 'Transient: before each planning call, the model budget (tokens, cost) must not be spent.',
           always: [
             {
               guard: 'modelBudgetExhausted',
               target: '#agentTask.escalated',
               actions: { type: 'escalate', params: { reason: 'MODEL_BUDGET_EXHAUSTED', step: 'planning' } },
-              description: 'The model budget is spent: no further model call, a person takes over.',
+              description: 'Budget spent: no further model call.',
             },
             { target: 'attempting' },
           ],
@@ -294,22 +265,19 @@ export const agentTaskMachine = setup({
                   'recordModelUsage',
                   { type: 'escalate', params: { reason: 'REPEATED_OUTPUT', step: 'planning' } },
                 ],
-                description:
-                  'The model proposed a refused plan again (same content hash): the loop does not converge, a person decides.',
+                description: 'A refused plan proposed again: the loop does not converge.',
               },
               {
                 target: '#agentTask.validating',
                 actions: ['recordModelUsage', 'recordPlan'],
-                description:
-                  'Counts what the call spent, records the next plan version and validates it deterministically at the event time.',
+                description: 'Counts the spend, records the next plan version and validates it at the event time.',
               },
             ],
             PLAN_FAILED: { target: 'checkingRetry' },
           },
         },
         checkingRetry: {
-          description:
-            'Transient: a retryable model error with attempts left waits out a backoff; otherwise a person takes over.',
+          description: 'Transient: a retryable error with attempts left waits a backoff; otherwise a person.',
           always: [
             { guard: 'canRetry', target: 'retryWait' },
             {
@@ -319,22 +287,21 @@ export const agentTaskMachine = setup({
           ],
         },
         retryWait: {
-          description: 'Waiting out the backoff before the next planning attempt.',
+          description: 'The backoff before the next planning attempt.',
           after: { planBackoff: { target: 'checkingBudget' } },
         },
       },
     },
     validating: {
-      description:
-        'Transient: the plan was checked against the operation catalogue and the policy (operation allowed, parameters, limits, data freshness).',
+      description: 'Transient: the plan was checked against the catalogue and the policy.',
       always: [{ guard: 'planIsValid', target: 'validated' }, { target: 'validationFailed' }],
     },
     validated: {
-      description: 'Transient: a valid plan always needs a human approval before anything executes.',
+      description: 'Transient: a valid plan always needs a person’s approval.',
       always: { target: 'awaitingApproval' },
     },
     awaitingApproval: {
-      description: 'A person approves or rejects this exact plan version and hash. Queue: Awaiting approval.',
+      description: 'A person approves or rejects this plan version and hash. Queue: Awaiting approval.',
       after: {
         approvalTimeout: {
           target: 'escalated',
@@ -346,7 +313,7 @@ export const agentTaskMachine = setup({
           guard: 'approvalIsCurrentAndAuthorized',
           target: 'approved',
           actions: 'recordApproval',
-          description: 'Current version and hash, an approver of the same tenant who is not the requester.',
+          description: 'Current version and hash, by an approver of the tenant who is not the requester.',
         },
         REJECTED: { guard: 'approverMayDecide', target: 'rejected', actions: 'recordRejection' },
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
@@ -358,12 +325,11 @@ export const agentTaskMachine = setup({
       },
     },
     approved: {
-      description: 'Transient: the approval names the current validated plan; execution starts.',
+      description: 'Transient: the approval names the current validated plan.',
       always: { target: 'executing' },
     },
     executing: {
-      description:
-        'The approved operation runs under the idempotency key of its plan version. No cancellation from here on.',
+      description: 'The operation runs under its plan version’s idempotency key; no cancellation from here.',
       entry: ['executeOperation', 'startExecution'],
       on: {
         OPERATION_SUCCEEDED: { target: 'completed', actions: 'recordReceipt' },
@@ -379,19 +345,19 @@ export const agentTaskMachine = setup({
           guard: 'answersTheJob',
           target: 'reconciling',
           actions: { type: 'recordExecution', params: { status: 'unknown' } },
-          description: 'A worker gave up on the execute job: it may have executed, so reconcile first.',
+          description: 'A worker gave up on the job: it may have executed.',
         },
       },
     },
     reconciling: {
-      description: 'Whether the operation executed is unknown: ask the executor under the same idempotency key.',
+      description: 'Whether it executed is unknown: ask the executor under the same key.',
       entry: 'reconcileOperation',
       on: {
         OPERATION_FOUND: { target: 'completed', actions: 'recordReceipt' },
         OPERATION_NOT_FOUND: {
           target: 'voiding',
           actions: { type: 'recordExecution', params: { status: 'notFound' } },
-          description: 'Not found is not proof: a request still in flight can land later, so fence the key first.',
+          description: 'Not found is not proof: a request in flight can still land.',
         },
         ESCALATE: {
           guard: 'answersTheJob',
@@ -401,67 +367,60 @@ export const agentTaskMachine = setup({
       },
     },
     voiding: {
-      description:
-        'The executor fences the idempotency key so that no request under it can land later; only then is the execution known not to have happened.',
+      description: 'The executor fences the key: only then is the execution known not to have happened.',
       entry: 'voidOperation',
       on: {
         OPERATION_VOIDED: {
           target: 'executionFailed',
           actions: { type: 'recordExecution', params: { status: 'voided' } },
-          description: 'Nothing executed under the key and nothing can any more.',
+          description: 'Nothing executed under the key, and nothing can.',
         },
         OPERATION_FOUND: {
           target: 'completed',
           actions: 'recordReceipt',
-          description: 'The request landed after all: the action stands.',
+          description: 'The request landed after all.',
         },
         ESCALATE: {
           guard: 'answersTheJob',
           target: 'escalated',
           actions: { type: 'escalate', params: { reason: 'VOID_FAILED', step: 'voiding' } },
-          description: 'The fence failed: whether the operation executed is still unknown.',
+          description: 'The fence failed: the outcome is still unknown.',
         },
       },
     },
     executionFailed: {
-      description:
-        'Transient: retry only when the operation is idempotent, attempts remain and the error is retryable (under a new key after a fence); a fenced execution that may not be retried goes to a person; otherwise fail.',
+      description: 'Transient: retry when safe (a new key after a fence), a fenced one to a person, else fail.',
       always: [
         { guard: 'canRetry', target: 'retryPending' },
         {
           guard: 'executionWasVoided',
           target: 'escalated',
           actions: { type: 'escalate', params: { reason: 'EXECUTION_VOIDED', step: 'executionFailed' } },
-          description: 'Nothing executed and nothing can land under the fenced key: a person replans or cancels.',
+          description: 'Nothing executed and nothing can land: a person replans or cancels.',
         },
         { target: 'failed' },
       ],
     },
     retryPending: {
-      description:
-        'Waiting out a deterministic backoff before the next attempt under the same idempotency key (a new one once the key was fenced).',
+      description: 'A deterministic backoff before the next attempt.',
       after: { executionRetryDelay: { target: 'executing' } },
     },
     escalated: {
-      description:
-        'A person works the task: replan or cancel while nothing can have executed (never started, or fenced with nothing under the key), reconcile while the outcome is unknown. Queue: Escalated.',
+      description: 'A person replans or cancels while nothing can have executed, or reconciles. Queue: Escalated.',
       exit: 'closeEscalation',
       on: {
         REPLAN: {
           guard: 'executionCannotHaveHappened',
           target: 'planning',
           actions: 'recordReplan',
-          description: 'A plan sent back before any approval counts as refused: proposed again, it escalates.',
+          description: 'A plan sent back before approval counts as refused.',
         },
         RECONCILE: { guard: 'executionOutcomeUncertain', target: 'reconciling' },
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
       },
     },
     completed: { description: 'The approved operation executed; its receipt is recorded.', type: 'final' },
-    validationFailed: {
-      description: 'The plan failed deterministic validation; the reasons are recorded.',
-      type: 'final',
-    },
+    validationFailed: { description: 'The plan failed validation; the reasons are recorded.', type: 'final' },
     rejected: { description: 'An approver rejected the plan.', type: 'final' },
     cancelled: { description: 'Cancelled before anything executed.', type: 'final' },
     failed: { description: 'Execution failed and could not safely be retried.', type: 'final' },

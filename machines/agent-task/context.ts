@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { nothingSpent, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { contentHash, text } from '../../src/definitions/event-fields.ts';
-import { isoToEpochMs } from './policy.ts';
+import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
 
 const maxMs = 366 * 24 * 60 * 60 * 1000;
 const day = 24 * 60 * 60 * 1000;
@@ -139,9 +139,12 @@ export function idempotencyKeyFor(workflowId: string, planVersion: number, after
 export const validationPassedForCurrentPlan = ({ plan, validation: v }: AgentTaskContext) =>
   plan !== null && v !== null && v.ok && v.planVersion === plan.version && v.planHash === plan.hash;
 
+export const dataAsOfMs = (c: AgentTaskContext) =>
+  c.task.dataAsOf === undefined ? null : isoToEpochMs(c.task.dataAsOf);
+
 /** The task's data (`dataAsOf`) is within `maxDataAgeMs` of `at`; without a `dataAsOf`, never. */
 export function evidenceIsFreshAt(c: AgentTaskContext, at: number): boolean {
-  const asOf = c.task.dataAsOf === undefined ? null : isoToEpochMs(c.task.dataAsOf);
+  const asOf = dataAsOfMs(c);
   return asOf !== null && asOf + c.config.maxDataAgeMs >= at;
 }
 

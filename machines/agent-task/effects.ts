@@ -1,15 +1,15 @@
 /**
- * The agent task's effects, each declared once: planning through the model (validated, one repair,
- * then a person), execution, reconciliation and fencing through the operation executor under the
- * plan's idempotency key. A handler never changes workflow state; whatever happens is one event.
+ * The agent task's effects: planning through the model (validated, one repair, then a person), and
+ * execution, reconciliation and fencing under the plan's idempotency key in the platform's ledger.
  */
 import { z } from 'zod';
 import { effect, EffectError } from '../../src/authoring/index.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
 import { contentHashOf, stableId } from '../../src/effects/canonical-json.ts';
-import { EffectTimeoutError, errorClasses, TransportError } from '../../src/effects/effect-errors.ts';
+import { errorClasses, mayHaveReachedProvider } from '../../src/effects/effect-errors.ts';
 import type { JobToRun } from '../../src/effects/effect.ts';
 import { clip, failureFacts } from '../../src/effects/handler-kit.ts';
+import { reportedUsageOf } from '../../src/effects/model-call.ts';
 import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
 import type { ModelTask } from '../../src/effects/model-client.ts';
 import { createIdempotencyLedger } from '../../src/effects/redis-idempotency-ledger.ts';
@@ -91,8 +91,6 @@ export function localPlanner(input: unknown): unknown {
   };
 }
 
-const tokens = (n: number) => Math.min(100_000_000, Math.max(0, Math.round(n)));
-
 export const requestPlan = effect<AgentTaskContext, z.infer<typeof planInput>, AgentTaskAdapters>({
   operation: 'plan',
   params: (c) => ({
@@ -112,20 +110,12 @@ export const requestPlan = effect<AgentTaskContext, z.infer<typeof planInput>, A
       const reason = `The planning model (${answer.model || 'unknown'}) answered invalid output twice, the second time after a repair request (artifact ${answer.artifact.id}): ${answer.issues.join('; ')}`;
       return { type: 'ESCALATE', payload: { reason: clip(reason) } };
     }
-    const { usage } = answer;
+    const { output: plan, artifact, model } = answer;
     return {
       type: 'PLAN_PROPOSED',
       payload: {
-        plan: answer.output,
-        planHash: contentHashOf(answer.output),
-        artifact: answer.artifact,
-        model: clip(answer.model || 'unknown-model', 200),
-        promptVersion: planTask.promptVersion,
-        usage: {
-          promptTokens: tokens(usage.promptTokens),
-          completionTokens: tokens(usage.completionTokens),
-          calls: Math.min(10, Math.max(1, usage.calls)),
-        },
+        ...{ plan, planHash: contentHashOf(plan), artifact, model: clip(model || 'unknown-model', 200) },
+        ...{ promptVersion: planTask.promptVersion, usage: reportedUsageOf(answer.usage) },
       },
     };
   },
@@ -143,16 +133,6 @@ type ExecuteParams = z.infer<typeof executeParams>;
 function keyOf(job: JobToRun): string {
   const key = job.params.idempotencyKey;
   return typeof key === 'string' && key.trim() ? clip(key, 300) : `unknown-key:${job.jobId}`;
-}
-
-/**
- * Only an answer of the executor proves nothing happened. A transport error, a timeout, an error the
- * handler cannot classify (or its own retryable INTERNAL fallback) may hide an execution: unknown.
- */
-export function mayHaveReachedProvider(error: unknown): boolean {
-  if (error instanceof TransportError || error instanceof EffectTimeoutError) return true;
-  if (!(error instanceof EffectError)) return true;
-  return error.errorClass === 'INTERNAL' && error.retryable;
 }
 
 function succeeded(job: JobToRun, params: ExecuteParams, receipt: OperationReceipt) {

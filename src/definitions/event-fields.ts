@@ -1,6 +1,7 @@
 /**
  * Payload fields every workflow's event schemas share: bounded text, content hashes, artifact
- * references, the job id a result names, and the error class a failed job reports. Pure zod.
+ * references, the job id a result names, the error class a failed job reports, and what a model
+ * result's calls spent. Pure zod.
  */
 import { z } from 'zod';
 import { errorClasses } from '../effects/effect-errors.ts';
@@ -19,3 +20,10 @@ export const jobId = z
 export const artifactRef = z.strictObject({ id: text(200), hash: contentHash });
 
 export const errorClass = z.enum(errorClasses);
+
+/** What the model calls behind a result spent, a repair included (`reportedUsageOf` in src/effects/model-call.ts). */
+export const modelUsage = z.strictObject({
+  promptTokens: z.number().int().nonnegative().max(100_000_000),
+  completionTokens: z.number().int().nonnegative().max(100_000_000),
+  calls: z.number().int().min(1).max(10),
+});

@@ -74,3 +74,14 @@ export function classifyError(error: unknown): { errorClass: ErrorClass; retryab
   const message = error instanceof Error ? error.message : String(error);
   return { errorClass: 'INTERNAL', retryable: true, message };
 }
+
+/**
+ * Whether a call that failed with `error` may still have reached the provider and taken effect: only
+ * the provider's own answer proves it did not. A transport error, a timeout, an error nobody
+ * classified (or the handler kit's retryable `INTERNAL` fallback) may hide an execution.
+ */
+export function mayHaveReachedProvider(error: unknown): boolean {
+  if (error instanceof TransportError || error instanceof EffectTimeoutError) return true;
+  if (!(error instanceof EffectError)) return true;
+  return error.errorClass === 'INTERNAL' && error.retryable;
+}

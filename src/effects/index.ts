@@ -12,6 +12,7 @@ export {
   EffectError,
   EffectTimeoutError,
   errorClasses,
+  mayHaveReachedProvider,
   ResponseLostError,
   TransportError,
   type ErrorClass,

@@ -71,3 +71,17 @@ export async function callModelWithRepair<T>(spec: ModelCallSpec<T>): Promise<Mo
     repair = { previousOutput: response.output, issues };
   }
 }
+
+/** A call's usage within the bounds of the shared `modelUsage` field, for the result event that reports it. */
+export function reportedUsageOf(usage: ModelCallUsage): {
+  promptTokens: number;
+  completionTokens: number;
+  calls: number;
+} {
+  const tokens = (n: number) => Math.min(100_000_000, Math.max(0, Math.round(n)));
+  return {
+    promptTokens: tokens(usage.promptTokens),
+    completionTokens: tokens(usage.completionTokens),
+    calls: Math.min(10, Math.max(1, usage.calls)),
+  };
+}
