@@ -43,7 +43,8 @@ export interface WorkflowSpec<TContext, TDeps extends object = object> {
   /** Every role by what it does (documentation, tokens, the console); by default each role of the events, as itself. */
   roles?: Readonly<Record<string, string>>;
   claims?: Readonly<Record<string, TokenClaimSpec>>;
-  outcomes?: Readonly<Record<string, OutcomeInvariant<TContext>>>;
+  /** What each final state proves: `missing(context)`, or named `checks` (the failing ones are what is missing). */
+  outcomes?: Readonly<Record<string, OutcomeInvariant<TContext> | OutcomeChecks<TContext>>>;
   adapters?: (platform: PlatformAdapters) => TDeps;
   localModel?: Readonly<Record<string, LocalModelRule>>;
   view: {
@@ -66,6 +67,28 @@ export interface WorkflowSpec<TContext, TDeps extends object = object> {
   paths: PathModel<TContext> | Omit<DerivePathInput<TContext>, 'definition' | 'roles' | 'claims'>;
   /** How `warden demo` drives it: the creation input, and the person's decision per state (none by default). */
   demo: Pick<DemoScript<TContext>, 'input'> & Partial<Pick<DemoScript<TContext>, 'creator' | 'decide' | 'finalState'>>;
+}
+
+/** An outcome proven by named checks of the context, all of which must hold. */
+export interface OutcomeChecks<TContext> {
+  means: string;
+  checks: Readonly<Record<string, (context: TContext) => boolean>>;
+}
+
+function outcomesOf<TContext>(
+  outcomes: Readonly<Record<string, OutcomeInvariant<TContext> | OutcomeChecks<TContext>>>,
+): Record<string, OutcomeInvariant<TContext>> {
+  return Object.fromEntries(
+    Object.entries(outcomes).map(([state, outcome]) => {
+      if (!('checks' in outcome)) return [state, outcome];
+      const { means, checks } = outcome;
+      const missing = (c: TContext) =>
+        Object.entries(checks)
+          .filter(([, holds]) => !holds(c))
+          .map(([name]) => name);
+      return [state, { means, missing }];
+    }),
+  );
 }
 
 const engineFields = {
@@ -330,7 +353,7 @@ export function workflow<TContext, TDeps extends object = object>(
     explainGuard: kit.explainGuard,
     startEvent,
     deadLetterEvent,
-    ...(spec.outcomes ? { outcomes: spec.outcomes } : {}),
+    ...(spec.outcomes ? { outcomes: outcomesOf(spec.outcomes) } : {}),
     personEvents: Object.entries(events)
       .filter(([, e]) => e.kind === 'person' && !e.byModel)
       .map(([t]) => t),

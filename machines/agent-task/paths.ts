@@ -1,0 +1,168 @@
+/** The agent task's path model: the creation bodies and payloads that decide branches, and the invariants of a step. */
+import type { WorkflowSpec } from '../../src/authoring/index.ts';
+import { attemptOf } from '../../src/authoring/setup.ts';
+import { roles } from './agent-task.machine.ts';
+import {
+  modelBudgetExhausted,
+  refusedPlanHashesOf,
+  validationPassedForCurrentPlan,
+  type AgentTaskContext as Context,
+} from './context.ts';
+import { planTask } from './effects.ts';
+import { isIdempotent, isReversibleOrRecoverable } from './operations.ts';
+
+/** A valid creation body: an idempotent CRM update with fresh data (the walk starts 2026-11-30T09:00Z). */
+export const pathBody = {
+  task: {
+    title: 'Update the renewal date of ACME',
+    instructions: 'Set the renewal date on the CRM record of ACME to 2027-01-31.',
+    requestedOperation: 'update_crm_record',
+    parameters: { recordId: 'crm-acme', fields: { renewalDate: '2027-01-31' } },
+    dataAsOf: '2026-11-30T08:00:00Z',
+  },
+  config: { maxDataAgeMs: 7 * 24 * 60 * 60 * 1000 },
+};
+
+const sampleHash = `sha256:${'ab'.repeat(32)}`;
+const otherHash = `sha256:${'cd'.repeat(32)}`;
+/** A proposal's content hash no earlier plan of the walk has: one per plan version. */
+const freshHash = (c: Context) => `sha256:${((c.plan?.version ?? 0) + 1).toString(16).padStart(64, 'e')}`;
+const proposal = (plan: (c: Context) => object, hash: (c: Context) => string, usage?: Record<string, number>) => ({
+  payload: (c: Context) => ({
+    plan: plan(c),
+    planHash: hash(c),
+    artifact: { id: 'artifact-plan', hash: sampleHash },
+    model: 'local',
+    promptVersion: planTask.promptVersion,
+    ...(usage ? { usage } : {}),
+  }),
+});
+/** The plan the task asks for: the bodies decide between an idempotent, a non-idempotent and an irreversible one. */
+const requested = (c: Context) => ({
+  operation: c.task.requestedOperation,
+  parameters: c.task.parameters ?? {},
+  rationale: 'requested',
+});
+const bodyFor = (requestedOperation: string, parameters: Record<string, unknown>) => ({
+  task: { ...pathBody.task, requestedOperation, parameters },
+  config: pathBody.config,
+});
+const failure = (retryable: boolean) => ({
+  payload: { errorClass: retryable ? 'UNAVAILABLE' : 'CONFLICT', message: 'failed', retryable },
+});
+const failures = { valid: failure(true), permanent: failure(false) };
+const receipt = {
+  valid: {
+    payload: (c: Context) => ({
+      receipt: {
+        executionId: 'op_path',
+        idempotencyKey: c.execution.idempotencyKey ?? 'none',
+        operation: c.plan?.operation ?? 'none',
+        parametersHash: sampleHash,
+        executedAt: 0,
+      },
+    }),
+  },
+};
+const keyed = { valid: { payload: (c: Context) => ({ idempotencyKey: c.execution.idempotencyKey ?? 'none' }) } };
+const decided = (patch: (c: Context) => Record<string, unknown>) => (c: Context) => ({
+  planVersion: c.plan?.version ?? 1,
+  planHash: c.plan?.hash ?? sampleHash,
+  ...patch(c),
+});
+const selfApprover = {
+  id: 'task_requester-1',
+  tenantId: 'acme',
+  kind: 'user' as const,
+  roles: [roles.requester, roles.approver],
+};
+const decisions = (extra: Record<string, unknown>) => ({
+  valid: { payload: decided(() => extra) },
+  staleVersion: { payload: decided((c) => ({ ...extra, planVersion: (c.plan?.version ?? 1) + 1 })) },
+  tamperedHash: { payload: decided(() => ({ ...extra, planHash: otherHash })) },
+  selfApproval: { payload: decided(() => extra), principal: selfApprover },
+});
+const resultEvents = ['PLAN_PROPOSED', 'PLAN_FAILED', 'OPERATION_SUCCEEDED', 'OPERATION_FAILED'].concat(
+  ['OUTCOME_UNKNOWN', 'FOUND', 'NOT_FOUND', 'VOIDED'].map((t) => `OPERATION_${t}`),
+);
+
+export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
+  bodies: [
+    pathBody,
+    bodyFor('issue_credit', { customerId: 'cust-1', amount: 100, currency: 'EUR' }),
+    bodyFor('delete_crm_record', { recordId: 'crm-acme' }),
+  ],
+  examples: {
+    PLAN_PROPOSED: {
+      valid: proposal(requested, freshHash, { promptTokens: 1200, completionTokens: 300, calls: 1 }),
+      invalidPlan: proposal(
+        () => ({ operation: 'delete_database', parameters: {}, rationale: 'clean up' }),
+        () => otherHash,
+      ),
+      /** Spends the default token budget (200k) at once. */
+      overBudget: proposal(requested, freshHash, { promptTokens: 150_000, completionTokens: 50_000, calls: 1 }),
+      /** A refused plan again (a fresh one while nothing was refused). */
+      repeated: proposal(requested, (c) => refusedPlanHashesOf(c)[0] ?? freshHash(c)),
+    },
+    OPERATION_OUTCOME_UNKNOWN: { valid: { payload: { errorClass: 'TRANSPORT', message: 'connection reset' } } },
+    PLAN_FAILED: failures,
+    OPERATION_FAILED: failures,
+    APPROVED: decisions({}),
+    REJECTED: decisions({ reason: 'not now' }),
+    OPERATION_SUCCEEDED: receipt,
+    OPERATION_FOUND: receipt,
+    OPERATION_NOT_FOUND: keyed,
+    OPERATION_VOIDED: keyed,
+  },
+  invariants({ decision, context: c, trail }) {
+    if (decision.outcome !== 'accepted') return [];
+    const violations: string[] = [];
+    if (decision.audit.eventType === 'OPERATION_NOT_FOUND' && decision.record.statePaths.includes('failed'))
+      violations.push('a not-found is taken as proof: the task failed without fencing the key');
+    const executions = decision.effects.filter((e) => e.type === 'executeOperation');
+    if (executions.length === 0) return violations;
+    const approved = [...trail].reverse().find((e) => e.eventType === 'APPROVED' && e.outcome === 'accepted');
+    const { approval, plan } = c;
+    if (!approved) violations.push('an operation executes without an accepted approval');
+    else {
+      if (!approved.actor.roles.includes(roles.approver)) violations.push('the approval was not by a task_approver');
+      if (approved.actor.id === c.requesterId) violations.push('the requester approved their own task');
+      if (approval?.approverId !== approved.actor.id) violations.push('the recorded approver is not who approved');
+    }
+    if (!approval || !plan || approval.planVersion !== plan.version || approval.planHash !== plan.hash)
+      violations.push('the approval does not name the current plan version and hash');
+    if (approval && approval.approverTenantId !== c.tenantId) violations.push('the approver is of another tenant');
+    if (!validationPassedForCurrentPlan(c)) violations.push('the executing plan did not pass validation');
+    if (!isReversibleOrRecoverable(plan?.operation))
+      violations.push(`an operation that is neither reversible nor recoverable executes: ${plan?.operation ?? 'none'}`);
+    // The step before this one (a result, or the retry timer after it): a fence means a fresh key.
+    const previous = trail
+      .slice(0, -1)
+      .reverse()
+      .find((e) => resultEvents.includes(e.eventType));
+    const attempt = attemptOf(c, 'execute');
+    for (const effect of executions) {
+      const key = effect.params.idempotencyKey;
+      if (
+        previous?.eventType === 'OPERATION_VOIDED' &&
+        (typeof key !== 'string' || !key.endsWith(`:attempt-${attempt}`))
+      )
+        violations.push(`an execution after a fence does not use a fresh key: ${String(key)}`);
+      // A second attempt of the same plan (a replan after a fence starts the new plan's count at 1).
+      if (attempt > 1 && !isIdempotent(plan?.operation))
+        violations.push(`a non-idempotent operation (${plan?.operation ?? 'none'}) is retried: ${effect.jobId}`);
+    }
+    return violations;
+  },
+  behaviour: (c) => ({
+    attempts: [attemptOf(c, 'plan'), attemptOf(c, 'execute')],
+    hasPlan: c.plan !== null,
+    planValid: validationPassedForCurrentPlan(c),
+    planIdempotent: isIdempotent(c.plan?.operation),
+    planRecoverable: isReversibleOrRecoverable(c.plan?.operation),
+    approvalCurrent: c.approval !== null && c.approval.planVersion === c.plan?.version,
+    executionStatus: c.execution.status,
+    budgetExhausted: modelBudgetExhausted(c),
+    hasRefusedPlan: refusedPlanHashesOf(c).length > 0,
+  }),
+};
