@@ -211,6 +211,15 @@ export function setup<
   };
   const policy = <T>(value: T | ((context: never) => T), context: unknown): T =>
     typeof value === 'function' ? (value as (context: unknown) => T)(context) : value;
+  /** `answersTheJob`: the event names a job; with `params.effect`, that effect's last job. */
+  function answersJob(context: unknown, event: AnyEnvelope, params: unknown): boolean {
+    const jobId = (event.payload as { jobId?: unknown } | undefined)?.jobId;
+    if (typeof jobId !== 'string') return false;
+    const effect = (params as { effect?: unknown } | undefined)?.effect;
+    if (effect === undefined) return true;
+    const operation = typeof effect === 'string' ? operations[effect] : undefined;
+    return operation !== undefined && bookOf(context).jobs[operation]?.id === jobId;
+  }
   const retryChecks = {
     attemptsRemain: (context: unknown, event: AnyEnvelope) => {
       const f = failed(event);
@@ -232,11 +241,12 @@ export function setup<
     canRetry: ({ context, event }) => allPass(retryChecks, context, event),
     /**
      * The event names a job (the engine refuses one not in flight before the chart): a worker's dead
-     * letter about the job a state waits for, where a person's hand-over does not count. A job guard:
-     * its refusal is `STALE_JOB`.
+     * letter about the job a state waits for, where a person's hand-over does not count. With
+     * `params: { effect }`, only that effect's current job: in a region of a parallel state, the
+     * transitions on a failure event several effects share (XState hands it to every region) take
+     * only their own effect's report. A job guard: its refusal is `STALE_JOB`.
      */
-    answersTheJob: ({ event }) =>
-      typeof (event as AnyEnvelope & { payload?: { jobId?: unknown } }).payload?.jobId === 'string',
+    answersTheJob: ({ context, event }, params) => answersJob(context, event, params),
   };
   const checks = new Map<string, [string, Check<never, never>][]>();
   for (const [name, guard] of Object.entries(spec.guards ?? {})) {

@@ -5,6 +5,7 @@
  * fields, the event schemas and roles, `START`, the dead-letter event, the job specs and their
  * handlers, the events only people may send, the guards' explanations, the jobs in flight.
  */
+import type { AnyStateNode } from 'xstate';
 import { z } from 'zod';
 import { defineWorkflow, handledEventTypes, InvalidWorkflowError } from '../definitions/define-workflow.ts';
 import type {
@@ -175,10 +176,25 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
   return problems;
 }
 
+/** The guard `{ type: 'answersTheJob', params: { effect } }`'s effect, or null for any other guard. */
+function ownJobEffect(guard: unknown): string | null {
+  if (typeof guard !== 'object' || guard === null) return null;
+  const { type, params } = guard as { type?: unknown; params?: { effect?: unknown } };
+  return type === 'answersTheJob' && typeof params?.effect === 'string' ? params.effect : null;
+}
+
+/** The node and every node below it. */
+function subtree(node: AnyStateNode): AnyStateNode[] {
+  return [node, ...Object.values(node.states).flatMap((child) => subtree(child))];
+}
+
 /**
  * XState hands an event to every region of a parallel state: a result or failure event two effects
  * share reaches both regions when their jobs run side by side, and the region whose job it is not
- * would take it too. Each such event must belong to one effect.
+ * would take it too. A shared event is accepted when, in each of the two regions, every transition
+ * on it is guarded by `{ type: 'answersTheJob', params: { effect } }` naming that region's effect
+ * (true only for the event naming that effect's current job); otherwise each such event must belong
+ * to one effect. An `answersTheJob` naming no effect is refused too.
  */
 function parallelSharing(
   id: string,
@@ -187,15 +203,32 @@ function parallelSharing(
 ): string[] {
   const machine = kitMachines.get(kit);
   if (!machine) return [];
-  const parallelAncestor = (a: string, b: string) => {
+  const node = (path: string) => machine.getStateNodeById(`${machine.id}.${path}`);
+  /** The parallel state above both and the region (its child) each is in, or null. */
+  const parallelRegions = (a: string, b: string) => {
     const [x, y] = [a.split('.'), b.split('.')];
     let i = 0;
     while (i < x.length && i < y.length && x[i] === y[i]) i++;
     if (i === 0 || i === x.length || i === y.length) return null;
     const common = x.slice(0, i).join('.');
-    return machine.getStateNodeById(`${machine.id}.${common}`).type === 'parallel' ? common : null;
+    if (node(common).type !== 'parallel') return null;
+    return { parallel: common, regions: [x.slice(0, i + 1).join('.'), y.slice(0, i + 1).join('.')] as const };
   };
+  /** Does every transition on `type` in this region take only `effect`'s own job's report? */
+  const guardedFor = (region: string, type: string, effect: string) =>
+    subtree(node(region)).every((n) => (n.transitions.get(type) ?? []).every((t) => ownJobEffect(t.guard) === effect));
   const problems: string[] = [];
+  for (const n of subtree(machine.root)) {
+    for (const [type, transitions] of n.transitions) {
+      for (const t of transitions) {
+        const effect = ownJobEffect(t.guard);
+        if (effect !== null && !Object.hasOwn(effects, effect))
+          problems.push(
+            `${n.id}: ${type} is guarded by answersTheJob for ${effect}, which is none of the effects (${Object.keys(effects).join(', ')})`,
+          );
+      }
+    }
+  }
   const names = Object.keys(effects);
   for (const [i, first] of names.entries()) {
     for (const second of names.slice(i + 1)) {
@@ -207,10 +240,13 @@ function parallelSharing(
       if (shared.length === 0) continue;
       for (const a of kit.jobStates[first] ?? []) {
         for (const b of kit.jobStates[second] ?? []) {
-          const parallel = parallelAncestor(a, b);
-          if (parallel !== null) {
+          const found = parallelRegions(a, b);
+          if (found === null) continue;
+          const [ra, rb] = found.regions;
+          const unguarded = shared.filter((type) => !(guardedFor(ra, type, first) && guardedFor(rb, type, second)));
+          if (unguarded.length > 0) {
             problems.push(
-              `effects ${first} and ${second} both report ${shared.join(', ')} and run side by side in the parallel state ${parallel}: every region would take it; give each effect events of its own`,
+              `effects ${first} and ${second} both report ${unguarded.join(', ')} and run side by side in the parallel state ${found.parallel}: every region would take it; give each effect events of its own, or guard each region's transitions on it with { type: 'answersTheJob', params: { effect: '<its effect>' } }`,
             );
           }
         }

@@ -129,6 +129,117 @@ describe('the kit’s registration checks', () => {
   });
 });
 
+describe('a flat failure effects share side by side in a parallel state', () => {
+  // Two effects report the same flat failure (a workflow whose events predate the kit): each
+  // region takes only its own effect's report, by the job guard with the effect as its parameter.
+  const kit = setup({
+    input: z.strictObject({}),
+    context: () => ({ errors: [] as string[] }),
+    events: { A_DONE: result(), B_DONE: result(), FAILED: failure({ flat: true }), GIVE_UP: deadLetter() },
+    effects: {
+      a: {
+        params: () => ({}),
+        results: ['A_DONE'],
+        failure: 'FAILED',
+        retry: { maxAttempts: 2 },
+        run: () => Promise.resolve({ type: 'A_DONE' }),
+      },
+      b: {
+        params: () => ({}),
+        results: ['B_DONE'],
+        failure: 'FAILED',
+        retry: { maxAttempts: 2 },
+        run: () => Promise.resolve({ type: 'B_DONE' }),
+      },
+    },
+  });
+  const region = (
+    effect: string,
+    done: string,
+    failed: unknown = { guard: { type: 'answersTheJob', params: { effect } }, target: 'checking' },
+  ) => ({
+    initial: 'running',
+    states: {
+      running: { entry: effect, on: { [done]: 'ok', FAILED: failed } },
+      checking: { always: [{ guard: 'canRetry', target: 'waiting' }, { target: '#shared.stuck' }] },
+      waiting: { after: { backoff: 'running' } },
+      ok: { type: 'final' },
+    },
+  });
+  const bundleOf = (x: unknown, y: unknown, id = 'shared') =>
+    workflow({
+      id,
+      machine: kit.createMachine({
+        id: 'shared',
+        initial: 'created',
+        states: {
+          created: { on: { START: 'work' } },
+          work: {
+            type: 'parallel',
+            states: { x, y },
+            onDone: 'done',
+            on: { GIVE_UP: { guard: 'answersTheJob', target: 'stuck' } },
+          },
+          done: { type: 'final' },
+          stuck: { type: 'final' },
+        },
+      }),
+      title: 'Shared',
+      description: 'Two effects side by side report one flat failure.',
+      create: ['clerk'],
+      view: { schema: z.object({}), render: () => ({}) },
+      paths: { bodies: [{}] },
+      demo: { input: () => ({}), finalState: 'done' },
+    });
+
+  it('is accepted when each region takes it only for its own effect’s job, and refused otherwise', () => {
+    expect(() => bundleOf(region('a', 'A_DONE'), region('b', 'B_DONE'))).not.toThrow();
+    const unguarded = () => bundleOf(region('a', 'A_DONE'), region('b', 'B_DONE', 'checking'));
+    expect(unguarded).toThrow(/effects a and b both report FAILED and run side by side in the parallel state work/);
+    const crossed = { guard: { type: 'answersTheJob', params: { effect: 'a' } }, target: 'checking' };
+    expect(() => bundleOf(region('a', 'A_DONE'), region('b', 'B_DONE', crossed))).toThrow(/both report FAILED/);
+    const anyJob = { guard: 'answersTheJob', target: 'checking' };
+    expect(() => bundleOf(region('a', 'A_DONE'), region('b', 'B_DONE', anyJob))).toThrow(/both report FAILED/);
+    const unknown = { guard: { type: 'answersTheJob', params: { effect: 'c' } }, target: 'checking' };
+    expect(() => bundleOf(region('a', 'A_DONE', unknown), region('b', 'B_DONE'))).toThrow(
+      /FAILED is guarded by answersTheJob for c, which is none of the effects \(a, b\)/,
+    );
+  });
+
+  it('moves only the region whose job failed, retries it with the next attempt, and refuses a stale report', async () => {
+    const bundle = bundleOf(region('a', 'A_DONE'), region('b', 'B_DONE'), 'sharedrun');
+    const world = memoryWorld(16, createRegistry([bundle]));
+    const created = await world.engine.createWorkflow({ definitionId: 'sharedrun', body: {}, principal: clerk });
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const id = created.record.workflowId;
+    expect(created.record.statePaths).toEqual(['work.x.running', 'work.y.running']);
+    const failed = (job: string, eventId: string, retryable = true) =>
+      applyAs(
+        world.engine,
+        id,
+        {
+          type: 'FAILED',
+          eventId,
+          payload: { jobId: `${id}/${job}`, errorClass: 'UNAVAILABLE', message: 'down', retryable },
+        },
+        worker,
+      );
+    const first = await failed('b/1', 'f1');
+    expect(first).toMatchObject({ outcome: 'accepted', record: { statePaths: ['work.x.running', 'work.y.waiting'] } });
+    if (first.outcome !== 'accepted') return;
+    const [timerId = '', timer] = Object.entries(first.record.timers)[0] ?? [];
+    world.clock.now = timer?.dueAt ?? 0;
+    const retried = await world.engine.applyTimer({ workflowId: id, timerId, generation: timer?.generation ?? 0 });
+    expect(contextOf(retried).$warden).toMatchObject({
+      jobs: { a: { id: `${id}/a/1`, attempt: 1 }, b: { id: `${id}/b/2`, attempt: 2 } },
+    });
+    expect(await failed('b/1', 'f2')).toMatchObject({ outcome: 'duplicate' }); // it reported already
+    expect(await failed('a/2', 'f4')).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
+    const second = await failed('a/1', 'f3', false); // not retryable: a person would take over
+    expect(second).toMatchObject({ outcome: 'accepted', record: { statePaths: ['stuck'] } });
+  });
+});
+
 describe('the kit for a workflow ported to it', () => {
   // Flat failures, a retry policy read from the context with a business condition and a retry after
   // a result, an error mapped to a result, a job given up from `run`, the pre-kit jobs and delay names.
