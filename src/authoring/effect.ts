@@ -91,6 +91,12 @@ export interface EffectDeclaration<TContext = never, TParams = unknown, TDeps = 
   results: readonly string[];
   /** The event an attempt's failure reports (declared with `failure()`); without one, a failure dead-letters the job. */
   failure?: string;
+  /**
+   * The event of a failure no attempt may cure (declared `failure({ flat: true, retryable: false })`),
+   * when `failure` is declared `retryable: true`: a thrown error goes to one or the other by its
+   * retryability. `canRetry` is never true on it.
+   */
+  permanentFailure?: string;
   retry?: RetryPolicy<TContext>;
   /** One attempt's time limit, ms; by default the platform's for this operation. */
   timeoutMs?: number;

@@ -32,14 +32,25 @@ export const flatFailureSchema = z.strictObject({
   retryable: z.boolean(),
 });
 
-/** The error a failure event reports, in either layout; null when the payload holds none. */
-export function failureError(payload: unknown): { class: ErrorClass; retryable: boolean } | null {
+/**
+ * Flat, with whether another attempt may cure it told by the event's type (`RETRYABLE_ERROR`,
+ * `PERMANENT_ERROR`: `failure({ flat: true, retryable })`), so no `retryable` field.
+ */
+export const typedFailureSchema = z.strictObject({ jobId: jobIdSchema, errorClass, message: text(2000) });
+
+/**
+ * The error a failure event reports, in any layout (the retryability from the event's declaration
+ * when its type tells it); null when the payload holds none.
+ */
+export function failureError(
+  payload: unknown,
+  declaration?: Pick<EventDeclaration, 'retryable'>,
+): { class: ErrorClass; retryable: boolean } | null {
   const p = payload as
     { error?: { class: ErrorClass; retryable: boolean }; errorClass?: ErrorClass; retryable?: boolean } | undefined;
   if (p?.error) return p.error;
-  return p?.errorClass !== undefined && typeof p.retryable === 'boolean'
-    ? { class: p.errorClass, retryable: p.retryable }
-    : null;
+  const retryable = typeof p?.retryable === 'boolean' ? p.retryable : declaration?.retryable;
+  return p?.errorClass !== undefined && retryable !== undefined ? { class: p.errorClass, retryable } : null;
 }
 
 type Shape = z.ZodRawShape;
@@ -56,6 +67,8 @@ export interface EventDeclaration<TPayload = unknown> {
   byModel: boolean;
   /** A failure whose fields are at the top level of the payload (`failure({ flat: true })`). */
   flat?: boolean;
+  /** A flat failure whose type tells whether another attempt may cure it (`failure({ flat: true, retryable })`). */
+  retryable?: boolean;
 }
 
 /**
@@ -83,14 +96,22 @@ export function result<S extends Shape>(
 
 /**
  * An effect's failure report: `{ jobId, error: { class, message, retryable } }`, sent by its worker;
- * with `flat`, `{ jobId, errorClass, message, retryable }` (the layout of events that predate the kit).
+ * with `flat`, `{ jobId, errorClass, message, retryable }` (the layout of events that predate the kit);
+ * with `flat` and `retryable`, `{ jobId, errorClass, message }`: the type tells whether another
+ * attempt may cure it (a pair, e.g. `RETRYABLE_ERROR` as the effects' `failure` and
+ * `PERMANENT_ERROR` as their `permanentFailure`).
  */
 export function failure(): EventDeclaration<z.infer<typeof failureSchema>>;
+export function failure(options: {
+  flat: true;
+  retryable: boolean;
+}): EventDeclaration<z.infer<typeof typedFailureSchema>>;
 export function failure(options: { flat: true }): EventDeclaration<z.infer<typeof flatFailureSchema>>;
-export function failure(options: { flat?: boolean } = {}): EventDeclaration {
-  return options.flat
-    ? { kind: 'failure', schema: flatFailureSchema, roles: ['worker'], byModel: false, flat: true }
-    : { kind: 'failure', schema: failureSchema, roles: ['worker'], byModel: false };
+export function failure(options: { flat?: boolean; retryable?: boolean } = {}): EventDeclaration {
+  const base = { kind: 'failure' as const, roles: ['worker'], byModel: false };
+  if (options.flat && options.retryable !== undefined)
+    return { ...base, schema: typedFailureSchema, flat: true, retryable: options.retryable };
+  return options.flat ? { ...base, schema: flatFailureSchema, flat: true } : { ...base, schema: failureSchema };
 }
 
 /**

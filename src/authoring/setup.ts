@@ -204,8 +204,9 @@ export function setup<
     const operation = typeof payload?.jobId === 'string' ? payload.jobId.split('/').at(-2) : undefined;
     const name = operation === undefined ? undefined : byOperation.get(operation);
     const declaration = name === undefined ? undefined : effects[name];
-    const error = failureError(payload);
-    if (name !== undefined && declaration?.failure === event.type && error) return { name, declaration, error };
+    const reports = declaration?.failure === event.type || declaration?.permanentFailure === event.type;
+    const error = reports ? failureError(payload, spec.events[event.type]) : null;
+    if (name !== undefined && declaration && error) return { name, declaration, error };
     const after = Object.entries(effects).find(([, d]) => d.retry?.after?.includes(event.type));
     return after ? { name: after[0], declaration: after[1], error: null } : null;
   };

@@ -135,6 +135,29 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
         `effect ${name} reports failures as ${declaration.failure}: declare it in events as ${declaration.failure}: failure()`,
       );
     }
+    const permanent = declaration.permanentFailure;
+    if (permanent !== undefined && events[permanent]?.retryable !== false) {
+      problems.push(
+        `effect ${name} reports permanent failures as ${permanent}: declare it in events as ${permanent}: failure({ flat: true, retryable: false })`,
+      );
+    }
+    if (declaration.failure !== undefined && events[declaration.failure]?.retryable === false) {
+      problems.push(
+        `effect ${name}'s failure ${declaration.failure} is declared retryable: false: name the retryable one as failure and this one as permanentFailure`,
+      );
+    }
+    if (
+      declaration.failure !== undefined &&
+      events[declaration.failure]?.retryable === true &&
+      permanent === undefined
+    ) {
+      problems.push(
+        `effect ${name}'s failure ${declaration.failure} says every failure may be retried: name the event of the others as permanentFailure`,
+      );
+    }
+    if (permanent !== undefined && declaration.failure === undefined) {
+      problems.push(`effect ${name} has a permanentFailure but no failure: name the retryable one as failure`);
+    }
     for (const type of declaration.retry?.after ?? []) {
       if (events[type]?.kind !== 'result')
         problems.push(`effect ${name} may be retried after ${type}: declare it in events as ${type}: result({ … })`);
@@ -174,6 +197,11 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
   if (Object.hasOwn(events, 'START'))
     problems.push("START is the kit's own (sent right after creation when the chart handles it): do not declare it");
   return problems;
+}
+
+/** The events an effect reports: its results and failures. */
+function reportedEvents(d: EffectDeclaration<unknown>): string[] {
+  return [...d.results, ...[d.failure, d.permanentFailure].filter((t): t is string => t !== undefined)];
 }
 
 /** The guard `{ type: 'answersTheJob', params: { effect } }`'s effect, or null for any other guard. */
@@ -234,7 +262,7 @@ function parallelSharing(
     for (const second of names.slice(i + 1)) {
       const events = (name: string) => {
         const d = effects[name];
-        return d ? [...d.results, ...(d.failure === undefined ? [] : [d.failure])] : [];
+        return d ? reportedEvents(d) : [];
       };
       const shared = events(first).filter((type) => events(second).includes(type));
       if (shared.length === 0) continue;
@@ -295,10 +323,18 @@ function handlerOf(
         if (own) return { type: own.type, payload: { ...own.payload, jobId: ctx.job.jobId } };
         const { errorClass, retryable, message } = failureFacts(error);
         if (declaration.failure !== undefined) {
-          const facts = events[declaration.failure]?.flat
-            ? { errorClass, message, retryable }
-            : { error: { class: errorClass, message, retryable } };
-          return { type: declaration.failure, payload: { jobId: ctx.job.jobId, ...facts } };
+          const type =
+            !retryable && declaration.permanentFailure !== undefined
+              ? declaration.permanentFailure
+              : declaration.failure;
+          const e = events[type];
+          const facts =
+            e?.retryable !== undefined
+              ? { errorClass, message }
+              : e?.flat
+                ? { errorClass, message, retryable }
+                : { error: { class: errorClass, message, retryable } };
+          return { type, payload: { jobId: ctx.job.jobId, ...facts } };
         }
         return {
           type: deadLetterEvent ?? 'ESCALATE',
@@ -315,7 +351,7 @@ function resultOperationsOf(
 ): Record<string, string[]> {
   const answers: Record<string, string[]> = {};
   for (const [name, declaration] of Object.entries(effects)) {
-    for (const type of [...declaration.results, ...(declaration.failure === undefined ? [] : [declaration.failure])]) {
+    for (const type of reportedEvents(declaration)) {
       (answers[type] ??= []).push(operations[name] ?? name);
     }
   }

@@ -360,3 +360,112 @@ describe('the kit for a workflow ported to it', () => {
     expect(await run('down')).toEqual(flat(true));
   });
 });
+
+describe('a failure pair whose types tell retryability (RETRYABLE_ERROR, PERMANENT_ERROR)', () => {
+  // The layout of support's events: { jobId, errorClass, message }, the type says whether another
+  // attempt may cure it; the effect names the retryable one as failure, the other as permanentFailure.
+  const events = {
+    DONE: result(),
+    RETRYABLE_ERROR: failure({ flat: true, retryable: true }),
+    PERMANENT_ERROR: failure({ flat: true, retryable: false }),
+    ESCALATE: deadLetter(),
+  };
+  const work = {
+    params: () => ({}),
+    results: ['DONE'],
+    failure: 'RETRYABLE_ERROR',
+    permanentFailure: 'PERMANENT_ERROR',
+    retry: { maxAttempts: 2 },
+    idempotent: true,
+    run: ({ params }: { params: unknown }) => {
+      const mode = (params as { mode?: string }).mode;
+      if (mode === 'down') throw new EffectError('UNAVAILABLE', 'down', true);
+      if (mode === 'gone') throw new EffectError('NOT_FOUND', 'gone', false);
+      return Promise.resolve({ type: 'DONE' });
+    },
+  };
+  const states = {
+    working: {
+      entry: 'work',
+      on: {
+        DONE: 'end',
+        RETRYABLE_ERROR: 'checking',
+        PERMANENT_ERROR: 'end',
+        ESCALATE: { guard: 'answersTheJob', target: 'end' },
+      },
+    },
+    checking: { always: [{ guard: 'canRetry', target: 'waiting' }, { target: 'end' }] },
+    waiting: { after: { backoff: 'working' } },
+    end: { type: 'final' },
+  };
+  const bundleOf = (declaration: Record<string, unknown>) =>
+    workflow({
+      machine: setup({
+        input: z.strictObject({}),
+        context: () => ({}),
+        events,
+        effects: { work: declaration as typeof work },
+      }).createMachine({ id: 'typed', initial: 'working', states }),
+      title: 'Typed failures',
+      description: 'A failure pair whose types tell retryability.',
+      create: ['clerk'],
+      view: { schema: z.object({}), render: () => ({}) },
+      paths: { bodies: [{}] },
+      demo: { input: () => ({}), finalState: 'end' },
+    });
+  const bundle = bundleOf(work);
+  const d = bundle.latest as WorkflowDefinition;
+  const $warden = { workflowId: 'wf', jobs: { work: { id: 'wf/work/1', n: 1, attempt: 1 } } };
+  const report = (type: string, errorClass: string) => ({
+    type,
+    payload: { jobId: 'wf/work/1', errorClass, message: 'm' },
+  });
+
+  it('takes the payload without a retryable field, and retries only the retryable type with a curable class', () => {
+    expect(d.eventSchemas.RETRYABLE_ERROR?.safeParse(report('', 'UNAVAILABLE').payload).success).toBe(true);
+    const withFlag = { ...report('', 'UNAVAILABLE').payload, retryable: true };
+    expect(d.eventSchemas.RETRYABLE_ERROR?.safeParse(withFlag).success).toBe(false);
+    expect(d.resultOperations).toMatchObject({ RETRYABLE_ERROR: ['work'], PERMANENT_ERROR: ['work'] });
+    expect(d.explainGuard('canRetry', { $warden }, report('RETRYABLE_ERROR', 'UNAVAILABLE'))).toEqual([]);
+    expect(d.explainGuard('canRetry', { $warden }, report('RETRYABLE_ERROR', 'NOT_FOUND'))).toEqual([
+      'errorMayBeRetried',
+    ]);
+    expect(d.explainGuard('canRetry', { $warden }, report('PERMANENT_ERROR', 'UNAVAILABLE'))).toEqual([
+      'errorMayBeRetried',
+    ]);
+  });
+
+  it('reports a thrown error as one type or the other by its retryability', async () => {
+    const handler = bundle.handlers.work;
+    if (!handler) throw new Error('no handler');
+    const run = (mode: string) =>
+      handler({ timeoutMs: () => 1000 } as never)({
+        job: { workflowId: 'wf', jobId: 'wf/work/1', type: 'work', operation: 'work', params: { mode } },
+        context: {},
+        now: () => 0,
+        signal: new AbortController().signal,
+        saveArtifact: () => Promise.resolve({ id: 'a', hash: 'h' }),
+        loadArtifact: () => Promise.resolve(null),
+      } as never);
+    expect(await run('down')).toEqual({
+      type: 'RETRYABLE_ERROR',
+      payload: { jobId: 'wf/work/1', errorClass: 'UNAVAILABLE', message: 'down' },
+    });
+    expect(await run('gone')).toEqual({
+      type: 'PERMANENT_ERROR',
+      payload: { jobId: 'wf/work/1', errorClass: 'NOT_FOUND', message: 'gone' },
+    });
+  });
+
+  it('refuses a pair declared the wrong way round or half', () => {
+    expect(() => bundleOf({ ...work, permanentFailure: undefined })).toThrow(
+      /effect work's failure RETRYABLE_ERROR says every failure may be retried: name the event of the others as permanentFailure/,
+    );
+    expect(() => bundleOf({ ...work, failure: 'PERMANENT_ERROR', permanentFailure: 'RETRYABLE_ERROR' })).toThrow(
+      /reports permanent failures as RETRYABLE_ERROR: declare it in events as RETRYABLE_ERROR: failure\({ flat: true, retryable: false }\)/,
+    );
+    expect(() => bundleOf({ ...work, failure: undefined, retry: undefined })).toThrow(
+      /effect work has a permanentFailure but no failure/,
+    );
+  });
+});
