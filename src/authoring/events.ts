@@ -116,12 +116,17 @@ export function failure(options: { flat?: boolean; retryable?: boolean } = {}): 
 
 /**
  * The event a worker sends when it gives up on a job (`{ reason, jobId }`), so a person takes the
- * workflow over; `roles` may send it too (a person handing the case over).
+ * workflow over; `roles` may send it too (a person handing the case over), with `fields` of its own
+ * (optional ones: a worker sends only the reason and the job).
  */
-export function deadLetter(
-  options: { roles?: readonly string[] } = {},
-): EventDeclaration<z.infer<typeof deadLetterSchema>> {
-  return { kind: 'deadLetter', schema: deadLetterSchema, roles: ['worker', ...(options.roles ?? [])], byModel: false };
+export function deadLetter(options?: { roles?: readonly string[] }): EventDeclaration<z.infer<typeof deadLetterSchema>>;
+export function deadLetter<S extends Shape>(options: {
+  roles?: readonly string[];
+  fields: S;
+}): EventDeclaration<z.infer<typeof deadLetterSchema> & z.infer<z.ZodObject<S, z.core.$strict>>>;
+export function deadLetter(options: { roles?: readonly string[]; fields?: Shape } = {}): EventDeclaration {
+  const schema = options.fields ? deadLetterSchema.extend(options.fields) : deadLetterSchema;
+  return { kind: 'deadLetter', schema, roles: ['worker', ...(options.roles ?? [])], byModel: false };
 }
 
 export type EventDeclarations = Readonly<Record<string, EventDeclaration>>;

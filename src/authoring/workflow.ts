@@ -21,6 +21,8 @@ import type {
 } from '../definitions/workflow.ts';
 import type { WorkflowRecord } from '../engine/decision.ts';
 import type { OutcomeInvariant, WorkflowDefinition } from '../engine/definition.ts';
+import type { SnapshotMigration } from '../engine/migrate.ts';
+import type { ReleasableParts } from '../definitions/released-parts.ts';
 import { workerRole, type Principal } from '../engine/principal.ts';
 import { failureFacts, createHandler } from '../effects/handler-kit.ts';
 import type { EffectContext, EffectHandler, ResultEvent } from '../effects/effect.ts';
@@ -66,6 +68,20 @@ export interface WorkflowSpec<TContext, TDeps extends object = object> {
    * digest of the context does not fit, `behaviour` (see `derivePathModel`); or a full `PathModel` by hand.
    */
   paths: PathModel<TContext> | Omit<DerivePathInput<TContext>, 'definition' | 'roles' | 'claims'>;
+  /**
+   * This version's number (1 by default), and the definition's earlier versions, released, oldest
+   * first (workflows started on one keep running on it), with the migrations between them.
+   */
+  version?: number;
+  earlier?: readonly WorkflowDefinition<TContext>[];
+  migrations?: readonly SnapshotMigration[];
+  /** Functions (or tables of them) the implementations call, pinned with this version's release by name. */
+  pinnedFunctions?: Readonly<Record<string, unknown>>;
+  /**
+   * Guards of the workflow's own that check an event answers the job in flight (beside the kit's
+   * `answersTheJob`): a refusal by them alone is `STALE_JOB`, not `GUARD_REJECTED`.
+   */
+  jobGuards?: readonly string[];
   /** How `warden demo` drives it: the creation input, and the person's decision per state (none by default). */
   demo: Pick<DemoScript<TContext>, 'input'> & Partial<Pick<DemoScript<TContext>, 'creator' | 'decide' | 'finalState'>>;
 }
@@ -385,6 +401,10 @@ export function workflow<TContext, TDeps extends object = object>(
     ]);
   const events = kit.spec.events;
   const problems = kitProblems(id, kit, events);
+  for (const guard of spec.jobGuards ?? []) {
+    if (!Object.hasOwn(kit.spec.guards ?? {}, guard))
+      problems.push(`jobGuards names ${guard}, which is none of the guards: declare it in guards`);
+  }
   if (problems.length > 0) throw new InvalidWorkflowError(id, problems);
 
   const handled = handledEventTypes(spec.machine);
@@ -401,9 +421,9 @@ export function workflow<TContext, TDeps extends object = object>(
     eventRoles.START = [...new Set([...spec.create, workerRole])];
   }
   const effects: Readonly<Record<string, EffectDeclaration<unknown>>> = kit.spec.effects ?? {};
-  const definition: WorkflowDefinition<TContext> = {
+  const definition: WorkflowDefinition<TContext> & ReleasableParts = {
     id,
-    version: 1,
+    version: spec.version ?? 1,
     machine: spec.machine,
     inputSchema: kit.spec.input.extend(engineFields),
     createRoles: spec.create,
@@ -419,7 +439,7 @@ export function workflow<TContext, TDeps extends object = object>(
         },
       ]),
     ),
-    jobGuards: ['answersTheJob'],
+    jobGuards: ['answersTheJob', ...(spec.jobGuards ?? [])],
     resultOperations: resultOperationsOf(effects, kit.operations),
     currentJobs: kit.currentJobs,
     explainGuard: kit.explainGuard,
@@ -429,6 +449,7 @@ export function workflow<TContext, TDeps extends object = object>(
     personEvents: Object.entries(events)
       .filter(([, e]) => e.kind === 'person' && !e.byModel)
       .map(([t]) => t),
+    ...(spec.pinnedFunctions ? { pinnedFunctions: spec.pinnedFunctions } : {}),
   };
   const roleNames = [...new Set([...spec.create, ...Object.values(eventRoles).flat()])].sort();
   const roles = spec.roles ?? Object.fromEntries(roleNames.map((r) => [r, r]));
@@ -446,7 +467,8 @@ export function workflow<TContext, TDeps extends object = object>(
     id,
     title: spec.title,
     description: spec.description,
-    versions: [definition],
+    versions: [...(spec.earlier ?? []), definition],
+    ...(spec.migrations ? { migrations: spec.migrations } : {}),
     createSchema: kit.spec.input,
     roles,
     ...(spec.claims ? { claims: spec.claims } : {}),

@@ -27,6 +27,12 @@ export interface ReleasedVersionInput {
   context?: (args: { input: never }) => unknown;
   /** The pins written at release (`<id>.v<version>.pins.json`). */
   pins?: unknown;
+  /**
+   * For a chart released on the authoring kit: the kit's `createMachine` (`setup(...).createMachine`),
+   * which supplies the kit's implementations and the context; `implementations` are then not used,
+   * and the config holds no context expression.
+   */
+  createMachine?: (config: never) => AnyStateMachine;
   /** Repairs to apply to the released config (named, each closing a hole in a guarantee); the file stays as released. */
   repair?: { names: readonly string[]; apply: (config: Record<string, unknown>) => Record<string, unknown> };
 }
@@ -76,6 +82,12 @@ export function loadReleasedMachine(input: ReleasedVersionInput): ReleasedVersio
       `${key}: the released config holds expressions at ${inline.join(', ')}; only the root context factory may be one`,
     );
   }
+  if (input.createMachine) {
+    if (config.context !== undefined || input.context) {
+      throw new Error(`${key}: a chart released on the kit takes its context from the kit's setup(): drop its context`);
+    }
+    return pinned(input, input.createMachine(config as never));
+  }
   if (isExpression(config.context)) {
     if (!input.context) {
       throw new Error(`${key}: the released config's context is ${config.context.$expr}; pass that factory as context`);
@@ -86,6 +98,12 @@ export function loadReleasedMachine(input: ReleasedVersionInput): ReleasedVersio
   }
   const { guards = {}, actions = {}, delays = {}, actors = {} } = input.implementations;
   const machine = createMachine(config as never, { guards, actions, delays, actors } as never) as AnyStateMachine;
+  return pinned(input, machine);
+}
+
+/** The released version of `machine`: refused when the config names anything not given; with its repairs and pins. */
+function pinned(input: ReleasedVersionInput, machine: AnyStateMachine): ReleasedVersion {
+  const { key } = input;
   const missing = missingImplementations(machine, key);
   if (missing.length > 0) throw new Error(missing.map((p) => `${p.code}: ${p.message}`).join('\n'));
   const repairs = input.repair && input.repair.names.length > 0 ? { repairs: [...input.repair.names] } : {};

@@ -15,6 +15,7 @@ import { memoryWorld } from '../support/world.ts';
 import { stampWorkflow } from './tiny-workflow.ts';
 import { z } from 'zod';
 import { deadLetter, EffectError, failure, result, setup, workflow } from '../../src/authoring/index.ts';
+import { loadReleasedMachine } from '../../src/definitions/released-version.ts';
 
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 const officer = { id: 'officer-1', tenantId: 't1', kind: 'user' as const, roles: ['loan_officer'] };
@@ -467,5 +468,98 @@ describe('a failure pair whose types tell retryability (RETRYABLE_ERROR, PERMANE
     expect(() => bundleOf({ ...work, failure: undefined, retry: undefined })).toThrow(
       /effect work has a permanentFailure but no failure/,
     );
+  });
+});
+
+describe('a kit workflow of several versions', () => {
+  // Version 1 released as data (its config as JSON) and loaded onto the kit's setup, version 2 the
+  // latest; an own job guard, a dead letter with a field of its own.
+  const kit = setup({
+    input: z.strictObject({}),
+    context: () => ({ version: 0 }),
+    events: {
+      CHECKED: result({ version: z.number() }),
+      ESCALATE: deadLetter({ roles: ['clerk'], fields: { questions: z.array(z.string()).max(5).optional() } }),
+    },
+    effects: { check: { params: () => ({}), results: ['CHECKED'], run: () => Promise.resolve({ type: 'CHECKED' }) } },
+    guards: {
+      isCurrentCheck: ({ context, event }) => event.type === 'CHECKED' && event.payload.version === context.version,
+    },
+  });
+  const chart = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    initial: 'checking',
+    states: {
+      checking: {
+        entry: 'check',
+        on: { CHECKED: { guard: 'isCurrentCheck', target: 'done' }, ESCALATE: 'done' },
+      },
+      done: { type: 'final' },
+      ...extra,
+    },
+  });
+  const spec = {
+    title: 'Versioned',
+    description: 'Two versions.',
+    create: ['clerk'],
+    view: { schema: z.object({}), render: () => ({}) },
+    paths: { bodies: [{}] },
+    demo: { input: () => ({}), finalState: 'done' },
+    jobGuards: ['isCurrentCheck'],
+  };
+  const released = loadReleasedMachine({
+    key: 'versioned@1',
+    config: JSON.parse(JSON.stringify(chart('versioned'))),
+    implementations: {},
+    createMachine: (config: never) => kit.createMachine(config),
+  });
+  const v1 = workflow({ ...spec, machine: released.machine, version: 1 }).latest;
+  const migration = { from: 'versioned@1', to: 'versioned@2', migrate: (s: never) => s };
+  const bundle = workflow({
+    ...spec,
+    machine: kit.createMachine(chart('versioned', { parked: { type: 'final' } })),
+    version: 2,
+    earlier: [v1],
+    migrations: [migration],
+  });
+
+  it('registers the released version beside the latest, each with the kit’s jobs', () => {
+    expect(bundle.versions.map((d) => d.version)).toEqual([1, 2]);
+    expect(bundle.latest.version).toBe(2);
+    expect(bundle.migrations).toEqual([migration]);
+    const context = {
+      version: 0,
+      $warden: { workflowId: 'wf', jobs: { check: { id: 'wf/check/1', n: 1, attempt: 1 } } },
+    };
+    expect(v1.currentJobs(context, ['checking'])).toEqual({ check: 'wf/check/1' });
+    expect(v1.jobGuards).toEqual(['answersTheJob', 'isCurrentCheck']);
+    expect(bundle.latest.eventSchemas.ESCALATE?.safeParse({ reason: 'r', questions: ['q'] }).success).toBe(true);
+    expect(bundle.latest.eventSchemas.ESCALATE?.safeParse({ reason: 'r', other: 1 }).success).toBe(false);
+  });
+
+  it('refuses a released kit chart with a context of its own, and a job guard that is not declared', () => {
+    const withContext = { ...chart('versioned'), context: { $expr: 'createInitialContext' } };
+    expect(() =>
+      loadReleasedMachine({
+        key: 'versioned@1',
+        config: withContext,
+        implementations: {},
+        createMachine: (config: never) => kit.createMachine(config),
+      }),
+    ).toThrow(/takes its context from the kit's setup\(\)/);
+    expect(() => workflow({ ...spec, machine: kit.createMachine(chart('versioned')), jobGuards: ['nope'] })).toThrow(
+      /jobGuards names nope, which is none of the guards/,
+    );
+  });
+
+  it('refuses a result its own job guard rejects as STALE_JOB', async () => {
+    const world = memoryWorld(16, createRegistry([bundle]));
+    const created = await world.engine.createWorkflow({ definitionId: 'versioned', body: {}, principal: clerk });
+    if (created.outcome !== 'created') throw new Error(created.outcome);
+    const id = created.record.workflowId;
+    const checked = (version: number, eventId: string) =>
+      applyAs(world.engine, id, { type: 'CHECKED', eventId, payload: { jobId: `${id}/check/1`, version } }, worker);
+    expect(await checked(7, 'c1')).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
+    expect(await checked(0, 'c2')).toMatchObject({ outcome: 'accepted', record: { statePaths: ['done'] } });
   });
 });
