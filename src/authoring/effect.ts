@@ -25,9 +25,18 @@ export interface RetryPolicy<TContext = never> {
   when?: FromContext<TContext, boolean>;
   /**
    * Result events after which another attempt may follow as after a retryable failure (one that
-   * proves the last attempt took no effect, e.g. its idempotency key fenced with nothing under it).
+   * proves the last attempt took no effect, e.g. its idempotency key fenced with nothing under it);
+   * a job started on one of them is the next attempt, as one started by a `backoff` timer.
    */
   after?: readonly string[];
+  /**
+   * The state (a dotted path) over a visit to which the attempts count, when it is wider than the
+   * state that starts the effect (support's refund: executed again after a reconciliation found
+   * nothing, three times per visit to `executingAction`). A job started inside it on an event that
+   * is neither a `backoff` timer nor a report of a job started inside it begins a new visit: every
+   * effect counting over that state gets its whole budget again.
+   */
+  within?: string;
   /**
    * The error classes another attempt may cure; by default the transient ones. An effect that is
    * not `idempotent` never retries an error after which the call may already have taken effect

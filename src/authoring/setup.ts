@@ -207,6 +207,7 @@ export function setup<
     const reports = declaration?.failure === event.type || declaration?.permanentFailure === event.type;
     const error = reports ? failureError(payload, spec.events[event.type]) : null;
     if (name !== undefined && declaration && error) return { name, declaration, error };
+    if (name !== undefined && declaration?.retry?.after?.includes(event.type)) return { name, declaration, error };
     const after = Object.entries(effects).find(([, d]) => d.retry?.after?.includes(event.type));
     return after ? { name: after[0], declaration: after[1], error: null } : null;
   };
@@ -269,22 +270,51 @@ export function setup<
       name,
     );
   }
-  for (const name of Object.keys(effects)) {
+  const inside = (path: string, scope: string) => path === scope || path.startsWith(`${scope}.`);
+  /**
+   * The action that starts effect `name`'s job, for a chart whose states start the effects as
+   * `started` says (effect name → state paths): the budgets of `retry.within` scopes follow them.
+   */
+  const effectAction = (name: string, started: Readonly<Record<string, readonly string[]>>) => {
     const operation = operations[name] ?? name;
-    actions[name] = authored(
-      enqueueActions(({ context, event, enqueue }) => {
-        const book = bookOf(context);
-        const previous = book.jobs[operation];
-        const n = (previous?.n ?? 0) + 1;
-        const attempt = previous && isBackoffTimer(event.type) ? previous.attempt + 1 : 1;
-        const id = `${book.workflowId}/${operation}/${n}`;
-        enqueue.assign({ $warden: { ...book, jobs: { ...book.jobs, [operation]: { id, n, attempt } } } });
-        enqueue({ type: jobMarkerAction, params: { effect: name, jobId: id } });
-      }),
-      'effects',
-      name,
+    const after = effects[name]?.retry?.after ?? [];
+    const startsInside = (effect: string, scope: string) => (started[effect] ?? []).some((path) => inside(path, scope));
+    const scopes = [...new Set(Object.values(effects).map((d) => d.retry?.within))].filter(
+      (scope): scope is string => scope !== undefined && startsInside(name, scope),
     );
-  }
+    /** Does the event report a job of an effect started inside `scope`? */
+    const reportsJobInside = (event: AnyEnvelope, scope: string) => {
+      const jobId = (event.payload as { jobId?: unknown } | undefined)?.jobId;
+      const effect = typeof jobId === 'string' ? byOperation.get(jobId.split('/').at(-2) ?? '') : undefined;
+      return effect !== undefined && startsInside(effect, scope);
+    };
+    /** The jobs, with the budgets set back of effects counting over a scope this start begins a new visit of. */
+    const visited = (event: AnyEnvelope, jobs: JobBook['jobs']): JobBook['jobs'] => {
+      const fresh = scopes.filter((scope) => !isBackoffTimer(event.type) && !reportsJobInside(event, scope));
+      if (fresh.length === 0) return jobs;
+      const next = { ...jobs };
+      for (const [other, d] of Object.entries(effects)) {
+        const job = next[operations[other] ?? other];
+        const within = d.retry?.within;
+        if (job && within !== undefined && fresh.includes(within))
+          next[operations[other] ?? other] = { ...job, attempt: 0 };
+      }
+      return next;
+    };
+    const start = enqueueActions(({ context, event, enqueue }) => {
+      const book = bookOf(context);
+      const jobs = visited(event, book.jobs);
+      const previous = jobs[operation];
+      const n = (previous?.n ?? 0) + 1;
+      const retry = isBackoffTimer(event.type) || after.includes(event.type);
+      const attempt = previous && retry ? previous.attempt + 1 : 1;
+      const id = `${book.workflowId}/${operation}/${n}`;
+      enqueue.assign({ $warden: { ...book, jobs: { ...jobs, [operation]: { id, n, attempt } } } });
+      enqueue({ type: jobMarkerAction, params: { effect: name, jobId: id } });
+    });
+    return authored(start, 'effects', name);
+  };
+  for (const name of Object.keys(effects)) actions[name] = effectAction(name, {});
 
   const backoff = ({ context, event }: { context: unknown; event: AnyEnvelope }) => {
     const f = failed(event);
@@ -319,14 +349,18 @@ export function setup<
   return {
     /** The chart: a static config literal (guards, actions and delays by name), as the Stately editor writes it. */
     createMachine(config: { id: string; states: Record<string, unknown> } & Loose): KitMachine<TContext> {
-      const machine = machines.createMachine({
-        ...config,
-        context: ({ input }: { input: z.infer<TInput> & EngineInput }) => ({
-          ...spec.context(input),
-          $warden: { workflowId: input.workflowId, jobs: {} },
-        }),
-      } as never) as unknown as AnyStateMachine;
       const jobStates = statesEntering(config, Object.keys(effects));
+      const machine = (
+        machines.createMachine({
+          ...config,
+          context: ({ input }: { input: z.infer<TInput> & EngineInput }) => ({
+            ...spec.context(input),
+            $warden: { workflowId: input.workflowId, jobs: {} },
+          }),
+        } as never) as unknown as AnyStateMachine
+      ).provide({
+        actions: Object.fromEntries(Object.keys(effects).map((name) => [name, effectAction(name, jobStates)])),
+      });
       const currentJobs = (context: unknown, statePaths?: readonly string[]) => {
         const jobs: Record<string, string | undefined> = {};
         const book = bookOf(context);

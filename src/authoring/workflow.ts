@@ -178,9 +178,18 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
       if (events[type]?.kind !== 'result')
         problems.push(`effect ${name} may be retried after ${type}: declare it in events as ${type}: result({ … })`);
     }
-    if (declaration.retry && declaration.failure === undefined) {
+    const within = declaration.retry?.within;
+    if (
+      within !== undefined &&
+      !(kit.jobStates[name] ?? []).every((path) => path === within || path.startsWith(`${within}.`))
+    ) {
       problems.push(
-        `effect ${name} has a retry policy but no failure event to retry on: add failure: '<EVENT>' and declare it with failure()`,
+        `effect ${name} counts its attempts within ${within}, which does not hold every state that starts it (${(kit.jobStates[name] ?? []).join(', ')})`,
+      );
+    }
+    if (declaration.retry && declaration.failure === undefined && (declaration.retry.after ?? []).length === 0) {
+      problems.push(
+        `effect ${name} has a retry policy but no failure event to retry on: add failure: '<EVENT>' and declare it with failure(), or name results in retry.after`,
       );
     }
     if (declaration.failure === undefined && !Object.values(events).some((e) => e.kind === 'deadLetter')) {

@@ -14,7 +14,7 @@ import { applyAs } from '../support/job-results.ts';
 import { memoryWorld } from '../support/world.ts';
 import { stampWorkflow } from './tiny-workflow.ts';
 import { z } from 'zod';
-import { deadLetter, EffectError, failure, result, setup, workflow } from '../../src/authoring/index.ts';
+import { deadLetter, EffectError, event, failure, result, setup, workflow } from '../../src/authoring/index.ts';
 import { loadReleasedMachine } from '../../src/definitions/released-version.ts';
 
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
@@ -561,5 +561,105 @@ describe('a kit workflow of several versions', () => {
       applyAs(world.engine, id, { type: 'CHECKED', eventId, payload: { jobId: `${id}/check/1`, version } }, worker);
     expect(await checked(7, 'c1')).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
     expect(await checked(0, 'c2')).toMatchObject({ outcome: 'accepted', record: { statePaths: ['done'] } });
+  });
+});
+
+describe('attempts counted over a visit to a wider state (retry.within), and a restart after a named result', () => {
+  // Support's refund: executed again, under the same key, after a reconciliation found nothing, a
+  // bounded number of times per visit to the acting state; a person's retry of the reconciliation
+  // begins a new visit.
+  const actsChart = (within: string | undefined) =>
+    setup({
+      input: z.strictObject({}),
+      context: () => ({}),
+      events: {
+        EXECUTED: result(),
+        UNKNOWN: result(),
+        FOUND: result(),
+        NOT_FOUND: result(),
+        RETRY: event({}, { roles: ['clerk'] }),
+        ESCALATE: deadLetter(),
+      },
+      effects: {
+        execute: {
+          params: () => ({}),
+          results: ['EXECUTED', 'UNKNOWN'],
+          retry: { maxAttempts: 2, after: ['NOT_FOUND'], retryable: [], ...(within ? { within } : {}) },
+          run: () => Promise.resolve({ type: 'EXECUTED' }),
+        },
+        reconcile: {
+          params: () => ({}),
+          results: ['FOUND', 'NOT_FOUND'],
+          run: () => Promise.resolve({ type: 'FOUND' }),
+        },
+      },
+    }).createMachine({
+      id: 'acts',
+      initial: 'acting',
+      states: {
+        acting: {
+          initial: 'executing',
+          states: {
+            executing: { entry: 'execute', on: { EXECUTED: '#acts.done', UNKNOWN: 'reconciling' } },
+            reconciling: { entry: 'reconcile', on: { FOUND: '#acts.done', NOT_FOUND: 'afterNotFound' } },
+            afterNotFound: { always: [{ guard: 'canRetry', target: 'executing' }, { target: '#acts.review' }] },
+          },
+          on: { ESCALATE: { guard: 'answersTheJob', target: 'review' } },
+        },
+        review: { on: { RETRY: 'acting.reconciling' } },
+        done: { type: 'final' },
+      },
+    });
+  const drive = (machine: ReturnType<typeof actsChart>) => {
+    const actor = createActor(machine, { input: { workflowId: 'wf' } }).start();
+    const send = (type: string, jobId?: string) => {
+      actor.send({ type, payload: jobId === undefined ? {} : { jobId: `wf/${jobId}` }, actor: clerk });
+      const { value, context } = actor.getSnapshot() as { value: unknown; context: { $warden: unknown } };
+      return { value, jobs: (context.$warden as { jobs: Record<string, { id: string; attempt: number }> }).jobs };
+    };
+    return { actor, send };
+  };
+
+  it('executes again after NOT_FOUND as the next attempt, and a person’s retry gives the visit its budget again', () => {
+    const { actor, send } = drive(actsChart('acting'));
+    send('UNKNOWN', 'execute/1');
+    expect(send('NOT_FOUND', 'reconcile/1')).toMatchObject({
+      value: { acting: 'executing' },
+      jobs: { execute: { id: 'wf/execute/2', attempt: 2 } },
+    });
+    send('UNKNOWN', 'execute/2');
+    expect(send('NOT_FOUND', 'reconcile/2').value).toBe('review'); // two attempts in this visit
+    expect(send('RETRY').jobs).toMatchObject({ execute: { id: 'wf/execute/2', attempt: 0 } });
+    expect(send('NOT_FOUND', 'reconcile/3')).toMatchObject({
+      value: { acting: 'executing' },
+      jobs: { execute: { id: 'wf/execute/3', attempt: 1 } },
+    });
+    actor.stop();
+  });
+
+  it('without within, the budget is the effect’s own start: the person’s retry leaves it spent', () => {
+    const { actor, send } = drive(actsChart(undefined));
+    send('UNKNOWN', 'execute/1');
+    send('NOT_FOUND', 'reconcile/1');
+    send('UNKNOWN', 'execute/2');
+    send('NOT_FOUND', 'reconcile/2');
+    send('RETRY');
+    expect(send('NOT_FOUND', 'reconcile/3').value).toBe('review');
+    actor.stop();
+  });
+
+  it('refuses a within that does not hold the states starting the effect', () => {
+    const bundleOf = (within: string) =>
+      workflow({
+        machine: actsChart(within),
+        title: 'Acts',
+        description: 'd',
+        create: ['clerk'],
+        view: { schema: z.object({}), render: () => ({}) },
+        paths: { bodies: [{}] },
+        demo: { input: () => ({}), finalState: 'done' },
+      });
+    expect(() => bundleOf('acting')).not.toThrow();
+    expect(() => bundleOf('review')).toThrow(/effect execute counts its attempts within review, which does not hold/);
   });
 });
