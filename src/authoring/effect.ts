@@ -9,7 +9,7 @@ import type { Backoff } from '../definitions/backoff.ts';
 import type { PlatformAdapters } from '../definitions/workflow.ts';
 import type { Artifact } from '../engine/store-port.ts';
 import type { ErrorClass } from '../effects/effect-errors.ts';
-import type { JobToRun } from '../effects/effect.ts';
+import type { EffectHandler, JobToRun } from '../effects/effect.ts';
 import type { ModelCallResult } from '../effects/model-call.ts';
 import type { ModelTask } from '../effects/model-client.ts';
 
@@ -112,7 +112,13 @@ export interface EffectDeclaration<TContext = never, TParams = unknown, TDeps = 
   /** Repeating the call has the effect of one call (a provider's idempotency key, an upsert). */
   idempotent?: boolean;
   /** What `run` returns: one of `results`, or the workflow's deadLetter event (the effect gives the job up). */
-  run(ctx: RunContext<TContext, TParams, TDeps>): Promise<EffectOutcome>;
+  run?(ctx: RunContext<TContext, TParams, TDeps>): Promise<EffectOutcome>;
+  /**
+   * Instead of `run`, for an effect whose handler predates the kit: the handler as the platform runs
+   * it, built from the adapters. It reports the effect's events itself (job id, failures, timeout);
+   * the kit still declares them (results, failures, the dead letter) and checks nothing else comes.
+   */
+  handler?(deps: PlatformAdapters & TDeps): EffectHandler;
   /**
    * Reports an error as one of the effect's events (a result, its failure, the dead letter) instead
    * of the default (its failure event, else the dead letter); undefined keeps the default.

@@ -178,6 +178,9 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
       if (events[type]?.kind !== 'result')
         problems.push(`effect ${name} may be retried after ${type}: declare it in events as ${type}: result({ … })`);
     }
+    if ((declaration.run === undefined) === (declaration.handler === undefined)) {
+      problems.push(`effect ${name} needs one of run (the kit's) and handler (one that predates the kit)`);
+    }
     const within = declaration.retry?.within;
     if (
       within !== undefined &&
@@ -317,6 +320,28 @@ function handlerOf(
   deadLetterEvent: string | null,
 ): (deps: PlatformAdapters) => EffectHandler {
   const schemas = Object.fromEntries(Object.entries(events).map(([t, e]) => [t, e.schema]));
+  const reported = new Set([...reportedEvents(declaration), ...(deadLetterEvent === null ? [] : [deadLetterEvent])]);
+  if (declaration.handler) {
+    const checked = (event: ResultEvent): ResultEvent => {
+      if (reported.has(event.type)) return event;
+      throw new Error(
+        `effect ${name}'s handler reported ${event.type}, which is none of its events (${[...reported].join(', ')})`,
+      );
+    };
+    return (deps) => {
+      const built = declaration.handler?.(deps);
+      if (!built) throw new Error(`effect ${name} has no handler`);
+      const run: EffectHandler = async (ctx) => checked(await built(ctx));
+      if (built.failure) {
+        run.failure = (ctx, error) => {
+          const event = built.failure?.(ctx, error);
+          if (!event) throw new Error(`effect ${name}'s handler reports no failure`);
+          return checked(event);
+        };
+      }
+      return run;
+    };
+  }
   return (deps) =>
     createHandler<never>({
       timeoutMs: declaration.timeoutMs ?? deps.timeoutMs(operation),
@@ -325,7 +350,7 @@ function handlerOf(
         const params = declaration.paramsSchema
           ? parseParams(declaration.paramsSchema, ctx as EffectContext)
           : ctx.job.params;
-        const outcome = await declaration.run({
+        const outcome = await declaration.run?.({
           params,
           context: ctx.context,
           job: ctx.job,
@@ -336,6 +361,7 @@ function handlerOf(
           loadArtifact: ctx.loadArtifact,
           ask: (task, input) => callModelWithRepair({ ctx: ctx, signal, model: deps.model, task, input }),
         });
+        if (!outcome) throw new Error(`effect ${name} has neither run nor handler`);
         if (!declaration.results.includes(outcome.type) && outcome.type !== deadLetterEvent) {
           throw new Error(
             `effect ${name} returned ${outcome.type}, which is not one of its results (${declaration.results.join(', ')}) nor the dead letter`,

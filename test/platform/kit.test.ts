@@ -663,3 +663,50 @@ describe('attempts counted over a visit to a wider state (retry.within), and a r
     expect(() => bundleOf('review')).toThrow(/effect execute counts its attempts within review, which does not hold/);
   });
 });
+
+describe('an effect whose handler predates the kit', () => {
+  const job = { workflowId: 'wf', jobId: 'wf/work/1', type: 'work', operation: 'work', params: {} };
+  const ctx = { job, context: {}, now: () => 0, signal: new AbortController().signal } as never;
+  const handler = (type: string) => () =>
+    Object.assign(() => Promise.resolve({ type, payload: { jobId: job.jobId } }), {
+      failure: () => ({ type, payload: { jobId: job.jobId } }),
+    });
+  const bundleOf = (declaration: Record<string, unknown>) =>
+    workflow({
+      machine: setup({
+        input: z.strictObject({}),
+        context: () => ({}),
+        events: { DONE: result(), FAILED: failure({ flat: true }), ESCALATE: deadLetter() },
+        effects: { work: { params: () => ({}), results: ['DONE'], failure: 'FAILED', ...declaration } },
+      }).createMachine({
+        id: 'handled',
+        initial: 'working',
+        states: {
+          working: { entry: 'work', on: { DONE: 'end', FAILED: 'end', ESCALATE: 'end' } },
+          end: { type: 'final' },
+        },
+      }),
+      title: 'Handled',
+      description: 'd',
+      create: ['clerk'],
+      view: { schema: z.object({}), render: () => ({}) },
+      paths: { bodies: [{}] },
+      demo: { input: () => ({}), finalState: 'end' },
+    });
+
+  it('runs it as it is, with its failure, and refuses an event that is none of the effect’s', async () => {
+    const run = bundleOf({ handler: handler('DONE') }).handlers.work?.({} as never);
+    expect(await run?.(ctx)).toEqual({ type: 'DONE', payload: { jobId: 'wf/work/1' } });
+    expect(run?.failure?.(ctx, new Error('x'))).toEqual({ type: 'DONE', payload: { jobId: 'wf/work/1' } });
+    const stray = bundleOf({ handler: handler('OTHER') }).handlers.work?.({} as never);
+    await expect(stray?.(ctx)).rejects.toThrow(
+      /reported OTHER, which is none of its events \(DONE, FAILED, ESCALATE\)/,
+    );
+  });
+
+  it('refuses an effect with both run and handler, or neither', () => {
+    const run = () => Promise.resolve({ type: 'DONE' });
+    expect(() => bundleOf({ handler: handler('DONE'), run })).toThrow(/effect work needs one of run .* and handler/);
+    expect(() => bundleOf({})).toThrow(/effect work needs one of run/);
+  });
+});
