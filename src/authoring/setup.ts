@@ -5,7 +5,7 @@
  * - the action of each declared effect: it starts a job, whose id `<workflowId>/<operation>/<n>`
  *   and attempt the kit keeps in a context slot of its own (`$warden`), never in the author's fields;
  * - the guard `canRetry` (on an effect's failure event: attempts left and an error another attempt
- *   may cure) and the delay `backoff` (the effect's backoff for that attempt), which a retry in the
+ *   may cure), and `errorIsRetryable` (the error alone) and the delay `backoff` (the effect's backoff for that attempt), which a retry in the
  *   chart names: `FAILED: [{ guard: 'canRetry', target: 'waiting' }, …]`, `waiting: { after: { backoff: 'working' } }`;
  * - the in-flight bookkeeping: a job is in flight while the state whose entry started it is
  *   active, and a result naming any other job is refused as stale before the chart sees it.
@@ -93,7 +93,7 @@ export interface KitSpec<
 
 /** The implementations the kit supplies under these names; a workflow may not use them for its own. */
 export const kitNames = {
-  guards: ['canRetry', 'answersTheJob'],
+  guards: ['canRetry', 'errorIsRetryable', 'answersTheJob'],
   delays: ['backoff'],
   actions: [jobMarkerAction],
 } as const;
@@ -242,6 +242,12 @@ export function setup<
     // No inline callback: its text must print the same from every compiler (the pins fingerprint it).
     canRetry: ({ context, event }) => allPass(retryChecks, context, event),
     /**
+     * The failure's error is one another attempt may cure, attempts aside (`canRetry`'s
+     * `errorMayBeRetried`): after `canRetry` refused, it tells attempts exhausted from an error no
+     * attempt cures.
+     */
+    errorIsRetryable: ({ context, event }) => retryChecks.errorMayBeRetried(context, event),
+    /**
      * The event names a job (the engine refuses one not in flight before the chart): a worker's dead
      * letter about the job a state waits for, where a person's hand-over does not count. With
      * `params: { effect }`, only that effect's current job: in a region of a parallel state, the
@@ -336,6 +342,8 @@ export function setup<
   const machines = xstateSetup({ guards, actions, delays } as unknown as Parameters<typeof xstateSetup>[0]);
 
   const explainGuard = (guard: string, context: unknown, event: unknown): string[] => {
+    if (guard === 'errorIsRetryable')
+      return retryChecks.errorMayBeRetried(context, event as AnyEnvelope) ? [] : [guard];
     if (guard === 'canRetry') {
       return Object.entries(retryChecks)
         .filter(([, check]) => !check(context, event as AnyEnvelope))

@@ -5,7 +5,7 @@
  * a kit chart must use those names where they work:
  * - an effect is a state's `entry` action (the kit tracks its job from there; anywhere else the job
  *   would be started but never counted in flight);
- * - `canRetry` guards an effect's failure event (on any other event it is never true);
+ * - `canRetry` and `errorIsRetryable` guard an effect's failure event (on any other event they are never true);
  * - the job marker is the kit's own (a chart names the effect instead);
  * - a name the kit's setup() lacks is reported with where to declare it (guards, updates or
  *   effects, delays); the kit has no actors.
@@ -81,7 +81,11 @@ export function kitReferenceProblems(
       const event = eventOf(at);
       // An eventless transition decides on the event that led to it (a failure, in a checking state).
       const eventless = /\.always(\[\d+\])?$/.test(at);
-      if (name === 'canRetry' && !eventless && (event === null || !facts.failureEvents.includes(event))) {
+      if (
+        (name === 'canRetry' || name === 'errorIsRetryable') &&
+        !eventless &&
+        (event === null || !facts.failureEvents.includes(event))
+      ) {
         const failures = facts.failureEvents.length > 0 ? facts.failureEvents.join(', ') : 'none is declared';
         once({
           code: 'KIT_REFERENCE',

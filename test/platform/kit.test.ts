@@ -436,6 +436,19 @@ describe('a failure pair whose types tell retryability (RETRYABLE_ERROR, PERMANE
     ]);
   });
 
+  it('tells attempts exhausted from an error no attempt cures (errorIsRetryable)', () => {
+    const spent = { workflowId: 'wf', jobs: { work: { id: 'wf/work/1', n: 1, attempt: 2 } } };
+    const down = report('RETRYABLE_ERROR', 'UNAVAILABLE');
+    expect(d.explainGuard('canRetry', { $warden: spent }, down)).toEqual(['attemptsRemain']);
+    expect(d.explainGuard('errorIsRetryable', { $warden: spent }, down)).toEqual([]);
+    expect(d.explainGuard('errorIsRetryable', { $warden }, report('RETRYABLE_ERROR', 'NOT_FOUND'))).toEqual([
+      'errorIsRetryable',
+    ]);
+    expect(d.explainGuard('errorIsRetryable', { $warden }, report('PERMANENT_ERROR', 'UNAVAILABLE'))).toEqual([
+      'errorIsRetryable',
+    ]);
+  });
+
   it('reports a thrown error as one type or the other by its retryability', async () => {
     const handler = bundle.handlers.work;
     if (!handler) throw new Error('no handler');

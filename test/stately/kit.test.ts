@@ -146,7 +146,11 @@ describe('stately on kit workflows', () => {
   it('knows the kit’s names: the effects, canRetry, backoff and the job marker are not missing', () => {
     const facts = kitFactsOf(loanMachine);
     expect(facts).toEqual({
-      supplied: { guards: ['canRetry', 'answersTheJob'], delays: ['backoff'], actions: ['warden.job'] },
+      supplied: {
+        guards: ['canRetry', 'errorIsRetryable', 'answersTheJob'],
+        delays: ['backoff'],
+        actions: ['warden.job'],
+      },
       effects: ['checkIdentity', 'checkCredit', 'draftMemo', 'disburse'],
       failureEvents: ['CREDIT_FAILED', 'DISBURSE_FAILED', 'IDENTITY_FAILED', 'MEMO_FAILED'],
     });
