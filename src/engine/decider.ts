@@ -8,7 +8,7 @@
  */
 import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
 import { getNextTransitions } from 'xstate';
-import { actsAcrossTenants, principalSchema, type Principal } from './principal.ts';
+import { actsAcrossTenants, principalSchema, workerRole, type Principal } from './principal.ts';
 import { auditEvidenceOf, noEvidence, type AuditEvidence } from './audit-evidence.ts';
 import { boundDetails } from './bounded-details.ts';
 import { planCommands } from './commands.ts';
@@ -470,6 +470,19 @@ export function decideEvent(args: DecideEventArgs): Decision {
       jobId: job.jobId,
     });
   }
+  // A dead letter naming a job is a worker giving that job up; a person's hand-over names none (it
+  // would otherwise pass for the worker's and cut off a job in flight, a refund in the middle).
+  if (typeof payload.jobId === 'string' && event.type === definition.deadLetterEvent && !isWorker(principal)) {
+    return refuse(
+      step,
+      'FORBIDDEN',
+      `only a worker gives up job ${payload.jobId}; a person's ${event.type} names no job`,
+      {
+        reason: 'JOB_GIVEN_UP_BY_WORKER_ONLY',
+        jobId: payload.jobId,
+      },
+    );
+  }
   if (typeof payload.jobId === 'string') {
     const inFlight = definition.currentJobs(snapshot.context, record.statePaths);
     const answers = definition.resultOperations?.[event.type];
@@ -484,6 +497,9 @@ export function decideEvent(args: DecideEventArgs): Decision {
   const machineEvent = { type: event.type, payload, eventId: event.eventId, at: now, actor: principal };
   return applyToMachine(step, snapshot, machineEvent);
 }
+
+/** A worker service: in-process or external, the sender of a job's results and its dead letter. */
+const isWorker = (principal: Principal) => principal.kind === 'service' && principal.roles.includes(workerRole);
 
 /** Decides a timer firing. Only the armed generation of a timer is taken; any other is stale. */
 export function decideTimer(args: DecideTimerArgs): Decision {

@@ -354,6 +354,9 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
         jobId = `${workflowIdOf(context, record)}/${jobs[0]?.[0] ?? 'job'}/99`;
       } else if (variant.startsWith('job:')) {
         jobId = jobs.find(([operation]) => operation === variant.slice(4))?.[1];
+      } else if (event.type === definition.deadLetterEvent && !principal.roles.includes(workerRole)) {
+        // A person's hand-over names no job: only a worker gives one up (the decider refuses it otherwise).
+        jobId = undefined;
       } else jobId = chosenJob(plan, payload, principal, jobs, record);
       if (jobId !== undefined) payload.jobId = jobId;
       else if (plan.jobId === 'optional') delete payload.jobId;

@@ -161,6 +161,22 @@ describe('the decider', () => {
     });
   });
 
+  it('refuses a person’s dead letter naming the job in flight: only a worker gives a job up', () => {
+    // Before: an approver's ESCALATE carrying the refund job's id passed for the worker giving it up,
+    // cutting off the refund in flight.
+    const h = fixtures.executing();
+    const jobId = supportV2.currentJobs(h.context, h.paths).execute;
+    expect(jobId).toBeDefined();
+    const decision = h.send('ESCALATE', { reason: 'stop it', jobId }, principals.approver);
+    expect(decision).toMatchObject({
+      outcome: 'refused',
+      code: 'FORBIDDEN',
+      details: { reason: 'JOB_GIVEN_UP_BY_WORKER_ONLY', jobId },
+    });
+    expect(h.paths).toEqual(['executingAction.executing']);
+    expect(h.send('ESCALATE', { reason: 'gave up', jobId }, principals.worker).outcome).toBe('accepted');
+  });
+
   it('accepts internal events only through the timer channel', () => {
     const h = fixtures.awaitingApproval();
     const timer = h.timer('approvalTimeout')!;
