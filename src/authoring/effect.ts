@@ -32,11 +32,16 @@ export interface RetryPolicy<TContext = never> {
   /**
    * The state (a dotted path) over a visit to which the attempts count, when it is wider than the
    * state that starts the effect (support's refund: executed again after a reconciliation found
-   * nothing, three times per visit to `executingAction`). A job started inside it on an event that
-   * is neither a `backoff` timer nor a report of a job started inside it begins a new visit: every
-   * effect counting over that state gets its whole budget again.
+   * nothing, three times per visit to `executingAction`). The attempts keep counting over every
+   * start inside it; only a start on one of `renewOn` begins a new visit.
    */
   within?: string;
+  /**
+   * With `within`: the events on which a start inside it begins a new visit, every effect counting
+   * over that state getting its whole budget again (a reviewer's deliberate retry). None by default:
+   * no timer, report or other event re-arms a budget.
+   */
+  renewOn?: readonly string[];
   /**
    * The error classes another attempt may cure; by default the transient ones. An effect that is
    * not `idempotent` never retries an error after which the call may already have taken effect

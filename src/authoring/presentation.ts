@@ -54,8 +54,19 @@ export function fillTemplate(template: string, view: unknown): string | null {
     });
     return shown.includes(null) ? null : filled;
   };
-  const optional = template.replace(/\[([^\]]*)\]/g, (_, part: string) => fill(part) ?? '');
-  return fill(optional);
+  // One pass over the template: a value filled in is never read as a template again (a reason a
+  // person typed may hold braces).
+  const placeholders: (string | null)[] = [];
+  const filled = template.replace(
+    new RegExp(`\\[([^\\]]*)\\]|${placeholder.source}`, 'g'),
+    (whole, optional?: string) => {
+      if (optional !== undefined) return fill(optional) ?? '';
+      const one = fill(whole);
+      placeholders.push(one);
+      return one ?? '';
+    },
+  );
+  return placeholders.includes(null) ? null : filled;
 }
 
 /**

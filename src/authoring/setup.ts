@@ -288,15 +288,16 @@ export function setup<
     const scopes = [...new Set(Object.values(effects).map((d) => d.retry?.within))].filter(
       (scope): scope is string => scope !== undefined && startsInside(name, scope),
     );
-    /** Does the event report a job of an effect started inside `scope`? */
-    const reportsJobInside = (event: AnyEnvelope, scope: string) => {
-      const jobId = (event.payload as { jobId?: unknown } | undefined)?.jobId;
-      const effect = typeof jobId === 'string' ? byOperation.get(jobId.split('/').at(-2) ?? '') : undefined;
-      return effect !== undefined && startsInside(effect, scope);
-    };
-    /** The jobs, with the budgets set back of effects counting over a scope this start begins a new visit of. */
+    /**
+     * The jobs, with the budgets set back of effects counting over a scope this start begins a new
+     * visit of: only a start on an event the scope's effects name in `retry.renewOn` does (never a
+     * timer, a report or any other event: a visit is not guessed, so no event re-arms the budget
+     * unless the author said it may).
+     */
     const visited = (event: AnyEnvelope, jobs: JobBook['jobs']): JobBook['jobs'] => {
-      const fresh = scopes.filter((scope) => !isBackoffTimer(event.type) && !reportsJobInside(event, scope));
+      const fresh = scopes.filter((scope) =>
+        Object.values(effects).some((d) => d.retry?.within === scope && d.retry.renewOn?.includes(event.type)),
+      );
       if (fresh.length === 0) return jobs;
       const next = { ...jobs };
       for (const [other, d] of Object.entries(effects)) {

@@ -190,6 +190,12 @@ function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, Event
         `effect ${name} counts its attempts within ${within}, which does not hold every state that starts it (${(kit.jobStates[name] ?? []).join(', ')})`,
       );
     }
+    for (const type of declaration.retry?.renewOn ?? []) {
+      if (within === undefined)
+        problems.push(`effect ${name} renews its attempts on ${type} but counts within no state: add retry.within`);
+      else if (!(type in events))
+        problems.push(`effect ${name} renews its attempts on ${type}, which is no declared event`);
+    }
     if (declaration.retry && declaration.failure === undefined && (declaration.retry.after ?? []).length === 0) {
       problems.push(
         `effect ${name} has a retry policy but no failure event to retry on: add failure: '<EVENT>' and declare it with failure(), or name results in retry.after`,

@@ -581,7 +581,7 @@ describe('attempts counted over a visit to a wider state (retry.within), and a r
   // Support's refund: executed again, under the same key, after a reconciliation found nothing, a
   // bounded number of times per visit to the acting state; a person's retry of the reconciliation
   // begins a new visit.
-  const actsChart = (within: string | undefined) =>
+  const actsChart = (within: string | undefined, renew?: string[]) =>
     setup({
       input: z.strictObject({}),
       context: () => ({}),
@@ -591,13 +591,19 @@ describe('attempts counted over a visit to a wider state (retry.within), and a r
         FOUND: result(),
         NOT_FOUND: result(),
         RETRY: event({}, { roles: ['clerk'] }),
+        RECHECK: event({}, { roles: ['clerk'] }),
         ESCALATE: deadLetter(),
       },
       effects: {
         execute: {
           params: () => ({}),
           results: ['EXECUTED', 'UNKNOWN'],
-          retry: { maxAttempts: 2, after: ['NOT_FOUND'], retryable: [], ...(within ? { within } : {}) },
+          retry: {
+            maxAttempts: 2,
+            after: ['NOT_FOUND'],
+            retryable: [],
+            ...(within ? { within, renewOn: renew ?? ['RETRY'] } : {}),
+          },
           run: () => Promise.resolve({ type: 'EXECUTED' }),
         },
         reconcile: {
@@ -614,7 +620,14 @@ describe('attempts counted over a visit to a wider state (retry.within), and a r
           initial: 'executing',
           states: {
             executing: { entry: 'execute', on: { EXECUTED: '#acts.done', UNKNOWN: 'reconciling' } },
-            reconciling: { entry: 'reconcile', on: { FOUND: '#acts.done', NOT_FOUND: 'afterNotFound' } },
+            reconciling: {
+              entry: 'reconcile',
+              on: {
+                FOUND: '#acts.done',
+                NOT_FOUND: 'afterNotFound',
+                RECHECK: { target: 'reconciling', reenter: true },
+              },
+            },
             afterNotFound: { always: [{ guard: 'canRetry', target: 'executing' }, { target: '#acts.review' }] },
           },
           on: { ESCALATE: { guard: 'answersTheJob', target: 'review' } },
@@ -648,6 +661,51 @@ describe('attempts counted over a visit to a wider state (retry.within), and a r
       jobs: { execute: { id: 'wf/execute/3', attempt: 1 } },
     });
     actor.stop();
+  });
+
+  it('no other event renews the budget: a start inside the visit on an event not in renewOn keeps counting', () => {
+    // A clerk's RECHECK restarts the reconciliation inside the visit: before renewOn, any such start
+    // gave every budget back, and the refund was executed again without end.
+    const { actor, send } = drive(actsChart('acting'));
+    send('UNKNOWN', 'execute/1');
+    send('NOT_FOUND', 'reconcile/1');
+    send('UNKNOWN', 'execute/2');
+    expect(send('RECHECK').jobs).toMatchObject({ execute: { attempt: 2 } });
+    expect(send('NOT_FOUND', 'reconcile/3').value).toBe('review');
+    actor.stop();
+  });
+
+  it('refuses renewOn without within, and one naming no event', () => {
+    const bundleOf = (retry: Record<string, unknown>) =>
+      workflow({
+        title: 'Acts',
+        description: 'd',
+        create: ['clerk'],
+        view: { schema: z.object({}), render: () => ({}) },
+        paths: { bodies: [{}] },
+        demo: { input: () => ({}), finalState: 'end' },
+        machine: setup({
+          input: z.strictObject({}),
+          context: () => ({}),
+          events: { DONE: result(), ESCALATE: deadLetter() },
+          effects: {
+            work: {
+              params: () => ({}),
+              results: ['DONE'],
+              retry: { maxAttempts: 2, after: ['DONE'], ...retry },
+              run: () => Promise.resolve({ type: 'DONE' }),
+            },
+          },
+        }).createMachine({
+          id: 'acts',
+          initial: 'w',
+          states: { w: { entry: 'work', on: { DONE: 'end', ESCALATE: 'end' } }, end: { type: 'final' } },
+        }),
+      });
+    expect(() => bundleOf({ renewOn: ['DONE'] })).toThrow(/renews its attempts on DONE but counts within no state/);
+    expect(() => bundleOf({ within: 'w', renewOn: ['NOPE'] })).toThrow(
+      /renews its attempts on NOPE, which is no declared event/,
+    );
   });
 
   it('without within, the budget is the effect’s own start: the person’s retry leaves it spent', () => {
