@@ -17,7 +17,8 @@
  *    parentheses do not count, and any other change does. A table of checks (a guard given as
  *    `{ check: fn, ... }`) has its entries' names and spreads followed the same way.
  *
- * What the declaration calls is not followed (as for a pin of compiled text): pin what the chart names.
+ * What the declaration calls or reads (a function, a module constant) is not followed (as for a pin of
+ * compiled text): pin it with `pinnedFunctions`, or keep the value inside the declaration.
  * When the source cannot be read (a build installed without its `.ts` files), the fingerprint is
  * unverifiable (`UnverifiableSourceError`): the release refuses to pin, the check reports it.
  */
@@ -362,6 +363,12 @@ export function canonicalSyntax(t: typeof ts, node: ts.Node, file: ts.SourceFile
     if (t.isIdentifier(n) || t.isPrivateIdentifier(n)) out.push(`=${n.text}`);
     else if (t.isLiteralExpression(n) || t.isTemplateLiteralToken(n) || t.isJsxText(n))
       out.push(`=${JSON.stringify(n.text)}`);
+    // Tokens a node holds as a kind, not as a child node: `!x` / `-x`, `x++` / `x--`, `let` / `const`.
+    else if (t.isPrefixUnaryExpression(n) || t.isPostfixUnaryExpression(n) || t.isTypeOperatorNode(n))
+      out.push(`=${kindName(t, n.operator)}`);
+    else if (t.isHeritageClause(n)) out.push(`=${kindName(t, n.token)}`);
+    else if (t.isMetaProperty(n)) out.push(`=${kindName(t, n.keywordToken)}`);
+    else if (t.isVariableDeclarationList(n)) out.push(`=${String(n.flags & t.NodeFlags.BlockScoped)}`);
     const children: ts.Node[] = [];
     t.forEachChild(n, (child) => {
       children.push(child);
