@@ -513,7 +513,21 @@
     document.getElementById('confirm-title').textContent = allowed.type;
     document.getElementById('confirm-summary').textContent = summaryOf(workflow, allowed.type);
     const fields = document.getElementById('confirm-fields');
+    // What the console fills in is shown, read-only: nobody decides on a value they cannot see.
+    const shownFixed = Object.entries(fixed).map(([name, value]) =>
+      el(
+        'label',
+        {},
+        `${name} (filled in)`,
+        el('input', {
+          value: typeof value === 'string' ? value : JSON.stringify(value),
+          readonly: true,
+          'data-fixed': name,
+        }),
+      ),
+    );
     fields.replaceChildren(
+      ...shownFixed,
       ...Object.entries(properties)
         .filter(([name]) => !(name in fixed))
         .map(([name, property]) => fieldFor(name, property, required.includes(name))),

@@ -245,6 +245,10 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.click('#events button[data-event="APPROVED"]');
     const summary = await page.textContent('#confirm-summary');
     expect(summary).toMatch(/Approve the refund of \d+\.\d\d EUR — recommendation version 1/);
+    // What the console fills in is shown, read-only, not sent unseen.
+    const fixed = page.locator('#confirm-fields input[data-fixed="recommendationVersion"]');
+    expect(await fixed.inputValue()).toBe('1');
+    expect(await fixed.getAttribute('readonly')).toBe('');
     await page.screenshot({ path: `${shots}/3-confirm-approval.png` });
     await page.click('#confirm-ok');
     await page.waitForSelector('#diagram[data-active="completed"]', { timeout: 15_000 });

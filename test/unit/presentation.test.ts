@@ -25,6 +25,12 @@ describe('presentation templates', () => {
     expect(fillTemplate('v{plan.version}[: {detail}][ ({reasons})]', view)).toBe('v2 (too old; too big)');
   });
 
+  it('never reads a value filled in as a template: a typed reason with braces is shown as typed', () => {
+    const typed = { ...view, detail: 'see {plan.version} and {nope}' };
+    expect(fillTemplate('Escalated[: {detail}]', typed)).toBe('Escalated: see {plan.version} and {nope}');
+    expect(fillTemplate('{detail}', typed)).toBe('see {plan.version} and {nope}');
+  });
+
   it('picks one of two words by whether a value is true', () => {
     expect(fillTemplate('{plan.ok?passed|failed} for v{plan.version}', view)).toBe('failed for v2');
     expect(fillTemplate('{plan.version?yes|no}', view)).toBe('no');
