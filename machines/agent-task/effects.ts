@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { effect, EffectError } from '../../src/authoring/index.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
 import { contentHashOf, stableId } from '../../src/effects/canonical-json.ts';
-import { errorClasses, mayHaveReachedProvider } from '../../src/effects/effect-errors.ts';
-import type { JobToRun } from '../../src/effects/effect.ts';
-import { clip, failureFacts } from '../../src/effects/handler-kit.ts';
+import { ledgerEffects, ledgerEventsOf } from '../../src/authoring/ledger-effects.ts';
+import { errorClasses } from '../../src/effects/effect-errors.ts';
+import { clip } from '../../src/effects/handler-kit.ts';
 import { reportedUsageOf } from '../../src/effects/model-call.ts';
 import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
 import type { ModelTask } from '../../src/effects/model-client.ts';
@@ -121,118 +121,53 @@ export const requestPlan = effect<AgentTaskContext, z.infer<typeof planInput>, A
   },
 });
 
-const executeParams = z.strictObject({
-  idempotencyKey: z.string().min(1).max(300),
-  operation: z.string().min(1).max(100),
-  parameters: z.record(z.string(), z.unknown()),
-});
-const keyParams = z.strictObject({ idempotencyKey: z.string().min(1).max(300) });
-type ExecuteParams = z.infer<typeof executeParams>;
-
-/** The idempotency key a job names, for events that need one even when the params are broken. */
-function keyOf(job: JobToRun): string {
-  const key = job.params.idempotencyKey;
-  return typeof key === 'string' && key.trim() ? clip(key, 300) : `unknown-key:${job.jobId}`;
-}
-
-function succeeded(job: JobToRun, params: ExecuteParams, receipt: OperationReceipt) {
-  if (receipt.idempotencyKey !== params.idempotencyKey || receipt.operation !== params.operation) {
-    // Something executed under this key, but not what was approved: a person must look.
-    throw new EffectError('CONFLICT', `the receipt under ${keyOf(job)} does not match the approved operation`, false);
-  }
-  return { type: 'OPERATION_SUCCEEDED', payload: { receipt } };
-}
-
 /**
- * A redelivered job (`deliveries > 1`: a worker before may have executed and died before reporting)
- * looks the key up first; a non-idempotent operation not found is not executed again but reported
- * unknown, so the chart reconciles and fences the key before anything else runs.
+ * Execution, reconciliation and fencing under the plan's key. A redelivered job of a non-idempotent
+ * operation not found is not executed again but reported unknown: the chart reconciles and fences.
  */
-export const executeOperation = effect<AgentTaskContext, ExecuteParams, AgentTaskAdapters>({
-  operation: 'execute',
-  params: (c) => ({
-    idempotencyKey: c.execution.idempotencyKey ?? '',
-    operation: c.plan?.operation ?? '',
-    parameters: c.plan?.parameters ?? {},
-  }),
-  paramsSchema: executeParams,
-  results: ['OPERATION_SUCCEEDED', 'OPERATION_OUTCOME_UNKNOWN'],
-  failure: 'OPERATION_FAILED',
-  retry: {
-    maxAttempts: (c) => c.config.maxExecutionAttempts,
-    backoff: (c) => ({
-      initialIntervalMs: c.config.retryDelayMs,
-      backoffCoefficient: 2,
-      maxIntervalMs: Math.max(c.config.retryDelayMs, 15 * 60_000),
-      jitterRatio: 0.2,
+export const {
+  execute: executeOperation,
+  reconcile: reconcileOperation,
+  fence: voidOperation,
+} = ledgerEffects<
+  AgentTaskContext,
+  OperationReceipt,
+  { operation: string; parameters: Record<string, unknown> },
+  AgentTaskAdapters
+>({
+  ledger: (deps) => deps.executor,
+  key: (c) => c.execution.idempotencyKey ?? '',
+  events: ledgerEventsOf('OPERATION', 'ESCALATE'),
+  execute: {
+    params: (c) => ({ operation: c.plan?.operation ?? '', parameters: c.plan?.parameters ?? {} }),
+    paramsSchema: z.strictObject({
+      operation: z.string().min(1).max(100),
+      parameters: z.record(z.string(), z.unknown()),
     }),
-    retryable: errorClasses,
-    when: (c) => isIdempotent(c.plan?.operation),
-    after: ['OPERATION_VOIDED'],
-  },
-  idempotent: true,
-  run: async ({ params, job, deps, signal }) => {
-    const spec = operationSpec(params.operation);
-    if (!spec) throw new EffectError('INTERNAL', `operation ${params.operation} is not in the catalogue`, false);
-    const parsed = spec.parameters.safeParse(params.parameters);
-    if (!parsed.success) throw new EffectError('INTERNAL', `invalid parameters: ${parsed.error.message}`, false);
-    if ((job.deliveries ?? 1) > 1) {
-      const found = await deps.executor.lookup(params.idempotencyKey, { signal });
-      if (found) return succeeded(job, params, found);
-      if (!spec.idempotent) {
-        const message = `delivery ${job.deliveries ?? 1} of a non-idempotent operation: nothing is recorded under ${keyOf(job)} yet, but an earlier delivery may still land, so it is not executed again before the key is fenced`;
-        return { type: 'OPERATION_OUTCOME_UNKNOWN', payload: { errorClass: 'INTERNAL', message } };
-      }
-    }
-    const { idempotencyKey: key, operation, parameters } = params;
-    const { receipt } = await deps.executor.execute(
-      key,
-      (executedAt) => ({
-        ...{ executionId: stableId('op', key), idempotencyKey: key, operation, executedAt },
-        parametersHash: contentHashOf({ operation, parameters }),
+    prepare: ({ operation, parameters }) => {
+      const spec = operationSpec(operation);
+      if (!spec) throw new EffectError('INTERNAL', `operation ${operation} is not in the catalogue`, false);
+      const parsed = spec.parameters.safeParse(parameters);
+      if (!parsed.success) throw new EffectError('INTERNAL', `invalid parameters: ${parsed.error.message}`, false);
+      return { repeatable: spec.idempotent };
+    },
+    receipt: ({ idempotencyKey, operation, parameters }, executedAt) => ({
+      ...{ executionId: stableId('op', idempotencyKey), idempotencyKey, operation, executedAt },
+      parametersHash: contentHashOf({ operation, parameters }),
+    }),
+    matches: (r, p) => r.idempotencyKey === p.idempotencyKey && r.operation === p.operation,
+    mismatch: 'the approved operation',
+    retry: {
+      maxAttempts: (c) => c.config.maxExecutionAttempts,
+      backoff: (c) => ({
+        initialIntervalMs: c.config.retryDelayMs,
+        backoffCoefficient: 2,
+        maxIntervalMs: Math.max(c.config.retryDelayMs, 15 * 60_000),
+        jitterRatio: 0.2,
       }),
-      { signal },
-    );
-    return succeeded(job, params, receipt);
+      retryable: errorClasses,
+      when: (c) => isIdempotent(c.plan?.operation),
+      after: ['OPERATION_VOIDED'],
+    },
   },
-  onError: (error) => {
-    if (!mayHaveReachedProvider(error)) return undefined;
-    const { errorClass, message } = failureFacts(error);
-    return { type: 'OPERATION_OUTCOME_UNKNOWN', payload: { errorClass, message } };
-  },
-});
-
-const giveUp = (what: string) => (error: unknown, job: JobToRun) => ({
-  type: 'ESCALATE',
-  payload: { reason: clip(`${what} ${keyOf(job)} failed: ${failureFacts(error).message}`) },
-});
-
-/** OPERATION_FOUND or OPERATION_NOT_FOUND; a failed lookup goes to a person. */
-export const reconcileOperation = effect<AgentTaskContext, z.infer<typeof keyParams>, AgentTaskAdapters>({
-  operation: 'reconcile',
-  params: (c) => ({ idempotencyKey: c.execution.idempotencyKey ?? '' }),
-  paramsSchema: keyParams,
-  results: ['OPERATION_FOUND', 'OPERATION_NOT_FOUND'],
-  run: async ({ params: { idempotencyKey }, deps, signal }) => {
-    const receipt = await deps.executor.lookup(idempotencyKey, { signal });
-    return receipt
-      ? { type: 'OPERATION_FOUND', payload: { receipt } }
-      : { type: 'OPERATION_NOT_FOUND', payload: { idempotencyKey } };
-  },
-  onError: giveUp('reconciliation of'),
-});
-
-/** OPERATION_VOIDED once the key is fenced with nothing under it, OPERATION_FOUND when a request landed after all. */
-export const voidOperation = effect<AgentTaskContext, z.infer<typeof keyParams>, AgentTaskAdapters>({
-  operation: 'void',
-  params: (c) => ({ idempotencyKey: c.execution.idempotencyKey ?? '' }),
-  paramsSchema: keyParams,
-  results: ['OPERATION_VOIDED', 'OPERATION_FOUND'],
-  run: async ({ params: { idempotencyKey }, deps, signal }) => {
-    const fenced = await deps.executor.fence(idempotencyKey, { signal });
-    return fenced.status === 'executed'
-      ? { type: 'OPERATION_FOUND', payload: { receipt: fenced.receipt } }
-      : { type: 'OPERATION_VOIDED', payload: { idempotencyKey } };
-  },
-  onError: giveUp('fencing'),
 });

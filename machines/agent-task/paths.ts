@@ -1,6 +1,7 @@
 /** The agent task's path model: the creation bodies and payloads that decide branches, and the invariants of a step. */
 import type { WorkflowSpec } from '../../src/authoring/index.ts';
 import { attemptOf } from '../../src/authoring/setup.ts';
+import { decisionExamples, failureExamples, foreignHash } from '../../src/paths/example-variants.ts';
 import { roles } from './agent-task.machine.ts';
 import {
   modelBudgetExhausted,
@@ -24,7 +25,6 @@ export const pathBody = {
 };
 
 const sampleHash = `sha256:${'ab'.repeat(32)}`;
-const otherHash = `sha256:${'cd'.repeat(32)}`;
 /** A proposal's content hash no earlier plan of the walk has: one per plan version. */
 const freshHash = (c: Context) => `sha256:${((c.plan?.version ?? 0) + 1).toString(16).padStart(64, 'e')}`;
 const proposal = (plan: (c: Context) => object, hash: (c: Context) => string, usage?: Record<string, number>) => ({
@@ -47,10 +47,6 @@ const bodyFor = (requestedOperation: string, parameters: Record<string, unknown>
   task: { ...pathBody.task, requestedOperation, parameters },
   config: pathBody.config,
 });
-const failure = (retryable: boolean) => ({
-  payload: { errorClass: retryable ? 'UNAVAILABLE' : 'CONFLICT', message: 'failed', retryable },
-});
-const failures = { valid: failure(true), permanent: failure(false) };
 const receipt = {
   valid: {
     payload: (c: Context) => ({
@@ -65,23 +61,7 @@ const receipt = {
   },
 };
 const keyed = { valid: { payload: (c: Context) => ({ idempotencyKey: c.execution.idempotencyKey ?? 'none' }) } };
-const decided = (patch: (c: Context) => Record<string, unknown>) => (c: Context) => ({
-  planVersion: c.plan?.version ?? 1,
-  planHash: c.plan?.hash ?? sampleHash,
-  ...patch(c),
-});
-const selfApprover = {
-  id: 'task_requester-1',
-  tenantId: 'acme',
-  kind: 'user' as const,
-  roles: [roles.requester, roles.approver],
-};
-const decisions = (extra: Record<string, unknown>) => ({
-  valid: { payload: decided(() => extra) },
-  staleVersion: { payload: decided((c) => ({ ...extra, planVersion: (c.plan?.version ?? 1) + 1 })) },
-  tamperedHash: { payload: decided(() => ({ ...extra, planHash: otherHash })) },
-  selfApproval: { payload: decided(() => extra), principal: selfApprover },
-});
+const self = { requester: roles.requester, decider: roles.approver };
 const resultEvents = ['PLAN_PROPOSED', 'PLAN_FAILED', 'OPERATION_SUCCEEDED', 'OPERATION_FAILED'].concat(
   ['OUTCOME_UNKNOWN', 'FOUND', 'NOT_FOUND', 'VOIDED'].map((t) => `OPERATION_${t}`),
 );
@@ -97,7 +77,7 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
       valid: proposal(requested, freshHash, { promptTokens: 1200, completionTokens: 300, calls: 1 }),
       invalidPlan: proposal(
         () => ({ operation: 'delete_database', parameters: {}, rationale: 'clean up' }),
-        () => otherHash,
+        () => foreignHash,
       ),
       /** Spends the default token budget (200k) at once. */
       overBudget: proposal(requested, freshHash, { promptTokens: 150_000, completionTokens: 50_000, calls: 1 }),
@@ -105,10 +85,10 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
       repeated: proposal(requested, (c) => refusedPlanHashesOf(c)[0] ?? freshHash(c)),
     },
     OPERATION_OUTCOME_UNKNOWN: { valid: { payload: { errorClass: 'TRANSPORT', message: 'connection reset' } } },
-    PLAN_FAILED: failures,
-    OPERATION_FAILED: failures,
-    APPROVED: decisions({}),
-    REJECTED: decisions({ reason: 'not now' }),
+    PLAN_FAILED: failureExamples,
+    OPERATION_FAILED: failureExamples,
+    APPROVED: decisionExamples('plan', { self }),
+    REJECTED: decisionExamples('plan', { self, extra: { reason: 'not now' } }),
     OPERATION_SUCCEEDED: receipt,
     OPERATION_FOUND: receipt,
     OPERATION_NOT_FOUND: keyed,
