@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { WorkflowSpec } from '../../src/authoring/index.ts';
 import { attemptOf } from '../../src/authoring/setup.ts';
+import { renderBySchema } from '../../src/authoring/view-pick.ts';
 import { finalStates } from '../../src/definitions/final-states.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { agentTaskMachine } from './agent-task.machine.ts';
@@ -20,81 +21,64 @@ function outcomeOf(c: Context, record: WorkflowRecord) {
   return { kind, detail: (kind in details ? details[kind] : c.execution.failure) ?? null };
 }
 
-export const agentTaskView: WorkflowSpec<Context>['view'] = {
-  schema: z.object({
-    task: z.object({
-      title: z.string(),
-      instructions: z.string(),
-      requestedOperation: z.string().nullable(),
-      dataAsOf: z.string().nullable(),
-      requesterId: z.string(),
-    }),
-    plan: z
-      .object({
+const schema = z.object({
+  task: z.object({
+    title: z.string(),
+    instructions: z.string(),
+    requestedOperation: z.string().nullable(),
+    dataAsOf: z.string().nullable(),
+    requesterId: z.string(),
+  }),
+  plan: z
+    .object({
+      ...{
         version: z.number(),
         hash: z.string(),
         operation: z.string(),
         parameters: z.record(z.string(), z.unknown()),
-        rationale: z.string().describe('The model’s rationale: supporting information for the approver, not proof'),
-        inCatalogue: z.boolean(),
-        idempotent: z.boolean(),
-        reversible: z.boolean(),
-        model: z.string(),
-        promptVersion: z.string(),
-      })
-      .nullable(),
-    validation: z
-      .object({ ok: z.boolean(), reasons: z.array(z.string()), planVersion: z.number(), policyVersion: z.string() })
-      .nullable(),
-    approval: z
-      .object({ approverId: z.string(), planVersion: z.number(), planHash: z.string(), at: z.number() })
-      .nullable(),
-    execution: z.object({
-      status: z.enum(executionStatuses),
-      attempts: z.number(),
-      maxAttempts: z.number(),
-      idempotencyKey: z.string().nullable(),
-      receipt: operationReceipt.nullable(),
-      failure: z.string().nullable(),
-    }),
-    escalation: z.object({ reason: z.string(), detail: z.string().nullable(), step: z.string() }).nullable(),
-    outcome: z
-      .object({
-        kind: z.enum(finalStates(agentTaskMachine)).describe('The final state the task ended in'),
-        detail: z.string().nullable(),
-      })
-      .nullable(),
+      },
+      rationale: z.string().describe('The model’s rationale: supporting information for the approver, not proof'),
+      ...{ inCatalogue: z.boolean(), idempotent: z.boolean(), reversible: z.boolean() },
+      ...{ model: z.string(), promptVersion: z.string() },
+    })
+    .nullable(),
+  validation: z
+    .object({ ok: z.boolean(), reasons: z.array(z.string()), planVersion: z.number(), policyVersion: z.string() })
+    .nullable(),
+  approval: z
+    .object({ approverId: z.string(), planVersion: z.number(), planHash: z.string(), at: z.number() })
+    .nullable(),
+  execution: z.object({
+    ...{ status: z.enum(executionStatuses), attempts: z.number(), maxAttempts: z.number() },
+    ...{ idempotencyKey: z.string().nullable(), receipt: operationReceipt.nullable(), failure: z.string().nullable() },
   }),
-  render(c, record) {
-    const { plan, validation: v, approval: a, escalation: e, execution: x } = c;
-    const spec = plan ? operationSpec(plan.operation) : null;
+  escalation: z.object({ reason: z.string(), detail: z.string().nullable(), step: z.string() }).nullable(),
+  outcome: z
+    .object({
+      kind: z.enum(finalStates(agentTaskMachine)).describe('The final state the task ended in'),
+      detail: z.string().nullable(),
+    })
+    .nullable(),
+});
+
+export const agentTaskView: WorkflowSpec<Context>['view'] = {
+  schema,
+  /** The context's fields the schema names, with what the catalogue and the kit say of them. */
+  render: renderBySchema(schema, (c, record) => {
+    const spec = c.plan && operationSpec(c.plan.operation);
     return {
-      task: {
-        title: c.task.title,
-        instructions: c.task.instructions,
-        requestedOperation: c.task.requestedOperation ?? null,
-        dataAsOf: c.task.dataAsOf ?? null,
-        requesterId: c.requesterId,
+      ...c,
+      task: { ...c.task, requesterId: c.requesterId },
+      plan: c.plan && {
+        ...c.plan,
+        inCatalogue: spec !== null,
+        idempotent: !!spec?.idempotent,
+        reversible: !!spec?.reversible,
       },
-      plan: plan && {
-        ...{ version: plan.version, hash: plan.hash, operation: plan.operation, parameters: plan.parameters },
-        ...{ rationale: plan.rationale, model: plan.model, promptVersion: plan.promptVersion },
-        ...{
-          inCatalogue: spec !== null,
-          idempotent: spec?.idempotent ?? false,
-          reversible: spec?.reversible ?? false,
-        },
-      },
-      validation: v && { ok: v.ok, reasons: v.reasons, planVersion: v.planVersion, policyVersion: v.policyVersion },
-      approval: a && { approverId: a.approverId, planVersion: a.planVersion, planHash: a.planHash, at: a.at },
-      execution: {
-        ...{ status: x.status, attempts: attemptOf(c, 'execute'), maxAttempts: c.config.maxExecutionAttempts },
-        ...{ idempotencyKey: x.idempotencyKey, receipt: x.receipt && { ...x.receipt }, failure: x.failure },
-      },
-      escalation: e && { reason: e.reason, detail: e.detail, step: e.step },
+      execution: { ...c.execution, attempts: attemptOf(c, 'execute'), maxAttempts: c.config.maxExecutionAttempts },
       outcome: outcomeOf(c, record),
     };
-  },
+  }),
   present: {
     facts: {
       Task: '{task.title} (requested by {task.requesterId})',
