@@ -3,7 +3,7 @@
  * person approves that plan version, and it executes once. Default deny; no I/O in this file.
  */
 import { z } from 'zod';
-import { addModelUsage } from '../../src/definitions/model-spend.ts';
+import { modelBudgetExhausted, spendingOf } from '../../src/definitions/model-spend.ts';
 import { artifactRef, contentHash, errorClass, modelUsage, text } from '../../src/definitions/event-fields.ts';
 import { deadLetter, event, failure, result, setup, type EngineInput } from '../../src/authoring/index.ts';
 import type { AnyEnvelope } from '../../src/authoring/events.ts';
@@ -15,8 +15,6 @@ import {
   evidenceIsFreshAt,
   executionCannotHaveHappened,
   idempotencyKeyFor,
-  modelBudgetExhausted,
-  modelBudgetOf,
   operationReceipt,
   refusedPlanHashesOf,
   validationPassedForCurrentPlan,
@@ -141,10 +139,7 @@ export const agentTaskMachine = setup({
     executionWasVoided: ({ context }) => context.execution.status === 'voided',
   },
   updates: {
-    recordModelUsage: ({ context: c, event: e }) =>
-      e.type === 'PLAN_PROPOSED'
-        ? { spent: addModelUsage(c.spent, e.payload.usage, modelBudgetOf(c).modelCostMicrosPerKiloToken) }
-        : {},
+    recordModelUsage: ({ context: c, event: e }) => (e.type === 'PLAN_PROPOSED' ? spendingOf(c, e.payload.usage) : {}),
     recordPlan: ({ context: c, event: e }) => {
       if (e.type !== 'PLAN_PROPOSED') return {};
       const { plan: p, planHash: hash, artifact, model, promptVersion } = e.payload;

@@ -4,7 +4,7 @@
  * keeps the jobs and their attempts. The checks over it that guards, outcomes and paths share.
  */
 import { z } from 'zod';
-import { nothingSpent, type ModelSpend } from '../../src/definitions/model-spend.ts';
+import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { contentHash, text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
 
@@ -21,11 +21,8 @@ export const agentTaskConfigSchema = z.strictObject({
   approvalTimeoutMs: count(1, maxMs, day),
   /** The oldest the task's data may be when the plan is validated (and approved), ms. */
   maxDataAgeMs: count(1, maxMs, day),
-  /** Model tokens the task's planning may spend, and their estimated cost (millionths), before a person takes over. */
-  maxModelTokens: count(1, 100_000_000, 200_000),
-  maxModelCostMicros: count(1, 1_000_000_000_000, 2_000_000),
-  /** The estimate's price per thousand tokens, in millionths (models report tokens, not prices). */
-  modelCostMicrosPerKiloToken: count(0, 100_000_000, 2_000),
+  /** The planning's model budget. */
+  ...modelBudgetFields,
 });
 export type AgentTaskConfig = z.infer<typeof agentTaskConfigSchema>;
 
@@ -122,12 +119,6 @@ export interface AgentTaskContext {
   refusedPlanHashes?: string[];
 }
 
-/** The model budget: the config's, or the defaults where a context persisted before the budget has none. */
-export const modelBudgetOf = (c: Pick<AgentTaskContext, 'config'>) => ({
-  ...agentTaskConfigSchema.parse({}),
-  ...c.config,
-});
-export const modelSpendOf = (c: Pick<AgentTaskContext, 'spent'>): ModelSpend => c.spent ?? nothingSpent;
 export const refusedPlanHashesOf = (c: Pick<AgentTaskContext, 'refusedPlanHashes'>) => c.refusedPlanHashes ?? [];
 
 /** The key every attempt and reconciliation of a plan version uses, until it is fenced (then one per attempt). */
@@ -147,11 +138,6 @@ export function evidenceIsFreshAt(c: AgentTaskContext, at: number): boolean {
   const asOf = dataAsOfMs(c);
   return asOf !== null && asOf + c.config.maxDataAgeMs >= at;
 }
-
-/** Spent tokens, or their estimated cost, reached the budget (checked before each planning call). */
-export const modelBudgetExhausted = (c: AgentTaskContext) =>
-  modelSpendOf(c).tokens >= modelBudgetOf(c).maxModelTokens ||
-  modelSpendOf(c).costMicros >= modelBudgetOf(c).maxModelCostMicros;
 
 /** Never requested, or the only key used was fenced with nothing under it. */
 export const executionCannotHaveHappened = (c: AgentTaskContext) =>

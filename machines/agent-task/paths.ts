@@ -1,14 +1,10 @@
 /** The agent task's path model: the creation bodies and payloads that decide branches, and the invariants of a step. */
 import type { WorkflowSpec } from '../../src/authoring/index.ts';
 import { attemptOf } from '../../src/authoring/setup.ts';
+import { modelBudgetExhausted } from '../../src/definitions/model-spend.ts';
 import { decisionExamples, failureExamples, foreignHash } from '../../src/paths/example-variants.ts';
 import { roles } from './agent-task.machine.ts';
-import {
-  modelBudgetExhausted,
-  refusedPlanHashesOf,
-  validationPassedForCurrentPlan,
-  type AgentTaskContext as Context,
-} from './context.ts';
+import { refusedPlanHashesOf, validationPassedForCurrentPlan, type AgentTaskContext as Context } from './context.ts';
 import { planTask } from './effects.ts';
 import { isIdempotent, isReversibleOrRecoverable } from './operations.ts';
 
