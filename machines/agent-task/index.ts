@@ -3,6 +3,7 @@
  * view (view.ts) and the path model (paths.ts) beside it.
  */
 import { workflow } from '../../src/authoring/index.ts';
+import { prefilledDecision } from '../../src/authoring/demo-decide.ts';
 import { agentTaskMachine, roles } from './agent-task.machine.ts';
 import { validationPassedForCurrentPlan, type AgentTaskContext as Context } from './context.ts';
 import { createExecutor, localPlanner, planTask, type AgentTaskAdapters } from './effects.ts';
@@ -63,16 +64,11 @@ export const agentTask = workflow<Context, AgentTaskAdapters>({
       },
     }),
     creator: { id: 'demo-requester', tenantId: 'demo', kind: 'user', roles: [roles.requester] },
-    decide(c, record) {
-      const plan = c.plan;
-      if (!plan || !record.statePaths.includes('awaitingApproval')) return null;
-      return {
-        type: 'APPROVED',
-        payload: { planVersion: plan.version, planHash: plan.hash },
-        principal: { id: 'demo-approver', tenantId: 'demo', kind: 'user', roles: [roles.approver] },
-        note: `approver sees: ${plan.operation} ${JSON.stringify(plan.parameters)}, plan v${plan.version} ${plan.hash}`,
-      };
-    },
+    decide: prefilledDecision({
+      ...{ machine: agentTaskMachine, view: agentTaskView, state: 'awaitingApproval', event: 'APPROVED' },
+      principal: { id: 'demo-approver', tenantId: 'demo', kind: 'user', roles: [roles.approver] },
+      note: 'approver sees: {plan.operation} {plan.parameters}, plan v{plan.version} {plan.hash}',
+    }),
   },
 });
 
