@@ -8,6 +8,7 @@ import { artifactRef, contentHash, errorClass, modelUsage, text } from '../../sr
 import { deadLetter, event, failure, result, setup, type EngineInput } from '../../src/authoring/index.ts';
 import type { AnyEnvelope } from '../../src/authoring/events.ts';
 import { attemptOf } from '../../src/authoring/setup.ts';
+import { decisionChecks } from '../../src/authoring/decision-checks.ts';
 import {
   agentTaskConfigSchema,
   agentTaskCreateSchema,
@@ -45,15 +46,8 @@ const withRefused = (c: Context, hash: string) => {
   return refused.includes(hash) ? {} : { refusedPlanHashes: [...refused, hash] };
 };
 
-type Check = (args: { context: Context; event: AnyEnvelope }) => boolean;
 /** Who may decide on a plan and on which one: shared by APPROVED and REJECTED. */
-const approverChecks: Record<string, Check> = {
-  planVersionIsCurrent: ({ context: c, event: e }) => c.plan !== null && field(e, 'planVersion') === c.plan.version,
-  planHashMatches: ({ context: c, event: e }) => c.plan !== null && field(e, 'planHash') === c.plan.hash,
-  approverIsNotRequester: ({ context: c, event: e }) => e.actor !== undefined && e.actor.id !== c.requesterId,
-  approverSameTenant: ({ context: c, event: e }) => e.actor?.tenantId === c.tenantId,
-  approverHasRole: ({ event: e }) => e.actor?.roles.includes(roles.approver) ?? false,
-};
+const approverChecks = decisionChecks({ subject: 'plan', decider: 'approver', role: roles.approver });
 
 export const agentTaskMachine = setup({
   input: agentTaskCreateSchema,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { contentHash, text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
+import type { EngineInput } from '../../src/authoring/setup.ts';
 
 const maxMs = 366 * 24 * 60 * 60 * 1000;
 const day = 24 * 60 * 60 * 1000;
@@ -77,12 +78,7 @@ export interface Plan {
   proposedAt: number;
 }
 
-export interface AgentTaskContext {
-  workflowId: string;
-  tenantId: string;
-  requesterId: string;
-  correlationId: string;
-  createdAt: number;
+export interface AgentTaskContext extends EngineInput {
   task: z.infer<typeof agentTaskCreateSchema>['task'];
   config: AgentTaskConfig;
   plan: Plan | null;

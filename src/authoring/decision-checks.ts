@@ -1,0 +1,39 @@
+/**
+ * The named checks of a person's decision on a versioned, hashed subject of the context (a plan, a
+ * recommendation): it names the current version and hash (`<subject>Version`, `<subject>Hash` of
+ * the payload against `<subject>.version`, `.hash`), and the decider is of the case's tenant, holds
+ * the deciding role and is not the requester (four eyes). Named `<subject>VersionIsCurrent`,
+ * `<subject>HashMatches`, `<decider>IsNotRequester`, `<decider>SameTenant`, `<decider>HasRole`, so a
+ * refusal lists what failed.
+ */
+import type { AnyEnvelope } from './events.ts';
+
+type DecisionCheck = (args: { context: unknown; event: AnyEnvelope }) => boolean;
+
+export interface DecisionChecksSpec {
+  /** The context field holding `{ version, hash }` (null before there is one). */
+  subject: string;
+  /** Who decides, for the checks' names (`approver`). */
+  decider: string;
+  /** The role the decider must hold. */
+  role: string;
+}
+
+const fieldOf = (value: unknown, name: string): unknown =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+
+export function decisionChecks({ subject, decider, role }: DecisionChecksSpec): Record<string, DecisionCheck> {
+  const current = (context: unknown, part: 'version' | 'hash') => fieldOf(fieldOf(context, subject), part);
+  const named = (e: AnyEnvelope, part: string) => fieldOf(e.payload, `${subject}${part}`);
+  const present = (v: unknown) => v !== undefined && v !== null;
+  return {
+    [`${subject}VersionIsCurrent`]: ({ context: c, event: e }) =>
+      present(current(c, 'version')) && named(e, 'Version') === current(c, 'version'),
+    [`${subject}HashMatches`]: ({ context: c, event: e }) =>
+      present(current(c, 'hash')) && named(e, 'Hash') === current(c, 'hash'),
+    [`${decider}IsNotRequester`]: ({ context: c, event: e }) =>
+      e.actor !== undefined && e.actor.id !== fieldOf(c, 'requesterId'),
+    [`${decider}SameTenant`]: ({ context: c, event: e }) => e.actor?.tenantId === fieldOf(c, 'tenantId'),
+    [`${decider}HasRole`]: ({ event: e }) => e.actor?.roles.includes(role) ?? false,
+  };
+}
