@@ -9,6 +9,7 @@ import { deadLetter, event, failure, result, setup, type EngineInput } from '../
 import type { AnyEnvelope } from '../../src/authoring/events.ts';
 import { attemptOf } from '../../src/authoring/setup.ts';
 import { decisionChecks } from '../../src/authoring/decision-checks.ts';
+import { jobsFromCounts } from '../../src/authoring/legacy-jobs.ts';
 import {
   agentTaskConfigSchema,
   agentTaskCreateSchema,
@@ -92,15 +93,8 @@ export const agentTaskMachine = setup({
   /** Before the kit, the context counted jobs per operation (`attempts`), per planning visit and per plan. */
   legacyJobs: (c) => {
     const old = c as Context & { attempts?: Record<string, number>; planAttempts?: number };
-    const attempt = { plan: old.planAttempts ?? 1, execute: (c.execution as { attempts?: number }).attempts ?? 1 };
-    return Object.fromEntries(
-      Object.entries(old.attempts ?? {})
-        .filter(([, n]) => n > 0)
-        .map(([op, n]) => [
-          op,
-          { id: `${c.workflowId}/${op}/${n}`, n, attempt: op in attempt ? attempt[op as 'plan'] : 1 },
-        ]),
-    );
+    const execute = (c.execution as { attempts?: number }).attempts ?? 1;
+    return jobsFromCounts(c.workflowId, old.attempts, { plan: old.planAttempts ?? 1, execute });
   },
   guards: {
     modelBudgetExhausted: ({ context }) => modelBudgetExhausted(context),
