@@ -24,7 +24,9 @@ const fieldOf = (value: unknown, name: string): unknown =>
 
 export function decisionChecks({ subject, decider, role }: DecisionChecksSpec): Record<string, DecisionCheck> {
   const current = (context: unknown, part: 'version' | 'hash') => fieldOf(fieldOf(context, subject), part);
-  const named = (e: AnyEnvelope, part: string) => fieldOf(e.payload, `${subject}${part}`);
+  // Read as a property whatever the payload is: the allowed-events probe (a proxy) must see the read.
+  const named = (e: AnyEnvelope, part: string) =>
+    (e.payload as Record<string, unknown> | null | undefined)?.[`${subject}${part}`];
   const present = (v: unknown) => v !== undefined && v !== null;
   return {
     [`${subject}VersionIsCurrent`]: ({ context: c, event: e }) =>

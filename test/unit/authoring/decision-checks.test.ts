@@ -34,4 +34,17 @@ describe('decisionChecks', () => {
     expect(failing(envelope({ offerVersion: 2, offerHash: 'h2' }, 'b', ['seller']))).toEqual(['buyerHasRole']);
     expect(failing(envelope({}), { ...context, offer: null })).toEqual(['offerVersionIsCurrent', 'offerHashMatches']);
   });
+
+  it('reads the payload whatever it is, so a probe of what the payload decides sees the read', () => {
+    const reads: string[] = [];
+    const probe = new Proxy(function payload() {}, {
+      get: (_target, property) => {
+        reads.push(String(property));
+        return undefined;
+      },
+    });
+    const check = checks.offerVersionIsCurrent;
+    expect(check?.({ context, event: { ...envelope({}), payload: probe } })).toBe(false);
+    expect(reads).toContain('offerVersion');
+  });
 });
