@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { principals } from '../support/principals.ts';
 import { allowedEvents } from '../../src/engine/allowed-events.ts';
 import { fixtures } from '../support/fixtures.ts';
+import { agentTaskV1 } from '../../machines/agent-task/index.ts';
+import { awaitingApproval, principals as taskPrincipals } from '../agent-task/harness.ts';
 
 const typesFor = (h: ReturnType<typeof fixtures.awaitingApproval>, principal = principals.reviewer) =>
   allowedEvents(h.definition, h.record, principal).map((e) => e.type);
@@ -20,5 +22,12 @@ describe('allowed events', () => {
   it('keeps offering an approval whose guard reads the payload, whatever the approver’s limit', () => {
     const h = fixtures.awaitingApproval();
     expect(typesFor(h, { ...principals.approver, claims: { approvalLimit: 1 } })).toContain('APPROVED');
+  });
+
+  it('offers an agent task’s approval and rejection to an approver: their checks read the plan version and hash sent', () => {
+    const h = awaitingApproval();
+    expect(h.state).toBe('awaitingApproval');
+    const types = allowedEvents(agentTaskV1, h.record, taskPrincipals.approver).map((e) => e.type);
+    expect(types).toEqual(expect.arrayContaining(['APPROVED', 'REJECTED']));
   });
 });
