@@ -27,12 +27,15 @@ const trio = ledgerEffects<Context, Receipt, { item: string }, { ledger: MemoryI
 });
 
 function run<P>(
-  declaration: { run(ctx: RunContext<Context, P, { ledger: MemoryIdempotencyLedger<Receipt> }>): Promise<unknown> },
+  declaration: {
+    run?: (ctx: RunContext<Context, P, { ledger: MemoryIdempotencyLedger<Receipt> }>) => Promise<unknown>;
+  },
   params: P,
   store: MemoryIdempotencyLedger<Receipt>,
   deliveries = 1,
 ) {
   const job = { workflowId: 'w', jobId: 'w/x/1', type: 't', operation: 'x', params, deliveries } as JobToRun;
+  if (!declaration.run) throw new Error('a ledger effect has run');
   return declaration.run({
     params,
     job,
