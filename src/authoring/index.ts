@@ -2,6 +2,10 @@
  * The authoring kit: what a workflow's author writes against. The chart (`setup().createMachine`),
  * its events (`event`, `result`, `failure`, `deadLetter`), its effects (`effect`), and `workflow()`
  * to bundle it. The platform owns the rest: job ids, attempts, retries, stale results, envelopes.
+ * And the pieces most workflows need: an operation run once under an idempotency key
+ * (`ledgerEffects`), the checks of a person's decision on a versioned subject (`decisionChecks`), a
+ * view rendered from its schema, the demo's decision from the console's prefill, the model budget,
+ * a path model's shared example payloads, and the jobs of a context that predates the kit.
  */
 export { setup, type Args, type Check, type EngineInput, type GuardDeclaration, type Update } from './setup.ts';
 export { effect, type EffectDeclaration, type EffectOutcome, type RetryPolicy, type RunContext } from './effect.ts';
@@ -9,3 +13,32 @@ export { deadLetter, event, failure, result, type EnvelopeOf } from './events.ts
 export { workflow, type OutcomeChecks, type WorkflowSpec } from './workflow.ts';
 export { fillTemplate, type PresentationSpec, type Shown } from './presentation.ts';
 export { EffectError } from '../effects/effect-errors.ts';
+export {
+  ledgerEffects,
+  ledgerEventsOf,
+  ledgerKeyOf,
+  type LedgerEffects,
+  type LedgerEffectsSpec,
+  type LedgerEvents,
+} from './ledger-effects.ts';
+export { decisionChecks, type DecisionChecksSpec } from './decision-checks.ts';
+export { pickBySchema, renderBySchema } from './view-pick.ts';
+export { prefilledDecision, type PrefilledDecisionSpec } from './demo-decide.ts';
+export { jobsFromCounts } from './legacy-jobs.ts';
+export {
+  defaultModelBudget,
+  modelBudgetExhausted,
+  modelBudgetFields,
+  modelBudgetOf,
+  modelSpendOf,
+  spendingOf,
+  type BudgetedContext,
+  type ModelBudget,
+  type ModelSpend,
+} from '../definitions/model-spend.ts';
+export {
+  decisionExamples,
+  failureExamples,
+  foreignHash,
+  type DecisionExamplesOptions,
+} from '../paths/example-variants.ts';
