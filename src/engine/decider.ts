@@ -8,7 +8,7 @@
  */
 import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
 import { getNextTransitions } from 'xstate';
-import { actsAcrossTenants, principalSchema, workerRole, type Principal } from './principal.ts';
+import { actsAcrossTenants, isWorker, principalSchema, type Principal } from './principal.ts';
 import { auditEvidenceOf, noEvidence, type AuditEvidence } from './audit-evidence.ts';
 import { boundDetails } from './bounded-details.ts';
 import { planCommands } from './commands.ts';
@@ -497,9 +497,6 @@ export function decideEvent(args: DecideEventArgs): Decision {
   const machineEvent = { type: event.type, payload, eventId: event.eventId, at: now, actor: principal };
   return applyToMachine(step, snapshot, machineEvent);
 }
-
-/** A worker service: in-process or external, the sender of a job's results and its dead letter. */
-const isWorker = (principal: Principal) => principal.kind === 'service' && principal.roles.includes(workerRole);
 
 /** Decides a timer firing. Only the armed generation of a timer is taken; any other is stale. */
 export function decideTimer(args: DecideTimerArgs): Decision {

@@ -40,6 +40,10 @@ export type Principal = z.infer<typeof principalSchema>;
 /** The role of Warden's workers, in-process or external: the only role that may report a job's result. */
 export const workerRole = 'worker';
 
+/** A worker service (in-process or external): the sender of a job's results and its dead letter. */
+export const isWorker = (principal: Principal): boolean =>
+  principal.kind === 'service' && principal.roles.includes(workerRole);
+
 /** Workers act for every tenant; anybody else — user or service — only within their own. */
 export function actsAcrossTenants(principal: Principal): boolean {
   return (

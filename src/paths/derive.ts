@@ -22,7 +22,7 @@
 import { decideEvent } from '../engine/decider.ts';
 import type { WorkflowRecord } from '../engine/decision.ts';
 import { definitionKey, isJobResultEvent, type WorkflowDefinition } from '../engine/definition.ts';
-import { workerRole, type ClaimValue, type Principal } from '../engine/principal.ts';
+import { isWorker, workerRole, type ClaimValue, type Principal } from '../engine/principal.ts';
 import { handledEventTypes } from '../definitions/define-workflow.ts';
 import type {
   PathModel,
@@ -354,7 +354,7 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
         jobId = `${workflowIdOf(context, record)}/${jobs[0]?.[0] ?? 'job'}/99`;
       } else if (variant.startsWith('job:')) {
         jobId = jobs.find(([operation]) => operation === variant.slice(4))?.[1];
-      } else if (event.type === definition.deadLetterEvent && !principal.roles.includes(workerRole)) {
+      } else if (event.type === definition.deadLetterEvent && !isWorker(principal)) {
         // A person's hand-over names no job: only a worker gives one up (the decider refuses it otherwise).
         jobId = undefined;
       } else jobId = chosenJob(plan, payload, principal, jobs, record);
