@@ -10,8 +10,8 @@
 export { setup, type Args, type Check, type EngineInput, type GuardDeclaration, type Update } from './setup.ts';
 export { effect, type EffectDeclaration, type EffectOutcome, type RetryPolicy, type RunContext } from './effect.ts';
 export { deadLetter, event, failure, result, type EnvelopeOf } from './events.ts';
-export { workflow, type OutcomeChecks, type WorkflowSpec } from './workflow.ts';
-export { fillTemplate, type PresentationSpec, type Shown } from './presentation.ts';
+export { outcomesOf, workflow, type OutcomeChecks, type WorkflowSpec } from './workflow.ts';
+export { fillTemplate, presentFromSpec, type PresentationSpec, type Shown } from './presentation.ts';
 export { EffectError } from '../effects/effect-errors.ts';
 export {
   ledgerEffects,

@@ -4,6 +4,7 @@
  * {approval.approverId}'`) or as functions of the context, and the payload fields a person's
  * decision names (`planVersion`, `planHash`) are pre-filled from the view (`plan.version`, `plan.hash`).
  */
+import { z } from 'zod';
 import type { Presentation } from '../definitions/workflow.ts';
 import type { WorkflowRecord } from '../engine/decision.ts';
 
@@ -117,4 +118,22 @@ export function presentationOf<TContext>(
   for (const [type, fields] of Object.entries(spec.prefill?.(context, record) ?? {}))
     prefill[type] = { ...prefill[type], ...fields };
   return { facts, prefill, confirm: shownAll(spec.confirm), artifacts: shownAll(spec.artifacts) };
+}
+
+/**
+ * A view's `present` from its presentation spec: over what `render` returns, with the payloads of
+ * the person events (`personEvents`, their schemas by type) pre-filled from the view. `workflow()`
+ * gives a kit view this; a workflow bundled with `defineWorkflow` calls it itself.
+ */
+export function presentFromSpec<TContext>(
+  spec: PresentationSpec<TContext>,
+  personEvents: Readonly<Record<string, z.ZodType>>,
+  render: (context: TContext, record: WorkflowRecord) => unknown,
+): (context: TContext, record: WorkflowRecord) => Presentation {
+  const fields = Object.fromEntries(
+    Object.entries(personEvents).flatMap(([type, schema]) =>
+      schema instanceof z.ZodObject ? [[type, Object.keys(schema.shape)]] : [],
+    ),
+  );
+  return (context, record) => presentationOf(spec, fields, render(context, record), context, record);
 }

@@ -30,7 +30,7 @@ import { callModelWithRepair } from '../effects/model-call.ts';
 import { derivePathModel, type DerivePathInput } from '../paths/derive.ts';
 import type { EffectDeclaration } from './effect.ts';
 import type { EventDeclaration } from './events.ts';
-import { presentationOf, type PresentationSpec } from './presentation.ts';
+import { presentFromSpec, type PresentationSpec } from './presentation.ts';
 import { kitProblems, reportedEvents } from './kit-checks.ts';
 import { kitOf, type KitMachine } from './setup.ts';
 
@@ -92,7 +92,8 @@ export interface OutcomeChecks<TContext> {
   checks: Readonly<Record<string, (context: TContext) => boolean>>;
 }
 
-function outcomesOf<TContext>(
+/** Outcomes as the engine takes them (`missing(context)`): one written as named checks is missing the failing ones. */
+export function outcomesOf<TContext>(
   outcomes: Readonly<Record<string, OutcomeInvariant<TContext> | OutcomeChecks<TContext>>>,
 ): Record<string, OutcomeInvariant<TContext>> {
   return Object.fromEntries(
@@ -220,12 +221,12 @@ function viewOf<TContext>(
 ): WorkflowView<TContext> {
   const { present, ...rest } = view;
   if (present === undefined || typeof present === 'function') return { ...rest, ...(present ? { present } : {}) };
-  const fields = Object.fromEntries(
+  const personEvents = Object.fromEntries(
     Object.entries(events)
-      .filter(([, e]) => e.kind === 'person' && e.schema instanceof z.ZodObject)
-      .map(([type, e]) => [type, Object.keys((e.schema as z.ZodObject).shape)]),
+      .filter(([, e]) => e.kind === 'person')
+      .map(([type, e]) => [type, e.schema]),
   );
-  return { ...rest, present: (c, record) => presentationOf(present, fields, view.render(c, record), c, record) };
+  return { ...rest, present: presentFromSpec(present, personEvents, (c, record) => view.render(c, record)) };
 }
 
 /** Bundles a kit workflow into the platform's contract; throws `InvalidWorkflowError` listing every problem. */

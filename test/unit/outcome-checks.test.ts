@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { event, setup, workflow } from '../../src/authoring/index.ts';
+import { event, outcomesOf, setup, workflow } from '../../src/authoring/index.ts';
 
 describe('outcomes written as named checks', () => {
   it('are missing exactly the checks that fail', () => {
@@ -28,5 +28,17 @@ describe('outcomes written as named checks', () => {
     expect(done?.missing({ approved: false, paid: false })).toEqual(['approved', 'paid']);
     expect(done?.missing({ approved: true, paid: false })).toEqual(['paid']);
     expect(done?.missing({ approved: true, paid: true })).toEqual([]);
+  });
+
+  it('are what outcomesOf gives a bundle made with defineWorkflow; an outcome written with missing() is kept', () => {
+    const missing = () => ['always'];
+    const outcomes = outcomesOf<{ paid: boolean }>({
+      done: { means: 'paid', checks: { paid: (c) => c.paid } },
+      other: { means: 'never', missing },
+    });
+    expect(outcomes.done?.means).toBe('paid');
+    expect(outcomes.done?.missing({ paid: false })).toEqual(['paid']);
+    expect(outcomes.done?.missing({ paid: true })).toEqual([]);
+    expect(outcomes.other).toEqual({ means: 'never', missing });
   });
 });

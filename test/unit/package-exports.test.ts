@@ -22,6 +22,8 @@ describe('the package root export', () => {
     'renderBySchema',
     'pickBySchema',
     'prefilledDecision',
+    'presentFromSpec',
+    'outcomesOf',
     'jobsFromCounts',
     'modelBudgetExhausted',
     'spendingOf',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { derivedPrefill, fillTemplate, presentationOf } from '../../src/authoring/presentation.ts';
+import { derivedPrefill, fillTemplate, presentationOf, presentFromSpec } from '../../src/authoring/presentation.ts';
 import { event, setup, workflow } from '../../src/authoring/index.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 
@@ -109,5 +109,33 @@ describe('presentationOf', () => {
     });
     const plain = workflow({ ...spec, view: { schema: z.looseObject({}), render } });
     expect('present' in plain.view).toBe(false);
+  });
+});
+
+describe('presentFromSpec', () => {
+  it('is a view’s present over what render returns, pre-filling the object payloads of the person events given', () => {
+    type Context = { plan: { version: number; hash: string }; requester: string };
+    const present = presentFromSpec<Context>(
+      {
+        facts: { Plan: 'v{plan.version}', Requester: (c) => c.requester },
+        confirm: { APPROVED: 'Approve v{plan.version}' },
+        prefill: (c) => ({ APPROVED: { comment: `for ${c.requester}` } }),
+      },
+      {
+        APPROVED: z.object({ planVersion: z.number(), planHash: z.string(), comment: z.string() }),
+        REJECTED: z.object({ reason: z.string() }),
+        NUDGED: z.string(),
+      },
+      (c) => ({ plan: c.plan }),
+    );
+    expect(present({ plan: { version: 3, hash: 'h' }, requester: 'r-1' }, record)).toEqual({
+      facts: [
+        { label: 'Plan', value: 'v3' },
+        { label: 'Requester', value: 'r-1' },
+      ],
+      prefill: { APPROVED: { planVersion: 3, planHash: 'h', comment: 'for r-1' } },
+      confirm: { APPROVED: 'Approve v3' },
+      artifacts: {},
+    });
   });
 });

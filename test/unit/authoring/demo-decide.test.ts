@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { prefilledDecision } from '../../../src/authoring/demo-decide.ts';
 import { event, setup } from '../../../src/authoring/index.ts';
+import type { Presentation } from '../../../src/definitions/workflow.ts';
 import type { WorkflowRecord } from '../../../src/engine/decision.ts';
 
 type Context = { offer: { version: number; hash: string; amount: number } | null };
@@ -49,5 +50,41 @@ describe('prefilledDecision', () => {
 
   it('refuses an event that is not a person event of the machine', () => {
     expect(() => prefilledDecision({ machine, view, state: 'open', event: 'NOPE', principal: buyer })).toThrow(/NOPE/);
+  });
+
+  it('takes the event’s schema in place of a kit machine, and the payload the presentation pre-fills', () => {
+    const schema = z.object({ offerVersion: z.number(), offerHash: z.string(), amount: z.number() });
+    const fromFunction = prefilledDecision<Context>({
+      schema,
+      view: {
+        ...view,
+        present: ({ offer: o }): Presentation => {
+          const prefill: Presentation['prefill'] = {};
+          if (o) prefill.ACCEPTED = { offerVersion: o.version, offerHash: o.hash, amount: o.amount };
+          return { facts: [], confirm: {}, artifacts: {}, prefill };
+        },
+      },
+      state: 'open',
+      event: 'ACCEPTED',
+      principal: buyer,
+    });
+    const offer = { version: 2, hash: 'h', amount: 40 };
+    const payload = { offerVersion: 2, offerHash: 'h', amount: 40 };
+    expect(fromFunction({ offer }, at('open'))).toEqual({
+      type: 'ACCEPTED',
+      payload,
+      principal: buyer,
+      note: 'ACCEPTED',
+    });
+    expect(fromFunction({ offer: null }, at('open'))).toBeNull();
+    const fromSpec = prefilledDecision<Context>({
+      schema,
+      view: { ...view, present: { prefill: (c) => ({ ACCEPTED: { amount: c.offer?.amount } }) } },
+      state: 'open',
+      event: 'ACCEPTED',
+      principal: buyer,
+    });
+    expect(fromSpec({ offer }, at('open'))?.payload).toEqual(payload);
+    expect(() => prefilledDecision({ view, state: 'open', event: 'ACCEPTED', principal: buyer })).toThrow(/ACCEPTED/);
   });
 });
