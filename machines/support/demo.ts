@@ -1,7 +1,10 @@
 /** How `warden demo` drives a support request: an agent files it, a demo approver approves the refund. */
+import { prefilledDecision } from '../../src/authoring/demo-decide.ts';
 import type { DemoScript } from '../../src/definitions/workflow.ts';
 import type { SupportContext } from './support.context.ts';
+import { eventSchemas } from './support.events.ts';
 import { roles } from './support.roles.ts';
+import { supportView } from './view.ts';
 
 export const supportDemo: DemoScript<SupportContext> = {
   input: () => ({
@@ -15,20 +18,15 @@ export const supportDemo: DemoScript<SupportContext> = {
     },
   }),
   creator: { id: 'demo-agent', tenantId: 'demo', kind: 'user', roles: [roles.agent] },
-  decide(context, record) {
-    const rec = context.recommendation;
-    if (!rec || !record.statePaths.includes('beforeAction.awaitingApproval')) return null;
-    return {
-      type: 'APPROVED',
-      payload: { recommendationVersion: rec.version, contentHash: rec.contentHash, amount: rec.amount },
-      principal: {
-        id: 'demo-approver',
-        tenantId: 'demo',
-        kind: 'user',
-        roles: [roles.approver],
-        claims: { approvalLimit: 500 },
-      },
-      note: `approver sees: refund ${rec.amount} ${rec.currency}, recommendation v${rec.version} ${rec.contentHash}`,
-    };
-  },
+  decide: prefilledDecision({
+    ...{ schema: eventSchemas.APPROVED, view: supportView, state: 'beforeAction.awaitingApproval', event: 'APPROVED' },
+    principal: {
+      id: 'demo-approver',
+      tenantId: 'demo',
+      kind: 'user',
+      roles: [roles.approver],
+      claims: { approvalLimit: 500 },
+    },
+    note: 'approver sees: refund {evidence.recommendation.amount} {evidence.recommendation.currency}, recommendation v{evidence.recommendation.version} {evidence.recommendation.contentHash}',
+  }),
 };

@@ -4,16 +4,9 @@
  * workflow in one of these states with a check failing (`OUTCOME_UNPROVEN`), and the path
  * generator reports any path of the chart that tries.
  */
-import type { OutcomeInvariant } from '../../src/engine/definition.ts';
+import { outcomesOf } from '../../src/authoring/workflow.ts';
 import type { SupportContext } from './support.context.ts';
 import { actionCannotHaveTakenEffect } from './support.guards.ts';
-
-type Checks = Record<string, (context: SupportContext) => boolean>;
-
-const failing = (checks: Checks, context: SupportContext) =>
-  Object.entries(checks)
-    .filter(([, holds]) => !holds(context))
-    .map(([name]) => name);
 
 const hasReceiptUnderKey = (c: SupportContext) =>
   c.action.status === 'executed' &&
@@ -22,57 +15,41 @@ const hasReceiptUnderKey = (c: SupportContext) =>
   c.action.receipt.idempotencyKey === c.action.idempotencyKey &&
   c.action.idempotencyKey === `support-action:${c.workflowId}:v${c.action.recommendationVersion}`;
 
-/** `completed`: the refund was approved, executed with a receipt under its key, and the customer told. */
-export const completedChecks: Checks = {
-  approvedByAuthorisedApprover: (c) =>
-    c.recommendation !== null &&
-    c.approval !== null &&
-    c.approval.recommendationVersion === c.recommendation.version &&
-    c.approval.contentHash === c.recommendation.contentHash &&
-    c.approval.approverTenantId === c.tenantId &&
-    c.approval.approverId !== c.requesterId &&
-    c.approval.amount <= c.approval.approverLimit,
-  policyValidated: (c) =>
-    c.recommendation !== null &&
-    c.validation?.outcome === 'valid' &&
-    c.validation.recommendationVersion === c.recommendation.version,
-  actionReceiptUnderIdempotencyKey: (c) =>
-    hasReceiptUnderKey(c) && c.action.recommendationVersion === c.approval?.recommendationVersion,
-  customerNotified: (c) => c.notification !== null,
-};
-
-/** `failedCompensated`: an executed refund was countered by a recorded compensation. */
-export const failedCompensatedChecks: Checks = {
-  actionReceiptUnderIdempotencyKey: hasReceiptUnderKey,
-  compensationRecorded: (c) => c.compensation !== null,
-};
-
-/** `resolvedByReviewer`: a person closed the case by hand and said why. */
-export const resolvedByReviewerChecks: Checks = {
-  reviewerResolution: (c) => c.resolution?.kind === 'completedByReviewer' && c.resolution.text.length > 0,
-};
-
-/** `cancelled`: nothing customer-affecting took effect, or ever will. */
-export const cancelledChecks: Checks = {
-  noActionTookEffect: (c) => actionCannotHaveTakenEffect(c),
-};
-
-export const supportOutcomes: Readonly<Record<string, OutcomeInvariant<SupportContext>>> = {
+export const supportOutcomes = outcomesOf<SupportContext>({
   completed: {
     means:
       'a current approval by an authorised approver of a policy-valid recommendation, a provider receipt under the idempotency key, and the customer notified',
-    missing: (context) => failing(completedChecks, context),
+    checks: {
+      approvedByAuthorisedApprover: (c) =>
+        c.recommendation !== null &&
+        c.approval !== null &&
+        c.approval.recommendationVersion === c.recommendation.version &&
+        c.approval.contentHash === c.recommendation.contentHash &&
+        c.approval.approverTenantId === c.tenantId &&
+        c.approval.approverId !== c.requesterId &&
+        c.approval.amount <= c.approval.approverLimit,
+      policyValidated: (c) =>
+        c.recommendation !== null &&
+        c.validation?.outcome === 'valid' &&
+        c.validation.recommendationVersion === c.recommendation.version,
+      actionReceiptUnderIdempotencyKey: (c) =>
+        hasReceiptUnderKey(c) && c.action.recommendationVersion === c.approval?.recommendationVersion,
+      customerNotified: (c) => c.notification !== null,
+    },
   },
   failedCompensated: {
     means: 'an executed refund with its receipt, countered by a recorded compensation',
-    missing: (context) => failing(failedCompensatedChecks, context),
+    checks: {
+      actionReceiptUnderIdempotencyKey: hasReceiptUnderKey,
+      compensationRecorded: (c) => c.compensation !== null,
+    },
   },
   resolvedByReviewer: {
     means: "a reviewer's resolution with their reason and evidence; nothing more happened than the record shows",
-    missing: (context) => failing(resolvedByReviewerChecks, context),
+    checks: { reviewerResolution: (c) => c.resolution?.kind === 'completedByReviewer' && c.resolution.text.length > 0 },
   },
   cancelled: {
     means: 'no refund took effect under the idempotency key, and none can',
-    missing: (context) => failing(cancelledChecks, context),
+    checks: { noActionTookEffect: actionCannotHaveTakenEffect },
   },
-};
+});

@@ -1,86 +1,26 @@
 /**
  * What a caller sees of a support workflow beyond the platform's fields: while it runs, the
  * evidence an approver decides from; once finished, the same evidence and artifact references with
- * its terminal result and the versions that made it.
+ * its terminal result and the versions that made it. And what the console shows of it: the
+ * evidence card, what each confirmation says, what each accepted event brought in, and the
+ * recommendation a decision names, pre-filled.
  */
 import { z } from 'zod';
-import type { WorkflowRecord } from '../../src/engine/decision.ts';
+import { presentFromSpec } from '../../src/authoring/presentation.ts';
+import { pickBySchema } from '../../src/authoring/view-pick.ts';
 import { finalStates } from '../../src/definitions/final-states.ts';
 import type { WorkflowView } from '../../src/definitions/workflow.ts';
-import { supportPresentation } from './presentation.ts';
+import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { actionStatuses, type SupportContext } from './support.context.ts';
-import { actionReceipt } from './support.events.ts';
+import { actionReceipt, eventSchemas } from './support.events.ts';
 import { supportMachine } from './support.machine.ts';
+import { personEvents } from './support.roles.ts';
 
-export function evidenceSummary(c: SupportContext) {
-  return {
-    classification: c.classification && {
-      category: c.classification.category,
-      confidence: c.classification.confidence,
-      artifact: c.classification.artifact,
-      model: c.classification.model,
-      promptVersion: c.classification.promptVersion,
-    },
-    policy: c.evidence.policy,
-    account: c.evidence.account,
-    recommendation: c.recommendation,
-    validation: c.validation,
-    validationHistory: c.validationHistory ?? [],
-    fraud: c.fraud,
-    approval: c.approval,
-  };
-}
-
-export function artifactRefs(c: SupportContext) {
-  return [
-    c.classification && { kind: 'classification', ...c.classification.artifact },
-    c.evidence.policy && { kind: 'policy', ...c.evidence.policy.artifact },
-    c.evidence.account && { kind: 'account', ...c.evidence.account.artifact },
-    c.recommendation && { kind: 'recommendation', ...c.recommendation.artifact },
-    c.fraud?.artifact && { kind: 'fraud-screen', ...c.fraud.artifact },
-  ].filter((a) => a !== null && a !== undefined);
-}
-
-function render(c: SupportContext, record: WorkflowRecord): Record<string, unknown> {
-  if (record.status !== 'active') {
-    // What the decision was made from stays readable once finished (and archived): an auditor asks.
-    return {
-      artifacts: artifactRefs(c),
-      evidence: evidenceSummary(c),
-      manualReview: c.manualReview,
-      lastReview: c.lastReview ?? null,
-      result: {
-        outcome: record.statePaths[0] ?? 'unknown',
-        receipts: { action: c.action.receipt, notification: c.notification, compensation: c.compensation },
-        cancellation: c.cancellation,
-        cancellationRequests: c.cancellationRequests ?? [],
-        resolution: c.resolution,
-        evidence: artifactRefs(c),
-        versions: {
-          definition: `${record.definitionId}@${record.definitionVersion}`,
-          classificationModel: c.classification?.model ?? null,
-          classificationPrompt: c.classification?.promptVersion ?? null,
-          recommendationModel: c.recommendation?.model ?? null,
-          recommendationPrompt: c.recommendation?.promptVersion ?? null,
-          policy: c.evidence.policy ? `${c.evidence.policy.policyId}@${c.evidence.policy.policyVersion}` : null,
-          validator: c.validation?.validatorVersion ?? null,
-        },
-      },
-    };
-  }
-  return {
-    artifacts: artifactRefs(c),
-    evidence: evidenceSummary(c),
-    manualReview: c.manualReview,
-    lastReview: c.lastReview ?? null,
-    cancellation: c.cancellation,
-    cancellationRequests: c.cancellationRequests ?? [],
-    action: { status: c.action.status, idempotencyKey: c.action.idempotencyKey },
-  };
-}
+/** The model's rationale is what it said, not evidence: the approver is told so. */
+export const rationaleLabel = 'Model rationale (supporting information, not proof)';
 
 const ref = z.object({ id: z.string(), hash: z.string() });
-const artifact = ref.extend({ kind: z.string() });
+const artifact = z.object({ kind: z.string(), ...ref.shape });
 const cancellation = z.object({
   requestedBy: z.string(),
   reason: z.string(),
@@ -118,7 +58,7 @@ const lastReview = manualReview
   .describe('The last manual review the workflow left, as it was when closed');
 const resolution = z.object({ by: z.string(), kind: z.string(), text: z.string(), evidence: z.array(z.string()) });
 
-/** The shape of `render`, for the OpenAPI document: evidence while active, `result` once finished. */
+/** The shape of the view, for the OpenAPI document: evidence while active, `result` once finished. */
 export const supportViewSchema = z.object({
   artifacts: z.array(artifact).optional(),
   evidence: z
@@ -210,10 +150,123 @@ export const supportViewSchema = z.object({
     .optional(),
 });
 
+function artifactRefs(c: SupportContext) {
+  const refs = {
+    classification: c.classification?.artifact,
+    policy: c.evidence.policy?.artifact,
+    account: c.evidence.account?.artifact,
+    recommendation: c.recommendation?.artifact,
+    'fraud-screen': c.fraud?.artifact,
+  };
+  return Object.entries(refs).flatMap(([kind, artifact]) => (artifact ? [{ kind, ...artifact }] : []));
+}
+
+const whileActive = supportViewSchema.omit({ result: true });
+// What the decision was made from stays readable once finished (and archived): an auditor asks.
+const onceFinished = supportViewSchema.omit({ cancellation: true, cancellationRequests: true, action: true });
+
+/** The context's fields the schema names: the evidence and the refund's status while active, `result` once finished. */
+function render(c: SupportContext, record: WorkflowRecord): Record<string, unknown> {
+  const artifacts = artifactRefs(c);
+  const evidence = { ...c, ...c.evidence, validationHistory: c.validationHistory ?? [] };
+  const cancellationRequests = c.cancellationRequests ?? [];
+  const { policy } = c.evidence;
+  const versions = {
+    definition: `${record.definitionId}@${record.definitionVersion}`,
+    classificationModel: c.classification?.model,
+    classificationPrompt: c.classification?.promptVersion,
+    recommendationModel: c.recommendation?.model,
+    recommendationPrompt: c.recommendation?.promptVersion,
+    policy: policy && `${policy.policyId}@${policy.policyVersion}`,
+    validator: c.validation?.validatorVersion,
+  };
+  const receipts = { action: c.action.receipt, notification: c.notification, compensation: c.compensation };
+  const outcome = record.statePaths[0] ?? 'unknown';
+  const result = { ...c, outcome, receipts, cancellationRequests, evidence: artifacts, versions };
+  const shown = { ...c, artifacts, evidence, cancellationRequests, result };
+  return pickBySchema(record.status === 'active' ? whileActive : onceFinished, shown) as Record<string, unknown>;
+}
+
+/** What a validation brought in, whatever its outcome. */
+const validated =
+  '{evidence.validation.outcome} · policy {evidence.validation.policyVersion} · {evidence.validation.validatorVersion}';
+
+const present = presentFromSpec<SupportContext>(
+  {
+    facts: {
+      Customer: ({ request }) => `${request.customerId}: ${request.subject}`,
+      Classification:
+        '{evidence.classification.category} (confidence {evidence.classification.confidence}) — {evidence.classification.model}, prompt {evidence.classification.promptVersion}',
+      Policy: '{evidence.policy.policyId} version {evidence.policy.policyVersion}',
+      Account: '{evidence.account.accountId}',
+      Recommendation: ({ recommendation: r }) =>
+        r && `v${r.version}: ${r.actionType} of ${r.amount.toFixed(2)} ${r.currency}`,
+      Model: '{evidence.recommendation.model}, prompt {evidence.recommendation.promptVersion}',
+      [rationaleLabel]: { value: '{evidence.recommendation.rationale}', supporting: true },
+      'Content hash': '{evidence.recommendation.contentHash}',
+      Validation:
+        '{evidence.validation.outcome} for v{evidence.validation.recommendationVersion} (policy {evidence.validation.policyVersion}, {evidence.validation.validatorVersion})[: {evidence.validation.findings}]',
+      'Earlier validations': ({ validationHistory = [] }) =>
+        validationHistory.map((e) => `${e.outcome} for v${e.recommendationVersion}`).join('; ') || null,
+      'Fraud screen': '{evidence.fraud.status}[ (score {evidence.fraud.score})]',
+      Approval: 'v{evidence.approval.recommendationVersion} by {evidence.approval.approverId}',
+      'Manual review':
+        '{manualReview.reason} at {manualReview.step}{manualReview.overdue? (overdue)|}, owner {manualReview.owner}',
+      'Review detail': '{manualReview.detail}',
+      'Open questions': ({ manualReview: m }) => m?.openQuestions.join(' ') || null,
+      'Last review': ({ lastReview: l, manualReview }) =>
+        l && !manualReview ? `${l.reason} at ${l.step}, closed by ${l.closedBy} (${l.closedWith})` : null,
+      'Cancellation requests': ({ cancellationRequests: q = [] }) =>
+        q.length > 1 ? q.map((e) => `${e.requestedBy}: ${e.reason}`).join('; ') : null,
+      Outcome: '{result.outcome}',
+      'Refund receipt': '{result.receipts.action.providerOperationId}',
+      Notification: '{result.receipts.notification.channel} {result.receipts.notification.deliveryId}',
+      Compensation: ({ compensation: x }, { status }) =>
+        status === 'active' || !x ? null : `${x.providerOperationId}: ${x.reason}`,
+      Resolution: '{result.resolution.kind} by {result.resolution.by}: {result.resolution.text}',
+      Cancellation: '{result.cancellation.status}: {result.cancellation.reason}',
+    },
+    confirm: {
+      APPROVED: ({ recommendation: r }, { workflowId }) =>
+        r &&
+        `Approve the ${r.actionType} of ${r.amount.toFixed(2)} ${r.currency} — recommendation version ${r.version} (${r.contentHash.slice(0, 19)}…) of workflow ${workflowId}. It will be executed once.`,
+      REJECTED_BY_REVIEWER: ({ recommendation: r }) =>
+        r && `Reject recommendation version ${r.version} (${r.amount.toFixed(2)} ${r.currency}).`,
+      CHANGES_REQUESTED: 'Ask for a new recommendation instead of version {evidence.recommendation.version}.',
+    },
+    artifacts: {
+      CLASSIFIED:
+        '{evidence.classification.category} {evidence.classification.confidence} · {evidence.classification.model} · prompt {evidence.classification.promptVersion}',
+      POLICY_RETRIEVED: 'policy {evidence.policy.policyId} version {evidence.policy.policyVersion}',
+      ACCOUNT_INSPECTED: 'account {evidence.account.accountId}',
+      RECOMMENDATION_GENERATED: ({ recommendation: r }) =>
+        r && `v${r.version} ${r.amount.toFixed(2)} ${r.currency} · ${r.model} · prompt ${r.promptVersion}`,
+      POLICY_VALID: validated,
+      POLICY_INVALID: validated,
+      POLICY_UNCLEAR: validated,
+      FRAUD_CLEARED: 'fraud {evidence.fraud.status}',
+      FRAUD_SUSPECTED: 'fraud {evidence.fraud.status}',
+      APPROVED: ({ approval: a }) =>
+        a && `v${a.recommendationVersion} ${a.amount.toFixed(2)} · ${a.approverId} (limit ${a.approverLimit})`,
+      ACTION_EXECUTED: ({ action }) => action.receipt && `receipt ${action.receipt.providerOperationId}`,
+      CUSTOMER_NOTIFIED: ({ notification: n }) => n && `${n.channel} ${n.deliveryId}`,
+      COMPENSATION_SUCCEEDED: ({ compensation: x }) => x && `compensation ${x.providerOperationId}`,
+    },
+    /** A decision names the recommendation it decides on: its version and hash, the amount an approval restates. */
+    prefill: ({ recommendation: r }): Record<string, Record<string, unknown>> => {
+      if (!r) return {};
+      const decided = { recommendationVersion: r.version, contentHash: r.contentHash };
+      return { APPROVED: { ...decided, amount: r.amount }, REJECTED_BY_REVIEWER: decided, CHANGES_REQUESTED: decided };
+    },
+  },
+  Object.fromEntries(personEvents.map((type) => [type, eventSchemas[type]])),
+  render,
+);
+
 export const supportView: WorkflowView<SupportContext> = {
   schema: supportViewSchema,
   render,
-  present: supportPresentation,
+  present,
   summarySchema: z.object({
     customerId: z.string(),
     subject: z.string(),

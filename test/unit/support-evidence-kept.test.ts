@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { supportV1 } from '../../machines/support/index.ts';
-import { rationaleLabel } from '../../machines/support/presentation.ts';
-import { supportView } from '../../machines/support/view.ts';
+import { rationaleLabel, supportView } from '../../machines/support/view.ts';
 import { principals } from '../support/principals.ts';
 import { fixtures, makeFixtures } from '../support/fixtures.ts';
 import type { Harness } from '../support/harness.ts';
