@@ -19,7 +19,10 @@ export const supportDemo: DemoScript<SupportContext> = {
   }),
   creator: { id: 'demo-agent', tenantId: 'demo', kind: 'user', roles: [roles.agent] },
   decide: prefilledDecision({
-    ...{ schema: eventSchemas.APPROVED, view: supportView, state: 'beforeAction.awaitingApproval', event: 'APPROVED' },
+    schema: eventSchemas.APPROVED,
+    view: supportView,
+    state: 'beforeAction.awaitingApproval',
+    event: 'APPROVED',
     principal: {
       id: 'demo-approver',
       tenantId: 'demo',
