@@ -1,10 +1,13 @@
 /**
  * The refund provider. Every refund carries an idempotency key the provider stores durably: a
  * second execution with the same key returns the first receipt and refunds nothing more, which
- * is what lets a worker retry after an ambiguous failure and reconcile after a crash.
+ * is what lets a worker retry after an ambiguous failure and reconcile after a crash. One provider
+ * over a store of outcomes (`RefundStore`: in memory, or on Redis), so both keep one contract.
  */
 import type { ActionReceipt } from '../support.context.ts';
-import type { FaultInjector } from '../../../src/effects/fault-injector.ts';
+import { stableId } from '../../../src/effects/canonical-json.ts';
+import { ActionRefusedError } from '../../../src/effects/effect-errors.ts';
+import { FaultInjector, withFault } from '../../../src/effects/fault-injector.ts';
 
 export type { ActionReceipt };
 
@@ -70,3 +73,94 @@ export type StoredRefund = { status: 'succeeded'; receipt: ActionReceipt } | { s
 /** Stored under a compensation key; `refused` keeps a refusal as stable as a success. */
 export type StoredCompensation =
   { status: 'succeeded'; receipt: CompensationReceipt } | { status: 'refused'; reason: string };
+
+/** Where the provider keeps outcomes. Each write is atomic, and the first outcome under a key stands. */
+export interface RefundStore {
+  /** Records `outcome` unless the key has one, and returns the one that stands; a success made a refund. */
+  record(idempotencyKey: string, outcome: StoredRefund): Promise<StoredRefund>;
+  read(idempotencyKey: string): Promise<StoredRefund | null>;
+  /**
+   * Records `compensation` of the refund `refundId` unless the key has an outcome, and returns the one
+   * that stands: a refusal instead when `refusal` is given, the refund is unknown or already compensated.
+   */
+  compensate(
+    idempotencyKey: string,
+    refundId: string,
+    compensation: CompensationReceipt,
+    refusal: string | null,
+  ): Promise<StoredCompensation>;
+  refunds(): Promise<ActionReceipt[]>;
+  compensations(): Promise<CompensationReceipt[]>;
+}
+
+/** The refund provider on a store; a `refuse` fault is recorded under the key like the provider's own refusal. */
+export class RefundProvider implements TestableActionProvider {
+  readonly faults = new FaultInjector<ActionOperation>();
+
+  constructor(private readonly store: RefundStore) {}
+
+  execute(idempotencyKey: string, params: RefundParams, options: ActionCallOptions = {}): Promise<ActionReceipt> {
+    const fault = this.faults.take('execute');
+    return withFault(fault, options.signal, async () => {
+      const receipt: ActionReceipt = {
+        providerOperationId: stableId('re', idempotencyKey),
+        idempotencyKey,
+        amount: params.amount,
+        currency: params.currency,
+        status: 'succeeded',
+      };
+      const stored = await this.store.record(
+        idempotencyKey,
+        fault === 'refuse'
+          ? { status: 'failed', reason: 'injected fault: the provider refused the refund' }
+          : { status: 'succeeded', receipt },
+      );
+      if (stored.status === 'failed') throw new ActionRefusedError(stored.reason);
+      return stored.receipt;
+    });
+  }
+
+  reconcile(idempotencyKey: string, options: ActionCallOptions = {}): Promise<ReconcileResult> {
+    return withFault(this.faults.take('reconcile'), options.signal, async (): Promise<ReconcileResult> => {
+      const stored = await this.store.read(idempotencyKey);
+      if (!stored) return { status: 'notFound' };
+      return stored.status === 'succeeded'
+        ? { status: 'executed', receipt: stored.receipt }
+        : { status: 'failed', reason: stored.reason };
+    });
+  }
+
+  fence(idempotencyKey: string, options: ActionCallOptions = {}): Promise<FenceResult> {
+    return withFault(this.faults.take('fence'), options.signal, async (): Promise<FenceResult> => {
+      // Storing a refusal under a new key is the fence: a record never overwrites an outcome.
+      const stored = await this.store.record(idempotencyKey, { status: 'failed', reason: fencedReason });
+      return stored.status === 'succeeded' ? { status: 'executed', receipt: stored.receipt } : { status: 'fenced' };
+    });
+  }
+
+  compensate(
+    idempotencyKey: string,
+    receipt: ActionReceipt,
+    options: ActionCallOptions = {},
+  ): Promise<CompensationReceipt> {
+    const fault = this.faults.take('compensate');
+    return withFault(fault, options.signal, async () => {
+      const stored = await this.store.compensate(
+        idempotencyKey,
+        receipt.providerOperationId,
+        { providerOperationId: stableId('cr', idempotencyKey), idempotencyKey },
+        fault === 'refuse' ? 'injected fault: the provider refused the compensation' : null,
+      );
+      if (stored.status === 'refused') throw new ActionRefusedError(stored.reason);
+      return stored.receipt;
+    });
+  }
+
+  refunds(): Promise<ActionReceipt[]> {
+    return this.store.refunds();
+  }
+
+  compensations(): Promise<CompensationReceipt[]> {
+    return this.store.compensations();
+  }
+}

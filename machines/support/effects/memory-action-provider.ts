@@ -1,130 +1,73 @@
 /**
- * The offline refund provider: the same idempotency contract as the Redis one, kept in process
- * memory (nothing survives a restart). The default for the demo and for unit tests.
+ * The offline refund provider: the same provider as on Redis, its outcomes kept in process memory
+ * (nothing survives a restart). The default for the demo and for unit tests.
  */
-import { stableId } from '../../../src/effects/canonical-json.ts';
-import { ActionRefusedError } from '../../../src/effects/effect-errors.ts';
-import { FaultInjector, withFault } from '../../../src/effects/fault-injector.ts';
 import {
-  type ActionCallOptions,
-  type ActionOperation,
   type ActionReceipt,
   type CompensationReceipt,
-  type FenceResult,
-  fencedReason,
-  type ReconcileResult,
-  type RefundParams,
+  RefundProvider,
+  type RefundStore,
   type StoredCompensation,
   type StoredRefund,
-  type TestableActionProvider,
 } from './action-provider.ts';
 
-function newReceipt(idempotencyKey: string, params: RefundParams): ActionReceipt {
-  return {
-    providerOperationId: stableId('re', idempotencyKey),
-    idempotencyKey,
-    amount: params.amount,
-    currency: params.currency,
-    status: 'succeeded',
-  };
-}
-
-export class MemoryActionProvider implements TestableActionProvider {
-  readonly faults = new FaultInjector<ActionOperation>();
+/** Every write reads and writes without awaiting in between, so it is as atomic as the Redis scripts. */
+class MemoryRefundStore implements RefundStore {
   private readonly byKey = new Map<string, StoredRefund>();
-  private readonly byOperation = new Map<string, ActionReceipt>();
-  private readonly compensationsByKey = new Map<string, StoredCompensation>();
   /** Refund operation id → the compensation key that reversed it. */
   private readonly compensated = new Map<string, string>();
-  private readonly ledger: ActionReceipt[] = [];
-  private readonly compensationLedger: CompensationReceipt[] = [];
+  private readonly compensationsByKey = new Map<string, StoredCompensation>();
+  private readonly made: ActionReceipt[] = [];
+  private readonly compensationsMade: CompensationReceipt[] = [];
 
-  execute(idempotencyKey: string, params: RefundParams, options: ActionCallOptions = {}): Promise<ActionReceipt> {
-    const fault = this.faults.take('execute');
-    return withFault(fault, options.signal, () => {
-      const stored =
-        this.byKey.get(idempotencyKey) ??
-        this.record(
-          idempotencyKey,
-          fault === 'refuse'
-            ? { status: 'failed', reason: 'injected fault: the provider refused the refund' }
-            : { status: 'succeeded', receipt: newReceipt(idempotencyKey, params) },
-        );
-      if (stored.status === 'failed') throw new ActionRefusedError(stored.reason);
-      return Promise.resolve(stored.receipt);
-    });
+  record(idempotencyKey: string, outcome: StoredRefund): Promise<StoredRefund> {
+    const stored = this.byKey.get(idempotencyKey);
+    if (stored) return Promise.resolve(stored);
+    this.byKey.set(idempotencyKey, outcome);
+    if (outcome.status === 'succeeded') this.made.push(outcome.receipt);
+    return Promise.resolve(outcome);
   }
 
-  reconcile(idempotencyKey: string, options: ActionCallOptions = {}): Promise<ReconcileResult> {
-    return withFault(this.faults.take('reconcile'), options.signal, () => {
-      const stored = this.byKey.get(idempotencyKey);
-      const result: ReconcileResult = !stored
-        ? { status: 'notFound' }
-        : stored.status === 'succeeded'
-          ? { status: 'executed', receipt: stored.receipt }
-          : { status: 'failed', reason: stored.reason };
-      return Promise.resolve(result);
-    });
-  }
-
-  fence(idempotencyKey: string, options: ActionCallOptions = {}): Promise<FenceResult> {
-    return withFault(this.faults.take('fence'), options.signal, () => {
-      const stored =
-        this.byKey.get(idempotencyKey) ?? this.record(idempotencyKey, { status: 'failed', reason: fencedReason });
-      const result: FenceResult =
-        stored.status === 'succeeded' ? { status: 'executed', receipt: stored.receipt } : { status: 'fenced' };
-      return Promise.resolve(result);
-    });
+  read(idempotencyKey: string): Promise<StoredRefund | null> {
+    return Promise.resolve(this.byKey.get(idempotencyKey) ?? null);
   }
 
   compensate(
     idempotencyKey: string,
-    receipt: ActionReceipt,
-    options: ActionCallOptions = {},
-  ): Promise<CompensationReceipt> {
-    const fault = this.faults.take('compensate');
-    return withFault(fault, options.signal, () => {
-      let stored = this.compensationsByKey.get(idempotencyKey);
-      if (!stored) {
-        const refusal =
-          fault === 'refuse'
-            ? 'injected fault: the provider refused the compensation'
-            : !this.byOperation.has(receipt.providerOperationId)
-              ? `no refund ${receipt.providerOperationId} to compensate`
-              : this.compensated.has(receipt.providerOperationId)
-                ? `refund ${receipt.providerOperationId} was already compensated`
-                : null;
-        stored = refusal
-          ? { status: 'refused', reason: refusal }
-          : {
-              status: 'succeeded',
-              receipt: { providerOperationId: stableId('cr', idempotencyKey), idempotencyKey },
-            };
-        this.compensationsByKey.set(idempotencyKey, stored);
-        if (stored.status === 'succeeded') {
-          this.compensated.set(receipt.providerOperationId, idempotencyKey);
-          this.compensationLedger.push(stored.receipt);
-        }
-      }
-      if (stored.status === 'refused') throw new ActionRefusedError(stored.reason);
-      return Promise.resolve(stored.receipt);
-    });
+    refundId: string,
+    compensation: CompensationReceipt,
+    refusal: string | null,
+  ): Promise<StoredCompensation> {
+    const stored = this.compensationsByKey.get(idempotencyKey);
+    if (stored) return Promise.resolve(stored);
+    const reason =
+      refusal ??
+      (!this.made.some((refund) => refund.providerOperationId === refundId)
+        ? `no refund ${refundId} to compensate`
+        : this.compensated.has(refundId)
+          ? `refund ${refundId} was already compensated`
+          : null);
+    const outcome: StoredCompensation =
+      reason === null ? { status: 'succeeded', receipt: compensation } : { status: 'refused', reason };
+    this.compensationsByKey.set(idempotencyKey, outcome);
+    if (outcome.status === 'succeeded') {
+      this.compensated.set(refundId, idempotencyKey);
+      this.compensationsMade.push(compensation);
+    }
+    return Promise.resolve(outcome);
   }
 
   refunds(): Promise<ActionReceipt[]> {
-    return Promise.resolve([...this.ledger]);
+    return Promise.resolve([...this.made]);
   }
 
   compensations(): Promise<CompensationReceipt[]> {
-    return Promise.resolve([...this.compensationLedger]);
+    return Promise.resolve([...this.compensationsMade]);
   }
+}
 
-  private record(idempotencyKey: string, stored: StoredRefund): StoredRefund {
-    this.byKey.set(idempotencyKey, stored);
-    if (stored.status === 'succeeded') {
-      this.byOperation.set(stored.receipt.providerOperationId, stored.receipt);
-      this.ledger.push(stored.receipt);
-    }
-    return stored;
+export class MemoryActionProvider extends RefundProvider {
+  constructor() {
+    super(new MemoryRefundStore());
   }
 }

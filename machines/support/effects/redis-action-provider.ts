@@ -1,27 +1,22 @@
 /**
- * The refund provider's durable idempotency store on Redis: one Lua script records a key's
- * outcome and the refund it created atomically, so two executions racing with one key create one
- * refund, and the record survives a worker crash for reconciliation. All keys share `{refunds}`.
+ * The refund provider's durable store on Redis: one Lua script records a key's outcome and the
+ * refund it created atomically, so two executions racing with one key create one refund, and the
+ * record survives a worker crash for reconciliation; another records a compensation once, refusing
+ * an unknown or already compensated refund. All keys share the hash tag `{refunds}`, so each script
+ * touches one slot and runs unchanged on Redis Cluster.
  */
 import { z } from 'zod';
 import { actionReceipt } from '../support.events.ts';
-import { stableId } from '../../../src/effects/canonical-json.ts';
-import { ActionRefusedError } from '../../../src/effects/effect-errors.ts';
-import type { EffectRedisClient } from '../../../src/effects/effect-scripts.ts';
-import { FaultInjector, withFault } from '../../../src/effects/fault-injector.ts';
-import { createRefundKeys, type RefundKeys, type RefundScriptCommands, withRefundScripts } from './refund-store.ts';
+import { type EffectRedisClient, withScripts } from '../../../src/effects/effect-scripts.ts';
+import { checkedPrefix, keyPart } from '../../../src/effects/redis-keys.ts';
+import type { RecordScriptReply } from '../../../src/effects/reply-codes.ts';
 import {
-  type ActionCallOptions,
-  type ActionOperation,
   type ActionReceipt,
   type CompensationReceipt,
-  type FenceResult,
-  fencedReason,
-  type ReconcileResult,
-  type RefundParams,
+  RefundProvider,
+  type RefundStore,
   type StoredCompensation,
   type StoredRefund,
-  type TestableActionProvider,
 } from './action-provider.ts';
 
 const compensationReceipt = z.strictObject({ providerOperationId: z.string(), idempotencyKey: z.string() });
@@ -34,102 +29,79 @@ const storedCompensation = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('refused'), reason: z.string() }),
 ]);
 
-export interface RedisActionProviderOptions {
-  /** Namespace of every key, e.g. `warden` (tests use a fresh prefix each). */
-  prefix: string;
+/** The keys under `prefix`; the layout every refund recorded so far is stored in. */
+function createRefundKeys(prefix: string) {
+  const refunds = `${checkedPrefix(prefix)}:{refunds}`;
+  return {
+    /** String: the stored outcome (JSON) of a refund idempotency key. */
+    refund: (idempotencyKey: string) => `${refunds}:key:${keyPart(idempotencyKey)}`,
+    /** Hash: refund provider operation id → receipt JSON. */
+    refundOperations: `${refunds}:operations`,
+    /** List: receipt JSON of every refund actually created, oldest first. */
+    refundLedger: `${refunds}:ledger`,
+    /** String: the stored outcome (JSON) of a compensation idempotency key. */
+    compensation: (idempotencyKey: string) => `${refunds}:compensation:${keyPart(idempotencyKey)}`,
+    /** Hash: refund provider operation id → the compensation key that reversed it. */
+    compensated: `${refunds}:compensated`,
+    /** List: receipt JSON of every compensation actually created, oldest first. */
+    compensationLedger: `${refunds}:compensation-ledger`,
+  };
 }
 
-export class RedisActionProvider implements TestableActionProvider {
-  readonly faults = new FaultInjector<ActionOperation>();
-  readonly keys: RefundKeys;
-  private readonly client: EffectRedisClient & RefundScriptCommands;
+interface RefundScripts {
+  wardenRecordRefund(...args: string[]): Promise<RecordScriptReply>;
+  wardenRecordCompensation(...args: string[]): Promise<RecordScriptReply>;
+}
 
-  constructor(client: EffectRedisClient, options: RedisActionProviderOptions) {
-    this.client = withRefundScripts(client);
-    this.keys = createRefundKeys(options.prefix);
-  }
+class RedisRefundStore implements RefundStore {
+  private readonly keys: ReturnType<typeof createRefundKeys>;
+  private readonly client: EffectRedisClient & RefundScripts;
 
-  execute(idempotencyKey: string, params: RefundParams, options: ActionCallOptions = {}): Promise<ActionReceipt> {
-    const fault = this.faults.take('execute');
-    return withFault(fault, options.signal, async () => {
-      const receipt: ActionReceipt = {
-        providerOperationId: stableId('re', idempotencyKey),
-        idempotencyKey,
-        amount: params.amount,
-        currency: params.currency,
-        status: 'succeeded',
-      };
-      const outcome: StoredRefund =
-        fault === 'refuse'
-          ? { status: 'failed', reason: 'injected fault: the provider refused the refund' }
-          : { status: 'succeeded', receipt };
-      const created = outcome.status === 'succeeded';
-      const [, json] = await this.client.wardenRecordRefund(
-        this.keys.refund(idempotencyKey),
-        this.keys.refundOperations,
-        this.keys.refundLedger,
-        JSON.stringify(outcome),
-        created ? receipt.providerOperationId : '',
-        created ? JSON.stringify(receipt) : '',
-      );
-      const stored = storedRefund.parse(JSON.parse(json));
-      if (stored.status === 'failed') throw new ActionRefusedError(stored.reason);
-      return stored.receipt;
+  constructor(client: EffectRedisClient, prefix: string) {
+    this.keys = createRefundKeys(prefix);
+    this.client = withScripts<RefundScripts>(client, {
+      wardenRecordRefund: { file: new URL('./lua/record-refund.lua', import.meta.url), numberOfKeys: 3 },
+      wardenRecordCompensation: { file: new URL('./lua/record-compensation.lua', import.meta.url), numberOfKeys: 4 },
     });
   }
 
-  reconcile(idempotencyKey: string, options: ActionCallOptions = {}): Promise<ReconcileResult> {
-    return withFault(this.faults.take('reconcile'), options.signal, async (): Promise<ReconcileResult> => {
-      const json = await this.client.get(this.keys.refund(idempotencyKey));
-      if (json === null) return { status: 'notFound' };
-      const stored = storedRefund.parse(JSON.parse(json));
-      return stored.status === 'succeeded'
-        ? { status: 'executed', receipt: stored.receipt }
-        : { status: 'failed', reason: stored.reason };
-    });
+  async record(idempotencyKey: string, outcome: StoredRefund): Promise<StoredRefund> {
+    const made = outcome.status === 'succeeded' ? outcome.receipt : null;
+    const [, json] = await this.client.wardenRecordRefund(
+      this.keys.refund(idempotencyKey),
+      this.keys.refundOperations,
+      this.keys.refundLedger,
+      JSON.stringify(outcome),
+      made?.providerOperationId ?? '',
+      made ? JSON.stringify(made) : '',
+    );
+    return storedRefund.parse(JSON.parse(json));
   }
 
-  fence(idempotencyKey: string, options: ActionCallOptions = {}): Promise<FenceResult> {
-    return withFault(this.faults.take('fence'), options.signal, async (): Promise<FenceResult> => {
-      // Storing a refusal under a new key is the fence: the record script never overwrites an outcome.
-      const fenced: StoredRefund = { status: 'failed', reason: fencedReason };
-      const [, json] = await this.client.wardenRecordRefund(
-        this.keys.refund(idempotencyKey),
-        this.keys.refundOperations,
-        this.keys.refundLedger,
-        JSON.stringify(fenced),
-        '',
-        '',
-      );
-      const stored = storedRefund.parse(JSON.parse(json));
-      return stored.status === 'succeeded' ? { status: 'executed', receipt: stored.receipt } : { status: 'fenced' };
-    });
+  async read(idempotencyKey: string): Promise<StoredRefund | null> {
+    const json = await this.client.get(this.keys.refund(idempotencyKey));
+    return json === null ? null : storedRefund.parse(JSON.parse(json));
   }
 
-  compensate(
+  async compensate(
     idempotencyKey: string,
-    receipt: ActionReceipt,
-    options: ActionCallOptions = {},
-  ): Promise<CompensationReceipt> {
-    const fault = this.faults.take('compensate');
-    return withFault(fault, options.signal, async () => {
-      const created: CompensationReceipt = { providerOperationId: stableId('cr', idempotencyKey), idempotencyKey };
-      const success: StoredCompensation = { status: 'succeeded', receipt: created };
-      const [, json] = await this.client.wardenRecordCompensation(
-        this.keys.compensation(idempotencyKey),
-        this.keys.refundOperations,
-        this.keys.compensated,
-        this.keys.compensationLedger,
-        receipt.providerOperationId,
-        idempotencyKey,
-        JSON.stringify(success),
-        JSON.stringify(created),
-        fault === 'refuse' ? 'injected fault: the provider refused the compensation' : '',
-      );
-      const stored = storedCompensation.parse(JSON.parse(json));
-      if (stored.status === 'refused') throw new ActionRefusedError(stored.reason);
-      return stored.receipt;
-    });
+    refundId: string,
+    compensation: CompensationReceipt,
+    refusal: string | null,
+  ): Promise<StoredCompensation> {
+    const success: StoredCompensation = { status: 'succeeded', receipt: compensation };
+    const [, json] = await this.client.wardenRecordCompensation(
+      this.keys.compensation(idempotencyKey),
+      this.keys.refundOperations,
+      this.keys.compensated,
+      this.keys.compensationLedger,
+      refundId,
+      idempotencyKey,
+      JSON.stringify(success),
+      JSON.stringify(compensation),
+      refusal ?? '',
+    );
+    return storedCompensation.parse(JSON.parse(json));
   }
 
   async refunds(): Promise<ActionReceipt[]> {
@@ -140,5 +112,16 @@ export class RedisActionProvider implements TestableActionProvider {
   async compensations(): Promise<CompensationReceipt[]> {
     const entries = await this.client.lrange(this.keys.compensationLedger, 0, -1);
     return entries.map((entry) => compensationReceipt.parse(JSON.parse(entry)));
+  }
+}
+
+export interface RedisActionProviderOptions {
+  /** Namespace of every key, e.g. `warden` (tests use a fresh prefix each). */
+  prefix: string;
+}
+
+export class RedisActionProvider extends RefundProvider {
+  constructor(client: EffectRedisClient, options: RedisActionProviderOptions) {
+    super(new RedisRefundStore(client, options.prefix));
   }
 }

@@ -149,4 +149,36 @@ describe('on Redis', () => {
     expect(await after.reconcile('key-restart')).toMatchObject({ status: 'executed' });
     expect(await after.refunds()).toHaveLength(1);
   });
+
+  it('reads refunds, fences and compensations stored in the layout they were always stored in, and repeats none', async () => {
+    // Written as the provider has written them since it first stored refunds on Redis (literal keys and JSON).
+    const { client, prefix, provider: refunds } = await provider('stored');
+    const tag = `${prefix}:{refunds}`;
+    const receipt = {
+      providerOperationId: 're_0123456789abcdef01234567',
+      idempotencyKey: 'support-action:wf-old:v1',
+      amount: 12.5,
+      currency: 'EUR',
+      status: 'succeeded' as const,
+    };
+    const compensation = { providerOperationId: 'cr_0123456789abcdef01234567', idempotencyKey: 'comp-old' };
+    await client.set(`${tag}:key:support-action%3Awf-old%3Av1`, JSON.stringify({ status: 'succeeded', receipt }));
+    await client.hset(`${tag}:operations`, receipt.providerOperationId, JSON.stringify(receipt));
+    await client.rpush(`${tag}:ledger`, JSON.stringify(receipt));
+    await client.set(`${tag}:key:key-voided`, JSON.stringify({ status: 'failed', reason: 'voided' }));
+    await client.set(`${tag}:compensation:comp-old`, JSON.stringify({ status: 'succeeded', receipt: compensation }));
+    await client.hset(`${tag}:compensated`, receipt.providerOperationId, 'comp-old');
+    await client.rpush(`${tag}:compensation-ledger`, JSON.stringify(compensation));
+
+    expect(await refunds.reconcile(receipt.idempotencyKey)).toEqual({ status: 'executed', receipt });
+    expect(await refunds.execute(receipt.idempotencyKey, params)).toEqual(receipt);
+    expect(await refunds.fence(receipt.idempotencyKey)).toEqual({ status: 'executed', receipt });
+    expect(await refunds.reconcile('key-voided')).toEqual({ status: 'failed', reason: 'voided' });
+    await expect(refunds.execute('key-voided', params)).rejects.toThrow('voided');
+    expect(await refunds.fence('key-voided')).toEqual({ status: 'fenced' });
+    expect(await refunds.refunds()).toEqual([receipt]);
+    expect(await refunds.compensate('comp-old', receipt)).toEqual(compensation);
+    await expect(refunds.compensate('comp-new', receipt)).rejects.toThrow('already compensated');
+    expect(await refunds.compensations()).toEqual([compensation]);
+  });
 });
