@@ -23,9 +23,8 @@ import type { OutcomeInvariant, WorkflowDefinition } from '../engine/definition.
 import type { SnapshotMigration } from '../engine/migrate.ts';
 import type { ReleasableParts } from '../definitions/released-parts.ts';
 import { workerRole, type Principal } from '../engine/principal.ts';
-import { failureFacts, createHandler } from '../effects/handler-kit.ts';
-import type { EffectContext, EffectHandler, ResultEvent } from '../effects/effect.ts';
-import { parseParams } from '../effects/handler-kit.ts';
+import { failureFacts, jobHandler } from '../effects/handler-kit.ts';
+import type { EffectHandler, ResultEvent } from '../effects/effect.ts';
 import { callModelWithRepair } from '../effects/model-call.ts';
 import { derivePathModel, type DerivePathInput } from '../paths/derive.ts';
 import type { EffectDeclaration } from './effect.ts';
@@ -148,13 +147,11 @@ function handlerOf(
     };
   }
   return (deps) =>
-    createHandler<never>({
+    jobHandler<never, unknown>({
       timeoutMs: declaration.timeoutMs ?? deps.timeoutMs(operation),
       schemas,
-      run: async (ctx: EffectContext<never>, signal: AbortSignal): Promise<ResultEvent> => {
-        const params = declaration.paramsSchema
-          ? parseParams(declaration.paramsSchema, ctx as EffectContext)
-          : ctx.job.params;
+      ...(declaration.paramsSchema ? { params: declaration.paramsSchema } : {}),
+      run: async (params, ctx, signal) => {
         const outcome = await declaration.run?.({
           params,
           context: ctx.context,
@@ -172,11 +169,11 @@ function handlerOf(
             `effect ${name} returned ${outcome.type}, which is not one of its results (${declaration.results.join(', ')}) nor the dead letter`,
           );
         }
-        return { type: outcome.type, payload: { ...outcome.payload, jobId: ctx.job.jobId } };
+        return outcome;
       },
       onError: (ctx, error) => {
         const own = declaration.onError?.(error, ctx.job);
-        if (own) return { type: own.type, payload: { ...own.payload, jobId: ctx.job.jobId } };
+        if (own) return own;
         const { errorClass, retryable, message } = failureFacts(error);
         if (declaration.failure !== undefined) {
           const type =
@@ -190,12 +187,9 @@ function handlerOf(
               : e?.flat
                 ? { errorClass, message, retryable }
                 : { error: { class: errorClass, message, retryable } };
-          return { type, payload: { jobId: ctx.job.jobId, ...facts } };
+          return { type, payload: facts };
         }
-        return {
-          type: deadLetterEvent ?? 'ESCALATE',
-          payload: { reason: `${errorClass}: ${message}`, jobId: ctx.job.jobId },
-        };
+        return { type: deadLetterEvent ?? 'ESCALATE', payload: { reason: `${errorClass}: ${message}` } };
       },
     });
 }

@@ -96,6 +96,41 @@ export function createHandler<TContext>(spec: HandlerSpec<TContext>): EffectHand
   return Object.assign(handler, { failure });
 }
 
+/** What a job's work or its error becomes: one of the workflow's events, without the job's id. */
+export interface JobReport {
+  type: string;
+  payload?: Record<string, unknown>;
+}
+
+export interface JobHandlerSpec<TContext, TParams> {
+  timeoutMs: number;
+  schemas: Readonly<Record<string, z.ZodType>>;
+  /** The job's params: parsed before `run` (invalid ones are a definitive `INTERNAL` failure); as sent without one. */
+  params?: z.ZodType<TParams>;
+  run: (params: TParams, ctx: EffectContext<TContext>, signal: AbortSignal) => Promise<JobReport>;
+  /** The event for a thrown error (a timeout as an `EffectTimeoutError`, invalid params as an `EffectError`). */
+  onError: (ctx: EffectContext<TContext>, error: unknown) => JobReport;
+}
+
+/** `createHandler` of a job: `run` is given its parsed params, and every event it reports carries the job's id. */
+export function jobHandler<TContext, TParams = Record<string, unknown>>(
+  spec: JobHandlerSpec<TContext, TParams>,
+): EffectHandler {
+  const stamped = (ctx: EffectContext<TContext>, outcome: JobReport): ResultEvent => ({
+    type: outcome.type,
+    payload: { ...outcome.payload, jobId: ctx.job.jobId },
+  });
+  return createHandler<TContext>({
+    timeoutMs: spec.timeoutMs,
+    schemas: spec.schemas,
+    run: async (ctx, signal) => {
+      const params = spec.params ? parseParams(spec.params, ctx as EffectContext) : (ctx.job.params as TParams);
+      return stamped(ctx, await spec.run(params, ctx, signal));
+    },
+    onError: (ctx, error) => stamped(ctx, spec.onError(ctx, error)),
+  });
+}
+
 /** Parses a job's params; a malformed job is a definitive failure (retrying sends the same params). */
 export function parseParams<T>(schema: z.ZodType<T>, ctx: EffectContext): T {
   const parsed = schema.safeParse(ctx.job.params);

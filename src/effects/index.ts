@@ -3,8 +3,16 @@
  * kit, the model boundary, the notifier, the idempotency ledger), and what the runtime's workers import.
  */
 export type { EffectContext, EffectHandler, EffectObserver, JobToRun, ResultEvent } from './effect.ts';
-export { clip, createHandler, defaultTimeoutMs, failureFacts, loadReferenced, parseParams } from './handler-kit.ts';
-export type { ArtifactRef, HandlerSpec } from './handler-kit.ts';
+export {
+  clip,
+  createHandler,
+  defaultTimeoutMs,
+  failureFacts,
+  jobHandler,
+  loadReferenced,
+  parseParams,
+} from './handler-kit.ts';
+export type { ArtifactRef, HandlerSpec, JobHandlerSpec, JobReport } from './handler-kit.ts';
 export { callModelWithRepair, type ModelCallResult } from './model-call.ts';
 export { canonicalJson, contentHashOf } from './canonical-json.ts';
 export {

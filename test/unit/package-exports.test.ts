@@ -30,6 +30,7 @@ describe('the package root export', () => {
     'decisionExamples',
     'MemoryIdempotencyLedger',
     'createIdempotencyLedger',
+    'jobHandler',
   ])('exports %s', (name) => {
     expect(typeof (warden as Record<string, unknown>)[name]).toBe('function');
   });
