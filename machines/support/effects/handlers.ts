@@ -1,26 +1,22 @@
 /**
- * The effect handlers of the support workflow, one factory per named effect (nine, and
- * `voidAction`) in `../support.effects.ts`, built from the adapters passed in.
+ * The effect handlers of the support workflow, one per named effect in `../support.effects.ts`
+ * (`voidAction` among them), built from the adapters passed in.
  */
+import { z } from 'zod';
 import type { EffectHandler } from '../../../src/effects/effect.ts';
 import { defaultTimeoutMs } from '../../../src/effects/handler-kit.ts';
 import type { ModelClient } from '../../../src/effects/model-client.ts';
 import type { Notifier } from '../../../src/effects/notifier.ts';
 import type { EffectType } from '../support.effects.ts';
+import { currency, money } from '../support.events.ts';
 import type { Operation } from '../support.retry-policy.ts';
 import type { AccountService } from './account-service.ts';
-import {
-  createCompensationHandler,
-  createExecuteRefundHandler,
-  createReconcileHandler,
-  createVoidHandler,
-} from './action-handlers.ts';
+import { executeRefund, reconcileAction, requestCompensation, voidAction } from './action-handlers.ts';
 import type { ActionProvider } from './action-provider.ts';
-import { createAccountHandler, createPolicyHandler, createValidationHandler } from './evidence-handlers.ts';
-import { createFraudScreenHandler } from './fraud-handler.ts';
-import { createClassificationHandler, createRecommendationHandler } from './model-handlers.ts';
-import { createNotifyHandler } from './notify-handler.ts';
+import { requestAccount, requestFraudScreen, requestPolicy, requestValidation } from './evidence-handlers.ts';
+import { requestClassification, requestRecommendation } from './model-handlers.ts';
 import type { PolicySource } from './policy-source.ts';
+import { result, type SupportEffect, supportEffect, supportHandler } from './support-handler.ts';
 
 /** The adapters only the support workflow uses. */
 export interface SupportAdapters {
@@ -37,20 +33,57 @@ export interface SupportHandlerDeps extends SupportAdapters {
   timeoutMs: (operation: string) => number;
 }
 
-/** One factory per effect type: each handler times out, never throws, and returns one valid event. */
-export const supportHandlers: Record<EffectType, (deps: SupportHandlerDeps) => EffectHandler> = {
-  requestClassification: (d) => createClassificationHandler(d.model, d.timeoutMs('classify')),
-  requestPolicy: (d) => createPolicyHandler(d.policies, d.timeoutMs('policy')),
-  requestAccount: (d) => createAccountHandler(d.accounts, d.timeoutMs('account')),
-  requestRecommendation: (d) => createRecommendationHandler(d.model, d.timeoutMs('recommend')),
-  requestValidation: (d) => createValidationHandler(d.policies, d.timeoutMs('validate')),
-  requestFraudScreen: (d) => createFraudScreenHandler(d.accounts, d.timeoutMs('fraud')),
-  executeRefund: (d) => createExecuteRefundHandler(d.actions, d.timeoutMs('execute')),
-  reconcileAction: (d) => createReconcileHandler(d.actions, d.timeoutMs('reconcile')),
-  voidAction: (d) => createVoidHandler(d.actions, d.timeoutMs('void')),
-  notifyCustomer: (d) => createNotifyHandler(d.notifier, d.timeoutMs('notify')),
-  requestCompensation: (d) => createCompensationHandler(d.actions, d.timeoutMs('compensate')),
+const id = z.string().min(1).max(300);
+
+/**
+ * `notifyCustomer`: CUSTOMER_NOTIFIED once per delivery key, however often the job runs (a
+ * duplicate delivery is success: the customer already has the message), or RETRYABLE_ERROR / PERMANENT_ERROR.
+ */
+const notifyCustomer = supportEffect({
+  operation: 'notify',
+  params: z.object({
+    deliveryKey: id,
+    customerId: id,
+    template: z.string().min(1).max(100),
+    amount: money.nullable(),
+    currency: currency.nullable(),
+  }),
+  run: async (params, ctx, { notifier }, signal) => {
+    const { delivery } = await notifier.deliver(
+      {
+        deliveryKey: params.deliveryKey,
+        recipient: params.customerId,
+        template: params.template,
+        data: { workflowId: ctx.context.workflowId, amount: params.amount, currency: params.currency },
+      },
+      { signal },
+    );
+    const { deliveryId, deliveryKey, channel } = delivery;
+    return result('CUSTOMER_NOTIFIED', { deliveryId, deliveryKey, channel });
+  },
+});
+
+const supportEffects: Record<EffectType, SupportEffect> = {
+  requestClassification,
+  requestPolicy,
+  requestAccount,
+  requestRecommendation,
+  requestValidation,
+  requestFraudScreen,
+  executeRefund,
+  reconcileAction,
+  voidAction,
+  notifyCustomer,
+  requestCompensation,
 };
+
+/** One factory per effect type: each handler times out, never throws, and returns one valid event. */
+export const supportHandlers = Object.fromEntries(
+  Object.entries(supportEffects).map(([type, effect]) => [
+    type,
+    (deps: SupportHandlerDeps) => supportHandler(effect, deps),
+  ]),
+) as Record<EffectType, (deps: SupportHandlerDeps) => EffectHandler>;
 
 export interface EffectDeps extends SupportAdapters {
   model: ModelClient;

@@ -1,15 +1,15 @@
 /**
- * Handlers that ask the model: classification and recommendation. The model proposes, zod
+ * The effects that ask the model: classification and recommendation. The model proposes, zod
  * decides whether the proposal is well formed, and an answer still malformed after one repair
  * goes to a person (ESCALATE) instead of being guessed at.
  */
-import type { EffectContext, EffectHandler, ResultEvent } from '../../../src/effects/effect.ts';
+import { z } from 'zod';
 import { contentHashOf } from '../../../src/effects/canonical-json.ts';
-import { clip, createHandler, loadReferenced, parseParams, resultEvent } from './support-handler.ts';
-import { jobParams } from './job-params.ts';
-import { callModelWithRepair, type ModelCallResult } from '../../../src/effects/model-call.ts';
-import type { ModelClient } from '../../../src/effects/model-client.ts';
+import { callModelWithRepair, type ModelCallResult, reportedUsageOf } from '../../../src/effects/model-call.ts';
+import { artifactRef } from '../support.events.ts';
+import { categoryParam, policyEvidence } from './evidence-handlers.ts';
 import { classifyTask, promptVersions, recommendTask, type RecommendInput } from './model-tasks.ts';
+import { clip, loadReferenced, result, supportEffect } from './support-handler.ts';
 
 const reviewerQuestions = {
   classify: 'Which category (billing, access or technical) does this request belong to?',
@@ -17,105 +17,79 @@ const reviewerQuestions = {
 } as const;
 
 function escalation(
-  ctx: EffectContext,
   purpose: 'classify' | 'recommend',
-  result: Extract<ModelCallResult<unknown>, { status: 'invalid' }>,
-): ResultEvent {
-  const reason = `The ${purpose} model (${result.model}) answered invalid output twice, the second time after a repair request (see artifact ${result.artifact.id}). Issues: ${result.issues.join('; ')}`;
-  return resultEvent('ESCALATE', {
-    reason: clip(reason),
-    questions: [reviewerQuestions[purpose]],
-    jobId: ctx.job.jobId,
-  });
+  answer: Extract<ModelCallResult<unknown>, { status: 'invalid' }>,
+) {
+  const reason = `The ${purpose} model (${answer.model}) answered invalid output twice, the second time after a repair request (see artifact ${answer.artifact.id}). Issues: ${answer.issues.join('; ')}`;
+  return result('ESCALATE', { reason: clip(reason), questions: [reviewerQuestions[purpose]] });
 }
 
 /**
- * The usage a result reports when its job asks for it (support@2's jobs do; support@1's events
- * have no such field). Token counts are as the model reported them, clipped to what events accept.
+ * What a valid answer's event says of its model: its name (providers sometimes omit it; events
+ * require one), and the usage when the job asks for it (support@2's jobs do; support@1's events
+ * have no such field).
  */
-function usageField(reportUsage: boolean, result: Extract<ModelCallResult<unknown>, { status: 'valid' }>) {
-  if (!reportUsage) return {};
-  const tokens = (n: number) => Math.min(100_000_000, Math.max(0, Math.round(n)));
-  const { promptTokens, completionTokens, calls } = result.usage;
+function answeredBy(reportUsage: boolean, answer: Extract<ModelCallResult<unknown>, { status: 'valid' }>) {
   return {
-    usage: {
-      promptTokens: tokens(promptTokens),
-      completionTokens: tokens(completionTokens),
-      calls: Math.max(1, calls),
-    },
+    artifact: answer.artifact,
+    model: clip(answer.model || 'unknown-model', 200),
+    ...(reportUsage ? { usage: reportedUsageOf(answer.usage) } : {}),
   };
 }
 
-/** Providers sometimes omit the model name; events require one. */
-const modelName = (name: string) => clip(name || 'unknown-model', 200);
-
 /** `requestClassification`: CLASSIFIED with the confidence as the model gave it (the chart applies the threshold). */
-export function createClassificationHandler(model: ModelClient, timeoutMs: number): EffectHandler {
-  return createHandler({
-    timeoutMs,
-    run: async (ctx, signal) => {
-      const params = parseParams(jobParams.requestClassification, ctx);
-      const { subject, message } = ctx.context.request;
-      const result = await callModelWithRepair({
-        ctx,
-        signal,
-        model,
-        task: classifyTask,
-        input: { subject, message },
-      });
-      if (result.status === 'invalid') return escalation(ctx, 'classify', result);
-      return resultEvent('CLASSIFIED', {
-        jobId: ctx.job.jobId,
-        category: result.output.category,
-        confidence: result.output.confidence,
-        artifact: result.artifact,
-        model: modelName(result.model),
-        promptVersion: promptVersions.classify,
-        ...usageField(params.reportUsage, result),
-      });
-    },
-  });
-}
+export const requestClassification = supportEffect({
+  operation: 'classify',
+  params: z.object({ customerId: z.string().min(1).max(300), reportUsage: z.boolean().default(false) }),
+  run: async ({ reportUsage }, ctx, { model }, signal) => {
+    const { subject, message } = ctx.context.request;
+    const answer = await callModelWithRepair({ ctx, signal, model, task: classifyTask, input: { subject, message } });
+    if (answer.status === 'invalid') return escalation('classify', answer);
+    return result('CLASSIFIED', {
+      category: answer.output.category,
+      confidence: answer.output.confidence,
+      promptVersion: promptVersions.classify,
+      ...answeredBy(reportUsage, answer),
+    });
+  },
+});
 
 /** `requestRecommendation`: RECOMMENDATION_GENERATED, hashed over the canonical JSON of the recommendation. */
-export function createRecommendationHandler(model: ModelClient, timeoutMs: number): EffectHandler {
-  return createHandler({
-    timeoutMs,
-    run: async (ctx, signal) => {
-      const params = parseParams(jobParams.requestRecommendation, ctx);
-      const request = ctx.context.request;
-      const input: RecommendInput = {
-        recommendationVersion: params.recommendationVersion,
-        category: params.category,
-        request: {
-          subject: request.subject,
-          message: request.message,
-          orderId: request.orderId ?? null,
-          requestedAmount: request.requestedAmount ?? null,
-          currency: request.currency ?? null,
-        },
-        policy: params.policy ? await loadReferenced(ctx, params.policy.artifact) : null,
-        account: params.account ? await loadReferenced(ctx, params.account.artifact) : null,
-        previousFindings: params.previousFindings,
-        changeRequest: params.changeRequest ?? null,
-      };
-      const result = await callModelWithRepair({
-        ctx,
-        signal,
-        model,
-        task: recommendTask,
-        input,
-      });
-      if (result.status === 'invalid') return escalation(ctx, 'recommend', result);
-      return resultEvent('RECOMMENDATION_GENERATED', {
-        jobId: ctx.job.jobId,
-        recommendation: result.output,
-        contentHash: contentHashOf(result.output),
-        artifact: result.artifact,
-        model: modelName(result.model),
-        promptVersion: promptVersions.recommend,
-        ...usageField(params.reportUsage, result),
-      });
-    },
-  });
-}
+export const requestRecommendation = supportEffect({
+  operation: 'recommend',
+  params: z.object({
+    recommendationVersion: z.number().int().positive(),
+    category: categoryParam,
+    policy: policyEvidence.nullable(),
+    account: z.object({ accountId: z.string().min(1).max(300), artifact: artifactRef }).nullable(),
+    previousFindings: z.array(z.string()).default([]),
+    changeRequest: z.string().nullish(),
+    reportUsage: z.boolean().default(false),
+  }),
+  run: async (params, ctx, { model }, signal) => {
+    const request = ctx.context.request;
+    const input: RecommendInput = {
+      recommendationVersion: params.recommendationVersion,
+      category: params.category,
+      request: {
+        subject: request.subject,
+        message: request.message,
+        orderId: request.orderId ?? null,
+        requestedAmount: request.requestedAmount ?? null,
+        currency: request.currency ?? null,
+      },
+      policy: params.policy ? await loadReferenced(ctx, params.policy.artifact) : null,
+      account: params.account ? await loadReferenced(ctx, params.account.artifact) : null,
+      previousFindings: params.previousFindings,
+      changeRequest: params.changeRequest ?? null,
+    };
+    const answer = await callModelWithRepair({ ctx, signal, model, task: recommendTask, input });
+    if (answer.status === 'invalid') return escalation('recommend', answer);
+    return result('RECOMMENDATION_GENERATED', {
+      recommendation: answer.output,
+      contentHash: contentHashOf(answer.output),
+      promptVersion: promptVersions.recommend,
+      ...answeredBy(params.reportUsage, answer),
+    });
+  },
+});

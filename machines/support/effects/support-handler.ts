@@ -1,38 +1,53 @@
 /**
- * The platform's handler kit bound to the support workflow: results are checked against the support
- * event schemas, typed by them, and a thrown error becomes RETRYABLE_ERROR or PERMANENT_ERROR.
+ * A support effect: its operation, the params its job carries (lenient about extra fields, so a
+ * newer definition's jobs still run) and its work, on the platform's `jobHandler` (timeout, params,
+ * the job's id, every event checked against the support schemas). A thrown error is RETRYABLE_ERROR
+ * or PERMANENT_ERROR unless the effect reports its errors its own way.
  */
-import type { EffectContext, EffectHandler, ResultEvent } from '../../../src/effects/effect.ts';
-import { createHandler as createPlatformHandler, failureFacts } from '../../../src/effects/handler-kit.ts';
+import type { z } from 'zod';
+import type { EffectContext, EffectHandler } from '../../../src/effects/effect.ts';
+import { failureFacts, type JobReport, jobHandler } from '../../../src/effects/handler-kit.ts';
 import type { SupportContext } from '../support.context.ts';
 import { eventSchemas, type PayloadOf, type SupportEventType } from '../support.events.ts';
+import type { Operation } from '../support.retry-policy.ts';
+import type { SupportHandlerDeps } from './handlers.ts';
 
-export { clip, loadReferenced, parseParams } from '../../../src/effects/handler-kit.ts';
+export { clip, loadReferenced } from '../../../src/effects/handler-kit.ts';
 
-/** A result event, typed by its schema. */
-export function resultEvent<K extends SupportEventType>(type: K, payload: PayloadOf<K>): ResultEvent {
+export type SupportEffectContext = EffectContext<SupportContext>;
+
+export interface SupportEffect<TParams = unknown> {
+  /** Names the timeout of one call. */
+  operation: Operation;
+  params: z.ZodType<TParams>;
+  run(params: TParams, ctx: SupportEffectContext, deps: SupportHandlerDeps, signal: AbortSignal): Promise<JobReport>;
+  /** The event for a thrown error or a timeout (an `EffectTimeoutError`). */
+  onError?: (ctx: SupportEffectContext, error: unknown) => JobReport;
+}
+
+/** Declares a support effect (a typing helper: the declaration is returned as it is). */
+export function supportEffect<TParams>(effect: SupportEffect<TParams>): SupportEffect<TParams> {
+  return effect;
+}
+
+/** A result event without its job id, typed by its schema. */
+export function result<K extends SupportEventType>(type: K, payload: Omit<PayloadOf<K>, 'jobId'>): JobReport {
   return { type, payload };
 }
 
 /** RETRYABLE_ERROR or PERMANENT_ERROR for whatever was thrown. */
-export function failureEvent(jobId: string, error: unknown): ResultEvent {
+export function failure(_ctx: SupportEffectContext, error: unknown): JobReport {
   const { errorClass, retryable, message } = failureFacts(error);
-  return resultEvent(retryable ? 'RETRYABLE_ERROR' : 'PERMANENT_ERROR', { jobId, errorClass, message });
+  return result(retryable ? 'RETRYABLE_ERROR' : 'PERMANENT_ERROR', { errorClass, message });
 }
 
-export interface SupportHandlerSpec {
-  timeoutMs: number;
-  run: (ctx: EffectContext<SupportContext>, signal: AbortSignal) => Promise<ResultEvent>;
-  /** The event for a thrown error (and for a timeout, as an `EffectTimeoutError`); default `failureEvent`. */
-  onError?: (ctx: EffectContext<SupportContext>, error: unknown) => ResultEvent;
-}
-
-/** A support handler that never hangs and never throws, and returns one schema-valid support event. */
-export function createHandler(spec: SupportHandlerSpec): EffectHandler {
-  return createPlatformHandler<SupportContext>({
-    timeoutMs: spec.timeoutMs,
+/** The handler of `effect`: it never hangs, never throws, and returns one schema-valid support event. */
+export function supportHandler<TParams>(effect: SupportEffect<TParams>, deps: SupportHandlerDeps): EffectHandler {
+  return jobHandler<SupportContext, TParams>({
+    timeoutMs: deps.timeoutMs(effect.operation),
     schemas: eventSchemas,
-    run: spec.run,
-    onError: spec.onError ?? ((ctx, error) => failureEvent(ctx.job.jobId, error)),
+    params: effect.params,
+    run: (params, ctx, signal) => effect.run(params, ctx, deps, signal),
+    onError: effect.onError ?? failure,
   });
 }

@@ -9,7 +9,9 @@ import { testApi } from './api.ts';
 import { mintToken } from '../../../src/api/auth.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { supportLocalRules } from '../../../machines/support/effects/index.ts';
-import { createHandler } from '../../../machines/support/effects/support-handler.ts';
+import { failure } from '../../../machines/support/effects/support-handler.ts';
+import { eventSchemas } from '../../../machines/support/support.events.ts';
+import { jobHandler } from '../../../src/effects/handler-kit.ts';
 import { EffectError, LocalModelClient, type ModelClient } from '../../../src/effects/index.ts';
 
 describe('schema failure metrics', () => {
@@ -111,9 +113,11 @@ describe('schema failure metrics of results and model answers', () => {
   });
 
   it('counts a handler result that failed its event schema (the handler reports a retryable INTERNAL failure instead)', async () => {
-    const invalid = createHandler({
+    const invalid = jobHandler({
       timeoutMs: 1_000,
-      run: (ctx) => Promise.resolve({ type: 'CLASSIFIED', payload: { jobId: ctx.job.jobId, category: 'weather' } }),
+      schemas: eventSchemas,
+      run: () => Promise.resolve({ type: 'CLASSIFIED', payload: { category: 'weather' } }),
+      onError: failure,
     });
     const rt = await testRuntime({ handlers: { requestClassification: invalid } });
     await rt.create();
