@@ -2,10 +2,9 @@
  * Customer accounts. The offline implementation reads per-tenant fixtures from
  * `fixtures/accounts/<tenant>.json` (customerId → account summary), validated on read.
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { currency, money } from '../support.events.ts';
-import { EffectError } from '../../../src/effects/effect-errors.ts';
+import { jsonFiles, safeSegment } from './json-files.ts';
 
 export const accountSummarySchema = z.strictObject({
   accountId: z.string().min(1).max(200),
@@ -29,19 +28,15 @@ export const accountSummarySchema = z.strictObject({
 });
 export type AccountSummary = z.infer<typeof accountSummarySchema>;
 
-const fixtureFileSchema = z.record(z.string(), accountSummarySchema);
-
 export interface AccountService {
   /** The customer's account, or null when the tenant has no such customer. */
   inspect(tenantId: string, customerId: string): Promise<AccountSummary | null>;
 }
 
-const safeSegment = /^[A-Za-z0-9_-]{1,100}$/;
-
 export const defaultAccountFixtures = new URL('../../../fixtures/accounts/', import.meta.url);
 
 export class FixtureAccountService implements AccountService {
-  private readonly cache = new Map<string, Promise<Record<string, AccountSummary>>>();
+  private readonly read = jsonFiles(z.record(z.string(), accountSummarySchema), 'account fixture file');
 
   /** `directory` defaults to the repository's `fixtures/accounts/`. */
   constructor(private readonly directory: URL = defaultAccountFixtures) {}
@@ -49,30 +44,7 @@ export class FixtureAccountService implements AccountService {
   async inspect(tenantId: string, customerId: string): Promise<AccountSummary | null> {
     // An unknown or unsafe tenant has no customers, rather than a file outside the fixtures.
     if (!safeSegment.test(tenantId)) return null;
-    const accounts = await this.tenant(tenantId);
+    const accounts = (await this.read(new URL(`${tenantId}.json`, this.directory))) ?? {};
     return Object.hasOwn(accounts, customerId) ? (accounts[customerId] ?? null) : null;
   }
-
-  private tenant(tenantId: string): Promise<Record<string, AccountSummary>> {
-    let accounts = this.cache.get(tenantId);
-    if (!accounts) {
-      accounts = loadFixtures(new URL(`${tenantId}.json`, this.directory));
-      accounts.catch(() => this.cache.delete(tenantId));
-      this.cache.set(tenantId, accounts);
-    }
-    return accounts;
-  }
-}
-
-async function loadFixtures(file: URL): Promise<Record<string, AccountSummary>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  const parsed = fixtureFileSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new EffectError('INTERNAL', `${file.pathname} is invalid: ${parsed.error.message}`, false);
-  return parsed.data;
 }

@@ -4,7 +4,9 @@
  * is what lets a worker retry after an ambiguous failure and reconcile after a crash. One provider
  * over a store of outcomes (`RefundStore`: in memory, or on Redis), so both keep one contract.
  */
+import { z } from 'zod';
 import type { ActionReceipt } from '../support.context.ts';
+import { actionReceipt } from '../support.events.ts';
 import { stableId } from '../../../src/effects/canonical-json.ts';
 import { ActionRefusedError } from '../../../src/effects/effect-errors.ts';
 import { FaultInjector, withFault } from '../../../src/effects/fault-injector.ts';
@@ -19,60 +21,37 @@ export interface RefundParams {
   orderId: string | null;
 }
 
+/** The receipt of a compensation: the provider's id of the compensating operation, and its own idempotency key. */
+export const compensationReceipt = z.strictObject({ providerOperationId: z.string(), idempotencyKey: z.string() });
+export type CompensationReceipt = z.infer<typeof compensationReceipt>;
+
+/** The outcome stored under an idempotency key (a fenced key stores a refusal). */
+export const storedRefund = z.discriminatedUnion('status', [
+  z.strictObject({ status: z.literal('succeeded'), receipt: actionReceipt }),
+  z.strictObject({ status: z.literal('failed'), reason: z.string() }),
+]);
+export type StoredRefund = z.infer<typeof storedRefund>;
+
+/** Stored under a compensation key; `refused` keeps a refusal as stable as a success. */
+export const storedCompensation = z.discriminatedUnion('status', [
+  z.strictObject({ status: z.literal('succeeded'), receipt: compensationReceipt }),
+  z.strictObject({ status: z.literal('refused'), reason: z.string() }),
+]);
+export type StoredCompensation = z.infer<typeof storedCompensation>;
+
 /** What the provider knows about an idempotency key. */
 export type ReconcileResult =
   { status: 'executed'; receipt: ActionReceipt } | { status: 'notFound' } | { status: 'failed'; reason: string };
 
-export interface CompensationReceipt {
-  /** The provider's id of the compensating operation. */
-  providerOperationId: string;
-  /** The compensation's own idempotency key. */
-  idempotencyKey: string;
-}
-
-export interface ActionCallOptions {
-  signal?: AbortSignal | undefined;
-}
-
 /** The answer to fencing a key: no refund can land under it any more, or one already has. */
 export type FenceResult = { status: 'fenced' } | { status: 'executed'; receipt: ActionReceipt };
 
-export type ActionOperation = 'execute' | 'reconcile' | 'compensate' | 'fence';
-
-export interface ActionProvider {
-  /**
-   * Refunds once per key: a repeated key returns the first receipt (even with other params), a
-   * refused key throws `ActionRefusedError` again. Transport failures throw `EffectError`s.
-   */
-  execute(idempotencyKey: string, params: RefundParams, options?: ActionCallOptions): Promise<ActionReceipt>;
-  reconcile(idempotencyKey: string, options?: ActionCallOptions): Promise<ReconcileResult>;
-  /**
-   * Voids the key so that a request still in flight under it can never land (it will be refused),
-   * unless a refund under it already happened, which is then returned. Idempotent.
-   */
-  fence(idempotencyKey: string, options?: ActionCallOptions): Promise<FenceResult>;
-  /** Reverses the refund of `receipt` once per compensation key; an unknown refund is refused. */
-  compensate(idempotencyKey: string, receipt: ActionReceipt, options?: ActionCallOptions): Promise<CompensationReceipt>;
-}
-
-/** A provider tests can break on purpose and count refunds of. */
-export interface TestableActionProvider extends ActionProvider {
-  readonly faults: FaultInjector<ActionOperation>;
-  /** Every refund actually created, oldest first. */
-  refunds(): Promise<ActionReceipt[]>;
-  /** Every compensation actually created, oldest first. */
-  compensations(): Promise<CompensationReceipt[]>;
+interface CallOptions {
+  signal?: AbortSignal | undefined;
 }
 
 /** The refusal stored under a fenced key: later executions under it get this reason. */
 export const fencedReason = 'the idempotency key was voided before any refund was made';
-
-/** The outcome stored under an idempotency key (a fenced key stores a refusal). */
-export type StoredRefund = { status: 'succeeded'; receipt: ActionReceipt } | { status: 'failed'; reason: string };
-
-/** Stored under a compensation key; `refused` keeps a refusal as stable as a success. */
-export type StoredCompensation =
-  { status: 'succeeded'; receipt: CompensationReceipt } | { status: 'refused'; reason: string };
 
 /** Where the provider keeps outcomes. Each write is atomic, and the first outcome under a key stands. */
 export interface RefundStore {
@@ -83,6 +62,7 @@ export interface RefundStore {
    * Records `compensation` of the refund `refundId` unless the key has an outcome, and returns the one
    * that stands: a refusal instead when `refusal` is given, the refund is unknown or already compensated.
    */
+  /** Reverses the refund of `receipt` once per compensation key; an unknown refund is refused. */
   compensate(
     idempotencyKey: string,
     refundId: string,
@@ -93,13 +73,18 @@ export interface RefundStore {
   compensations(): Promise<CompensationReceipt[]>;
 }
 
-/** The refund provider on a store; a `refuse` fault is recorded under the key like the provider's own refusal. */
-export class RefundProvider implements TestableActionProvider {
-  readonly faults = new FaultInjector<ActionOperation>();
+/** The refund provider on a store of outcomes. */
+export class RefundProvider {
+  /** Faults of the next calls; `refuse` is recorded under the key like a refusal of the provider's own. */
+  readonly faults = new FaultInjector<'execute' | 'reconcile' | 'compensate' | 'fence'>();
 
   constructor(private readonly store: RefundStore) {}
 
-  execute(idempotencyKey: string, params: RefundParams, options: ActionCallOptions = {}): Promise<ActionReceipt> {
+  /**
+   * Refunds once per key: a repeated key returns the first receipt (even with other params), a
+   * refused key throws `ActionRefusedError` again. Transport failures throw `EffectError`s.
+   */
+  execute(idempotencyKey: string, params: RefundParams, options: CallOptions = {}): Promise<ActionReceipt> {
     const fault = this.faults.take('execute');
     return withFault(fault, options.signal, async () => {
       const receipt: ActionReceipt = {
@@ -120,7 +105,7 @@ export class RefundProvider implements TestableActionProvider {
     });
   }
 
-  reconcile(idempotencyKey: string, options: ActionCallOptions = {}): Promise<ReconcileResult> {
+  reconcile(idempotencyKey: string, options: CallOptions = {}): Promise<ReconcileResult> {
     return withFault(this.faults.take('reconcile'), options.signal, async (): Promise<ReconcileResult> => {
       const stored = await this.store.read(idempotencyKey);
       if (!stored) return { status: 'notFound' };
@@ -130,7 +115,11 @@ export class RefundProvider implements TestableActionProvider {
     });
   }
 
-  fence(idempotencyKey: string, options: ActionCallOptions = {}): Promise<FenceResult> {
+  /**
+   * Voids the key so that a request still in flight under it can never land (it will be refused),
+   * unless a refund under it already happened, which is then returned. Idempotent.
+   */
+  fence(idempotencyKey: string, options: CallOptions = {}): Promise<FenceResult> {
     return withFault(this.faults.take('fence'), options.signal, async (): Promise<FenceResult> => {
       // Storing a refusal under a new key is the fence: a record never overwrites an outcome.
       const stored = await this.store.record(idempotencyKey, { status: 'failed', reason: fencedReason });
@@ -138,11 +127,8 @@ export class RefundProvider implements TestableActionProvider {
     });
   }
 
-  compensate(
-    idempotencyKey: string,
-    receipt: ActionReceipt,
-    options: ActionCallOptions = {},
-  ): Promise<CompensationReceipt> {
+  /** Reverses the refund of `receipt` once per compensation key; an unknown refund is refused. */
+  compensate(idempotencyKey: string, receipt: ActionReceipt, options: CallOptions = {}): Promise<CompensationReceipt> {
     const fault = this.faults.take('compensate');
     return withFault(fault, options.signal, async () => {
       const stored = await this.store.compensate(
@@ -156,11 +142,19 @@ export class RefundProvider implements TestableActionProvider {
     });
   }
 
+  /** Every refund actually created, oldest first. */
   refunds(): Promise<ActionReceipt[]> {
     return this.store.refunds();
   }
 
+  /** Every compensation actually created, oldest first. */
   compensations(): Promise<CompensationReceipt[]> {
     return this.store.compensations();
   }
 }
+
+/** The refund provider support's handlers call (a real provider implements these four). */
+export type ActionProvider = Pick<RefundProvider, 'execute' | 'reconcile' | 'fence' | 'compensate'>;
+
+/** A provider tests can break on purpose and count refunds of. */
+export type TestableActionProvider = Pick<RefundProvider, keyof RefundProvider>;

@@ -3,11 +3,10 @@
  * `policies/<tenant>/<category>.json`, falling back to `policies/default/<category>.json`.
  * A document is validated when it is read, so a broken policy fails loudly instead of approving.
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { categories, currency, money } from '../support.events.ts';
 import type { Category } from '../support.context.ts';
-import { EffectError } from '../../../src/effects/effect-errors.ts';
+import { jsonFiles, safeSegment } from './json-files.ts';
 
 export const policyDocumentSchema = z.strictObject({
   id: z.string().min(1).max(200),
@@ -36,62 +35,23 @@ export interface PolicySource {
   get(tenantId: string, category: Category): Promise<ResolvedPolicy | null>;
 }
 
-/** Tenant ids become path segments: anything but a plain name could walk out of the directory. */
-const safeSegment = /^[A-Za-z0-9_-]{1,100}$/;
-
 export const defaultPolicyDirectory = new URL('../../../policies/', import.meta.url);
 
 export class FilePolicySource implements PolicySource {
-  private readonly cache = new Map<string, Promise<PolicyDocument | null>>();
+  private readonly read = jsonFiles(policyDocumentSchema, 'policy', (document, file) => {
+    const category = /([^/]+)\.json$/.exec(file.pathname)?.[1];
+    return document.category === category ? null : `declares category ${document.category}, not ${category}`;
+  });
 
   /** `directory` defaults to the repository's `policies/`. */
   constructor(private readonly directory: URL = defaultPolicyDirectory) {}
 
   async get(tenantId: string, category: Category): Promise<ResolvedPolicy | null> {
     if (safeSegment.test(tenantId) && tenantId !== 'default') {
-      const own = await this.read(tenantId, category);
+      const own = await this.read(new URL(`${tenantId}/${category}.json`, this.directory));
       if (own) return { tenantId, source: 'tenant', document: own };
     }
-    const fallback = await this.read('default', category);
+    const fallback = await this.read(new URL(`default/${category}.json`, this.directory));
     return fallback ? { tenantId, source: 'default', document: fallback } : null;
   }
-
-  private read(folder: string, category: Category): Promise<PolicyDocument | null> {
-    const file = new URL(`${folder}/${category}.json`, this.directory);
-    let document = this.cache.get(file.href);
-    if (!document) {
-      document = loadPolicy(file, category);
-      // Failed reads are not cached: a transient I/O error must not stick.
-      document.catch(() => this.cache.delete(file.href));
-      this.cache.set(file.href, document);
-    }
-    return document;
-  }
-}
-
-async function loadPolicy(file: URL, category: Category): Promise<PolicyDocument | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  let parsed: ReturnType<typeof policyDocumentSchema.safeParse>;
-  try {
-    parsed = policyDocumentSchema.safeParse(JSON.parse(text));
-  } catch (error) {
-    throw new EffectError('INTERNAL', `${file.pathname} is not JSON: ${(error as Error).message}`, false);
-  }
-  // A broken policy is a deployment mistake: retrying cannot fix it, a person must.
-  if (!parsed.success)
-    throw new EffectError('INTERNAL', `${file.pathname} is not a valid policy: ${parsed.error.message}`, false);
-  if (parsed.data.category !== category) {
-    throw new EffectError(
-      'INTERNAL',
-      `${file.pathname} declares category ${parsed.data.category}, not ${category}`,
-      false,
-    );
-  }
-  return parsed.data;
 }

@@ -5,7 +5,6 @@
  * an unknown or already compensated refund. All keys share the hash tag `{refunds}`, so each script
  * touches one slot and runs unchanged on Redis Cluster.
  */
-import { z } from 'zod';
 import { actionReceipt } from '../support.events.ts';
 import { type EffectRedisClient, withScripts } from '../../../src/effects/effect-scripts.ts';
 import { checkedPrefix, keyPart } from '../../../src/effects/redis-keys.ts';
@@ -13,21 +12,14 @@ import type { RecordScriptReply } from '../../../src/effects/reply-codes.ts';
 import {
   type ActionReceipt,
   type CompensationReceipt,
+  compensationReceipt,
   RefundProvider,
   type RefundStore,
   type StoredCompensation,
+  storedCompensation,
   type StoredRefund,
+  storedRefund,
 } from './action-provider.ts';
-
-const compensationReceipt = z.strictObject({ providerOperationId: z.string(), idempotencyKey: z.string() });
-const storedRefund = z.discriminatedUnion('status', [
-  z.strictObject({ status: z.literal('succeeded'), receipt: actionReceipt }),
-  z.strictObject({ status: z.literal('failed'), reason: z.string() }),
-]);
-const storedCompensation = z.discriminatedUnion('status', [
-  z.strictObject({ status: z.literal('succeeded'), receipt: compensationReceipt }),
-  z.strictObject({ status: z.literal('refused'), reason: z.string() }),
-]);
 
 /** The keys under `prefix`; the layout every refund recorded so far is stored in. */
 function createRefundKeys(prefix: string) {
