@@ -62,7 +62,6 @@ export interface RefundStore {
    * Records `compensation` of the refund `refundId` unless the key has an outcome, and returns the one
    * that stands: a refusal instead when `refusal` is given, the refund is unknown or already compensated.
    */
-  /** Reverses the refund of `receipt` once per compensation key; an unknown refund is refused. */
   compensate(
     idempotencyKey: string,
     refundId: string,
