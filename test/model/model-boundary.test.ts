@@ -12,7 +12,7 @@ import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
 import { createEffectHandlers } from '../../machines/support/effects/handlers.ts';
 import type { ModelClient, ModelResponse } from '../../src/effects/model-client.ts';
-import { createOfflineEffectDeps } from '../../machines/support/effects/offline-deps.ts';
+import { createOfflineEffectDeps } from '../../machines/support/effects/index.ts';
 import { decideEvent } from '../../src/engine/decider.ts';
 import type { Effect } from '../../src/engine/decision.ts';
 import { principals } from '../support/principals.ts';

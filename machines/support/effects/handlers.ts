@@ -5,8 +5,7 @@
 import { z } from 'zod';
 import type { EffectHandler } from '../../../src/effects/effect.ts';
 import { defaultTimeoutMs } from '../../../src/effects/handler-kit.ts';
-import type { ModelClient } from '../../../src/effects/model-client.ts';
-import type { Notifier } from '../../../src/effects/notifier.ts';
+import type { PlatformAdapters } from '../../../src/definitions/workflow.ts';
 import type { EffectType } from '../support.effects.ts';
 import { currency, money } from '../support.events.ts';
 import type { Operation } from '../support.retry-policy.ts';
@@ -25,13 +24,8 @@ export interface SupportAdapters {
   actions: ActionProvider;
 }
 
-/** What a support handler is built from. */
-export interface SupportHandlerDeps extends SupportAdapters {
-  model: ModelClient;
-  notifier: Notifier;
-  /** The timeout of one call of this operation, ms. */
-  timeoutMs: (operation: string) => number;
-}
+/** What a support handler is built from: the platform's model, notifier and timeouts, and support's adapters. */
+export type SupportHandlerDeps = SupportAdapters & Pick<PlatformAdapters, 'model' | 'notifier' | 'timeoutMs'>;
 
 const id = z.string().min(1).max(300);
 
@@ -85,9 +79,7 @@ export const supportHandlers = Object.fromEntries(
   ]),
 ) as Record<EffectType, (deps: SupportHandlerDeps) => EffectHandler>;
 
-export interface EffectDeps extends SupportAdapters {
-  model: ModelClient;
-  notifier: Notifier;
+export interface EffectDeps extends Omit<SupportHandlerDeps, 'timeoutMs'> {
   /** Timeout per operation in milliseconds; operations not listed use `defaultTimeoutMs`. */
   timeouts?: Partial<Record<Operation, number>>;
   /** Default 10 000 ms. */
@@ -98,9 +90,9 @@ export interface EffectDeps extends SupportAdapters {
 export function createEffectHandlers(deps: EffectDeps): Record<EffectType, EffectHandler> {
   const timeoutMs = (operation: string) =>
     deps.timeouts?.[operation as Operation] ?? deps.defaultTimeoutMs ?? defaultTimeoutMs;
-  const built = { ...deps, timeoutMs };
-  return Object.fromEntries(Object.entries(supportHandlers).map(([type, factory]) => [type, factory(built)])) as Record<
-    EffectType,
-    EffectHandler
-  >;
+  const handlers = Object.entries(supportEffects).map(([type, effect]) => [
+    type,
+    supportHandler(effect, { ...deps, timeoutMs }),
+  ]);
+  return Object.fromEntries(handlers) as Record<EffectType, EffectHandler>;
 }

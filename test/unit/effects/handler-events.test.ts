@@ -7,7 +7,7 @@ import type { EffectHandler } from '../../../src/effects/effect.ts';
 import { createEffectHandlers } from '../../../machines/support/effects/handlers.ts';
 import { LocalModelClient } from '../../../src/effects/local-model.ts';
 import type { ModelClient } from '../../../src/effects/model-client.ts';
-import { createOfflineEffectDeps, type OfflineEffectDeps } from '../../../machines/support/effects/offline-deps.ts';
+import { createOfflineEffectDeps, type OfflineEffectDeps } from '../../../machines/support/effects/index.ts';
 import { FilePolicySource } from '../../../machines/support/effects/policy-source.ts';
 import {
   approvedForAction,

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EffectError } from '../../../src/effects/effect-errors.ts';
 import { createEffectHandlers } from '../../../machines/support/effects/handlers.ts';
 import { classifyTask, recommendTask } from '../../../machines/support/effects/model-tasks.ts';
-import { createOfflineEffectDeps } from '../../../machines/support/effects/offline-deps.ts';
+import { createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
 import { OpenAIModelClient } from '../../../src/effects/openai-model.ts';
 import { ArtifactMemory, expectEvent, runJob, supportContext } from './support/effect-world.ts';
 
