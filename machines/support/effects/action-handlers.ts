@@ -7,9 +7,8 @@ import { z } from 'zod';
 import { ActionRefusedError, classifyError, EffectError } from '../../../src/effects/effect-errors.ts';
 import { currency, money } from '../support.events.ts';
 import type { ActionReceipt } from './action-provider.ts';
-import { clip, result, supportEffect, type SupportEffectContext } from './support-handler.ts';
+import { clip, id, result, supportEffect, type SupportEffectContext } from './support-handler.ts';
 
-const id = z.string().min(1).max(300);
 const keyParams = z.object({ idempotencyKey: id });
 
 /** The idempotency key a job names, for events that must carry one even when its params are broken. */

@@ -9,9 +9,8 @@ import { artifactRef, categories, contentHash, currency, money } from '../suppor
 import type { AccountService, AccountSummary } from './account-service.ts';
 import { type PolicyDocument, policyDocumentSchema, type PolicySource } from './policy-source.ts';
 import { validateRecommendation, validatorVersion } from './policy-validator.ts';
-import { loadReferenced, result, supportEffect, type SupportEffectContext } from './support-handler.ts';
+import { id, loadReferenced, result, supportEffect, type SupportEffectContext } from './support-handler.ts';
 
-const id = z.string().min(1).max(300);
 const version = z.number().int().positive().nullable();
 export const categoryParam = z.enum(categories).nullable();
 export const policyEvidence = z.object({ policyId: id, policyVersion: id, artifact: artifactRef });

@@ -15,7 +15,7 @@ import type { ActionProvider } from './action-provider.ts';
 import { requestAccount, requestFraudScreen, requestPolicy, requestValidation } from './evidence-handlers.ts';
 import { requestClassification, requestRecommendation } from './model-handlers.ts';
 import type { PolicySource } from './policy-source.ts';
-import { result, type SupportEffect, supportEffect, supportHandler } from './support-handler.ts';
+import { id, result, type SupportEffect, supportEffect, supportHandler } from './support-handler.ts';
 
 /** The adapters only the support workflow uses. */
 export interface SupportAdapters {
@@ -26,8 +26,6 @@ export interface SupportAdapters {
 
 /** What a support handler is built from: the platform's model, notifier and timeouts, and support's adapters. */
 export type SupportHandlerDeps = SupportAdapters & Pick<PlatformAdapters, 'model' | 'notifier' | 'timeoutMs'>;
-
-const id = z.string().min(1).max(300);
 
 /**
  * `notifyCustomer`: CUSTOMER_NOTIFIED once per delivery key, however often the job runs (a

@@ -9,7 +9,7 @@ import { callModelWithRepair, type ModelCallResult, reportedUsageOf } from '../.
 import { artifactRef } from '../support.events.ts';
 import { categoryParam, policyEvidence } from './evidence-handlers.ts';
 import { classifyTask, promptVersions, recommendTask, type RecommendInput } from './model-tasks.ts';
-import { clip, loadReferenced, result, supportEffect } from './support-handler.ts';
+import { clip, id, loadReferenced, result, supportEffect } from './support-handler.ts';
 
 const reviewerQuestions = {
   classify: 'Which category (billing, access or technical) does this request belong to?',
@@ -40,7 +40,7 @@ function answeredBy(reportUsage: boolean, answer: Extract<ModelCallResult<unknow
 /** `requestClassification`: CLASSIFIED with the confidence as the model gave it (the chart applies the threshold). */
 export const requestClassification = supportEffect({
   operation: 'classify',
-  params: z.object({ customerId: z.string().min(1).max(300), reportUsage: z.boolean().default(false) }),
+  params: z.object({ customerId: id, reportUsage: z.boolean().default(false) }),
   run: async ({ reportUsage }, ctx, { model }, signal) => {
     const { subject, message } = ctx.context.request;
     const answer = await callModelWithRepair({ ctx, signal, model, task: classifyTask, input: { subject, message } });
@@ -61,7 +61,7 @@ export const requestRecommendation = supportEffect({
     recommendationVersion: z.number().int().positive(),
     category: categoryParam,
     policy: policyEvidence.nullable(),
-    account: z.object({ accountId: z.string().min(1).max(300), artifact: artifactRef }).nullable(),
+    account: z.object({ accountId: id, artifact: artifactRef }).nullable(),
     previousFindings: z.array(z.string()).default([]),
     changeRequest: z.string().nullish(),
     reportUsage: z.boolean().default(false),

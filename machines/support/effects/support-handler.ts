@@ -4,7 +4,7 @@
  * the job's id, every event checked against the support schemas). A thrown error is RETRYABLE_ERROR
  * or PERMANENT_ERROR unless the effect reports its errors its own way.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { EffectContext, EffectHandler } from '../../../src/effects/effect.ts';
 import { failureFacts, type JobReport, jobHandler } from '../../../src/effects/handler-kit.ts';
 import type { SupportContext } from '../support.context.ts';
@@ -15,6 +15,9 @@ import type { SupportHandlerDeps } from './handlers.ts';
 export { clip, loadReferenced } from '../../../src/effects/handler-kit.ts';
 
 export type SupportEffectContext = EffectContext<SupportContext>;
+
+/** An id a job's params carry (a customer, an order, an idempotency key). */
+export const id = z.string().min(1).max(300);
 
 export interface SupportEffect<TParams = unknown> {
   /** Names the timeout of one call. */
