@@ -5,17 +5,12 @@
  */
 import { z } from 'zod';
 import { ActionRefusedError, classifyError, EffectError } from '../../../src/effects/effect-errors.ts';
+import { ledgerKeyOf } from '../../../src/authoring/ledger-effects.ts';
 import { currency, money } from '../support.events.ts';
 import type { ActionReceipt } from './action-provider.ts';
-import { clip, id, result, supportEffect, type SupportEffectContext } from './support-handler.ts';
+import { clip, id, result, supportEffect } from './support-handler.ts';
 
 const keyParams = z.object({ idempotencyKey: id });
-
-/** The idempotency key a job names, for events that must carry one even when its params are broken. */
-function keyOf(ctx: SupportEffectContext): string {
-  const key = ctx.job.params.idempotencyKey;
-  return typeof key === 'string' && key.trim() ? clip(key, 300) : `unknown-key:${ctx.job.jobId}`;
-}
 
 /** ACTION_EXECUTED, or POST_ACTION_INVARIANT_FAILED when the receipt is not the approved refund's. */
 function executed(receipt: ActionReceipt, approved: { idempotencyKey: string; amount: number; currency: string }) {
@@ -58,7 +53,8 @@ export const executeRefund = supportEffect({
     return executed(await actions.execute(idempotencyKey, refund, { signal }), { idempotencyKey, amount, currency });
   },
   onError: (ctx, error) => {
-    const idempotencyKey = keyOf(ctx);
+    // The key the job names, even when its params are broken.
+    const idempotencyKey = ledgerKeyOf(ctx.job);
     if (error instanceof ActionRefusedError)
       return result('ACTION_FAILED', { idempotencyKey, reason: clip(error.reason) });
     const { errorClass, retryable, message } = classifyError(error);
