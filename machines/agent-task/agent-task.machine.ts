@@ -18,15 +18,13 @@ import {
   executionCannotHaveHappened,
   idempotencyKeyFor,
   operationReceipt,
+  planIsValid,
   refusedPlanHashesOf,
-  validationPassedForCurrentPlan,
   type AgentTaskContext as Context,
   type ExecutionStatus,
-  type Plan,
 } from './context.ts';
 import { executeOperation, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
-import { isReversibleOrRecoverable } from './operations.ts';
-import { agentTaskPolicy, validatePlan } from './policy.ts';
+import { agentTaskPolicy, isReversibleOrRecoverable, validatePlan } from './operations.ts';
 
 export const roles = {
   requester: 'task_requester',
@@ -35,16 +33,19 @@ export const roles = {
   worker: 'worker',
 };
 
-const planVersion = z.number().int().positive();
-const decision = { planVersion, planHash: contentHash };
-const receipt = { receipt: operationReceipt };
+const decision = { planVersion: z.number().int().positive(), planHash: contentHash };
 const note = { note: text(2000) };
 const key = { idempotencyKey: text(300) };
 const field = (e: AnyEnvelope, name: string) => (e.payload as Record<string, unknown> | undefined)?.[name];
-const actorId = (e: AnyEnvelope) => e.actor?.id ?? 'timer';
 const withRefused = (c: Context, hash: string) => {
   const refused = refusedPlanHashesOf(c);
   return refused.includes(hash) ? {} : { refusedPlanHashes: [...refused, hash] };
+};
+/** What the executor's answer makes of the execution; a worker giving up on the job leaves it unknown. */
+const statusAfter: Record<string, ExecutionStatus> = {
+  OPERATION_FAILED: 'failed',
+  OPERATION_NOT_FOUND: 'notFound',
+  OPERATION_VOIDED: 'voided',
 };
 
 /** Who may decide on a plan and on which one: shared by APPROVED and REJECTED. */
@@ -76,11 +77,11 @@ export const agentTaskMachine = setup({
     PLAN_FAILED: failure({ flat: true }),
     APPROVED: event({ ...decision, comment: text(2000).optional() }, { roles: [roles.approver] }),
     REJECTED: event({ ...decision, reason: text(2000) }, { roles: [roles.approver] }),
-    OPERATION_SUCCEEDED: result(receipt),
+    OPERATION_SUCCEEDED: result({ receipt: operationReceipt }),
     OPERATION_FAILED: failure({ flat: true }),
     /** The call may have reached the provider (transport error, timeout): reconcile before anything else. */
     OPERATION_OUTCOME_UNKNOWN: result({ errorClass, message: text(2000) }),
-    OPERATION_FOUND: result(receipt),
+    OPERATION_FOUND: result({ receipt: operationReceipt }),
     OPERATION_NOT_FOUND: result(key),
     OPERATION_VOIDED: result(key),
     CANCEL_REQUESTED: event({ reason: text(2000) }, { roles: [roles.requester, roles.approver, roles.reviewer] }),
@@ -100,11 +101,11 @@ export const agentTaskMachine = setup({
     modelBudgetExhausted: ({ context }) => modelBudgetExhausted(context),
     isRepeatedPlan: ({ context, event: e }) =>
       e.type === 'PLAN_PROPOSED' && refusedPlanHashesOf(context).includes(e.payload.planHash),
-    planIsValid: ({ context }) => validationPassedForCurrentPlan(context),
+    planIsValid,
     approverMayDecide: approverChecks,
     approvalIsCurrentAndAuthorized: {
       ...approverChecks,
-      validationPassedForCurrentPlan: ({ context }) => validationPassedForCurrentPlan(context),
+      validationPassedForCurrentPlan: planIsValid,
       /** Validation checked the data at proposal time; an approval may come days later. */
       evidenceIsStillFresh: ({ context, event: e }) => evidenceIsFreshAt(context, e.at),
       operationIsReversibleOrRecoverable: ({ context }) => isReversibleOrRecoverable(context.plan?.operation),
@@ -115,15 +116,14 @@ export const agentTaskMachine = setup({
         (actor.roles.includes(roles.approver) ||
           actor.roles.includes(roles.reviewer) ||
           (actor.roles.includes(roles.requester) && actor.id === c.requesterId)),
-      executionCannotHaveHappened: ({ context }) => executionCannotHaveHappened(context),
+      executionCannotHaveHappened,
     },
     /** A worker about its own job in flight (the engine refuses stale ids), or the requester in person. */
     escalationIsAuthorised: ({ context, event: e }) =>
       typeof field(e, 'jobId') === 'string' ||
       (e.actor.id === context.requesterId && e.actor.roles.includes(roles.requester)),
-    executionCannotHaveHappened: ({ context }) => executionCannotHaveHappened(context),
-    executionOutcomeUncertain: ({ context: { execution: x } }) =>
-      x.status === 'inFlight' || x.status === 'unknown' || x.status === 'notFound',
+    executionCannotHaveHappened,
+    executionOutcomeUncertain: ({ context }) => ['inFlight', 'unknown', 'notFound'].includes(context.execution.status),
     executionWasVoided: ({ context }) => context.execution.status === 'voided',
   },
   updates: {
@@ -132,7 +132,7 @@ export const agentTaskMachine = setup({
       if (e.type !== 'PLAN_PROPOSED') return {};
       const { plan: p, planHash: hash, artifact, model, promptVersion } = e.payload;
       const version = (c.plan?.version ?? 0) + 1;
-      const plan: Plan = { version, hash, ...p, artifact, model, promptVersion, proposedAt: e.at };
+      const plan = { version, hash, ...p, artifact, model, promptVersion, proposedAt: e.at };
       const reasons = validatePlan(plan, { dataAsOfMs: dataAsOfMs(c), maxDataAgeMs: c.config.maxDataAgeMs, at: e.at });
       const ok = reasons.length === 0;
       const policyVersion = agentTaskPolicy.version;
@@ -147,13 +147,9 @@ export const agentTaskMachine = setup({
         ? {}
         : {
             approval: {
-              approverId: e.actor.id,
-              approverTenantId: e.actor.tenantId,
-              approverRoles: [...e.actor.roles],
-              planVersion: e.payload.planVersion,
-              planHash: e.payload.planHash,
-              comment: e.payload.comment ?? null,
-              at: e.at,
+              ...{ approverId: e.actor.id, approverTenantId: e.actor.tenantId, approverRoles: [...e.actor.roles] },
+              ...{ planVersion: e.payload.planVersion, planHash: e.payload.planHash },
+              ...{ comment: e.payload.comment ?? null, at: e.at },
             },
           },
     recordRejection: ({ context: c, event: e }) =>
@@ -166,35 +162,30 @@ export const agentTaskMachine = setup({
     escalate: ({ context: c, event: e }, params) => {
       const detail = field(e, 'reason') ?? field(e, 'message') ?? c.execution.failure;
       const { reason, step } = params as { reason: string; step: string };
-      return {
-        escalation: { reason, detail: typeof detail === 'string' ? detail : null, step, by: actorId(e), at: e.at },
-      };
+      const by = (e as AnyEnvelope).actor?.id ?? 'timer'; // a timer has no actor
+      return { escalation: { reason, detail: typeof detail === 'string' ? detail : null, step, by, at: e.at } };
     },
     closeEscalation: () => ({ escalation: null }),
     /** The plan version's key, kept across retries; a fresh one per attempt once it was fenced. */
     startExecution: ({ context: c }) => {
       const version = c.plan?.version ?? 0;
-      const samePlan = c.execution.planVersion === version;
       const planKey = idempotencyKeyFor(c.workflowId, version);
-      const idempotencyKey = !samePlan
-        ? planKey
-        : c.execution.status === 'voided'
-          ? idempotencyKeyFor(c.workflowId, version, attemptOf(c, 'execute'))
-          : (c.execution.idempotencyKey ?? planKey);
-      return {
-        execution: { ...c.execution, status: 'inFlight' as const, idempotencyKey, planVersion: version, failure: null },
-      };
+      const idempotencyKey =
+        c.execution.planVersion !== version
+          ? planKey
+          : c.execution.status === 'voided'
+            ? idempotencyKeyFor(c.workflowId, version, attemptOf(c, 'execute'))
+            : (c.execution.idempotencyKey ?? planKey);
+      const status = 'inFlight' as const;
+      return { execution: { ...c.execution, status, idempotencyKey, planVersion: version, failure: null } };
     },
-    recordReceipt: ({ context: c, event: e }) =>
-      e.type === 'OPERATION_SUCCEEDED' || e.type === 'OPERATION_FOUND'
-        ? { execution: { ...c.execution, status: 'succeeded' as const, receipt: e.payload.receipt, failure: null } }
-        : {},
-    recordExecution: ({ context: c, event: e }, params) => {
+    /** The executor's answer: a receipt (executed, or found under the key), or what is known without one. */
+    recordExecution: ({ context: { execution: x }, event: e }) => {
+      if (e.type === 'OPERATION_SUCCEEDED' || e.type === 'OPERATION_FOUND')
+        return { execution: { ...x, status: 'succeeded' as const, receipt: e.payload.receipt, failure: null } };
       const message = field(e, 'message') ?? field(e, 'reason');
-      const status = params?.status as ExecutionStatus;
-      return {
-        execution: { ...c.execution, status, failure: typeof message === 'string' ? message : c.execution.failure },
-      };
+      const failure = typeof message === 'string' ? message : x.failure;
+      return { execution: { ...x, status: statusAfter[e.type] ?? ('unknown' as const), failure } };
     },
   },
   delays: { approvalTimeout: ({ context }) => context.config.approvalTimeoutMs },
@@ -315,19 +306,13 @@ export const agentTaskMachine = setup({
       description: 'The operation runs under its plan version’s idempotency key; no cancellation from here.',
       entry: ['executeOperation', 'startExecution'],
       on: {
-        OPERATION_SUCCEEDED: { target: 'completed', actions: 'recordReceipt' },
-        OPERATION_FAILED: {
-          target: 'executionFailed',
-          actions: { type: 'recordExecution', params: { status: 'failed' } },
-        },
-        OPERATION_OUTCOME_UNKNOWN: {
-          target: 'reconciling',
-          actions: { type: 'recordExecution', params: { status: 'unknown' } },
-        },
+        OPERATION_SUCCEEDED: { target: 'completed', actions: 'recordExecution' },
+        OPERATION_FAILED: { target: 'executionFailed', actions: 'recordExecution' },
+        OPERATION_OUTCOME_UNKNOWN: { target: 'reconciling', actions: 'recordExecution' },
         ESCALATE: {
           guard: 'answersTheJob',
           target: 'reconciling',
-          actions: { type: 'recordExecution', params: { status: 'unknown' } },
+          actions: 'recordExecution',
           description: 'A worker gave up on the job: it may have executed.',
         },
       },
@@ -336,10 +321,10 @@ export const agentTaskMachine = setup({
       description: 'Whether it executed is unknown: ask the executor under the same key.',
       entry: 'reconcileOperation',
       on: {
-        OPERATION_FOUND: { target: 'completed', actions: 'recordReceipt' },
+        OPERATION_FOUND: { target: 'completed', actions: 'recordExecution' },
         OPERATION_NOT_FOUND: {
           target: 'voiding',
-          actions: { type: 'recordExecution', params: { status: 'notFound' } },
+          actions: 'recordExecution',
           description: 'Not found is not proof: a request in flight can still land.',
         },
         ESCALATE: {
@@ -355,12 +340,12 @@ export const agentTaskMachine = setup({
       on: {
         OPERATION_VOIDED: {
           target: 'executionFailed',
-          actions: { type: 'recordExecution', params: { status: 'voided' } },
+          actions: 'recordExecution',
           description: 'Nothing executed under the key, and nothing can.',
         },
         OPERATION_FOUND: {
           target: 'completed',
-          actions: 'recordReceipt',
+          actions: 'recordExecution',
           description: 'The request landed after all.',
         },
         ESCALATE: {

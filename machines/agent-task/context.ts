@@ -1,7 +1,8 @@
 /**
  * The agent task's context: the task, its configuration, the current plan and what governance
- * decided about it, and execution facts (the idempotency key, the receipt). Pure data; the kit
- * keeps the jobs and their attempts. The checks over it that guards, outcomes and paths share.
+ * decided about it, and execution facts (the idempotency key, the receipt), as schemas the view
+ * picks from. Pure data; the kit keeps the jobs and their attempts. The checks over it that guards,
+ * outcomes and paths share.
  */
 import { z } from 'zod';
 import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-spend.ts';
@@ -25,7 +26,6 @@ export const agentTaskConfigSchema = z.strictObject({
   /** The planning's model budget. */
   ...modelBudgetFields,
 });
-export type AgentTaskConfig = z.infer<typeof agentTaskConfigSchema>;
 
 export const agentTaskCreateSchema = z.strictObject({
   task: z.strictObject({
@@ -54,68 +54,59 @@ export type OperationReceipt = z.infer<typeof operationReceipt>;
  * executed under the key so far (not proof: a request in flight can land). `voided`: the key was fenced
  * with nothing under it, so nothing executed under it and nothing ever will.
  */
-export const executionStatuses = [
-  'notStarted',
-  'inFlight',
-  'unknown',
-  'notFound',
-  'voided',
-  'failed',
-  'succeeded',
-] as const;
-export type ExecutionStatus = (typeof executionStatuses)[number];
+const executionStatus = z.enum(['notStarted', 'inFlight', 'unknown', 'notFound', 'voided', 'failed', 'succeeded']);
+const [str, num, strings] = [z.string(), z.number(), z.array(z.string())];
+const decided = { planVersion: num, planHash: str, at: num };
 
-export interface Plan {
-  version: number;
-  /** `contentHashOf({ operation, parameters, rationale })`: what an approver approves. */
-  hash: string;
-  operation: string;
-  parameters: Record<string, unknown>;
-  rationale: string;
-  artifact: { id: string; hash: string };
-  model: string;
-  promptVersion: string;
-  proposedAt: number;
-}
+/** The context's records, each null until it happens (the view picks its fields from them). */
+export const records = {
+  plan: z.object({
+    version: num,
+    /** `contentHashOf({ operation, parameters, rationale })`: what an approver approves. */
+    hash: str,
+    operation: str,
+    parameters: z.record(str, z.unknown()),
+    rationale: str.describe('The model’s rationale: supporting information for the approver, not proof'),
+    artifact: z.object({ id: str, hash: str }),
+    model: str,
+    promptVersion: str,
+    proposedAt: num,
+  }),
+  validation: z.object({ ...decided, ok: z.boolean(), reasons: strings, policyVersion: str }),
+  approval: z.object({
+    ...decided,
+    approverId: str,
+    approverTenantId: str,
+    approverRoles: strings,
+    comment: str.nullable(),
+  }),
+  rejection: z.object({ ...decided, by: str, reason: str }),
+  cancellation: z.object({ by: str, reason: str, at: num }),
+  escalation: z.object({ reason: str, detail: str.nullable(), step: str, by: str, at: num }),
+  execution: z.object({
+    status: executionStatus,
+    idempotencyKey: str.nullable(),
+    planVersion: num.nullable(),
+    receipt: operationReceipt.nullable(),
+    failure: str.nullable(),
+  }),
+};
+type Records = { [K in keyof typeof records]: z.infer<(typeof records)[K]> };
 
-export interface AgentTaskContext extends EngineInput {
+export type AgentTaskContext = EngineInput & { [K in Exclude<keyof Records, 'execution'>]: Records[K] | null } & {
   task: z.infer<typeof agentTaskCreateSchema>['task'];
-  config: AgentTaskConfig;
-  plan: Plan | null;
-  validation: {
-    planVersion: number;
-    planHash: string;
-    ok: boolean;
-    reasons: string[];
-    policyVersion: string;
-    at: number;
-  } | null;
-  approval: {
-    approverId: string;
-    approverTenantId: string;
-    approverRoles: string[];
-    planVersion: number;
-    planHash: string;
-    comment: string | null;
-    at: number;
-  } | null;
-  rejection: { by: string; planVersion: number; planHash: string; reason: string; at: number } | null;
-  cancellation: { by: string; reason: string; at: number } | null;
-  escalation: { reason: string; detail: string | null; step: string; by: string; at: number } | null;
-  execution: {
-    status: ExecutionStatus;
-    idempotencyKey: string | null;
-    planVersion: number | null;
-    receipt: OperationReceipt | null;
-    failure: string | null;
-  };
+  config: z.infer<typeof agentTaskConfigSchema>;
+  execution: Records['execution'];
   /** What the planning calls have spent; absent until the first proposal (and in contexts persisted before). */
   spent?: ModelSpend;
   /** Hashes of refused plans (failed validation, rejected, sent back before approval): proposed again, they escalate. */
   refusedPlanHashes?: string[];
-}
+};
+export type Plan = Records['plan'];
+export type ExecutionStatus = z.infer<typeof executionStatus>;
+type Context = AgentTaskContext;
 
-export const refusedPlanHashesOf = (c: Pick<AgentTaskContext, 'refusedPlanHashes'>) => c.refusedPlanHashes ?? [];
+export const refusedPlanHashesOf = (c: Pick<Context, 'refusedPlanHashes'>) => c.refusedPlanHashes ?? [];
 
 /** The key every attempt and reconciliation of a plan version uses, until it is fenced (then one per attempt). */
 export function idempotencyKeyFor(workflowId: string, planVersion: number, afterFenceAttempt?: number): string {
@@ -123,18 +114,37 @@ export function idempotencyKeyFor(workflowId: string, planVersion: number, after
   return afterFenceAttempt === undefined ? key : `${key}:attempt-${afterFenceAttempt}`;
 }
 
-export const validationPassedForCurrentPlan = ({ plan, validation: v }: AgentTaskContext) =>
-  plan !== null && v !== null && v.ok && v.planVersion === plan.version && v.planHash === plan.hash;
-
-export const dataAsOfMs = (c: AgentTaskContext) =>
-  c.task.dataAsOf === undefined ? null : isoToEpochMs(c.task.dataAsOf);
+export const dataAsOfMs = (c: Context) => (c.task.dataAsOf === undefined ? null : isoToEpochMs(c.task.dataAsOf));
 
 /** The task's data (`dataAsOf`) is within `maxDataAgeMs` of `at`; without a `dataAsOf`, never. */
-export function evidenceIsFreshAt(c: AgentTaskContext, at: number): boolean {
+export function evidenceIsFreshAt(c: Context, at: number): boolean {
   const asOf = dataAsOfMs(c);
   return asOf !== null && asOf + c.config.maxDataAgeMs >= at;
 }
 
 /** Never requested, or the only key used was fenced with nothing under it. */
-export const executionCannotHaveHappened = (c: AgentTaskContext) =>
+export const executionCannotHaveHappened = ({ context: c }: { context: Context }) =>
   c.execution.status === 'notStarted' || c.execution.status === 'voided';
+
+/** The current plan passed validation. */
+export const validationPassedForCurrentPlan = ({ plan, validation: v }: Context) =>
+  plan !== null && v !== null && v.ok && v.planVersion === plan.version && v.planHash === plan.hash;
+export const planIsValid = ({ context }: { context: Context }) => validationPassedForCurrentPlan(context);
+
+/** What `completed` proves: the current plan validated, approved by another person of the tenant, executed with a receipt. */
+export const completedChecks = {
+  planValidated: validationPassedForCurrentPlan,
+  approvedCurrentPlan: ({ plan, approval: a, tenantId, requesterId }) =>
+    plan !== null &&
+    a !== null &&
+    a.planVersion === plan.version &&
+    a.planHash === plan.hash &&
+    a.approverTenantId === tenantId &&
+    a.approverId !== requesterId,
+  executionReceipt: ({ plan, execution: x }) =>
+    plan !== null &&
+    x.receipt !== null &&
+    x.receipt.idempotencyKey === x.idempotencyKey &&
+    x.planVersion === plan.version &&
+    x.receipt.operation === plan.operation,
+} satisfies Record<string, (c: Context) => boolean>;

@@ -14,7 +14,7 @@ import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts'
 import type { ModelTask } from '../../src/effects/model-client.ts';
 import { createIdempotencyLedger } from '../../src/effects/redis-idempotency-ledger.ts';
 import { isIdempotent, operationNames, operationSpec, catalogueSummary, type OperationName } from './operations.ts';
-import { operationReceipt, type AgentTaskContext, type OperationReceipt } from './context.ts';
+import { agentTaskCreateSchema, operationReceipt, type AgentTaskContext, type OperationReceipt } from './context.ts';
 
 /** The executor of catalogue operations: the platform's idempotency ledger, under the namespace `agent-task`. */
 export interface AgentTaskAdapters {
@@ -47,13 +47,7 @@ export const planTask = {
 /** What the planning job sends the model. */
 export const planInput = z.strictObject({
   planVersion: z.number().int().positive(),
-  task: z.looseObject({
-    title: z.string(),
-    instructions: z.string(),
-    requestedOperation: z.string().optional(),
-    parameters: z.record(z.string(), z.unknown()).optional(),
-    dataAsOf: z.string().optional(),
-  }),
+  task: agentTaskCreateSchema.shape.task,
   operations: z.array(
     z.strictObject({ name: z.string(), description: z.string(), idempotent: z.boolean(), reversible: z.boolean() }),
   ),
@@ -129,6 +123,7 @@ export const {
   execute: executeOperation,
   reconcile: reconcileOperation,
   fence: voidOperation,
+  examples: ledgerExamples,
 } = ledgerEffects<
   AgentTaskContext,
   OperationReceipt,

@@ -1,34 +1,16 @@
 /**
- * The agent-task workflow bundle (seed 002): what `completed` proves and how the demo drives it; the
- * view (view.ts) and the path model (paths.ts) beside it.
+ * The agent-task workflow bundle (seed 002): who creates and decides, what `completed` proves and how
+ * the demo drives it; the view (view.ts) and the path model (paths.ts) beside it.
  */
 import { workflow } from '../../src/authoring/index.ts';
 import { prefilledDecision } from '../../src/authoring/demo-decide.ts';
 import { agentTaskMachine, roles } from './agent-task.machine.ts';
-import { validationPassedForCurrentPlan, type AgentTaskContext as Context } from './context.ts';
+import { completedChecks, type AgentTaskContext as Context } from './context.ts';
 import { createExecutor, localPlanner, planTask, type AgentTaskAdapters } from './effects.ts';
 import { agentTaskPaths } from './paths.ts';
 import { agentTaskView } from './view.ts';
 
 export { pathBody } from './paths.ts';
-
-/** What `completed` needs: the current plan validated, approved by another person of the tenant, executed with a receipt. */
-export const completedChecks: Record<string, (c: Context) => boolean> = {
-  planValidated: validationPassedForCurrentPlan,
-  approvedCurrentPlan: ({ plan, approval: a, tenantId, requesterId }) =>
-    plan !== null &&
-    a !== null &&
-    a.planVersion === plan.version &&
-    a.planHash === plan.hash &&
-    a.approverTenantId === tenantId &&
-    a.approverId !== requesterId,
-  executionReceipt: ({ plan, execution: x }) =>
-    plan !== null &&
-    x.receipt !== null &&
-    x.receipt.idempotencyKey === x.idempotencyKey &&
-    x.planVersion === plan.version &&
-    x.receipt.operation === plan.operation,
-};
 
 export const agentTask = workflow<Context, AgentTaskAdapters>({
   machine: agentTaskMachine,

@@ -4,8 +4,8 @@ import { attemptOf } from '../../src/authoring/setup.ts';
 import { modelBudgetExhausted } from '../../src/definitions/model-spend.ts';
 import { decisionExamples, failureExamples, foreignHash } from '../../src/paths/example-variants.ts';
 import { roles } from './agent-task.machine.ts';
-import { refusedPlanHashesOf, validationPassedForCurrentPlan, type AgentTaskContext as Context } from './context.ts';
-import { planTask } from './effects.ts';
+import { completedChecks, refusedPlanHashesOf, type AgentTaskContext as Context } from './context.ts';
+import { ledgerExamples, planTask } from './effects.ts';
 import { isIdempotent, isReversibleOrRecoverable } from './operations.ts';
 
 /** A valid creation body: an idempotent CRM update with fresh data (the walk starts 2026-11-30T09:00Z). */
@@ -19,48 +19,27 @@ export const pathBody = {
   },
   config: { maxDataAgeMs: 7 * 24 * 60 * 60 * 1000 },
 };
+const bodyFor = (requestedOperation: string, parameters: Record<string, unknown>) => ({
+  task: { ...pathBody.task, requestedOperation, parameters },
+  config: pathBody.config,
+});
 
-const sampleHash = `sha256:${'ab'.repeat(32)}`;
 /** A proposal's content hash no earlier plan of the walk has: one per plan version. */
 const freshHash = (c: Context) => `sha256:${((c.plan?.version ?? 0) + 1).toString(16).padStart(64, 'e')}`;
-const proposal = (plan: (c: Context) => object, hash: (c: Context) => string, usage?: Record<string, number>) => ({
-  payload: (c: Context) => ({
-    plan: plan(c),
-    planHash: hash(c),
-    artifact: { id: 'artifact-plan', hash: sampleHash },
-    model: 'local',
-    promptVersion: planTask.promptVersion,
-    ...(usage ? { usage } : {}),
-  }),
-});
 /** The plan the task asks for: the bodies decide between an idempotent, a non-idempotent and an irreversible one. */
 const requested = (c: Context) => ({
   operation: c.task.requestedOperation,
   parameters: c.task.parameters ?? {},
   rationale: 'requested',
 });
-const bodyFor = (requestedOperation: string, parameters: Record<string, unknown>) => ({
-  task: { ...pathBody.task, requestedOperation, parameters },
-  config: pathBody.config,
+const proposal = (plan: (c: Context) => object, hash: (c: Context) => string, usage?: Record<string, number>) => ({
+  payload: (c: Context) => ({
+    ...{ plan: plan(c), planHash: hash(c), artifact: { id: 'artifact-plan', hash: foreignHash } },
+    ...{ model: 'local', promptVersion: planTask.promptVersion, ...(usage ? { usage } : {}) },
+  }),
 });
-const receipt = {
-  valid: {
-    payload: (c: Context) => ({
-      receipt: {
-        executionId: 'op_path',
-        idempotencyKey: c.execution.idempotencyKey ?? 'none',
-        operation: c.plan?.operation ?? 'none',
-        parametersHash: sampleHash,
-        executedAt: 0,
-      },
-    }),
-  },
-};
-const keyed = { valid: { payload: (c: Context) => ({ idempotencyKey: c.execution.idempotencyKey ?? 'none' }) } };
 const self = { requester: roles.requester, decider: roles.approver };
-const resultEvents = ['PLAN_PROPOSED', 'PLAN_FAILED', 'OPERATION_SUCCEEDED', 'OPERATION_FAILED'].concat(
-  ['OUTCOME_UNKNOWN', 'FOUND', 'NOT_FOUND', 'VOIDED'].map((t) => `OPERATION_${t}`),
-);
+const resultEvents = ['PLAN_PROPOSED', 'PLAN_FAILED', ...Object.keys(ledgerExamples)];
 
 export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
   bodies: [
@@ -80,15 +59,10 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
       /** A refused plan again (a fresh one while nothing was refused). */
       repeated: proposal(requested, (c) => refusedPlanHashesOf(c)[0] ?? freshHash(c)),
     },
-    OPERATION_OUTCOME_UNKNOWN: { valid: { payload: { errorClass: 'TRANSPORT', message: 'connection reset' } } },
     PLAN_FAILED: failureExamples,
-    OPERATION_FAILED: failureExamples,
     APPROVED: decisionExamples('plan', { self }),
     REJECTED: decisionExamples('plan', { self, extra: { reason: 'not now' } }),
-    OPERATION_SUCCEEDED: receipt,
-    OPERATION_FOUND: receipt,
-    OPERATION_NOT_FOUND: keyed,
-    OPERATION_VOIDED: keyed,
+    ...ledgerExamples,
   },
   invariants({ decision, context: c, trail }) {
     if (decision.outcome !== 'accepted') return [];
@@ -97,43 +71,37 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
       violations.push('a not-found is taken as proof: the task failed without fencing the key');
     const executions = decision.effects.filter((e) => e.type === 'executeOperation');
     if (executions.length === 0) return violations;
-    const approved = [...trail].reverse().find((e) => e.eventType === 'APPROVED' && e.outcome === 'accepted');
-    const { approval, plan } = c;
+    const approved = trail.findLast((e) => e.eventType === 'APPROVED' && e.outcome === 'accepted');
     if (!approved) violations.push('an operation executes without an accepted approval');
     else {
       if (!approved.actor.roles.includes(roles.approver)) violations.push('the approval was not by a task_approver');
-      if (approved.actor.id === c.requesterId) violations.push('the requester approved their own task');
-      if (approval?.approverId !== approved.actor.id) violations.push('the recorded approver is not who approved');
+      if (c.approval?.approverId !== approved.actor.id) violations.push('the recorded approver is not who approved');
     }
-    if (!approval || !plan || approval.planVersion !== plan.version || approval.planHash !== plan.hash)
-      violations.push('the approval does not name the current plan version and hash');
-    if (approval && approval.approverTenantId !== c.tenantId) violations.push('the approver is of another tenant');
-    if (!validationPassedForCurrentPlan(c)) violations.push('the executing plan did not pass validation');
-    if (!isReversibleOrRecoverable(plan?.operation))
-      violations.push(`an operation that is neither reversible nor recoverable executes: ${plan?.operation ?? 'none'}`);
+    // The approval names the current plan version and hash, by another person of the tenant; the plan passed validation.
+    for (const check of ['approvedCurrentPlan', 'planValidated'] as const)
+      if (!completedChecks[check](c)) violations.push(`an operation executes without ${check}`);
+    if (!isReversibleOrRecoverable(c.plan?.operation))
+      violations.push(
+        `an operation that is neither reversible nor recoverable executes: ${c.plan?.operation ?? 'none'}`,
+      );
     // The step before this one (a result, or the retry timer after it): a fence means a fresh key.
-    const previous = trail
-      .slice(0, -1)
-      .reverse()
-      .find((e) => resultEvents.includes(e.eventType));
+    const previous = trail.slice(0, -1).findLast((e) => resultEvents.includes(e.eventType));
     const attempt = attemptOf(c, 'execute');
-    for (const effect of executions) {
-      const key = effect.params.idempotencyKey;
-      if (
-        previous?.eventType === 'OPERATION_VOIDED' &&
-        (typeof key !== 'string' || !key.endsWith(`:attempt-${attempt}`))
-      )
+    for (const { params, jobId } of executions) {
+      const key = params.idempotencyKey;
+      const fresh = typeof key === 'string' && key.endsWith(`:attempt-${attempt}`);
+      if (previous?.eventType === 'OPERATION_VOIDED' && !fresh)
         violations.push(`an execution after a fence does not use a fresh key: ${String(key)}`);
       // A second attempt of the same plan (a replan after a fence starts the new plan's count at 1).
-      if (attempt > 1 && !isIdempotent(plan?.operation))
-        violations.push(`a non-idempotent operation (${plan?.operation ?? 'none'}) is retried: ${effect.jobId}`);
+      if (attempt > 1 && !isIdempotent(c.plan?.operation))
+        violations.push(`a non-idempotent operation (${c.plan?.operation ?? 'none'}) is retried: ${jobId}`);
     }
     return violations;
   },
   behaviour: (c) => ({
     attempts: [attemptOf(c, 'plan'), attemptOf(c, 'execute')],
     hasPlan: c.plan !== null,
-    planValid: validationPassedForCurrentPlan(c),
+    planValid: completedChecks.planValidated(c),
     planIdempotent: isIdempotent(c.plan?.operation),
     planRecoverable: isReversibleOrRecoverable(c.plan?.operation),
     approvalCurrent: c.approval !== null && c.approval.planVersion === c.plan?.version,

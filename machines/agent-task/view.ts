@@ -6,7 +6,7 @@ import { renderBySchema } from '../../src/authoring/view-pick.ts';
 import { finalStates } from '../../src/definitions/final-states.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { agentTaskMachine } from './agent-task.machine.ts';
-import { executionStatuses, operationReceipt, type AgentTaskContext as Context } from './context.ts';
+import { records, type AgentTaskContext as Context } from './context.ts';
 import { isIdempotent, operationSpec } from './operations.ts';
 
 function outcomeOf(c: Context, record: WorkflowRecord) {
@@ -21,42 +21,27 @@ function outcomeOf(c: Context, record: WorkflowRecord) {
   return { kind, detail: (kind in details ? details[kind] : c.execution.failure) ?? null };
 }
 
+const [str, nullableStr] = [z.string(), z.string().nullable()];
 const schema = z.object({
   task: z.object({
-    title: z.string(),
-    instructions: z.string(),
-    requestedOperation: z.string().nullable(),
-    dataAsOf: z.string().nullable(),
-    requesterId: z.string(),
+    title: str,
+    instructions: str,
+    requestedOperation: nullableStr,
+    dataAsOf: nullableStr,
+    requesterId: str,
   }),
-  plan: z
-    .object({
-      ...{
-        version: z.number(),
-        hash: z.string(),
-        operation: z.string(),
-        parameters: z.record(z.string(), z.unknown()),
-      },
-      rationale: z.string().describe('The model’s rationale: supporting information for the approver, not proof'),
-      ...{ inCatalogue: z.boolean(), idempotent: z.boolean(), reversible: z.boolean() },
-      ...{ model: z.string(), promptVersion: z.string() },
-    })
+  plan: records.plan
+    .omit({ artifact: true, proposedAt: true })
+    .extend({ inCatalogue: z.boolean(), idempotent: z.boolean(), reversible: z.boolean() })
     .nullable(),
-  validation: z
-    .object({ ok: z.boolean(), reasons: z.array(z.string()), planVersion: z.number(), policyVersion: z.string() })
-    .nullable(),
-  approval: z
-    .object({ approverId: z.string(), planVersion: z.number(), planHash: z.string(), at: z.number() })
-    .nullable(),
-  execution: z.object({
-    ...{ status: z.enum(executionStatuses), attempts: z.number(), maxAttempts: z.number() },
-    ...{ idempotencyKey: z.string().nullable(), receipt: operationReceipt.nullable(), failure: z.string().nullable() },
-  }),
-  escalation: z.object({ reason: z.string(), detail: z.string().nullable(), step: z.string() }).nullable(),
+  validation: records.validation.omit({ planHash: true, at: true }).nullable(),
+  approval: records.approval.pick({ approverId: true, planVersion: true, planHash: true, at: true }).nullable(),
+  execution: records.execution.omit({ planVersion: true }).extend({ attempts: z.number(), maxAttempts: z.number() }),
+  escalation: records.escalation.omit({ by: true, at: true }).nullable(),
   outcome: z
     .object({
       kind: z.enum(finalStates(agentTaskMachine)).describe('The final state the task ended in'),
-      detail: z.string().nullable(),
+      detail: nullableStr,
     })
     .nullable(),
 });

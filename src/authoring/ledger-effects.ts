@@ -11,6 +11,8 @@ import type { JobToRun } from '../effects/effect.ts';
 import { clip, failureFacts } from '../effects/handler-kit.ts';
 import type { IdempotencyLedger } from '../effects/idempotency-ledger.ts';
 import type { PlatformAdapters } from '../definitions/workflow.ts';
+import type { EventExample } from '../paths/derive.ts';
+import { failureExamples } from '../paths/example-variants.ts';
 import type { EffectDeclaration, RetryPolicy } from './effect.ts';
 
 /** The events the trio reports (`<prefix>_SUCCEEDED`, … when given a prefix). */
@@ -75,6 +77,12 @@ export interface LedgerEffects<TContext, TParams, TDeps> {
   execute: EffectDeclaration<TContext, TParams & KeyParams, TDeps>;
   reconcile: EffectDeclaration<TContext, KeyParams, TDeps>;
   fence: EffectDeclaration<TContext, KeyParams, TDeps>;
+  /**
+   * The trio's results for a path model's `examples`: the receipt of the context's execution under
+   * its key (as `execute.receipt` writes it), the key found nothing under or fenced, an outcome
+   * unknown, and a retryable and a permanent failure.
+   */
+  examples: Record<string, Record<string, EventExample<TContext>>>;
 }
 
 const keyParams = z.strictObject({ idempotencyKey: z.string().min(1).max(300) });
@@ -104,6 +112,8 @@ export function ledgerEffects<TContext, TReceipt, TParams extends object, TDeps 
     payload: { reason: clip(`${what} ${ledgerKeyOf(job)} failed: ${failureFacts(error).message}`) },
   });
   const keyed = (c: TContext) => ({ idempotencyKey: spec.key(c) });
+  const example = (payload: (c: TContext) => Record<string, unknown>) => ({ valid: { payload } });
+  const receiptOf = (c: TContext) => ({ receipt: x.receipt({ ...x.params(c), ...keyed(c) }, 0) });
   return {
     execute: {
       operation: spec.operations?.execute ?? 'execute',
@@ -157,6 +167,14 @@ export function ledgerEffects<TContext, TReceipt, TParams extends object, TDeps 
           : { type: ev.voided, payload: { idempotencyKey } };
       },
       onError: giveUp('fencing'),
+    },
+    examples: {
+      [ev.succeeded]: example(receiptOf),
+      [ev.found]: example(receiptOf),
+      [ev.notFound]: example(keyed),
+      [ev.voided]: example(keyed),
+      [ev.unknown]: example(() => ({ errorClass: 'TRANSPORT', message: 'connection reset' })),
+      [ev.failed]: failureExamples,
     },
   };
 }

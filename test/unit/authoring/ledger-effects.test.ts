@@ -135,4 +135,29 @@ describe('ledgerEffects', () => {
       payload: { reason: 'fencing unknown-key:w/void/1 failed: down' },
     });
   });
+
+  it('gives a path model the payloads of its results: the context’s receipt under its key, the key, an unknown outcome, failures', () => {
+    const c = { key: 'k1', item: 'box' };
+    const payload = (type: string, name = 'valid') => {
+      const p = trio.examples[type]?.[name]?.payload;
+      return typeof p === 'function' ? p(c, undefined) : p;
+    };
+    expect(Object.keys(trio.examples).sort()).toEqual([
+      'SHIP_FAILED',
+      'SHIP_FOUND',
+      'SHIP_NOT_FOUND',
+      'SHIP_OUTCOME_UNKNOWN',
+      'SHIP_SUCCEEDED',
+      'SHIP_VOIDED',
+    ]);
+    expect(payload('SHIP_SUCCEEDED')).toEqual({ receipt: { key: 'k1', item: 'box', at: 0 } });
+    expect(payload('SHIP_FOUND')).toEqual(payload('SHIP_SUCCEEDED'));
+    expect(payload('SHIP_NOT_FOUND')).toEqual({ idempotencyKey: 'k1' });
+    expect(payload('SHIP_VOIDED')).toEqual({ idempotencyKey: 'k1' });
+    expect(payload('SHIP_OUTCOME_UNKNOWN')).toEqual({ errorClass: 'TRANSPORT', message: 'connection reset' });
+    expect([payload('SHIP_FAILED'), payload('SHIP_FAILED', 'permanent')]).toMatchObject([
+      { retryable: true },
+      { retryable: false },
+    ]);
+  });
 });
