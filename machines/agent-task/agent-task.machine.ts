@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { modelBudgetExhausted, spendingOf } from '../../src/definitions/model-spend.ts';
-import { artifactRef, contentHash, errorClass, modelUsage, text } from '../../src/definitions/event-fields.ts';
+import { contentHash, errorClass, text } from '../../src/definitions/event-fields.ts';
+import { proposalFields } from '../../src/authoring/model-proposal.ts';
 import { deadLetter, event, failure, result, setup, type EngineInput } from '../../src/authoring/index.ts';
 import type { AnyEnvelope } from '../../src/authoring/events.ts';
 import { attemptOf } from '../../src/authoring/setup.ts';
@@ -24,7 +25,7 @@ import {
   type ExecutionStatus,
 } from './context.ts';
 import { executeOperation, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
-import { agentTaskPolicy, isReversibleOrRecoverable, validatePlan } from './operations.ts';
+import { agentTaskPolicy, operations, validatePlan } from './operations.ts';
 
 export const roles = {
   requester: 'task_requester',
@@ -61,19 +62,13 @@ export const agentTaskMachine = setup({
     execution: { status: 'notStarted', idempotencyKey: null, planVersion: null, receipt: null, failure: null },
   }),
   events: {
-    PLAN_PROPOSED: result({
-      plan: z.strictObject({
+    PLAN_PROPOSED: result(
+      proposalFields('plan', {
         operation: text(100),
         parameters: z.record(z.string().max(100), z.unknown()),
         rationale: text(4000),
       }),
-      planHash: contentHash,
-      artifact: artifactRef,
-      model: text(200),
-      promptVersion: text(100),
-      /** A worker that predates the budget reports none. */
-      usage: modelUsage.optional(),
-    }),
+    ),
     PLAN_FAILED: failure({ flat: true }),
     APPROVED: event({ ...decision, comment: text(2000).optional() }, { roles: [roles.approver] }),
     REJECTED: event({ ...decision, reason: text(2000) }, { roles: [roles.approver] }),
@@ -103,12 +98,14 @@ export const agentTaskMachine = setup({
       e.type === 'PLAN_PROPOSED' && refusedPlanHashesOf(context).includes(e.payload.planHash),
     planIsValid,
     approverMayDecide: approverChecks,
+    /** The current version and hash, validated and still fresh, by an approver of the tenant who is not the requester. */
     approvalIsCurrentAndAuthorized: {
       ...approverChecks,
       validationPassedForCurrentPlan: planIsValid,
       /** Validation checked the data at proposal time; an approval may come days later. */
       evidenceIsStillFresh: ({ context, event: e }) => evidenceIsFreshAt(context, e.at),
-      operationIsReversibleOrRecoverable: ({ context }) => isReversibleOrRecoverable(context.plan?.operation),
+      operationIsReversibleOrRecoverable: ({ context }) =>
+        operations.isReversibleOrRecoverable(context.plan?.operation),
     },
     cancellationAllowed: {
       cancellerMayCancel: ({ context: c, event: { actor } }) =>
@@ -128,6 +125,7 @@ export const agentTaskMachine = setup({
   },
   updates: {
     recordModelUsage: ({ context: c, event: e }) => (e.type === 'PLAN_PROPOSED' ? spendingOf(c, e.payload.usage) : {}),
+    /** The next plan version, validated at the event time. */
     recordPlan: ({ context: c, event: e }) => {
       if (e.type !== 'PLAN_PROPOSED') return {};
       const { plan: p, planHash: hash, artifact, model, promptVersion } = e.payload;
@@ -241,11 +239,7 @@ export const agentTaskMachine = setup({
                 ],
                 description: 'A refused plan proposed again: the loop does not converge.',
               },
-              {
-                target: '#agentTask.validating',
-                actions: ['recordModelUsage', 'recordPlan'],
-                description: 'Counts the spend, records the next plan version and validates it at the event time.',
-              },
+              { target: '#agentTask.validating', actions: ['recordModelUsage', 'recordPlan'] },
             ],
             PLAN_FAILED: { target: 'checkingRetry' },
           },
@@ -283,12 +277,7 @@ export const agentTaskMachine = setup({
         },
       },
       on: {
-        APPROVED: {
-          guard: 'approvalIsCurrentAndAuthorized',
-          target: 'approved',
-          actions: 'recordApproval',
-          description: 'Current version and hash, by an approver of the tenant who is not the requester.',
-        },
+        APPROVED: { guard: 'approvalIsCurrentAndAuthorized', target: 'approved', actions: 'recordApproval' },
         REJECTED: { guard: 'approverMayDecide', target: 'rejected', actions: 'recordRejection' },
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
         ESCALATE: {
@@ -377,12 +366,7 @@ export const agentTaskMachine = setup({
       description: 'A person replans or cancels while nothing can have executed, or reconciles. Queue: Escalated.',
       exit: 'closeEscalation',
       on: {
-        REPLAN: {
-          guard: 'executionCannotHaveHappened',
-          target: 'planning',
-          actions: 'recordReplan',
-          description: 'A plan sent back before approval counts as refused.',
-        },
+        REPLAN: { guard: 'executionCannotHaveHappened', target: 'planning', actions: 'recordReplan' },
         RECONCILE: { guard: 'executionOutcomeUncertain', target: 'reconciling' },
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
       },

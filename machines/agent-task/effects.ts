@@ -6,14 +6,13 @@ import { z } from 'zod';
 import { effect, EffectError } from '../../src/authoring/index.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
 import { contentHashOf, stableId } from '../../src/effects/canonical-json.ts';
+import { proposalOutcome } from '../../src/authoring/model-proposal.ts';
 import { ledgerEffects, ledgerEventsOf } from '../../src/authoring/ledger-effects.ts';
 import { errorClasses } from '../../src/effects/effect-errors.ts';
-import { clip } from '../../src/effects/handler-kit.ts';
-import { reportedUsageOf } from '../../src/effects/model-call.ts';
 import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
 import type { ModelTask } from '../../src/effects/model-client.ts';
 import { createIdempotencyLedger } from '../../src/effects/redis-idempotency-ledger.ts';
-import { isIdempotent, operationNames, operationSpec, catalogueSummary, type OperationName } from './operations.ts';
+import { operations, type OperationName } from './operations.ts';
 import { agentTaskCreateSchema, operationReceipt, type AgentTaskContext, type OperationReceipt } from './context.ts';
 
 /** The executor of catalogue operations: the platform's idempotency ledger, under the namespace `agent-task`. */
@@ -26,7 +25,7 @@ export const createExecutor = (platform: PlatformAdapters) =>
   createIdempotencyLedger(platform, { namespace: 'agent-task', receipt: operationReceipt });
 
 export const planOutput = z.strictObject({
-  operation: z.enum(operationNames),
+  operation: z.enum(operations.names),
   parameters: z.record(z.string(), z.unknown()),
   rationale: z.string().trim().min(1).max(4000),
 });
@@ -85,12 +84,15 @@ export function localPlanner(input: unknown): unknown {
   };
 }
 
+/** A valid plan is proposed (it grants no authority); an answer still invalid after the repair goes to a person. */
+const planProposal = { name: 'plan', result: 'PLAN_PROPOSED', giveUp: 'ESCALATE', who: 'The planning model' };
+
 export const requestPlan = effect<AgentTaskContext, z.infer<typeof planInput>, AgentTaskAdapters>({
   operation: 'plan',
   params: (c) => ({
     planVersion: (c.plan?.version ?? 0) + 1,
     task: c.task,
-    operations: catalogueSummary(),
+    operations: operations.summary(),
     previousReasons: c.validation && !c.validation.ok ? c.validation.reasons : [],
   }),
   paramsSchema: planInput,
@@ -98,21 +100,7 @@ export const requestPlan = effect<AgentTaskContext, z.infer<typeof planInput>, A
   failure: 'PLAN_FAILED',
   retry: { maxAttempts: 3 },
   idempotent: true,
-  run: async ({ params, ask }) => {
-    const answer = await ask(planTask, params);
-    if (answer.status === 'invalid') {
-      const reason = `The planning model (${answer.model || 'unknown'}) answered invalid output twice, the second time after a repair request (artifact ${answer.artifact.id}): ${answer.issues.join('; ')}`;
-      return { type: 'ESCALATE', payload: { reason: clip(reason) } };
-    }
-    const { output: plan, artifact, model } = answer;
-    return {
-      type: 'PLAN_PROPOSED',
-      payload: {
-        ...{ plan, planHash: contentHashOf(plan), artifact, model: clip(model || 'unknown-model', 200) },
-        ...{ promptVersion: planTask.promptVersion, usage: reportedUsageOf(answer.usage) },
-      },
-    };
-  },
+  run: async ({ params, ask }) => proposalOutcome(await ask(planTask, params), planTask, planProposal),
 });
 
 /**
@@ -140,11 +128,9 @@ export const {
       parameters: z.record(z.string(), z.unknown()),
     }),
     prepare: ({ operation, parameters }) => {
-      const spec = operationSpec(operation);
-      if (!spec) throw new EffectError('INTERNAL', `operation ${operation} is not in the catalogue`, false);
-      const parsed = spec.parameters.safeParse(parameters);
-      if (!parsed.success) throw new EffectError('INTERNAL', `invalid parameters: ${parsed.error.message}`, false);
-      return { repeatable: spec.idempotent };
+      const { problems } = operations.check(operation, parameters);
+      if (problems.length > 0) throw new EffectError('INTERNAL', problems.join('; '), false);
+      return { repeatable: operations.isIdempotent(operation) };
     },
     receipt: ({ idempotencyKey, operation, parameters }, executedAt) => ({
       ...{ executionId: stableId('op', idempotencyKey), idempotencyKey, operation, executedAt },
@@ -161,7 +147,7 @@ export const {
         jitterRatio: 0.2,
       }),
       retryable: errorClasses,
-      when: (c) => isIdempotent(c.plan?.operation),
+      when: (c) => operations.isIdempotent(c.plan?.operation),
       after: ['OPERATION_VOIDED'],
     },
   },

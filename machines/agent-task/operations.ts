@@ -1,23 +1,14 @@
 /**
- * The operation catalogue: every operation an agent task may propose, the schema its parameters
- * must parse with, whether repeating it is safe (idempotent), whether it can be undone (reversible)
- * and, when it cannot, how its effect is recovered from. An approval needs one of the last two
- * (seed 002). A name outside this list never executes. And the policy a proposed plan is validated
- * against: pure code, no model, no clock of its own (the time is the event's `at`).
+ * The operation catalogue: every operation an agent task may propose (a name outside it never
+ * executes; an approval needs one that is reversible or declares a recovery path, seed 002), and the
+ * policy a proposed plan is validated against: pure code, no model, no clock of its own (the time
+ * is the event's `at`).
  */
 import { z } from 'zod';
 import { text } from '../../src/definitions/event-fields.ts';
+import { operationCatalogue } from '../../src/authoring/operation-catalogue.ts';
 
-export interface OperationSpec {
-  description: string;
-  parameters: z.ZodType<Record<string, unknown>>;
-  idempotent: boolean;
-  reversible: boolean;
-  /** How an irreversible effect is recovered from, as the approver reads it. */
-  recoveryPath?: string;
-}
-
-export const operationCatalogue = {
+export const operations = operationCatalogue({
   update_crm_record: {
     description: 'Set fields of one CRM record (last write wins: repeating it changes nothing more).',
     parameters: z.strictObject({
@@ -63,33 +54,8 @@ export const operationCatalogue = {
     idempotent: true,
     reversible: false,
   },
-} as const satisfies Record<string, OperationSpec>;
-
-export type OperationName = keyof typeof operationCatalogue;
-export const operationNames = Object.keys(operationCatalogue) as [OperationName, ...OperationName[]];
-
-export const isOperationName = (name: unknown): name is OperationName =>
-  typeof name === 'string' && Object.hasOwn(operationCatalogue, name);
-
-/** The catalogue entry of `name`, or null for a name that is not in the catalogue. */
-export const operationSpec = (name: unknown): OperationSpec | null =>
-  isOperationName(name) ? operationCatalogue[name] : null;
-
-/** Safe to repeat; an unknown operation never is. */
-export const isIdempotent = (name: unknown) => operationSpec(name)?.idempotent ?? false;
-
-/** Can be undone or declares a recovery path; an unknown operation cannot. */
-export function isReversibleOrRecoverable(name: unknown): boolean {
-  const spec = operationSpec(name);
-  return spec !== null && (spec.reversible || (spec.recoveryPath ?? '') !== '');
-}
-
-/** The catalogue as the planner sees it (no schemas). */
-export const catalogueSummary = () =>
-  operationNames.map((name) => {
-    const { description, idempotent, reversible }: OperationSpec = operationCatalogue[name];
-    return { name, description, idempotent, reversible };
-  });
+});
+export type OperationName = (typeof operations.names)[number];
 
 export const agentTaskPolicy = {
   version: 'agent-task-policy/1',
@@ -107,21 +73,12 @@ export function validatePlan(
   facts: { dataAsOfMs: number | null; maxDataAgeMs: number; at: number },
   policy = agentTaskPolicy,
 ): string[] {
-  const reasons: string[] = [];
-  if (!isOperationName(plan.operation)) reasons.push(`unknown operation ${plan.operation}: not in the catalogue`);
-  else {
-    if (!policy.allowedOperations.includes(plan.operation))
-      reasons.push(`operation ${plan.operation} is not allowed by ${policy.version}`);
-    const parsed = operationCatalogue[plan.operation].parameters.safeParse(plan.parameters);
-    if (!parsed.success) {
-      for (const i of parsed.error.issues)
-        reasons.push(`parameters${i.path.length ? '.' + i.path.map(String).join('.') : ''}: ${i.message}`);
-    } else if (plan.operation === 'issue_credit') {
-      const amount = (parsed.data as { amount: number }).amount;
-      if (amount > policy.maxCreditAmount)
-        reasons.push(`credit amount ${amount} exceeds the policy maximum ${policy.maxCreditAmount}`);
-    }
-  }
+  const { problems: reasons, parsed } = operations.check(plan.operation, plan.parameters);
+  if (operations.has(plan.operation) && !policy.allowedOperations.includes(plan.operation))
+    reasons.unshift(`operation ${plan.operation} is not allowed by ${policy.version}`);
+  const amount = plan.operation === 'issue_credit' ? (parsed as { amount: number } | undefined)?.amount : undefined;
+  if (amount !== undefined && amount > policy.maxCreditAmount)
+    reasons.push(`credit amount ${amount} exceeds the policy maximum ${policy.maxCreditAmount}`);
   if (facts.dataAsOfMs === null) reasons.push('the task gives no dataAsOf: the freshness of its data cannot be shown');
   else {
     const age = facts.at - facts.dataAsOfMs;

@@ -6,7 +6,7 @@ import { decisionExamples, failureExamples, foreignHash } from '../../src/paths/
 import { roles } from './agent-task.machine.ts';
 import { completedChecks, refusedPlanHashesOf, type AgentTaskContext as Context } from './context.ts';
 import { ledgerExamples, planTask } from './effects.ts';
-import { isIdempotent, isReversibleOrRecoverable } from './operations.ts';
+import { operations } from './operations.ts';
 
 /** A valid creation body: an idempotent CRM update with fresh data (the walk starts 2026-11-30T09:00Z). */
 export const pathBody = {
@@ -80,7 +80,7 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
     // The approval names the current plan version and hash, by another person of the tenant; the plan passed validation.
     for (const check of ['approvedCurrentPlan', 'planValidated'] as const)
       if (!completedChecks[check](c)) violations.push(`an operation executes without ${check}`);
-    if (!isReversibleOrRecoverable(c.plan?.operation))
+    if (!operations.isReversibleOrRecoverable(c.plan?.operation))
       violations.push(
         `an operation that is neither reversible nor recoverable executes: ${c.plan?.operation ?? 'none'}`,
       );
@@ -93,7 +93,7 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
       if (previous?.eventType === 'OPERATION_VOIDED' && !fresh)
         violations.push(`an execution after a fence does not use a fresh key: ${String(key)}`);
       // A second attempt of the same plan (a replan after a fence starts the new plan's count at 1).
-      if (attempt > 1 && !isIdempotent(c.plan?.operation))
+      if (attempt > 1 && !operations.isIdempotent(c.plan?.operation))
         violations.push(`a non-idempotent operation (${c.plan?.operation ?? 'none'}) is retried: ${jobId}`);
     }
     return violations;
@@ -102,8 +102,8 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
     attempts: [attemptOf(c, 'plan'), attemptOf(c, 'execute')],
     hasPlan: c.plan !== null,
     planValid: completedChecks.planValidated(c),
-    planIdempotent: isIdempotent(c.plan?.operation),
-    planRecoverable: isReversibleOrRecoverable(c.plan?.operation),
+    planIdempotent: operations.isIdempotent(c.plan?.operation),
+    planRecoverable: operations.isReversibleOrRecoverable(c.plan?.operation),
     approvalCurrent: c.approval !== null && c.approval.planVersion === c.plan?.version,
     executionStatus: c.execution.status,
     budgetExhausted: modelBudgetExhausted(c),

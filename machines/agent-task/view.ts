@@ -7,7 +7,7 @@ import { finalStates } from '../../src/definitions/final-states.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { agentTaskMachine } from './agent-task.machine.ts';
 import { records, type AgentTaskContext as Context } from './context.ts';
-import { isIdempotent, operationSpec } from './operations.ts';
+import { operations } from './operations.ts';
 
 function outcomeOf(c: Context, record: WorkflowRecord) {
   if (record.status === 'active') return null;
@@ -50,7 +50,7 @@ export const agentTaskView: WorkflowSpec<Context>['view'] = {
   schema,
   /** The context's fields the schema names, with what the catalogue and the kit say of them. */
   render: renderBySchema(schema, (c, record) => {
-    const spec = c.plan && operationSpec(c.plan.operation);
+    const spec = c.plan && operations.spec(c.plan.operation);
     return {
       ...c,
       task: { ...c.task, requesterId: c.requesterId },
@@ -69,7 +69,7 @@ export const agentTaskView: WorkflowSpec<Context>['view'] = {
       Task: '{task.title} (requested by {task.requesterId})',
       Plan: 'v{plan.version}: {plan.operation} {plan.parameters}',
       Operation: ({ plan }) => {
-        const spec = plan && operationSpec(plan.operation);
+        const spec = plan && operations.spec(plan.operation);
         const recovery = spec?.recoveryPath ? `; recovery: ${spec.recoveryPath}` : ', no recovery path';
         return (
           plan &&
@@ -88,7 +88,7 @@ export const agentTaskView: WorkflowSpec<Context>['view'] = {
     confirm: {
       APPROVED: ({ plan: p }) =>
         p &&
-        `Approve plan version ${p.version} (${p.hash.slice(0, 19)}…): ${p.operation} ${JSON.stringify(p.parameters)}. It will be executed once${isIdempotent(p.operation) ? '' : ' and never retried'}.`,
+        `Approve plan version ${p.version} (${p.hash.slice(0, 19)}…): ${p.operation} ${JSON.stringify(p.parameters)}. It will be executed once${operations.isIdempotent(p.operation) ? '' : ' and never retried'}.`,
       REJECTED: 'Reject plan version {plan.version} ({plan.operation}).',
     },
     artifacts: { PLAN_PROPOSED: 'v{plan.version} {plan.operation} · {plan.model} · prompt {plan.promptVersion}' },

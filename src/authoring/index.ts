@@ -5,7 +5,8 @@
  * And the pieces most workflows need: an operation run once under an idempotency key
  * (`ledgerEffects`), the checks of a person's decision on a versioned subject (`decisionChecks`), a
  * view rendered from its schema, the demo's decision from the console's prefill, the model budget,
- * a path model's shared example payloads, and the jobs of a context that predates the kit.
+ * a path model's shared example payloads, the jobs of a context that predates the kit, and a
+ * catalogue of the operations an agent may propose, and a model's proposal as a job's result.
  */
 export { setup, type Args, type Check, type EngineInput, type GuardDeclaration, type Update } from './setup.ts';
 export { effect, type EffectDeclaration, type EffectOutcome, type RetryPolicy, type RunContext } from './effect.ts';
@@ -25,6 +26,8 @@ export { decisionChecks, type DecisionChecksSpec } from './decision-checks.ts';
 export { pickBySchema, renderBySchema } from './view-pick.ts';
 export { prefilledDecision, type PrefilledDecisionSpec } from './demo-decide.ts';
 export { jobsFromCounts } from './legacy-jobs.ts';
+export { proposalFields, proposalOutcome, type ProposalSpec } from './model-proposal.ts';
+export { operationCatalogue, type OperationCatalogue, type OperationSpec } from './operation-catalogue.ts';
 export {
   defaultModelBudget,
   modelBudgetExhausted,

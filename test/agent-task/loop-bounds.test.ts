@@ -8,7 +8,7 @@ import type { AgentTaskContext, OperationReceipt } from '../../machines/agent-ta
 import { agentTaskConfigSchema, refusedPlanHashesOf } from '../../machines/agent-task/context.ts';
 import { localPlanner, type AgentTaskDeps } from '../../machines/agent-task/effects.ts';
 import { agentTask, agentTaskV1 } from '../../machines/agent-task/index.ts';
-import { catalogueSummary } from '../../machines/agent-task/operations.ts';
+import { operations } from '../../machines/agent-task/operations.ts';
 import { modelBudgetExhausted, modelSpendOf } from '../../src/definitions/model-spend.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
@@ -222,7 +222,7 @@ describe('agent-task plan handler usage', () => {
         params: {
           planVersion: 1,
           task: { title: 'Weekly report', instructions: 'Send it', requestedOperation: 'send_report' },
-          operations: catalogueSummary(),
+          operations: operations.summary(),
           previousReasons: [],
         },
       },

@@ -1,0 +1,65 @@
+/**
+ * A model's proposal as a job's result: the event's fields (the output under a name, its content
+ * hash, the answer's artifact, model, prompt version and usage) and the outcome of an effect that
+ * asked for it — that result for a valid answer, the dead letter (a person) for an answer still
+ * invalid after the repair. A proposal grants no authority: the chart validates it and a person decides.
+ */
+import { z } from 'zod';
+import { artifactRef, contentHash, modelUsage, text } from '../definitions/event-fields.ts';
+import { contentHashOf } from '../effects/canonical-json.ts';
+import { clip } from '../effects/handler-kit.ts';
+import { reportedUsageOf, type ModelCallResult } from '../effects/model-call.ts';
+import type { ModelTask } from '../effects/model-client.ts';
+
+type Fields<N extends string, S extends z.ZodRawShape> = { [K in N]: z.ZodObject<S, z.core.$strict> } & {
+  [K in `${N}Hash`]: typeof contentHash;
+} & {
+  artifact: typeof artifactRef;
+  model: z.ZodString;
+  promptVersion: z.ZodString;
+  /** What the calls spent; a worker that predates model budgets reports none. */
+  usage: z.ZodOptional<typeof modelUsage>;
+};
+
+/** The fields of a `result()` carrying the proposal `name` (`plan`, and its hash `planHash`) of the shape given. */
+export function proposalFields<N extends string, S extends z.ZodRawShape>(name: N, shape: S): Fields<N, S> {
+  return {
+    [name]: z.strictObject(shape),
+    [`${name}Hash`]: contentHash,
+    artifact: artifactRef,
+    model: text(200),
+    promptVersion: text(100),
+    usage: modelUsage.optional(),
+  } as unknown as Fields<N, S>;
+}
+
+export interface ProposalSpec {
+  /** The output's name in the result (`plan`). */
+  name: string;
+  /** The result event of a valid answer. */
+  result: string;
+  /** The dead-letter event of an answer still invalid after the repair. */
+  giveUp: string;
+  /** Who answered, for the dead letter's reason (`The planning model`). */
+  who: string;
+}
+
+/** What an effect that asked `task` reports: the proposal, or the dead letter naming the issues and the artifact. */
+export function proposalOutcome<T>(answer: ModelCallResult<T>, task: ModelTask, spec: ProposalSpec) {
+  if (answer.status === 'invalid') {
+    const reason = `${spec.who} (${answer.model || 'unknown'}) answered invalid output twice, the second time after a repair request (artifact ${answer.artifact.id}): ${answer.issues.join('; ')}`;
+    return { type: spec.giveUp, payload: { reason: clip(reason) } };
+  }
+  const { output, artifact, model } = answer;
+  return {
+    type: spec.result,
+    payload: {
+      [spec.name]: output,
+      [`${spec.name}Hash`]: contentHashOf(output),
+      artifact,
+      model: clip(model || 'unknown-model', 200),
+      promptVersion: task.promptVersion,
+      usage: reportedUsageOf(answer.usage),
+    },
+  };
+}

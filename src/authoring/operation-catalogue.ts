@@ -1,0 +1,66 @@
+/**
+ * A catalogue of the operations an agent may propose (seed 002): each with the schema its
+ * parameters must parse with, whether repeating it is safe (idempotent), whether it can be undone
+ * (reversible) and, when it cannot, how its effect is recovered from. A name outside the catalogue
+ * is never an operation: it is not idempotent, not recoverable, and its parameters never check.
+ */
+import type { z } from 'zod';
+
+export interface OperationSpec {
+  description: string;
+  parameters: z.ZodType<Record<string, unknown>>;
+  idempotent: boolean;
+  reversible: boolean;
+  /** How an irreversible effect is recovered from, as the approver reads it. */
+  recoveryPath?: string;
+}
+
+export interface OperationCatalogue<TName extends string> {
+  /** The names, for a model's output schema (`z.enum(catalogue.names)`). */
+  names: [TName, ...TName[]];
+  has(name: unknown): name is TName;
+  /** The entry of `name`, or null for a name that is not in the catalogue. */
+  spec(name: unknown): OperationSpec | null;
+  /** Safe to repeat; an unknown operation never is. */
+  isIdempotent(name: unknown): boolean;
+  /** Can be undone or declares a recovery path; an unknown operation cannot. */
+  isReversibleOrRecoverable(name: unknown): boolean;
+  /** The catalogue as a model sees it: names, descriptions and flags, no schemas. */
+  summary(): { name: TName; description: string; idempotent: boolean; reversible: boolean }[];
+  /**
+   * What is wrong with a proposed call: the operation is not in the catalogue, or each issue of its
+   * parameters (`parameters.<path>: <message>`); empty when it parses. `parsed` is the parameters as parsed.
+   */
+  check(name: unknown, parameters: unknown): { problems: string[]; parsed?: Record<string, unknown> };
+}
+
+export function operationCatalogue<TName extends string>(
+  specs: Readonly<Record<TName, OperationSpec>>,
+): OperationCatalogue<TName> {
+  const names = Object.keys(specs) as [TName, ...TName[]];
+  const has = (name: unknown): name is TName => typeof name === 'string' && Object.hasOwn(specs, name);
+  const spec = (name: unknown): OperationSpec | null => (has(name) ? specs[name] : null);
+  return {
+    names,
+    has,
+    spec,
+    isIdempotent: (name) => spec(name)?.idempotent ?? false,
+    isReversibleOrRecoverable: (name) => {
+      const s = spec(name);
+      return s !== null && (s.reversible || (s.recoveryPath ?? '') !== '');
+    },
+    summary: () =>
+      names.map((name) => {
+        const { description, idempotent, reversible } = specs[name];
+        return { name, description, idempotent, reversible };
+      }),
+    check: (name, parameters) => {
+      const s = spec(name);
+      if (!s) return { problems: [`unknown operation ${String(name)}: not in the catalogue`] };
+      const parsed = s.parameters.safeParse(parameters);
+      if (parsed.success) return { problems: [], parsed: parsed.data };
+      const at = (path: readonly PropertyKey[]) => (path.length ? '.' + path.map(String).join('.') : '');
+      return { problems: parsed.error.issues.map((i) => `parameters${at(i.path)}: ${i.message}`) };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { result } from '../../../src/authoring/index.ts';
+import { proposalFields, proposalOutcome } from '../../../src/authoring/model-proposal.ts';
+import { contentHashOf } from '../../../src/effects/canonical-json.ts';
+
+const task = {
+  name: 'draft',
+  promptVersion: 'draft/3',
+  instructions: 'Draft.',
+  output: z.strictObject({ text: z.string() }),
+};
+const spec = { name: 'draft', result: 'DRAFTED', giveUp: 'GIVE_UP', who: 'The drafting model' };
+const artifact = { id: 'artifact-1', hash: `sha256:${'ab'.repeat(32)}` };
+const usage = { promptTokens: 12.4, completionTokens: -3, calls: 0 };
+
+describe('a model proposal as a result', () => {
+  it('declares the output under its name, its hash, the artifact, model, prompt version and an optional usage', () => {
+    const fields = z.strictObject(proposalFields('draft', { text: z.string().min(1) }));
+    const valid = {
+      draft: { text: 'hi' },
+      draftHash: contentHashOf({ text: 'hi' }),
+      artifact,
+      model: 'm',
+      promptVersion: 'p',
+    };
+    expect(fields.safeParse(valid).success).toBe(true);
+    expect(fields.safeParse({ ...valid, usage: { promptTokens: 1, completionTokens: 1, calls: 1 } }).success).toBe(
+      true,
+    );
+    expect(fields.safeParse({ ...valid, draft: { text: 'hi', extra: 1 } }).success).toBe(false);
+    expect(fields.safeParse({ ...valid, draftHash: 'md5:1' }).success).toBe(false);
+    const event = result(proposalFields('draft', { text: z.string() }));
+    expect(event.schema.safeParse({ ...valid, jobId: 'w-1/draft/1' }).success).toBe(true);
+  });
+
+  it('reports a valid answer as the proposal with its content hash and usage within bounds', () => {
+    const outcome = proposalOutcome(
+      { status: 'valid', output: { text: 'hi' }, model: '', artifact, attempts: 1, usage },
+      task,
+      spec,
+    );
+    expect(outcome).toEqual({
+      type: 'DRAFTED',
+      payload: {
+        draft: { text: 'hi' },
+        draftHash: contentHashOf({ text: 'hi' }),
+        artifact,
+        model: 'unknown-model',
+        promptVersion: 'draft/3',
+        usage: { promptTokens: 12, completionTokens: 0, calls: 1 },
+      },
+    });
+  });
+
+  it('gives an answer still invalid after the repair to the dead letter, naming the model, the artifact and the issues', () => {
+    const outcome = proposalOutcome(
+      { status: 'invalid', issues: ['text: Required', 'extra key'], model: 'm1', artifact, usage },
+      task,
+      spec,
+    );
+    expect(outcome).toEqual({
+      type: 'GIVE_UP',
+      payload: {
+        reason:
+          'The drafting model (m1) answered invalid output twice, the second time after a repair request (artifact artifact-1): text: Required; extra key',
+      },
+    });
+  });
+});
