@@ -102,7 +102,6 @@ export type AgentTaskContext = EngineInput & { [K in Exclude<keyof Records, 'exe
   /** Hashes of refused plans (failed validation, rejected, sent back before approval): proposed again, they escalate. */
   refusedPlanHashes?: string[];
 };
-export type Plan = Records['plan'];
 export type ExecutionStatus = z.infer<typeof executionStatus>;
 type Context = AgentTaskContext;
 

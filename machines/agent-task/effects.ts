@@ -12,7 +12,7 @@ import { errorClasses } from '../../src/effects/effect-errors.ts';
 import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
 import type { ModelTask } from '../../src/effects/model-client.ts';
 import { createIdempotencyLedger } from '../../src/effects/redis-idempotency-ledger.ts';
-import { operations, type OperationName } from './operations.ts';
+import { operations } from './operations.ts';
 import { agentTaskCreateSchema, operationReceipt, type AgentTaskContext, type OperationReceipt } from './context.ts';
 
 /** The executor of catalogue operations: the platform's idempotency ledger, under the namespace `agent-task`. */
@@ -54,7 +54,7 @@ export const planInput = z.strictObject({
 });
 
 /** Keywords of the title and instructions, first match wins. */
-const keywordRules: readonly [RegExp, OperationName][] = [
+const keywordRules: readonly [RegExp, (typeof operations.names)[number]][] = [
   [/\b(credit|refund|compensat\w*|goodwill)\b/i, 'issue_credit'],
   [/\b(publish|post|announce\w*|blog)\b/i, 'publish_post'],
   [/\b(report|summary|digest)\b/i, 'send_report'],

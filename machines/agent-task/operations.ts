@@ -55,7 +55,6 @@ export const operations = operationCatalogue({
     reversible: false,
   },
 });
-export type OperationName = (typeof operations.names)[number];
 
 export const agentTaskPolicy = {
   version: 'agent-task-policy/1',
