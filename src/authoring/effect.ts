@@ -30,6 +30,13 @@ export interface RetryPolicy<TContext = never> {
    */
   after?: readonly string[];
   /**
+   * Results of its own job that report a failed attempt with the error in their payload
+   * (`{ errorClass, message }`): `canRetry` and `errorIsRetryable` read them as its failure, the
+   * class deciding (support's reconciliation answering ACTION_OUTCOME_UNKNOWN: the provider could
+   * not tell). The job after one is started by the `backoff` timer, as after a failure.
+   */
+  failingResults?: readonly string[];
+  /**
    * The state (a dotted path) over a visit to which the attempts count, when it is wider than the
    * state that starts the effect (support's refund: executed again after a reconciliation found
    * nothing, three times per visit to `executingAction`). The attempts keep counting over every

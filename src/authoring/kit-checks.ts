@@ -71,6 +71,10 @@ export function kitProblems(id: string, kit: Kit, events: Readonly<Record<string
       if (events[type]?.kind !== 'result')
         problems.push(`effect ${name} may be retried after ${type}: declare it in events as ${type}: result({ … })`);
     }
+    for (const type of declaration.retry?.failingResults ?? []) {
+      if (!declaration.results.includes(type))
+        problems.push(`effect ${name} reads ${type} as a failed attempt: name it among its results`);
+    }
     if ((declaration.run === undefined) === (declaration.handler === undefined)) {
       problems.push(`effect ${name} needs one of run (the kit's) and handler (one that predates the kit)`);
     }
@@ -89,7 +93,8 @@ export function kitProblems(id: string, kit: Kit, events: Readonly<Record<string
       else if (!(type in events))
         problems.push(`effect ${name} renews its attempts on ${type}, which is no declared event`);
     }
-    if (declaration.retry && declaration.failure === undefined && (declaration.retry.after ?? []).length === 0) {
+    const retriedOn = [...(declaration.retry?.after ?? []), ...(declaration.retry?.failingResults ?? [])];
+    if (declaration.retry && declaration.failure === undefined && retriedOn.length === 0) {
       problems.push(
         `effect ${name} has a retry policy but no failure event to retry on: add failure: '<EVENT>' and declare it with failure(), or name results in retry.after`,
       );

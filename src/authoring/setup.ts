@@ -205,7 +205,12 @@ export function setup<
     const name = operation === undefined ? undefined : byOperation.get(operation);
     const declaration = name === undefined ? undefined : effects[name];
     const reports = declaration?.failure === event.type || declaration?.permanentFailure === event.type;
-    const error = reports ? failureError(payload, spec.events[event.type]) : null;
+    const failing = declaration?.retry?.failingResults?.includes(event.type) === true;
+    const error = reports
+      ? failureError(payload, spec.events[event.type])
+      : failing
+        ? failureError(payload, { retryable: true })
+        : null;
     if (name !== undefined && declaration && error) return { name, declaration, error };
     if (name !== undefined && declaration?.retry?.after?.includes(event.type)) return { name, declaration, error };
     const after = Object.entries(effects).find(([, d]) => d.retry?.after?.includes(event.type));

@@ -487,7 +487,21 @@ export function decideEvent(args: DecideEventArgs): Decision {
     const inFlight = definition.currentJobs(snapshot.context, record.statePaths);
     const answers = definition.resultOperations?.[event.type];
     const current = answers ? answers.map((operation) => inFlight[operation]) : Object.values(inFlight);
-    if (!current.includes(payload.jobId)) {
+    // A job in flight whose operation never reports this event: where the state takes no such event
+    // it is no transition, as for any job; where it does, the result does not fit the job it names.
+    // Either way no late result, but one that never will fit (the worker gives the job up).
+    const answersNoJob = !current.includes(payload.jobId);
+    if (answersNoJob && Object.values(inFlight).includes(payload.jobId)) {
+      const candidates = getNextTransitions(snapshot).filter((t) =>
+        matchesEventType(t.eventType as string, event.type),
+      );
+      if (candidates.length > 0) {
+        return refuse(step, 'STALE_JOB', `${event.type} does not answer job ${payload.jobId}, which is in flight`, {
+          jobId: payload.jobId,
+          jobInFlight: true,
+        });
+      }
+    } else if (answersNoJob) {
       return refuse(step, 'STALE_JOB', `job ${payload.jobId} is not in flight`, {
         jobId: payload.jobId,
         inFlight: current.filter((id) => id !== undefined),

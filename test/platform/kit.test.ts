@@ -735,6 +735,80 @@ describe('attempts counted over a visit to a wider state (retry.within), and a r
   });
 });
 
+describe('a result that reports a failed attempt (retry.failingResults)', () => {
+  // Support's reconciliation: the provider could not tell (ACTION_OUTCOME_UNKNOWN, with an error
+  // class) is retried as a failure is, the class deciding; its other results are not failures.
+  const chart = (maxAttempts: number, failingResults: string[] = ['UNSURE']) =>
+    setup({
+      input: z.strictObject({}),
+      context: () => ({}),
+      events: {
+        FOUND: result(),
+        UNSURE: result({ errorClass: z.string(), message: z.string() }),
+        FAILED: failure({ flat: true }),
+        ESCALATE: deadLetter(),
+      },
+      effects: {
+        reconcile: {
+          params: () => ({}),
+          results: ['FOUND', 'UNSURE'],
+          failure: 'FAILED',
+          idempotent: true,
+          retry: { maxAttempts, failingResults },
+          run: () => Promise.resolve({ type: 'FOUND' }),
+        },
+      },
+    }).createMachine({
+      id: 'rec',
+      initial: 'asking',
+      states: {
+        asking: { entry: 'reconcile', on: { FOUND: 'done', UNSURE: 'checking', FAILED: 'checking' } },
+        checking: {
+          always: [
+            { guard: 'canRetry', target: 'waiting' },
+            { guard: 'errorIsRetryable', target: 'exhausted' },
+            { target: 'notRetryable' },
+          ],
+        },
+        waiting: { after: { backoff: 'asking' } },
+        exhausted: { type: 'final' },
+        notRetryable: { type: 'final' },
+        done: { type: 'final' },
+      },
+    });
+  const unsure = (machine: ReturnType<typeof chart>, errorClass: string) => {
+    const actor = createActor(machine, { input: { workflowId: 'wf' } }).start();
+    actor.send({ type: 'UNSURE', payload: { jobId: 'wf/reconcile/1', errorClass, message: 'm' }, actor: worker });
+    const value: unknown = actor.getSnapshot().value;
+    actor.stop();
+    return value;
+  };
+
+  it('retries it on a class another attempt may cure, while attempts are left', () => {
+    expect(unsure(chart(2), 'TIMEOUT')).toBe('waiting');
+    expect(unsure(chart(1), 'TIMEOUT')).toBe('exhausted');
+    expect(unsure(chart(2), 'NOT_FOUND')).toBe('notRetryable');
+  });
+
+  it('without failingResults, such a result is no failure: canRetry and errorIsRetryable refuse it', () => {
+    expect(unsure(chart(2, []), 'TIMEOUT')).toBe('notRetryable');
+  });
+
+  it('refuses a failing result that is none of the effect’s results', () => {
+    const bundleOf = () =>
+      workflow({
+        machine: chart(2, ['FOUND', 'ESCALATE']),
+        title: 'Rec',
+        description: 'd',
+        create: ['clerk'],
+        view: { schema: z.object({}), render: () => ({}) },
+        paths: { bodies: [{}] },
+        demo: { input: () => ({}), finalState: 'done' },
+      });
+    expect(bundleOf).toThrow(/effect reconcile reads ESCALATE as a failed attempt: name it among its results/);
+  });
+});
+
 describe('an effect whose handler predates the kit', () => {
   const job = { workflowId: 'wf', jobId: 'wf/work/1', type: 'work', operation: 'work', params: {} };
   const ctx = { job, context: {}, now: () => 0, signal: new AbortController().signal } as never;
