@@ -3,51 +3,28 @@
  * roles, effect handlers and the adapters only it uses, the view and queues people work from, the
  * path model and the migrations. The platform receives it at the composition root.
  */
-import { defineWorkflow } from '../../src/definitions/define-workflow.ts';
+import { workflow } from '../../src/authoring/index.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { MemoryActionProvider } from './effects/memory-action-provider.ts';
 import { FixtureAccountService } from './effects/account-service.ts';
-import { supportHandlers, type SupportAdapters } from './effects/handlers.ts';
+import type { SupportAdapters } from './effects/handlers.ts';
 import { supportLocalRules } from './effects/local-rules.ts';
 import { FilePolicySource } from './effects/policy-source.ts';
 import { RedisActionProvider } from './effects/redis-action-provider.ts';
 import { migrations } from './migrations.ts';
-import { supportPathModel } from './paths/model.ts';
+import { supportPaths } from './paths/model.ts';
 import { supportClaims } from './support.claims.ts';
 import type { SupportContext } from './support.context.ts';
-import { currentJobs, supportCreateSchema, supportInputSchema } from './support.context.ts';
-import { effects } from './support.effects.ts';
-import { eventSchemas } from './support.events.ts';
-import { explainSupportGuard, reviewRetryChecks } from './support.guards.ts';
+import { reviewRetryChecks } from './support.guards.ts';
 import { supportMachine } from './support.machine.ts';
 import { supportOutcomes } from './support.outcomes.ts';
-import { eventRoles, personEvents, roles } from './support.roles.ts';
+import { personEvents, roles } from './support.roles.ts';
 import { supportDemo } from './demo.ts';
 import { supportView } from './view.ts';
 import type { ReleasedVersion } from '../../src/definitions/released-version.ts';
 import type { ReleasableParts } from '../../src/definitions/released-parts.ts';
 import { supportPinnedFunctions } from './support.implementations.ts';
 import { supportV1Parts, supportV1Release } from './versions/support.v1.ts';
-
-/** support@2, the latest: new workflows start here. */
-export const supportV2: WorkflowDefinition<SupportContext> & ReleasableParts = {
-  id: 'support',
-  version: 2,
-  machine: supportMachine,
-  inputSchema: supportInputSchema,
-  createRoles: [roles.agent],
-  eventSchemas,
-  eventRoles,
-  effects,
-  jobGuards: ['isCurrentJob', 'isCurrentValidation'],
-  currentJobs,
-  explainGuard: explainSupportGuard,
-  startEvent: 'START',
-  deadLetterEvent: 'ESCALATE',
-  outcomes: supportOutcomes,
-  personEvents,
-  pinnedFunctions: { ...supportPinnedFunctions, reviewRetryChecks },
-};
 
 /** support@1, released (kept as data in `versions/`): workflows started on it keep running on it. */
 export const supportV1: WorkflowDefinition<SupportContext> & ReleasedVersion & ReleasableParts = {
@@ -61,16 +38,22 @@ export const supportV1: WorkflowDefinition<SupportContext> & ReleasedVersion & R
   personEvents,
 };
 
-export const support = defineWorkflow<SupportContext, SupportAdapters>({
+export const support = workflow<SupportContext, SupportAdapters>({
+  machine: supportMachine,
   id: 'support',
   title: 'Customer support',
   description:
     'Classify a request, gather policy and account evidence in parallel, recommend a refund, validate it, wait for a human approval, execute it exactly once in effect, notify the customer.',
-  versions: [supportV1, supportV2],
+  version: 2,
+  earlier: [supportV1],
   migrations,
-  createSchema: supportCreateSchema,
+  create: [roles.agent],
   roles,
   claims: supportClaims,
+  outcomes: supportOutcomes,
+  /** A validation about an earlier recommendation version answers no job in flight: STALE_JOB. */
+  jobGuards: ['isCurrentValidation'],
+  pinnedFunctions: { ...supportPinnedFunctions, reviewRetryChecks },
   adapters: (platform) => ({
     policies: new FilePolicySource(),
     accounts: new FixtureAccountService(),
@@ -80,13 +63,15 @@ export const support = defineWorkflow<SupportContext, SupportAdapters>({
       ? new RedisActionProvider(platform.redis, { prefix: platform.prefix })
       : new MemoryActionProvider(),
   }),
-  handlers: supportHandlers,
   localModel: supportLocalRules(),
   view: supportView,
   queues: [
     { state: 'beforeAction.awaitingApproval', title: 'Awaiting approval' },
     { state: 'manualReview', title: 'Manual review' },
   ],
-  paths: supportPathModel(supportV2, [supportV1]),
+  paths: supportPaths([supportV1]),
   demo: supportDemo,
 });
+
+/** support@2, the latest: new workflows start here. */
+export const supportV2 = support.latest as WorkflowDefinition<SupportContext> & ReleasableParts;

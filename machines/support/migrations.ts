@@ -3,7 +3,7 @@
  * on the version it started on; an operator may move it forward with one of these, never silently.
  * Each migration is a pure function of the persisted snapshot and is tested on real snapshots.
  */
-import type { SupportContext } from './support.context.ts';
+import type { LegacySupportContext as SupportContext } from './support.context.ts';
 
 export interface PersistedSnapshot {
   status: string;

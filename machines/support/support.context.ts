@@ -191,12 +191,6 @@ export interface SupportContext {
   config: SupportConfig;
   /** Absolute whole-workflow deadline (ms since epoch) while the action has not started. */
   deadlineAt: number;
-  /** Attempts per operation over the whole workflow: the `<attempt>` of job ids, never reused. */
-  attempts: Record<Operation, number>;
-  /** Attempts in the current visit to a step: what the retry budget counts. */
-  stepAttempts: Record<Operation, number>;
-  /** Jobs in flight by operation; a result naming any other job id is stale. */
-  jobs: Partial<Record<Operation, string>>;
   lastError: { operation: string; errorClass: ErrorClass | 'UNKNOWN'; message: string; jobId: string | null } | null;
   classification: {
     category: Category;
@@ -290,6 +284,19 @@ export interface SupportContext {
   resolution: { by: string; kind: string; text: string; evidence: string[] } | null;
 }
 
+/**
+ * support@1's context, and support@2's persisted before the authoring kit: it kept its jobs and
+ * attempts in fields of its own (the kit keeps them in its slot since).
+ */
+export interface LegacySupportContext extends SupportContext {
+  /** Attempts per operation over the whole workflow: the `<attempt>` of job ids, never reused. */
+  attempts: Record<Operation, number>;
+  /** Attempts in the current visit to a step: what the retry budget counts. */
+  stepAttempts: Record<Operation, number>;
+  /** Jobs in flight by operation; a result naming any other job id is stale. */
+  jobs: Partial<Record<Operation, string>>;
+}
+
 const zeroes = (): Record<Operation, number> =>
   Object.fromEntries(operations.map((operation) => [operation, 0])) as Record<Operation, number>;
 
@@ -301,7 +308,7 @@ const zeroes = (): Record<Operation, number> =>
 const noInput = new TypeError('a support workflow needs its creation input');
 
 /** The context of a new workflow. Invalid input throws: the engine validates input before it gets here. */
-export function createInitialContext(rawInput: SupportInput): SupportContext {
+export function createInitialContext(rawInput: SupportInput): LegacySupportContext {
   if ((rawInput as SupportInput | undefined) === undefined) throw noInput;
   const input = supportInputSchema.parse(rawInput);
   const config = supportConfigSchema.parse(input.config);
@@ -335,8 +342,15 @@ export function createInitialContext(rawInput: SupportInput): SupportContext {
   };
 }
 
-/** The jobs in flight by operation: a result naming any other job id is stale. */
-export const currentJobs = (context: SupportContext): Readonly<Record<string, string | undefined>> => context.jobs;
+/** The context of a new support@2 workflow: support@1's without its jobs and attempts, which the kit keeps. */
+export function supportContext(input: SupportInput): SupportContext {
+  const { attempts: _attempts, stepAttempts: _stepAttempts, jobs: _jobs, ...context } = createInitialContext(input);
+  return context;
+}
+
+/** support@1's jobs in flight by operation: a result naming any other job id is stale. */
+export const currentJobs = (context: LegacySupportContext): Readonly<Record<string, string | undefined>> =>
+  context.jobs;
 
 /** The idempotency key of the refund for the current recommendation: the same on every attempt. */
 export function actionIdempotencyKey(context: Pick<SupportContext, 'workflowId'>, recommendationVersion: number) {

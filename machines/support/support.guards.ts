@@ -7,7 +7,7 @@
  * from the payload.
  */
 import { withinApprovalLimit } from './support.claims.ts';
-import type { ReviewStep, SupportContext } from './support.context.ts';
+import type { LegacySupportContext, ReviewStep, SupportContext } from './support.context.ts';
 import { actionIdempotencyKey, loopBoundsOf, modelSpendOf, reviewRetriesOf } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
@@ -115,12 +115,19 @@ export function reviewRetryPossible(context: SupportContext, step: ReviewStep): 
  * Since support@2: the new recommendation repeats the one a validation or an approver refused
  * (same content hash), so the revision loop is not converging.
  */
-function repeatsRefusedRecommendation(context: SupportContext, event: AnySupportEvent): boolean {
+export function repeatsRefusedRecommendation(context: SupportContext, event: AnySupportEvent): boolean {
   const previous = context.recommendation;
   if (previous === null || payloadField(event, 'contentHash') !== previous.contentHash) return false;
   const invalid =
     context.validation?.outcome === 'invalid' && context.validation.recommendationVersion === previous.version;
   return invalid || context.changeRequest?.recommendationVersion === previous.version;
+}
+
+/** A validation's result names the current recommendation version (one of an earlier version is stale). */
+export function namesCurrentRecommendation(context: SupportContext, event: AnySupportEvent): boolean {
+  return (
+    context.recommendation !== null && payloadField(event, 'recommendationVersion') === context.recommendation.version
+  );
 }
 
 /** Proof that no action under the current key took effect, or ever will. `notFound` is not proof. */
@@ -135,7 +142,7 @@ export function actionOutcomeUncertain(context: SupportContext): boolean {
   return status === 'inFlight' || status === 'unknown' || status === 'notFound';
 }
 
-function errorIsRetryable(context: SupportContext, operation: Operation): boolean {
+function errorIsRetryable(context: LegacySupportContext, operation: Operation): boolean {
   const error = context.lastError;
   return (
     error !== null &&
@@ -144,24 +151,22 @@ function errorIsRetryable(context: SupportContext, operation: Operation): boolea
   );
 }
 
-function isCurrentJob(context: SupportContext, event: AnySupportEvent, params: OperationParams): boolean {
+function isCurrentJob(context: LegacySupportContext, event: AnySupportEvent, params: OperationParams): boolean {
   const jobId = payloadField(event, 'jobId');
   return typeof jobId === 'string' && context.jobs[params.operation] === jobId;
 }
 
 export const guards = {
   isCurrentJob,
-  isCurrentValidation: (context: SupportContext, event: AnySupportEvent) =>
-    isCurrentJob(context, event, { operation: 'validate' }) &&
-    context.recommendation !== null &&
-    payloadField(event, 'recommendationVersion') === context.recommendation.version,
+  isCurrentValidation: (context: LegacySupportContext, event: AnySupportEvent) =>
+    isCurrentJob(context, event, { operation: 'validate' }) && namesCurrentRecommendation(context, event),
   classificationIsConfident: (context: SupportContext) =>
     context.classification !== null && context.classification.confidence >= context.config.confidenceThreshold,
-  hasAttemptsLeft: (context: SupportContext, _event: AnySupportEvent, params: OperationParams) =>
+  hasAttemptsLeft: (context: LegacySupportContext, _event: AnySupportEvent, params: OperationParams) =>
     context.stepAttempts[params.operation] < retryPolicies[params.operation].maxAttempts,
-  errorIsRetryable: (context: SupportContext, _event: AnySupportEvent, params: OperationParams) =>
+  errorIsRetryable: (context: LegacySupportContext, _event: AnySupportEvent, params: OperationParams) =>
     errorIsRetryable(context, params.operation),
-  canRetry: (context: SupportContext, _event: AnySupportEvent, params: OperationParams) =>
+  canRetry: (context: LegacySupportContext, _event: AnySupportEvent, params: OperationParams) =>
     errorIsRetryable(context, params.operation) &&
     context.stepAttempts[params.operation] < retryPolicies[params.operation].maxAttempts,
   escalationIsAuthorised: (_context: SupportContext, event: AnySupportEvent) =>
@@ -185,12 +190,12 @@ export const guards = {
     payloadOf(event, 'REVIEW_RETRY_STEP')?.step === params.step && reviewStepChecks[params.step](context),
   reviewCompletionAllowed: (context: SupportContext) => !actionOutcomeUncertain(context),
   modelBudgetExhausted: (context: SupportContext) => modelBudgetExhausted(context),
-  isRepeatedRecommendation: (context: SupportContext, event: AnySupportEvent) =>
+  isRepeatedRecommendation: (context: LegacySupportContext, event: AnySupportEvent) =>
     isCurrentJob(context, event, { operation: 'recommend' }) && repeatsRefusedRecommendation(context, event),
   reviewRetryPermitted: (context: SupportContext, event: AnySupportEvent, params: StepParams) =>
     payloadOf(event, 'REVIEW_RETRY_STEP')?.step === params.step &&
     failing(reviewRetryChecks, context, event).length === 0,
-} satisfies Record<string, (context: SupportContext, event: AnySupportEvent, params: never) => boolean>;
+} satisfies Record<string, (context: LegacySupportContext, event: AnySupportEvent, params: never) => boolean>;
 
 export type GuardName = keyof typeof guards;
 

@@ -4,7 +4,7 @@
  * config plus these functions; change one only in a way every registered version may see.
  */
 import { assign, type ParameterizedObject } from 'xstate';
-import type { SupportContext } from './support.context.ts';
+import type { LegacySupportContext as SupportContext } from './support.context.ts';
 import { createInitialContext } from './support.context.ts';
 import type { SupportEvent } from './support.events.ts';
 import type { OperationParams, StepParams } from './support.guards.ts';

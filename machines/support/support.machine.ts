@@ -1,32 +1,220 @@
 /**
- * The customer-support workflow as an XState v5 statechart: the latest version, support@2 (a fraud
- * screen between policy validation and approval). Earlier versions are frozen in `versions/`.
+ * The customer-support workflow as a statechart on the authoring kit: the latest version, support@2
+ * (a fraud screen between policy validation and approval). Earlier versions are frozen in
+ * `versions/`.
  *
- * The config below is a static literal the Stately editor can open: every guard, action and delay
- * is referenced by name; the implementations live in `setup()` and in the sibling modules. Effect
- * actions (`requestClassification`, `executeRefund`, ...) do nothing here: the engine turns them
- * into durable jobs. Nothing in this file does I/O.
+ * The chart below is a static literal the Stately editor can open: every guard, action and delay is
+ * referenced by name. The kit owns the plumbing: each effect's job id and attempt, which job is in
+ * flight (a result naming any other is refused as stale before the chart sees it), retries
+ * (`canRetry`, `errorIsRetryable`, the backoff under the chart's `*Backoff` delay names) and the
+ * event envelopes. Nothing in this file does I/O.
  */
-import { setup } from 'xstate';
-import type { SupportContext, SupportInput } from './support.context.ts';
-import { createInitialContext } from './support.context.ts';
-import type { SupportEvent } from './support.events.ts';
-import { supportActions, supportDelays, supportGuards } from './support.implementations.ts';
+import { deadLetter, event, failure, result, setup, type EffectDeclaration } from '../../src/authoring/index.ts';
+import { jobsFromCounts } from '../../src/authoring/legacy-jobs.ts';
+import { supportHandlers, type SupportAdapters } from './effects/handlers.ts';
+import type { LegacySupportContext, SupportContext, SupportInput } from './support.context.ts';
+import { supportContext, supportCreateSchema } from './support.context.ts';
+import { effects, type EffectType } from './support.effects.ts';
+import { eventSchemas as s, payloadOf, type AnySupportEvent } from './support.events.ts';
+import * as g from './support.guards.ts';
+import { retryPolicies, type Operation } from './support.retry-policy.ts';
+import { eventRoles, roles } from './support.roles.ts';
+import type { EscalationParams } from './support.updates.ts';
+import * as u from './support.updates.ts';
 
-export const supportMachine = setup({
-  types: {
-    context: {} as SupportContext,
-    events: {} as SupportEvent,
-    input: {} as SupportInput,
+type Check = (context: SupportContext, event: AnySupportEvent) => boolean;
+interface Args {
+  context: SupportContext;
+  event: unknown;
+}
+/** The event as support's guards and updates read it (the kit's envelope, typed by support's schemas). */
+const ev = (event: unknown) => event as AnySupportEvent;
+/** Support's named checks as a kit guard: a refusal lists the failing ones. */
+const named = (checks: Record<string, Check>) =>
+  Object.fromEntries(
+    Object.entries(checks).map(([name, check]) => [name, ({ context, event }: Args) => check(context, ev(event))]),
+  );
+const operation = (params: unknown) => (params as { operation: Operation }).operation;
+
+/** The retry policy of `retryPolicies` for an operation, as the kit reads it. */
+function retryOf(op: Operation) {
+  const { maxAttempts, retryableErrors, ...backoff } = retryPolicies[op];
+  return { maxAttempts, backoff, retryable: retryableErrors };
+}
+const failures = { failure: 'RETRYABLE_ERROR', permanentFailure: 'PERMANENT_ERROR' };
+/** An effect of `support.effects.ts`, run by its handler in `effects/`, reporting `results`. */
+function handled(
+  name: EffectType,
+  declaration: Omit<EffectDeclaration<SupportContext, Record<string, unknown>, SupportAdapters>, 'params'>,
+): EffectDeclaration<SupportContext, Record<string, unknown>, SupportAdapters> {
+  const spec = effects[name];
+  return {
+    operation: spec.operation,
+    params: (c) => spec.params(c),
+    handler: (deps) => supportHandlers[name](deps),
+    ...declaration,
+  };
+}
+/** A read of the provider that may be asked again: retried on its transient failures, with backoff. */
+const retried = (name: EffectType, results: string[]) =>
+  handled(name, { results, ...failures, retry: retryOf(effects[name].operation), idempotent: true });
+
+export const supportKit = setup({
+  input: supportCreateSchema,
+  context: (input: SupportInput): SupportContext => supportContext(input),
+  events: {
+    CLASSIFIED: result(s.CLASSIFIED.shape),
+    POLICY_RETRIEVED: result(s.POLICY_RETRIEVED.shape),
+    ACCOUNT_INSPECTED: result(s.ACCOUNT_INSPECTED.shape),
+    RECOMMENDATION_GENERATED: result(s.RECOMMENDATION_GENERATED.shape),
+    POLICY_VALID: result(s.POLICY_VALID.shape),
+    POLICY_INVALID: result(s.POLICY_INVALID.shape),
+    POLICY_UNCLEAR: result(s.POLICY_UNCLEAR.shape),
+    APPROVED: event(s.APPROVED.shape, { roles: eventRoles.APPROVED }),
+    REJECTED_BY_REVIEWER: event(s.REJECTED_BY_REVIEWER.shape, { roles: eventRoles.REJECTED_BY_REVIEWER }),
+    CHANGES_REQUESTED: event(s.CHANGES_REQUESTED.shape, { roles: eventRoles.CHANGES_REQUESTED }),
+    ACTION_EXECUTED: result(s.ACTION_EXECUTED.shape),
+    ACTION_OUTCOME_UNKNOWN: result(s.ACTION_OUTCOME_UNKNOWN.shape),
+    ACTION_NOT_FOUND: result(s.ACTION_NOT_FOUND.shape),
+    ACTION_FAILED: result(s.ACTION_FAILED.shape),
+    ACTION_VOIDED: result(s.ACTION_VOIDED.shape),
+    POST_ACTION_INVARIANT_FAILED: result(s.POST_ACTION_INVARIANT_FAILED.shape),
+    FRAUD_CLEARED: result(s.FRAUD_CLEARED.shape),
+    FRAUD_SUSPECTED: result(s.FRAUD_SUSPECTED.shape),
+    CUSTOMER_NOTIFIED: result(s.CUSTOMER_NOTIFIED.shape),
+    RETRYABLE_ERROR: failure({ flat: true, retryable: true }),
+    PERMANENT_ERROR: failure({ flat: true, retryable: false }),
+    CANCEL_REQUESTED: event(s.CANCEL_REQUESTED.shape, { roles: eventRoles.CANCEL_REQUESTED }),
+    ESCALATE: deadLetter({ roles: [roles.agent, roles.approver], fields: { questions: s.ESCALATE.shape.questions } }),
+    COMPENSATE: event(s.COMPENSATE.shape, { roles: eventRoles.COMPENSATE }),
+    COMPENSATION_SUCCEEDED: result(s.COMPENSATION_SUCCEEDED.shape),
+    COMPENSATION_FAILED: result(s.COMPENSATION_FAILED.shape),
+    REVIEW_RETRY_STEP: event(s.REVIEW_RETRY_STEP.shape, { roles: eventRoles.REVIEW_RETRY_STEP }),
+    REVIEW_REJECT: event(s.REVIEW_REJECT.shape, { roles: eventRoles.REVIEW_REJECT }),
+    REVIEW_COMPLETE: event(s.REVIEW_COMPLETE.shape, { roles: eventRoles.REVIEW_COMPLETE }),
+    /** Who works the case, not its outcome: a model may propose it. */
+    REVIEW_ASSIGN: event(s.REVIEW_ASSIGN.shape, { roles: eventRoles.REVIEW_ASSIGN, byModel: true }),
   },
-  guards: supportGuards,
-  actions: supportActions,
-  delays: supportDelays,
-}).createMachine({
+  effects: {
+    requestClassification: retried('requestClassification', ['CLASSIFIED']),
+    requestPolicy: retried('requestPolicy', ['POLICY_RETRIEVED']),
+    requestAccount: retried('requestAccount', ['ACCOUNT_INSPECTED']),
+    requestRecommendation: retried('requestRecommendation', ['RECOMMENDATION_GENERATED']),
+    requestValidation: retried('requestValidation', ['POLICY_VALID', 'POLICY_INVALID', 'POLICY_UNCLEAR']),
+    requestFraudScreen: retried('requestFraudScreen', ['FRAUD_CLEARED', 'FRAUD_SUSPECTED']),
+    /**
+     * A write: never retried on an error, only executed again under the same key after a
+     * reconciliation found nothing, `maxAttempts` times per visit to `executingAction`; entering it
+     * anew (an approval, a reviewer's retry of the reconciliation, a cancellation reconciled from
+     * manual review) gives the whole budget again.
+     */
+    executeRefund: handled('executeRefund', {
+      results: ['ACTION_EXECUTED', 'ACTION_OUTCOME_UNKNOWN', 'ACTION_FAILED', 'POST_ACTION_INVARIANT_FAILED'],
+      retry: {
+        ...retryOf('execute'),
+        after: ['ACTION_NOT_FOUND'],
+        within: 'executingAction',
+        renewOn: ['APPROVED', 'REVIEW_RETRY_STEP', 'CANCEL_REQUESTED'],
+      },
+    }),
+    /** A read: an outcome the provider could not tell (ACTION_OUTCOME_UNKNOWN) is retried as a failure. */
+    reconcileAction: handled('reconcileAction', {
+      results: ['ACTION_EXECUTED', 'ACTION_NOT_FOUND', 'ACTION_FAILED', 'ACTION_OUTCOME_UNKNOWN'],
+      ...failures,
+      retry: { ...retryOf('reconcile'), failingResults: ['ACTION_OUTCOME_UNKNOWN'] },
+      idempotent: true,
+    }),
+    voidAction: handled('voidAction', { results: ['ACTION_VOIDED', 'ACTION_EXECUTED'], ...failures }),
+    notifyCustomer: retried('notifyCustomer', ['CUSTOMER_NOTIFIED']),
+    requestCompensation: handled('requestCompensation', {
+      results: ['COMPENSATION_SUCCEEDED', 'COMPENSATION_FAILED'],
+    }),
+  },
+  /** Before the kit, the context counted jobs per operation (`attempts`) and attempts per visit (`stepAttempts`). */
+  legacyJobs: (c) => {
+    const old = c as Partial<LegacySupportContext>;
+    return jobsFromCounts(c.workflowId, old.attempts, old.stepAttempts);
+  },
+  backoffDelays: [
+    'classifyBackoff',
+    'policyBackoff',
+    'accountBackoff',
+    'recommendBackoff',
+    'validateBackoff',
+    'fraudBackoff',
+    'reconcileBackoff',
+    'notifyBackoff',
+  ],
+  guards: {
+    /** The result is about the current recommendation version: one about an earlier version is stale. */
+    isCurrentValidation: ({ context, event }) => g.namesCurrentRecommendation(context, ev(event)),
+    classificationIsConfident: ({ context }) => g.guards.classificationIsConfident(context),
+    escalationIsAuthorised: ({ context, event }) => g.guards.escalationIsAuthorised(context, ev(event)),
+    approverMayDecide: named(g.approverDecisionChecks),
+    actionOutcomeUncertain: ({ context }) => g.actionOutcomeUncertain(context),
+    hasRevisionBudget: ({ context }) => g.guards.hasRevisionBudget(context),
+    validationIsRevisable: ({ context }) => g.guards.validationIsRevisable(context),
+    approvalIsCurrentAndAuthorized: named(g.approvalChecks),
+    cancellationPending: ({ context }) => g.guards.cancellationPending(context),
+    receiptMatchesApproval: named(g.receiptChecks),
+    hasActionReceipt: ({ context }) => g.guards.hasActionReceipt(context),
+    actionCannotHaveTakenEffect: ({ context }) => g.actionCannotHaveTakenEffect(context),
+    reviewCompletionAllowed: ({ context }) => g.guards.reviewCompletionAllowed(context),
+    modelBudgetExhausted: ({ context }) => g.modelBudgetExhausted(context),
+    isRepeatedRecommendation: ({ context, event }) => g.repeatsRefusedRecommendation(context, ev(event)),
+    /** The checks of a reviewer's retry; with `params.step`, only of that step (one branch per step). */
+    reviewRetryPermitted: {
+      ...named(g.reviewRetryChecks),
+      stepOfThisBranch: ({ event }, params) =>
+        params?.step === undefined || payloadOf(ev(event), 'REVIEW_RETRY_STEP')?.step === params.step,
+    },
+  },
+  updates: {
+    startExecution: ({ context }) => u.startExecution(context),
+    recordError: ({ context, event }, params) => u.recordError(context, ev(event), operation(params)),
+    recordClassification: ({ context, event }) => u.recordClassification(context, ev(event)),
+    recordPolicy: ({ context, event }) => u.recordPolicy(context, ev(event)),
+    recordAccount: ({ context, event }) => u.recordAccount(context, ev(event)),
+    recordRecommendation: ({ context, event }) => u.recordRecommendation(context, ev(event)),
+    recordValidation: ({ context, event }) => u.recordValidation(context, ev(event)),
+    consumeRevision: ({ context }) => u.consumeRevision(context),
+    recordModelUsage: ({ context, event }) => u.recordModelUsage(context, ev(event)),
+    countReviewRetry: ({ context }) => u.countReviewRetry(context),
+    recordFraudScreen: ({ context, event }) => u.recordFraudScreen(context, ev(event)),
+    recordChangeRequest: ({ context, event }) => u.recordChangeRequest(context, ev(event)),
+    recordApproval: ({ context, event }) => u.recordApproval(context, ev(event)),
+    recordCancellationRequest: ({ context, event }) => u.recordCancellationRequest(context, ev(event)),
+    honourCancellation: ({ context, event }) => u.honourCancellation(context, ev(event)),
+    declinePendingCancellation: ({ context }) => u.declinePendingCancellation(context),
+    recordActionReceipt: ({ context, event }) => u.recordActionReceipt(context, ev(event)),
+    recordActionUnknown: ({ context, event }) => u.recordActionOutcome(context, ev(event), 'unknown'),
+    recordActionNotFound: ({ context, event }) => u.recordActionOutcome(context, ev(event), 'notFound'),
+    recordActionFailed: ({ context, event }) => u.recordActionOutcome(context, ev(event), 'failed'),
+    recordActionVoided: ({ context, event }) => u.recordActionOutcome(context, ev(event), 'voided'),
+    recordNotification: ({ context, event }) => u.recordNotification(context, ev(event)),
+    recordCompensationRequest: ({ context, event }) => u.recordCompensation(context, ev(event), 'REVIEWER'),
+    recordInvariantViolation: ({ context, event }) =>
+      u.recordCompensation(context, ev(event), 'POST_ACTION_INVARIANT_FAILED'),
+    recordCompensation: ({ context, event }) => u.recordCompensation(context, ev(event), 'COMPENSATED'),
+    recordResolution: ({ context, event }, params) =>
+      u.recordResolution(context, ev(event), (params as { kind: string }).kind),
+    recordReviewRetry: ({ context, event }) => u.recordReviewRetry(context, ev(event)),
+    escalate: ({ context, event }, params) => u.escalate(context, ev(event), params as unknown as EscalationParams),
+    assignReviewOwner: ({ context, event }) => u.assignReviewOwner(context, ev(event)),
+    markReviewOverdue: ({ context }) => u.markReviewOverdue(context),
+    closeManualReview: ({ context, event }) => u.keepClosedReview(context, ev(event)),
+  },
+  delays: {
+    approvalTimeout: ({ context }) => context.config.approvalTimeoutMs,
+    workflowDeadline: ({ context, event }) => u.untilDeadline(context, event),
+    reviewDeadline: ({ context }) => context.config.reviewDeadlineMs,
+  },
+});
+
+export const supportMachine = supportKit.createMachine({
   id: 'support',
   description:
     'A customer-support request: classify, gather policy and account evidence in parallel, recommend, validate, wait for a human approval, execute the refund exactly once in effect, notify the customer.',
-  context: ({ input }) => createInitialContext(input),
   initial: 'beforeAction',
   states: {
     beforeAction: {
@@ -60,25 +248,20 @@ export const supportMachine = setup({
         classifying: {
           description: 'A model classifies the request; code validates the category and the confidence.',
           initial: 'attempting',
-          entry: { type: 'resetStep', params: { operation: 'classify' } },
           states: {
             attempting: {
               description: 'A classification job is in flight.',
-              entry: [{ type: 'startAttempt', params: { operation: 'classify' } }, 'requestClassification'],
-              exit: { type: 'finishJob', params: { operation: 'classify' } },
+              entry: 'requestClassification',
               on: {
                 CLASSIFIED: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'classify' } },
                   target: 'checkingConfidence',
                   actions: ['recordModelUsage', 'recordClassification'],
                 },
                 RETRYABLE_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'classify' } },
                   target: 'checkingRetry',
                   actions: { type: 'recordError', params: { operation: 'classify' } },
                 },
                 PERMANENT_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'classify' } },
                   target: '#support.failed',
                   actions: { type: 'recordError', params: { operation: 'classify' } },
                 },
@@ -98,12 +281,12 @@ export const supportMachine = setup({
               description: 'Transient: retry after a backoff while attempts are left, otherwise manual review.',
               always: [
                 {
-                  guard: { type: 'canRetry', params: { operation: 'classify' } },
+                  guard: 'canRetry',
                   target: 'retryWait',
                   description: 'A retryable error class with attempts left: wait out the backoff.',
                 },
                 {
-                  guard: { type: 'errorIsRetryable', params: { operation: 'classify' } },
+                  guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'classify' } },
                   description: 'Attempts exhausted.',
@@ -138,25 +321,22 @@ export const supportMachine = setup({
             policy: {
               description: 'Retrieve the policy that governs the classified request.',
               initial: 'attempting',
-              entry: { type: 'resetStep', params: { operation: 'policy' } },
               states: {
                 attempting: {
                   description: 'A policy retrieval job is in flight.',
-                  entry: [{ type: 'startAttempt', params: { operation: 'policy' } }, 'requestPolicy'],
-                  exit: { type: 'finishJob', params: { operation: 'policy' } },
+                  entry: 'requestPolicy',
                   on: {
                     POLICY_RETRIEVED: {
-                      guard: { type: 'isCurrentJob', params: { operation: 'policy' } },
                       target: 'done',
                       actions: 'recordPolicy',
                     },
                     RETRYABLE_ERROR: {
-                      guard: { type: 'isCurrentJob', params: { operation: 'policy' } },
+                      guard: { type: 'answersTheJob', params: { effect: 'requestPolicy' } },
                       target: 'checkingRetry',
                       actions: { type: 'recordError', params: { operation: 'policy' } },
                     },
                     PERMANENT_ERROR: {
-                      guard: { type: 'isCurrentJob', params: { operation: 'policy' } },
+                      guard: { type: 'answersTheJob', params: { effect: 'requestPolicy' } },
                       target: '#support.manualReview',
                       actions: [
                         { type: 'recordError', params: { operation: 'policy' } },
@@ -169,12 +349,12 @@ export const supportMachine = setup({
                   description: 'Transient: retry the policy retrieval while attempts are left.',
                   always: [
                     {
-                      guard: { type: 'canRetry', params: { operation: 'policy' } },
+                      guard: 'canRetry',
                       target: 'retryWait',
                       description: 'A retryable error class with attempts left: wait out the backoff.',
                     },
                     {
-                      guard: { type: 'errorIsRetryable', params: { operation: 'policy' } },
+                      guard: 'errorIsRetryable',
                       target: '#support.manualReview',
                       actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'policy' } },
                       description: 'Attempts exhausted.',
@@ -196,25 +376,22 @@ export const supportMachine = setup({
             account: {
               description: "Inspect the customer's account.",
               initial: 'attempting',
-              entry: { type: 'resetStep', params: { operation: 'account' } },
               states: {
                 attempting: {
                   description: 'An account inspection job is in flight.',
-                  entry: [{ type: 'startAttempt', params: { operation: 'account' } }, 'requestAccount'],
-                  exit: { type: 'finishJob', params: { operation: 'account' } },
+                  entry: 'requestAccount',
                   on: {
                     ACCOUNT_INSPECTED: {
-                      guard: { type: 'isCurrentJob', params: { operation: 'account' } },
                       target: 'done',
                       actions: 'recordAccount',
                     },
                     RETRYABLE_ERROR: {
-                      guard: { type: 'isCurrentJob', params: { operation: 'account' } },
+                      guard: { type: 'answersTheJob', params: { effect: 'requestAccount' } },
                       target: 'checkingRetry',
                       actions: { type: 'recordError', params: { operation: 'account' } },
                     },
                     PERMANENT_ERROR: {
-                      guard: { type: 'isCurrentJob', params: { operation: 'account' } },
+                      guard: { type: 'answersTheJob', params: { effect: 'requestAccount' } },
                       target: '#support.manualReview',
                       actions: [
                         { type: 'recordError', params: { operation: 'account' } },
@@ -227,12 +404,12 @@ export const supportMachine = setup({
                   description: 'Transient: retry the account inspection while attempts are left.',
                   always: [
                     {
-                      guard: { type: 'canRetry', params: { operation: 'account' } },
+                      guard: 'canRetry',
                       target: 'retryWait',
                       description: 'A retryable error class with attempts left: wait out the backoff.',
                     },
                     {
-                      guard: { type: 'errorIsRetryable', params: { operation: 'account' } },
+                      guard: 'errorIsRetryable',
                       target: '#support.manualReview',
                       actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'account' } },
                       description: 'Attempts exhausted.',
@@ -256,12 +433,10 @@ export const supportMachine = setup({
         generatingRecommendation: {
           description: 'A model proposes a typed action from the evidence; it has no authority to execute it.',
           initial: 'attempting',
-          entry: { type: 'resetStep', params: { operation: 'recommend' } },
           states: {
             attempting: {
               description: 'A recommendation job is in flight.',
-              entry: [{ type: 'startAttempt', params: { operation: 'recommend' } }, 'requestRecommendation'],
-              exit: { type: 'finishJob', params: { operation: 'recommend' } },
+              entry: 'requestRecommendation',
               on: {
                 RECOMMENDATION_GENERATED: [
                   {
@@ -275,18 +450,15 @@ export const supportMachine = setup({
                       'Since support@2: the revision proposes the refused recommendation again (same content hash): the loop does not converge, a person decides.',
                   },
                   {
-                    guard: { type: 'isCurrentJob', params: { operation: 'recommend' } },
                     target: '#support.beforeAction.validatingPolicy',
                     actions: ['recordModelUsage', 'recordRecommendation'],
                   },
                 ],
                 RETRYABLE_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'recommend' } },
                   target: 'checkingRetry',
                   actions: { type: 'recordError', params: { operation: 'recommend' } },
                 },
                 PERMANENT_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'recommend' } },
                   target: '#support.manualReview',
                   actions: [
                     { type: 'recordError', params: { operation: 'recommend' } },
@@ -299,12 +471,12 @@ export const supportMachine = setup({
               description: 'Transient: retry the recommendation while attempts are left.',
               always: [
                 {
-                  guard: { type: 'canRetry', params: { operation: 'recommend' } },
+                  guard: 'canRetry',
                   target: 'retryWait',
                   description: 'A retryable error class with attempts left: wait out the backoff.',
                 },
                 {
-                  guard: { type: 'errorIsRetryable', params: { operation: 'recommend' } },
+                  guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'recommend' } },
                   description: 'Attempts exhausted.',
@@ -325,12 +497,10 @@ export const supportMachine = setup({
         validatingPolicy: {
           description: 'Deterministic policy validation of the current recommendation version.',
           initial: 'attempting',
-          entry: { type: 'resetStep', params: { operation: 'validate' } },
           states: {
             attempting: {
               description: 'A validation job is in flight.',
-              entry: [{ type: 'startAttempt', params: { operation: 'validate' } }, 'requestValidation'],
-              exit: { type: 'finishJob', params: { operation: 'validate' } },
+              entry: 'requestValidation',
               on: {
                 POLICY_VALID: {
                   guard: 'isCurrentValidation',
@@ -351,12 +521,10 @@ export const supportMachine = setup({
                   ],
                 },
                 RETRYABLE_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'validate' } },
                   target: 'checkingRetry',
                   actions: { type: 'recordError', params: { operation: 'validate' } },
                 },
                 PERMANENT_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'validate' } },
                   target: '#support.manualReview',
                   actions: [
                     { type: 'recordError', params: { operation: 'validate' } },
@@ -380,12 +548,12 @@ export const supportMachine = setup({
               description: 'Transient: retry the validation while attempts are left.',
               always: [
                 {
-                  guard: { type: 'canRetry', params: { operation: 'validate' } },
+                  guard: 'canRetry',
                   target: 'retryWait',
                   description: 'A retryable error class with attempts left: wait out the backoff.',
                 },
                 {
-                  guard: { type: 'errorIsRetryable', params: { operation: 'validate' } },
+                  guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'validate' } },
                   description: 'Attempts exhausted.',
@@ -407,20 +575,16 @@ export const supportMachine = setup({
           description:
             'Since support@2: a deterministic fraud screen of the validated recommendation before anyone may approve it.',
           initial: 'attempting',
-          entry: { type: 'resetStep', params: { operation: 'fraud' } },
           states: {
             attempting: {
               description: 'A fraud screening job is in flight.',
-              entry: [{ type: 'startAttempt', params: { operation: 'fraud' } }, 'requestFraudScreen'],
-              exit: { type: 'finishJob', params: { operation: 'fraud' } },
+              entry: 'requestFraudScreen',
               on: {
                 FRAUD_CLEARED: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'fraud' } },
                   target: '#support.beforeAction.awaitingApproval',
                   actions: 'recordFraudScreen',
                 },
                 FRAUD_SUSPECTED: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'fraud' } },
                   target: '#support.manualReview',
                   actions: [
                     'recordFraudScreen',
@@ -429,12 +593,10 @@ export const supportMachine = setup({
                   description: 'A person decides on a request the screen flagged.',
                 },
                 RETRYABLE_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'fraud' } },
                   target: 'checkingRetry',
                   actions: { type: 'recordError', params: { operation: 'fraud' } },
                 },
                 PERMANENT_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'fraud' } },
                   target: '#support.manualReview',
                   actions: [
                     { type: 'recordError', params: { operation: 'fraud' } },
@@ -447,12 +609,12 @@ export const supportMachine = setup({
               description: 'Transient: retry the fraud screen while attempts are left.',
               always: [
                 {
-                  guard: { type: 'canRetry', params: { operation: 'fraud' } },
+                  guard: 'canRetry',
                   target: 'retryWait',
                   description: 'A retryable error class with attempts left: wait out the backoff.',
                 },
                 {
-                  guard: { type: 'errorIsRetryable', params: { operation: 'fraud' } },
+                  guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'fraud' } },
                   description: 'Attempts exhausted.',
@@ -524,10 +686,6 @@ export const supportMachine = setup({
       description:
         'The refund runs under idempotency key support-action:<workflowId>:v<recommendationVersion>. An ambiguous outcome is reconciled, never blindly retried. A cancellation here is recorded and decided after reconciliation.',
       initial: 'executing',
-      entry: [
-        { type: 'resetStep', params: { operation: 'execute' } },
-        { type: 'resetStep', params: { operation: 'reconcile' } },
-      ],
       on: {
         CANCEL_REQUESTED: {
           actions: 'recordCancellationRequest',
@@ -537,33 +695,28 @@ export const supportMachine = setup({
       states: {
         executing: {
           description: 'The refund job is in flight.',
-          entry: [{ type: 'startAttempt', params: { operation: 'execute' } }, 'executeRefund'],
-          exit: { type: 'finishJob', params: { operation: 'execute' } },
+          entry: ['startExecution', 'executeRefund'],
           on: {
             ESCALATE: {
-              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
+              guard: 'answersTheJob',
               target: '#support.manualReview',
               actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'execute' } },
               description:
                 'A worker gave up on the refund job in flight (its dead letter): a person takes over, and the outcome stays uncertain until reconciled. Only the dead letter: a result still in flight is not cut off by anyone else.',
             },
             ACTION_EXECUTED: {
-              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
               target: 'verifying',
               actions: 'recordActionReceipt',
             },
             ACTION_OUTCOME_UNKNOWN: {
-              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
               target: 'reconciliation',
               actions: 'recordActionUnknown',
             },
             ACTION_FAILED: {
-              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
               target: 'afterFailure',
               actions: 'recordActionFailed',
             },
             POST_ACTION_INVARIANT_FAILED: {
-              guard: { type: 'isCurrentJob', params: { operation: 'execute' } },
               target: '#support.compensating',
               actions: ['recordActionReceipt', 'recordInvariantViolation'],
             },
@@ -572,47 +725,39 @@ export const supportMachine = setup({
         reconciliation: {
           description: 'Ask the provider what happened under the same idempotency key.',
           initial: 'attempting',
-          entry: { type: 'resetStep', params: { operation: 'reconcile' } },
           states: {
             attempting: {
               description: 'A reconciliation job is in flight.',
-              entry: [{ type: 'startAttempt', params: { operation: 'reconcile' } }, 'reconcileAction'],
-              exit: { type: 'finishJob', params: { operation: 'reconcile' } },
+              entry: 'reconcileAction',
               on: {
                 ESCALATE: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
+                  guard: 'answersTheJob',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'reconcile' } },
                   description:
                     'A worker gave up on the reconciliation job in flight (its dead letter): a person takes over, and the outcome stays uncertain until reconciled. Only the dead letter: a result still in flight is not cut off by anyone else.',
                 },
                 ACTION_EXECUTED: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
                   target: '#support.executingAction.verifying',
                   actions: 'recordActionReceipt',
                 },
                 ACTION_NOT_FOUND: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
                   target: '#support.executingAction.afterNotFound',
                   actions: 'recordActionNotFound',
                 },
                 ACTION_FAILED: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
                   target: '#support.executingAction.afterFailure',
                   actions: 'recordActionFailed',
                 },
                 ACTION_OUTCOME_UNKNOWN: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
                   target: 'checkingRetry',
                   actions: { type: 'recordError', params: { operation: 'reconcile' } },
                 },
                 RETRYABLE_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
                   target: 'checkingRetry',
                   actions: { type: 'recordError', params: { operation: 'reconcile' } },
                 },
                 PERMANENT_ERROR: {
-                  guard: { type: 'isCurrentJob', params: { operation: 'reconcile' } },
                   target: '#support.manualReview',
                   actions: [
                     { type: 'recordError', params: { operation: 'reconcile' } },
@@ -625,12 +770,12 @@ export const supportMachine = setup({
               description: 'Transient: reconciliation is a read, so it may be retried while attempts are left.',
               always: [
                 {
-                  guard: { type: 'canRetry', params: { operation: 'reconcile' } },
+                  guard: 'canRetry',
                   target: 'retryWait',
                   description: 'A retryable error class with attempts left: wait out the backoff.',
                 },
                 {
-                  guard: { type: 'errorIsRetryable', params: { operation: 'reconcile' } },
+                  guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RECONCILIATION_FAILED', step: 'reconcile' } },
                   description: 'Attempts exhausted.',
@@ -658,7 +803,7 @@ export const supportMachine = setup({
               description: 'A request may still be in flight: fence the key before cancelling.',
             },
             {
-              guard: { type: 'hasAttemptsLeft', params: { operation: 'execute' } },
+              guard: 'canRetry',
               target: 'executing',
               description: 'Execute again under the same idempotency key.',
             },
@@ -671,29 +816,25 @@ export const supportMachine = setup({
         voiding: {
           description:
             'The provider fences the idempotency key so that no request under it can land later; then the pending cancellation is honoured.',
-          entry: [{ type: 'startAttempt', params: { operation: 'void' } }, 'voidAction'],
-          exit: { type: 'finishJob', params: { operation: 'void' } },
+          entry: 'voidAction',
           on: {
             ESCALATE: {
-              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
+              guard: 'answersTheJob',
               target: '#support.manualReview',
               actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'void' } },
               description:
                 'A worker gave up on the void job in flight (its dead letter): a person takes over, and the outcome stays uncertain until reconciled. Only the dead letter: a result still in flight is not cut off by anyone else.',
             },
             ACTION_VOIDED: {
-              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
               target: '#support.cancelled',
               actions: ['recordActionVoided', 'honourCancellation'],
             },
             ACTION_EXECUTED: {
-              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
               target: 'verifying',
               actions: 'recordActionReceipt',
               description: 'The request landed after all: the action stands.',
             },
             RETRYABLE_ERROR: {
-              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
               target: '#support.manualReview',
               actions: [
                 { type: 'recordError', params: { operation: 'void' } },
@@ -701,7 +842,6 @@ export const supportMachine = setup({
               ],
             },
             PERMANENT_ERROR: {
-              guard: { type: 'isCurrentJob', params: { operation: 'void' } },
               target: '#support.manualReview',
               actions: [
                 { type: 'recordError', params: { operation: 'void' } },
@@ -748,7 +888,6 @@ export const supportMachine = setup({
       description:
         'Tell the customer, with its own retries. The refund stands whatever happens here: a notification failure never compensates. Since support@2 a cancellation here is accepted and declined (declinedActionExecuted): the refund has executed and cannot be cancelled, and the notification is still sent, because the customer must learn of money that was moved (suppressing it would not undo the refund, and a notification cannot be unsent anyway).',
       initial: 'attempting',
-      entry: { type: 'resetStep', params: { operation: 'notify' } },
       on: {
         CANCEL_REQUESTED: {
           actions: ['recordCancellationRequest', 'declinePendingCancellation'],
@@ -764,21 +903,17 @@ export const supportMachine = setup({
       states: {
         attempting: {
           description: 'A notification job is in flight, with a stable delivery key.',
-          entry: [{ type: 'startAttempt', params: { operation: 'notify' } }, 'notifyCustomer'],
-          exit: { type: 'finishJob', params: { operation: 'notify' } },
+          entry: 'notifyCustomer',
           on: {
             CUSTOMER_NOTIFIED: {
-              guard: { type: 'isCurrentJob', params: { operation: 'notify' } },
               target: '#support.completed',
               actions: 'recordNotification',
             },
             RETRYABLE_ERROR: {
-              guard: { type: 'isCurrentJob', params: { operation: 'notify' } },
               target: 'checkingRetry',
               actions: { type: 'recordError', params: { operation: 'notify' } },
             },
             PERMANENT_ERROR: {
-              guard: { type: 'isCurrentJob', params: { operation: 'notify' } },
               target: '#support.manualReview',
               actions: [
                 { type: 'recordError', params: { operation: 'notify' } },
@@ -791,12 +926,12 @@ export const supportMachine = setup({
           description: 'Transient: retry the notification while attempts are left, then manual review.',
           always: [
             {
-              guard: { type: 'canRetry', params: { operation: 'notify' } },
+              guard: 'canRetry',
               target: 'retryWait',
               description: 'A retryable error class with attempts left: wait out the backoff.',
             },
             {
-              guard: { type: 'errorIsRetryable', params: { operation: 'notify' } },
+              guard: 'errorIsRetryable',
               target: '#support.manualReview',
               actions: { type: 'escalate', params: { reason: 'NOTIFICATION_FAILED', step: 'notify' } },
               description: 'Attempts exhausted.',
@@ -816,22 +951,19 @@ export const supportMachine = setup({
     },
     compensating: {
       description: 'A compensating action counters the executed refund. Only reachable with an action receipt.',
-      entry: [{ type: 'startAttempt', params: { operation: 'compensate' } }, 'requestCompensation'],
-      exit: { type: 'finishJob', params: { operation: 'compensate' } },
+      entry: 'requestCompensation',
       on: {
         ESCALATE: {
-          guard: { type: 'isCurrentJob', params: { operation: 'compensate' } },
+          guard: 'answersTheJob',
           target: 'manualReview',
           actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'compensate' } },
           description: 'A worker gave up on the compensation job (its dead letter): a person takes over.',
         },
         COMPENSATION_SUCCEEDED: {
-          guard: { type: 'isCurrentJob', params: { operation: 'compensate' } },
           target: 'failedCompensated',
           actions: 'recordCompensation',
         },
         COMPENSATION_FAILED: {
-          guard: { type: 'isCurrentJob', params: { operation: 'compensate' } },
           target: 'manualReview',
           actions: [
             { type: 'recordError', params: { operation: 'compensate' } },

@@ -4,7 +4,7 @@
  */
 import { addModelUsage } from '../../src/definitions/model-spend.ts';
 import { approvalLimitOf } from './support.claims.ts';
-import type { ManualReview, SupportContext } from './support.context.ts';
+import type { LegacySupportContext, ManualReview, SupportContext } from './support.context.ts';
 import { actionIdempotencyKey, jobIdFor, keptHistory } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
@@ -22,38 +22,47 @@ function actorId(event: AnySupportEvent): string {
 const field = payloadField;
 
 /** Starts an attempt of `operation`: the next job id, counted for the job id and for the retry budget. */
-export function startAttempt(context: SupportContext, operation: Operation): Update {
+export function startAttempt(context: LegacySupportContext, operation: Operation): Partial<LegacySupportContext> {
   const attempt = context.attempts[operation] + 1;
-  const update: Update = {
+  const update: Partial<LegacySupportContext> = {
     attempts: { ...context.attempts, [operation]: attempt },
     stepAttempts: { ...context.stepAttempts, [operation]: context.stepAttempts[operation] + 1 },
     jobs: { ...context.jobs, [operation]: jobIdFor(context.workflowId, operation, attempt) },
   };
-  if (operation === 'execute' && context.recommendation) {
-    const version = context.recommendation.version;
-    update.action = {
+  return operation === 'execute' ? { ...update, ...startExecution(context) } : update;
+}
+
+/** The refund is in flight under the idempotency key of the current recommendation. */
+export function startExecution(context: SupportContext): Update {
+  if (!context.recommendation) return {};
+  const version = context.recommendation.version;
+  return {
+    action: {
       ...context.action,
       status: 'inFlight',
       idempotencyKey: actionIdempotencyKey(context, version),
       recommendationVersion: version,
       failure: null,
-    };
-  }
-  return update;
+    },
+  };
 }
 
-export function resetStep(context: SupportContext, operation: Operation): Update {
+export function resetStep(context: LegacySupportContext, operation: Operation): Partial<LegacySupportContext> {
   return { stepAttempts: { ...context.stepAttempts, [operation]: 0 } };
 }
 
 /** The job of `operation` is no longer in flight: any later result for it is stale. */
-export function finishJob(context: SupportContext, operation: Operation): Update {
-  const jobs: SupportContext['jobs'] = {};
+export function finishJob(context: LegacySupportContext, operation: Operation): Partial<LegacySupportContext> {
+  const jobs: LegacySupportContext['jobs'] = {};
   for (const [op, id] of Object.entries(context.jobs) as [Operation, string][]) if (op !== operation) jobs[op] = id;
   return { jobs };
 }
 
-export function recordError(context: SupportContext, event: AnySupportEvent, operation: Operation): Update {
+export function recordError(
+  context: SupportContext & Partial<Pick<LegacySupportContext, 'jobs'>>,
+  event: AnySupportEvent,
+  operation: Operation,
+): Update {
   const errorClass = field(event, 'errorClass');
   const message = field(event, 'message') ?? field(event, 'reason');
   const jobId = field(event, 'jobId');
@@ -65,7 +74,7 @@ export function recordError(context: SupportContext, event: AnySupportEvent, ope
           ? (errorClass as NonNullable<SupportContext['lastError']>['errorClass'])
           : 'UNKNOWN',
       message: typeof message === 'string' ? message : event.type,
-      jobId: typeof jobId === 'string' ? jobId : (context.jobs[operation] ?? null),
+      jobId: typeof jobId === 'string' ? jobId : (context.jobs?.[operation] ?? null),
     },
   };
 }

@@ -13,6 +13,7 @@ import { principals } from '../support/principals.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 import { contextOf, createSupport, makeWorld, send, type World } from '../support/world.ts';
 import { payloadFor } from '../support/payloads.ts';
+import { jobsInFlight } from '../support/payloads.ts';
 
 let admin: Redis;
 const clients: Redis[] = [];
@@ -117,7 +118,7 @@ describe('concurrent appliers', () => {
     const context = await contextOf(world, record.workflowId);
     const appliers = Array.from({ length: 4 }, () => rival());
     // One lease, its holder's result delivered 100 times at once (a worker retrying, and redeliveries).
-    const jobId = context.jobs.classify ?? '';
+    const jobId = jobsInFlight(context).classify ?? '';
     const leaseToken = 'lease-token-0123456789';
     await world.store.grantJobLease(record.workflowId, jobId, {
       token: leaseToken,

@@ -23,6 +23,7 @@ import {
   type StoreKind,
   type World,
 } from '../support/world.ts';
+import { jobsInFlight } from '../support/payloads.ts';
 
 let redis: Redis;
 let cluster: TestCluster;
@@ -150,7 +151,7 @@ describe.each(kinds)('the %s store', (kind) => {
     fresh();
     const record = await createSupport(world);
     const context = await contextOf(world, record.workflowId);
-    const jobId = context.jobs.classify ?? '';
+    const jobId = jobsInFlight(context).classify ?? '';
     const lease = { token: 'lease-token-contract-1', owner: 'w', expiresAt: world.clock.now + 60_000 };
     await world.store.grantJobLease(record.workflowId, jobId, lease);
     expect(await world.store.jobLease(record.workflowId, jobId)).toEqual(lease);
@@ -198,7 +199,7 @@ describe.each(kinds)('the %s store', (kind) => {
       type: 'CLASSIFIED',
       eventId: 'classified-1',
       payload: {
-        jobId: context.jobs.classify,
+        jobId: jobsInFlight(context).classify,
         category: 'billing',
         confidence: 0.9,
         artifact: { id: 'a', hash: `sha256:${'0'.repeat(64)}` },
@@ -214,7 +215,7 @@ describe.each(kinds)('the %s store', (kind) => {
       stored: { outcome: 'accepted', version: 3, statePaths: expect.any(Array) },
     });
     const audit = await world.store.auditPage(record.workflowId, { limit: 10 });
-    expect(audit.items.filter((e) => e.eventId === `${context.jobs.classify}/result`)).toHaveLength(1);
+    expect(audit.items.filter((e) => e.eventId === `${jobsInFlight(context).classify}/result`)).toHaveLength(1);
 
     // A commit expecting an old version is a conflict and writes nothing.
     const stale = await world.store.commit({

@@ -78,7 +78,7 @@ describe('warden stately import', () => {
 
     expect(code).toBe(1);
     expect(aroundTheConfig(after, target)).toEqual(aroundTheConfig(before, target));
-    expect(after).toContain('context: ({ input }) => createInitialContext(input),');
+    expect(after).toContain('context: (input: SupportInput): SupportContext => supportContext(input),');
     expect(after).toContain('/** @xstate-layout N4Ig');
     expect(lines).toContain(
       `needs an implementation: the guard requestIsComplete (states.beforeAction.states.requestReceived.on.START); add it to setup() in ${target}`,
@@ -101,7 +101,7 @@ describe('warden stately import', () => {
 
     expect(code).toBe(1);
     expect(aroundTheConfig(after, target)).toEqual(aroundTheConfig(before, target));
-    expect(after).toContain('context: ({ input }) => createInitialContext(input),');
+    expect(after).toContain('context: (input: SupportInput): SupportContext => supportContext(input),');
     expect(after).not.toContain('types:\n');
     expect(lines.filter((l) => l.startsWith('needs an implementation'))).toEqual([
       `needs an implementation: the delay customerReplyWindow (states.manualReview.after); add it to setup() in ${target}`,

@@ -31,12 +31,12 @@ export function makeFixtures(definition: WorkflowDefinition) {
     },
     gatheringPolicyRetryWait: (): Harness => {
       const h = fixtures.gatheringEvidence();
-      h.ok('RETRYABLE_ERROR', { jobId: h.context.jobs.policy });
+      h.ok('RETRYABLE_ERROR', { jobId: h.jobs.policy });
       return h;
     },
     gatheringAccountRetryWait: (): Harness => {
       const h = fixtures.gatheringEvidence();
-      h.ok('RETRYABLE_ERROR', { jobId: h.context.jobs.account });
+      h.ok('RETRYABLE_ERROR', { jobId: h.jobs.account });
       return h;
     },
     gatheringPolicyDone: (): Harness => {

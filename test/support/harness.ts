@@ -3,6 +3,7 @@
  * effects requested, the armed timers and the audit trail, with a clock the test moves.
  */
 import { getNextTransitions } from 'xstate';
+import { attemptOf } from '../../src/authoring/setup.ts';
 import { supportV2 } from '../../machines/support/index.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import type { SupportConfig, SupportContext } from '../../machines/support/support.context.ts';
@@ -60,6 +61,16 @@ export class Harness {
       .context as SupportContext;
   }
 
+  /** The jobs in flight by operation. */
+  get jobs(): Record<string, string | undefined> {
+    return this.definition.currentJobs(this.context, this.record.statePaths);
+  }
+
+  /** The attempt of `operation`'s last job in its step (the kit's count). */
+  attempt(operation: string): number {
+    return attemptOf(this.context, operation);
+  }
+
   get paths(): string[] {
     return this.record.statePaths;
   }
@@ -74,7 +85,8 @@ export class Harness {
 
   /** Sends an event with the catalogue's payload for the current context, overridden by `patch`. */
   send(type: string, patch: Record<string, unknown> = {}, principal?: Principal): Decision {
-    const base = type in this.definition.eventSchemas ? payloadFor(type as SupportEventType, this.context) : {};
+    const base =
+      type in this.definition.eventSchemas ? payloadFor(type as SupportEventType, this.context, this.paths) : {};
     const sender = principal ?? principalFor(type);
     const payload = { ...base, ...patch };
     const job = heldJob(this.definition, type, payload, sender);

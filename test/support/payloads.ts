@@ -4,7 +4,9 @@
  * receipt), else the schema's sample; each result names the job in flight it answers.
  */
 import { artifact, key, supportExamples, version } from '../../machines/support/paths/catalogue.ts';
-import { currentJobs, type SupportContext } from '../../machines/support/support.context.ts';
+import type { LegacySupportContext, SupportContext } from '../../machines/support/support.context.ts';
+import { supportMachine } from '../../machines/support/support.machine.ts';
+import { kitOf } from '../../src/authoring/setup.ts';
 import { eventSchemas, reviewSteps, type SupportEventType } from '../../machines/support/support.events.ts';
 import { guards } from '../../machines/support/support.guards.ts';
 import type { Operation } from '../../machines/support/support.retry-policy.ts';
@@ -68,7 +70,21 @@ const answers: Partial<Record<SupportEventType, readonly Operation[]>> = {
  * (`currentJobs`; an error any job), an invented one when none is. An optional job id (a person's
  * escalation) is left out. The path model needs no table: it tries each job in flight on the decider.
  */
-export function payloadFor(type: SupportEventType, c: SupportContext): Record<string, unknown> {
+/**
+ * The jobs in flight: support@2's as the kit keeps them (without `statePaths`, each operation's
+ * last job), support@1's from its own `jobs`.
+ */
+export function jobsInFlight(c: SupportContext, statePaths?: readonly string[]): Record<string, string | undefined> {
+  const legacy = (c as Partial<LegacySupportContext>).jobs;
+  if (!('$warden' in c) && legacy) return legacy;
+  return kitOf(supportMachine)?.currentJobs(c, statePaths) ?? {};
+}
+
+export function payloadFor(
+  type: SupportEventType,
+  c: SupportContext,
+  statePaths?: readonly string[],
+): Record<string, unknown> {
   if (!Object.hasOwn(eventSchemas, type)) return {};
   const example = supportExamples[type]?.valid?.payload;
   const schema = eventSchemas[type];
@@ -82,7 +98,7 @@ export function payloadFor(type: SupportEventType, c: SupportContext): Record<st
     delete payload.jobId;
     return payload;
   }
-  const jobs = currentJobs(c);
+  const jobs = jobsInFlight(c, statePaths);
   const operations = answers[type] ?? Object.keys(jobs);
   const jobId = operations.map((operation) => jobs[operation]).find((id) => id !== undefined);
   return { ...payload, jobId: jobId ?? `${c.workflowId}/${operations[0] ?? 'classify'}/999` };

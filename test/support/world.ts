@@ -80,10 +80,11 @@ export async function send(
   eventId = `e-${++eventSeq}`,
 ) {
   const context = await contextOf(world, workflowId);
+  const statePaths = (await world.store.load(workflowId))?.statePaths;
   return applyAs(
     world.engine,
     workflowId,
-    { type, eventId, payload: { ...payloadFor(type, context), ...patch } },
+    { type, eventId, payload: { ...payloadFor(type, context, statePaths), ...patch } },
     principal,
   );
 }

@@ -60,10 +60,25 @@ describe('2. parallel evidence', () => {
     expect(h.context.evidence.account).toMatchObject({ accountId: 'acct-1' });
   });
 
+  it('refuses a result naming the other region’s job in flight, and one its job never reports, as never fitting', () => {
+    const h = fixtures.gatheringEvidence();
+    // The state takes POLICY_RETRIEVED, but from the policy job: a worker gives this job up, not waits.
+    expect(h.send('POLICY_RETRIEVED', { jobId: h.jobs.account })).toMatchObject({
+      code: 'STALE_JOB',
+      details: { jobId: h.jobs.account, jobInFlight: true },
+    });
+    // No state here takes CUSTOMER_NOTIFIED at all.
+    expect(h.send('CUSTOMER_NOTIFIED', { jobId: h.jobs.account })).toMatchObject({ code: 'NO_TRANSITION' });
+    expect(h.paths).toEqual([
+      'beforeAction.gatheringEvidence.policy.attempting',
+      'beforeAction.gatheringEvidence.account.attempting',
+    ]);
+  });
+
   it('gives each region its own attempts, retry wait and backoff', () => {
     const h = fixtures.gatheringEvidence();
-    h.ok('RETRYABLE_ERROR', { jobId: h.context.jobs.account });
-    h.ok('RETRYABLE_ERROR', { jobId: h.context.jobs.policy });
+    h.ok('RETRYABLE_ERROR', { jobId: h.jobs.account });
+    h.ok('RETRYABLE_ERROR', { jobId: h.jobs.policy });
     expect(h.paths).toEqual([
       'beforeAction.gatheringEvidence.policy.retryWait',
       'beforeAction.gatheringEvidence.account.retryWait',
@@ -73,18 +88,18 @@ describe('2. parallel evidence', () => {
     h.fire('accountBackoff');
     expect(h.paths).toContain('beforeAction.gatheringEvidence.account.attempting');
     expect(h.paths).toContain('beforeAction.gatheringEvidence.policy.retryWait');
-    expect(h.context.stepAttempts).toMatchObject({ policy: 1, account: 2 });
+    expect([h.attempt('policy'), h.attempt('account')]).toEqual([1, 2]);
   });
 
   it('leaves for manual review when one region exhausts its retries, cancelling the other and its timer', () => {
     const h = fixtures.gatheringEvidence();
-    h.ok('RETRYABLE_ERROR', { jobId: h.context.jobs.account });
+    h.ok('RETRYABLE_ERROR', { jobId: h.jobs.account });
     const accountTimer = h.timer('accountBackoff')!;
     for (let attempt = 1; attempt < 3; attempt++) {
-      h.ok('RETRYABLE_ERROR', { jobId: h.context.jobs.policy });
+      h.ok('RETRYABLE_ERROR', { jobId: h.jobs.policy });
       h.fire('policyBackoff');
     }
-    const lastPolicyJob = h.context.jobs.policy;
+    const lastPolicyJob = h.jobs.policy;
     const decision = h.ok('RETRYABLE_ERROR', { jobId: lastPolicyJob });
     expect(h.paths).toEqual(['manualReview']);
     expect(h.context.manualReview).toMatchObject({ reason: 'RETRIES_EXHAUSTED', step: 'policy' });
@@ -95,8 +110,8 @@ describe('2. parallel evidence', () => {
 
   it('leaves for manual review on a permanent failure in one region, cancelling the other job', () => {
     const h = fixtures.gatheringEvidence();
-    const accountJob = h.context.jobs.account;
-    h.ok('PERMANENT_ERROR', { jobId: h.context.jobs.policy });
+    const accountJob = h.jobs.account;
+    h.ok('PERMANENT_ERROR', { jobId: h.jobs.policy });
     expect(h.paths).toEqual(['manualReview']);
     expect(h.context.manualReview).toMatchObject({ reason: 'PERMANENT_ERROR', step: 'policy' });
     expect(h.send('ACCOUNT_INSPECTED', { jobId: accountJob })).toMatchObject({ code: 'STALE_JOB' });

@@ -64,7 +64,7 @@ describe('5. execution', () => {
 
   it('hands the workflow to a person when its worker gives up on the refund job, the outcome left uncertain', () => {
     const h = fixtures.executing();
-    const jobId = h.context.jobs.execute;
+    const jobId = h.jobs.execute;
     h.ok('ESCALATE', { reason: 'not processed after 5 deliveries', jobId }, principals.worker);
     expect(h.paths).toEqual(['manualReview']);
     expect(h.context.action.status).toBe('inFlight');

@@ -5,7 +5,11 @@
  */
 import type { Claims } from '../../src/engine/principal.ts';
 import { describe, expect, it } from 'vitest';
-import { createInitialContext, type SupportContext } from '../../machines/support/support.context.ts';
+import {
+  createInitialContext,
+  type LegacySupportContext,
+  type SupportContext,
+} from '../../machines/support/support.context.ts';
 import type { AnySupportEvent } from '../../machines/support/support.events.ts';
 import {
   actionCannotHaveTakenEffect,
@@ -48,7 +52,7 @@ const receipt = {
   status: 'succeeded' as const,
 };
 
-function ctx(patch: Partial<SupportContext> = {}): SupportContext {
+function ctx(patch: Partial<LegacySupportContext> = {}): LegacySupportContext {
   return { ...base, ...patch };
 }
 

@@ -71,7 +71,7 @@ describe('escalation', () => {
     const h = fixtures.generatingRecommendation();
     h.ok(
       'ESCALATE',
-      { jobId: h.context.jobs.recommend, questions: ['Model output stayed invalid after repair.'] },
+      { jobId: h.jobs.recommend, questions: ['Model output stayed invalid after repair.'] },
       principals.worker,
     );
     expect(h.context.manualReview).toMatchObject({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { supportV1, supportV2 } from '../../machines/support/index.ts';
 import { supportV1toV2 } from '../../machines/support/migrations.ts';
-import type { SupportContext } from '../../machines/support/support.context.ts';
+import type { LegacySupportContext } from '../../machines/support/support.context.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { decideMigration, type SnapshotMigration } from '../../src/engine/migrate.ts';
 import { restoreSnapshot } from '../../src/engine/snapshot.ts';
@@ -38,7 +38,7 @@ describe('the support@1 → support@2 migration', () => {
         outcome: 'accepted',
       });
       const context = restoreSnapshot(supportV2.machine, h.record.workflowId, decision.record.snapshot)
-        .context as SupportContext;
+        .context as LegacySupportContext;
       expect(context.attempts.fraud).toBe(0);
       const pastValidation =
         h.context.validation?.outcome === 'valid' && !h.paths[0]!.startsWith('beforeAction.validating');

@@ -42,7 +42,7 @@ describe('9. manual review', () => {
 
   it('retries from a named step, with a fresh budget and deadline', () => {
     const h = fixtures.gatheringEvidence();
-    h.ok('PERMANENT_ERROR', { jobId: h.context.jobs.account });
+    h.ok('PERMANENT_ERROR', { jobId: h.jobs.account });
     h.now += 10 * 86_400_000;
     h.ok('REVIEW_RETRY_STEP', { step: 'gatherEvidence' });
     expect(h.paths).toEqual([
@@ -50,7 +50,7 @@ describe('9. manual review', () => {
       'beforeAction.gatheringEvidence.account.attempting',
     ]);
     expect(h.context.manualReview).toBeNull();
-    expect(h.context.stepAttempts).toMatchObject({ policy: 1, account: 1 });
+    expect([h.attempt('policy'), h.attempt('account')]).toEqual([1, 1]);
     expect(h.effects.slice(-2).map((e) => e.jobId)).toEqual(['wf-1/policy/2', 'wf-1/account/2']);
     expect(h.timer('workflowDeadline')!.dueAt).toBe(h.now + 7 * 86_400_000);
   });
@@ -137,7 +137,7 @@ describe('10. retries', () => {
       const h = Harness.create({ workflowId: `wf-${operation}` });
       reach(h);
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-        const jobId = h.context.jobs[operation];
+        const jobId = h.jobs[operation];
         expect(jobId).toBe(`wf-${operation}/${operation}/${attempt}`);
         h.ok('RETRYABLE_ERROR', { jobId });
         if (attempt === maxAttempts) break;

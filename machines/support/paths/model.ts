@@ -5,16 +5,15 @@
  * payloads of `catalogue.ts`, the refund invariants, and which facts of the context decide what
  * happens next. support@1 and support@2 share it.
  */
-import { derivePathModel } from '../../../src/paths/derive.ts';
-import type { PathModel } from '../../../src/definitions/workflow.ts';
+import type { DerivePathInput } from '../../../src/paths/derive.ts';
+import { attemptOf, kitOf } from '../../../src/authoring/setup.ts';
 import type { WorkflowDefinition } from '../../../src/engine/definition.ts';
 import type { WorkflowRecord } from '../../../src/engine/decision.ts';
-import { supportClaims } from '../support.claims.ts';
-import type { SupportContext } from '../support.context.ts';
+import type { LegacySupportContext, SupportContext } from '../support.context.ts';
 import { actionCannotHaveTakenEffect, actionOutcomeUncertain, modelBudgetExhausted } from '../support.guards.ts';
 import { reviewRetriesOf } from '../support.context.ts';
-import { operations } from '../support.retry-policy.ts';
-import { roles } from '../support.roles.ts';
+import { supportMachine } from '../support.machine.ts';
+import { operations, type Operation } from '../support.retry-policy.ts';
 import { supportExamples } from './catalogue.ts';
 import { supportInvariants } from './invariants.ts';
 
@@ -37,6 +36,10 @@ export const operationRegions: Record<(typeof operations)[number], string> = {
   notify: 'notifyingCustomer',
   compensate: 'compensating',
 };
+
+/** support@2's jobs in flight, as the kit keeps them. */
+const kitJobs = (c: SupportContext, statePaths: readonly string[]) =>
+  kitOf(supportMachine)?.currentJobs(c, statePaths) ?? {};
 
 /** How a guard sees the action: nothing can have taken effect, nobody knows yet, or it happened. */
 function actionClass(c: SupportContext): string {
@@ -98,7 +101,7 @@ export function supportBehaviour(
     Object.keys(jobs)
       .filter((operation) => jobs[operation] !== undefined)
       .sort(),
-    operations.filter((op) => inRegion(operationRegions[op])).map((op) => c.stepAttempts[op]),
+    operations.filter((op) => inRegion(operationRegions[op])).map((op) => attemptIn(c, op)),
     c.revisions,
     c.cancellation?.status ?? null,
     actionClass(c),
@@ -111,26 +114,31 @@ export function supportBehaviour(
   ];
 }
 
-/** The path model of the latest definition and the released ones (a walk of each reads its own jobs). */
-export function supportPathModel(
-  latest: WorkflowDefinition<SupportContext>,
+/** The attempt of `operation`'s last job: the kit's, or a context's own before the kit (support@1). */
+function attemptIn(c: SupportContext, operation: Operation): number {
+  const legacy = (c as Partial<LegacySupportContext>).stepAttempts;
+  return '$warden' in c || legacy === undefined ? attemptOf(c, operation) : legacy[operation];
+}
+
+/**
+ * The path model of support@2 and the released versions (a walk of each reads its own jobs: the
+ * kit's for support@2, from `supportMachine`).
+ */
+export function supportPaths(
   released: readonly WorkflowDefinition<SupportContext>[],
-): PathModel<SupportContext> {
-  const versions = [latest, ...released];
-  return derivePathModel({
-    definition: latest,
+): Omit<DerivePathInput<SupportContext>, 'definition' | 'roles' | 'claims'> {
+  return {
     versions: released,
-    roles,
-    claims: supportClaims,
     bodies: [walkBody],
     examples: supportExamples,
     invariants: supportInvariants,
     behaviour: (c, record) => {
-      const definition = versions.find((v) => v.version === record.definitionVersion) ?? latest;
-      return supportBehaviour(c, record, definition.currentJobs(c, record.statePaths));
+      const definition = released.find((v) => v.version === record.definitionVersion);
+      const jobs = definition ? definition.currentJobs(c, record.statePaths) : kitJobs(c, record.statePaths);
+      return supportBehaviour(c, record, jobs);
     },
     finishedProbes: ['CANCEL_REQUESTED', 'APPROVED', 'REVIEW_COMPLETE'],
     /** Verifying is entered only with a receipt. */
     defensiveTransitions: ['executingAction.verifying always#2 → manualReview'],
-  });
+  };
 }
