@@ -1,7 +1,8 @@
 /**
- * The implementations behind the names in the support statecharts: guards, actions and delays.
- * Every registered version of the chart is set up with these, so a version's behaviour is its
- * config plus these functions; change one only in a way every registered version may see.
+ * The implementations behind the names in support@1's released chart: guards, actions and delays,
+ * with the job plumbing support kept itself before the authoring kit (`startAttempt`, `finishJob`,
+ * `resetStep`, `isCurrentJob`, the `*Backoff` delays). support@1 runs on these as released (its pins
+ * fingerprint them); support@2 is made with the kit (`support.machine.ts`).
  */
 import { assign, type ParameterizedObject } from 'xstate';
 import type { LegacySupportContext as SupportContext } from './support.context.ts';

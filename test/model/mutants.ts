@@ -64,7 +64,7 @@ export const withClassifyFailuresRefused = walkable(
     patchAt(
       config,
       ['states', 'beforeAction', 'states', 'classifying', 'states', 'attempting', 'on', 'RETRYABLE_ERROR'],
-      (transition) => ({ ...transition, guard: { type: 'isCurrentJob', params: { operation: 'policy' } } }),
+      (transition) => ({ ...transition, guard: { type: 'answersTheJob', params: { effect: 'requestPolicy' } } }),
     ),
   ),
 );

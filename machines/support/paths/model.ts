@@ -50,14 +50,15 @@ function actionClass(c: SupportContext): string {
 /**
  * The behavioural facts of a support workflow (the platform adds status, state paths and armed
  * timers): jobs in flight (by operation, from the definition's `currentJobs`), the attempts of the
- * operations whose step is active (each bounded by its retry policy; `compensate` is never reset,
- * but has one attempt, after which the workflow is in manual review or finished), the revisions used (bounded by `maxRevisions`), the
+ * operations whose step is active (each bounded by its retry policy; support@1 never resets those
+ * of `void` and `compensate`, which have one attempt: on support@2's kit each visit is attempt 1, so
+ * its walk merges 5 states support@1's counts told apart), the revisions used (bounded by `maxRevisions`), the
  * pending cancellation, how a guard sees the action (none / uncertain / executed, with or without a
  * receipt), and in manual review the facts the reviewer's commands are guarded by (classification,
  * evidence, recommendation, notification, whether the review is overdue), and since support@2 the
  * loop bounds: whether the model budget is spent, in manual review the reviewer retries taken
  * (bounded by `maxReviewRetries`; outside it a retried walk merges with the first pass, which keeps
- * the graph near its size before the bound: 1,223 states instead of 2,724, so the walk does not
+ * the graph near its size before the bound: 1,218 states instead of 2,724, so the walk does not
  * reach the bound itself — `test/unit/loop-bounds.test.ts` does), and while a recommendation is
  * generated whether the previous one was refused (what the repeated-output detector reads). Dropped: version and
  * attempt numbers (they only grow), timestamps, texts and artifacts, the last error (read only by
