@@ -253,10 +253,7 @@ export const supportMachine = supportKit.createMachine({
               description: 'A classification job is in flight.',
               entry: 'requestClassification',
               on: {
-                CLASSIFIED: {
-                  target: 'checkingConfidence',
-                  actions: ['recordModelUsage', 'recordClassification'],
-                },
+                CLASSIFIED: { target: 'checkingConfidence', actions: ['recordModelUsage', 'recordClassification'] },
                 RETRYABLE_ERROR: {
                   target: 'checkingRetry',
                   actions: { type: 'recordError', params: { operation: 'classify' } },
@@ -280,21 +277,15 @@ export const supportMachine = supportKit.createMachine({
             checkingRetry: {
               description: 'Transient: retry after a backoff while attempts are left, otherwise manual review.',
               always: [
-                {
-                  guard: 'canRetry',
-                  target: 'retryWait',
-                  description: 'A retryable error class with attempts left: wait out the backoff.',
-                },
+                { guard: 'canRetry', target: 'retryWait' },
                 {
                   guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'classify' } },
-                  description: 'Attempts exhausted.',
                 },
                 {
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'classify' } },
-                  description: 'An error class that another attempt would not fix.',
                 },
               ],
             },
@@ -326,10 +317,7 @@ export const supportMachine = supportKit.createMachine({
                   description: 'A policy retrieval job is in flight.',
                   entry: 'requestPolicy',
                   on: {
-                    POLICY_RETRIEVED: {
-                      target: 'done',
-                      actions: 'recordPolicy',
-                    },
+                    POLICY_RETRIEVED: { target: 'done', actions: 'recordPolicy' },
                     RETRYABLE_ERROR: {
                       guard: { type: 'answersTheJob', params: { effect: 'requestPolicy' } },
                       target: 'checkingRetry',
@@ -348,21 +336,15 @@ export const supportMachine = supportKit.createMachine({
                 checkingRetry: {
                   description: 'Transient: retry the policy retrieval while attempts are left.',
                   always: [
-                    {
-                      guard: 'canRetry',
-                      target: 'retryWait',
-                      description: 'A retryable error class with attempts left: wait out the backoff.',
-                    },
+                    { guard: 'canRetry', target: 'retryWait' },
                     {
                       guard: 'errorIsRetryable',
                       target: '#support.manualReview',
                       actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'policy' } },
-                      description: 'Attempts exhausted.',
                     },
                     {
                       target: '#support.manualReview',
                       actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'policy' } },
-                      description: 'An error class that another attempt would not fix.',
                     },
                   ],
                 },
@@ -381,10 +363,7 @@ export const supportMachine = supportKit.createMachine({
                   description: 'An account inspection job is in flight.',
                   entry: 'requestAccount',
                   on: {
-                    ACCOUNT_INSPECTED: {
-                      target: 'done',
-                      actions: 'recordAccount',
-                    },
+                    ACCOUNT_INSPECTED: { target: 'done', actions: 'recordAccount' },
                     RETRYABLE_ERROR: {
                       guard: { type: 'answersTheJob', params: { effect: 'requestAccount' } },
                       target: 'checkingRetry',
@@ -403,21 +382,15 @@ export const supportMachine = supportKit.createMachine({
                 checkingRetry: {
                   description: 'Transient: retry the account inspection while attempts are left.',
                   always: [
-                    {
-                      guard: 'canRetry',
-                      target: 'retryWait',
-                      description: 'A retryable error class with attempts left: wait out the backoff.',
-                    },
+                    { guard: 'canRetry', target: 'retryWait' },
                     {
                       guard: 'errorIsRetryable',
                       target: '#support.manualReview',
                       actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'account' } },
-                      description: 'Attempts exhausted.',
                     },
                     {
                       target: '#support.manualReview',
                       actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'account' } },
-                      description: 'An error class that another attempt would not fix.',
                     },
                   ],
                 },
@@ -470,21 +443,15 @@ export const supportMachine = supportKit.createMachine({
             checkingRetry: {
               description: 'Transient: retry the recommendation while attempts are left.',
               always: [
-                {
-                  guard: 'canRetry',
-                  target: 'retryWait',
-                  description: 'A retryable error class with attempts left: wait out the backoff.',
-                },
+                { guard: 'canRetry', target: 'retryWait' },
                 {
                   guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'recommend' } },
-                  description: 'Attempts exhausted.',
                 },
                 {
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'recommend' } },
-                  description: 'An error class that another attempt would not fix.',
                 },
               ],
             },
@@ -547,21 +514,15 @@ export const supportMachine = supportKit.createMachine({
             checkingRetry: {
               description: 'Transient: retry the validation while attempts are left.',
               always: [
-                {
-                  guard: 'canRetry',
-                  target: 'retryWait',
-                  description: 'A retryable error class with attempts left: wait out the backoff.',
-                },
+                { guard: 'canRetry', target: 'retryWait' },
                 {
                   guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'validate' } },
-                  description: 'Attempts exhausted.',
                 },
                 {
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'validate' } },
-                  description: 'An error class that another attempt would not fix.',
                 },
               ],
             },
@@ -580,10 +541,7 @@ export const supportMachine = supportKit.createMachine({
               description: 'A fraud screening job is in flight.',
               entry: 'requestFraudScreen',
               on: {
-                FRAUD_CLEARED: {
-                  target: '#support.beforeAction.awaitingApproval',
-                  actions: 'recordFraudScreen',
-                },
+                FRAUD_CLEARED: { target: '#support.beforeAction.awaitingApproval', actions: 'recordFraudScreen' },
                 FRAUD_SUSPECTED: {
                   target: '#support.manualReview',
                   actions: [
@@ -608,21 +566,15 @@ export const supportMachine = supportKit.createMachine({
             checkingRetry: {
               description: 'Transient: retry the fraud screen while attempts are left.',
               always: [
-                {
-                  guard: 'canRetry',
-                  target: 'retryWait',
-                  description: 'A retryable error class with attempts left: wait out the backoff.',
-                },
+                { guard: 'canRetry', target: 'retryWait' },
                 {
                   guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RETRIES_EXHAUSTED', step: 'fraud' } },
-                  description: 'Attempts exhausted.',
                 },
                 {
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'fraud' } },
-                  description: 'An error class that another attempt would not fix.',
                 },
               ],
             },
@@ -704,18 +656,9 @@ export const supportMachine = supportKit.createMachine({
               description:
                 'A worker gave up on the refund job in flight (its dead letter): a person takes over, and the outcome stays uncertain until reconciled. Only the dead letter: a result still in flight is not cut off by anyone else.',
             },
-            ACTION_EXECUTED: {
-              target: 'verifying',
-              actions: 'recordActionReceipt',
-            },
-            ACTION_OUTCOME_UNKNOWN: {
-              target: 'reconciliation',
-              actions: 'recordActionUnknown',
-            },
-            ACTION_FAILED: {
-              target: 'afterFailure',
-              actions: 'recordActionFailed',
-            },
+            ACTION_EXECUTED: { target: 'verifying', actions: 'recordActionReceipt' },
+            ACTION_OUTCOME_UNKNOWN: { target: 'reconciliation', actions: 'recordActionUnknown' },
+            ACTION_FAILED: { target: 'afterFailure', actions: 'recordActionFailed' },
             POST_ACTION_INVARIANT_FAILED: {
               target: '#support.compensating',
               actions: ['recordActionReceipt', 'recordInvariantViolation'],
@@ -737,18 +680,9 @@ export const supportMachine = supportKit.createMachine({
                   description:
                     'A worker gave up on the reconciliation job in flight (its dead letter): a person takes over, and the outcome stays uncertain until reconciled. Only the dead letter: a result still in flight is not cut off by anyone else.',
                 },
-                ACTION_EXECUTED: {
-                  target: '#support.executingAction.verifying',
-                  actions: 'recordActionReceipt',
-                },
-                ACTION_NOT_FOUND: {
-                  target: '#support.executingAction.afterNotFound',
-                  actions: 'recordActionNotFound',
-                },
-                ACTION_FAILED: {
-                  target: '#support.executingAction.afterFailure',
-                  actions: 'recordActionFailed',
-                },
+                ACTION_EXECUTED: { target: '#support.executingAction.verifying', actions: 'recordActionReceipt' },
+                ACTION_NOT_FOUND: { target: '#support.executingAction.afterNotFound', actions: 'recordActionNotFound' },
+                ACTION_FAILED: { target: '#support.executingAction.afterFailure', actions: 'recordActionFailed' },
                 ACTION_OUTCOME_UNKNOWN: {
                   target: 'checkingRetry',
                   actions: { type: 'recordError', params: { operation: 'reconcile' } },
@@ -769,21 +703,15 @@ export const supportMachine = supportKit.createMachine({
             checkingRetry: {
               description: 'Transient: reconciliation is a read, so it may be retried while attempts are left.',
               always: [
-                {
-                  guard: 'canRetry',
-                  target: 'retryWait',
-                  description: 'A retryable error class with attempts left: wait out the backoff.',
-                },
+                { guard: 'canRetry', target: 'retryWait' },
                 {
                   guard: 'errorIsRetryable',
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'RECONCILIATION_FAILED', step: 'reconcile' } },
-                  description: 'Attempts exhausted.',
                 },
                 {
                   target: '#support.manualReview',
                   actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'reconcile' } },
-                  description: 'An error class that another attempt would not fix.',
                 },
               ],
             },
@@ -802,11 +730,7 @@ export const supportMachine = supportKit.createMachine({
               target: 'voiding',
               description: 'A request may still be in flight: fence the key before cancelling.',
             },
-            {
-              guard: 'canRetry',
-              target: 'executing',
-              description: 'Execute again under the same idempotency key.',
-            },
+            { guard: 'canRetry', target: 'executing', description: 'Execute again under the same idempotency key.' },
             {
               target: '#support.manualReview',
               actions: { type: 'escalate', params: { reason: 'ACTION_NOT_CONFIRMED', step: 'execute' } },
@@ -825,10 +749,7 @@ export const supportMachine = supportKit.createMachine({
               description:
                 'A worker gave up on the void job in flight (its dead letter): a person takes over, and the outcome stays uncertain until reconciled. Only the dead letter: a result still in flight is not cut off by anyone else.',
             },
-            ACTION_VOIDED: {
-              target: '#support.cancelled',
-              actions: ['recordActionVoided', 'honourCancellation'],
-            },
+            ACTION_VOIDED: { target: '#support.cancelled', actions: ['recordActionVoided', 'honourCancellation'] },
             ACTION_EXECUTED: {
               target: 'verifying',
               actions: 'recordActionReceipt',
@@ -905,10 +826,7 @@ export const supportMachine = supportKit.createMachine({
           description: 'A notification job is in flight, with a stable delivery key.',
           entry: 'notifyCustomer',
           on: {
-            CUSTOMER_NOTIFIED: {
-              target: '#support.completed',
-              actions: 'recordNotification',
-            },
+            CUSTOMER_NOTIFIED: { target: '#support.completed', actions: 'recordNotification' },
             RETRYABLE_ERROR: {
               target: 'checkingRetry',
               actions: { type: 'recordError', params: { operation: 'notify' } },
@@ -925,21 +843,15 @@ export const supportMachine = supportKit.createMachine({
         checkingRetry: {
           description: 'Transient: retry the notification while attempts are left, then manual review.',
           always: [
-            {
-              guard: 'canRetry',
-              target: 'retryWait',
-              description: 'A retryable error class with attempts left: wait out the backoff.',
-            },
+            { guard: 'canRetry', target: 'retryWait' },
             {
               guard: 'errorIsRetryable',
               target: '#support.manualReview',
               actions: { type: 'escalate', params: { reason: 'NOTIFICATION_FAILED', step: 'notify' } },
-              description: 'Attempts exhausted.',
             },
             {
               target: '#support.manualReview',
               actions: { type: 'escalate', params: { reason: 'ERROR_NOT_RETRYABLE', step: 'notify' } },
-              description: 'An error class that another attempt would not fix.',
             },
           ],
         },
@@ -959,10 +871,7 @@ export const supportMachine = supportKit.createMachine({
           actions: { type: 'escalate', params: { reason: 'ESCALATED', step: 'compensate' } },
           description: 'A worker gave up on the compensation job (its dead letter): a person takes over.',
         },
-        COMPENSATION_SUCCEEDED: {
-          target: 'failedCompensated',
-          actions: 'recordCompensation',
-        },
+        COMPENSATION_SUCCEEDED: { target: 'failedCompensated', actions: 'recordCompensation' },
         COMPENSATION_FAILED: {
           target: 'manualReview',
           actions: [
