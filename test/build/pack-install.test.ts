@@ -19,7 +19,16 @@ import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../suppor
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** What `npm pack` and the build read: the package's files and the build's inputs. */
-const packInputs = ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.types.json', 'bin', 'scripts', 'src'];
+const packInputs = [
+  'package.json',
+  'README.md',
+  'tsconfig.json',
+  'tsconfig.types.json',
+  'bin',
+  'scripts',
+  'src',
+  'docs',
+];
 const id = 'doc-check';
 const prefix = freshPrefix('pack');
 const secret = `pack-test-secret-${prefix}`;
@@ -112,7 +121,7 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     console.log(`pack-install steps:\n  ${durations.join('\n  ')}`);
   }, 120_000);
 
-  it('packs the build and the declarations, not the sources or the repository’s workflows', async () => {
+  it('packs the build, the declarations, the docs and the loan example, not the sources or the other workflows', async () => {
     const listed = await run('tar', ['tzf', tarball], base);
     const files = listed.stdout.split('\n').filter(Boolean);
     expect(files).toContain('package/dist/src/index.js');
@@ -120,7 +129,13 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
     expect(files).toContain('package/dist/types/src/index.d.ts');
     expect(files).toContain('package/dist/types/src/testing/index.d.ts');
     expect(files).toContain('package/dist/src/store/redis/lua/transition.lua');
-    expect(files.filter((f) => /^package\/(src|machines|test|dist\/machines)\//.test(f))).toEqual([]);
+    // The loan example and the docs ship to be read (the README links them); no other workflow, no test.
+    expect(files).toContain('package/docs/authoring.md');
+    expect(files).toContain('package/machines/loan/loan.machine.ts');
+    const unshipped = /^package\/(src|machines|test|dist\/machines)\//;
+    expect(
+      files.filter((f) => unshipped.test(f) && !/^package\/machines\/loan\/[^/]+(?<!\.test)\.ts$/.test(f)),
+    ).toEqual([]);
   });
 
   it('installs into a project and scaffolds it with warden init', async () => {
