@@ -27,6 +27,7 @@ import { RedisJobQueue } from './store/redis/redis-job-queue.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
 import { connectRedis, type RedisClient } from './store/redis/connect.ts';
 import { createKeys } from './store/redis/keys.ts';
+import { workflowKeys } from './effects/redis-keys.ts';
 import { RedisStore } from './store/redis/redis-store.ts';
 import type { WorkflowStore } from './engine/store-port.ts';
 
@@ -129,7 +130,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
           timeoutMs: config.WARDEN_EFFECT_TIMEOUT_MS,
         })
       : new LocalModelClient(localRules));
-  const platform: PlatformAdapters = {
+  const platform: Omit<PlatformAdapters, 'key'> = {
     model: observedModelClient(model, { metrics, clock }),
     notifier,
     clock,
@@ -141,10 +142,11 @@ export function createSystem(config: Config, options: SystemOptions): System {
   /** Handlers by workflow id, then effect type. */
   const handlers = new Map<string, Readonly<Record<string, EffectHandler>>>();
   for (const bundle of registry.bundles) {
-    let own = (bundle.adapters?.(platform) ?? {}) as object;
+    const its: PlatformAdapters = { ...platform, key: workflowKeys(config.WARDEN_PREFIX, bundle.id) };
+    let own = (bundle.adapters?.(its) ?? {}) as object;
     if (options.decorateAdapters) own = options.decorateAdapters(bundle.id, own);
     adapters.set(bundle.id, own);
-    const deps = { ...platform, ...own };
+    const deps = { ...its, ...own };
     handlers.set(
       bundle.id,
       Object.fromEntries(Object.entries(bundle.handlers).map(([type, factory]) => [type, factory(deps)])),

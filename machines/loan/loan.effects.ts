@@ -34,7 +34,7 @@ export function ledger(platform: PlatformAdapters) {
     async pay(key: string, amount: number): Promise<string> {
       const reference = `pay-${key}-${amount}`;
       if (!platform.redis) return paid.get(key) ?? (paid.set(key, reference), reference);
-      const ledgerKey = `${platform.prefix}loan:ledger:${key}`;
+      const ledgerKey = platform.key('ledger', key);
       await platform.redis.set(ledgerKey, reference, 'NX');
       return (await platform.redis.get(ledgerKey)) ?? reference;
     },

@@ -24,8 +24,17 @@ export interface PlatformAdapters {
   timeoutMs: (operation: string) => number;
   /** The Redis connection when the store is Redis (ledgers that must survive a crash); null on the memory store. */
   redis: RedisClient | null;
-  /** The key prefix of this deployment, for keys a workflow's adapters keep in Redis. */
+  /**
+   * The key prefix of this deployment (`WARDEN_PREFIX`, e.g. `warden`), with no separator after it:
+   * a workflow's own keys are built with `key`, not by appending to it.
+   */
   prefix: string;
+  /**
+   * A Redis key of this workflow's own: `key('ledger', id)` is `<prefix>:{<workflowId>}:ledger:<id>`,
+   * each part encoded, the workflow's id the hash tag (one slot on Redis Cluster), never another
+   * workflow's or Warden's keys.
+   */
+  key: (...parts: string[]) => string;
 }
 
 /** One event of a generated path: an event type (or an armed timer's id) and a payload variant. */
