@@ -16,7 +16,15 @@
  * module that called `setup()`, the section and name): a released version's pins fingerprint the
  * author's TypeScript source, not these closures (src/definitions/source-fingerprint.ts).
  */
-import { assign, enqueueActions, setup as xstateSetup, type AnyStateMachine } from 'xstate';
+import {
+  assign,
+  enqueueActions,
+  setup as xstateSetup,
+  type AnyEventObject,
+  type AnyStateMachine,
+  type MachineConfig,
+  type MachineContext,
+} from 'xstate';
 import type { z } from 'zod';
 import { fileURLToPath } from 'node:url';
 import { authoredSections, callerModule, markAuthored, type AuthoredSection } from '../definitions/authored-source.ts';
@@ -66,6 +74,10 @@ export interface KitSpec<
   TInput extends z.ZodObject,
   TDeps,
   TParams extends Record<string, unknown> = Record<string, unknown>,
+  TGuard extends string = string,
+  TUpdate extends string = string,
+  TDelay extends string = string,
+  TBackoff extends string = string,
 > {
   /** The caller's creation input (what `POST /v1/workflows` takes as `input`). */
   input: TInput;
@@ -74,11 +86,11 @@ export interface KitSpec<
   events: TEvents;
   /** The effects, by the action name the chart starts each with; the kit owns their jobs. */
   effects?: { readonly [K in keyof TParams]: EffectDeclaration<NoInfer<TContext>, TParams[K], TDeps> };
-  guards?: Readonly<Record<string, GuardDeclaration<NoInfer<TContext>, TEvents>>>;
+  guards?: { readonly [K in TGuard]: GuardDeclaration<NoInfer<TContext>, TEvents> };
   /** Named `assign`s: each returns the fields it changes. */
-  updates?: Readonly<Record<string, Update<NoInfer<TContext>, TEvents>>>;
+  updates?: { readonly [K in TUpdate]: Update<NoInfer<TContext>, TEvents> };
   /** Named delays, ms. */
-  delays?: Readonly<Record<string, (args: Args<NoInfer<TContext>, TEvents>) => number>>;
+  delays?: { readonly [K in TDelay]: (args: Args<NoInfer<TContext>, TEvents>) => number };
   /**
    * A context persisted before the workflow moved to the kit has no `$warden` slot: its jobs as its
    * own fields held them (by operation: the last job's id, its number, its attempt). None by default.
@@ -88,8 +100,35 @@ export interface KitSpec<
    * More names of the kit's `backoff` delay: a chart that predates the kit keeps its delay names, so
    * the timers its running workflows armed still fire (`after: { planBackoff: 'planning' }`).
    */
-  backoffDelays?: readonly string[];
+  backoffDelays?: readonly TBackoff[];
 }
+
+/** A name the chart may give, with the params XState lets it pass. */
+type Named<TName extends string> = { type: TName; params: Record<string, unknown> | undefined };
+
+/**
+ * What `createMachine` takes: XState's own config type over the names the kit's `setup()` knows (the
+ * author's guards, updates, effects and delays, the kit's `canRetry`, `errorIsRetryable`,
+ * `answersTheJob` and `backoff`) and the declared events with `START`, so a misspelled name fails
+ * `tsc` as under XState's `setup()`. The context is the kit's to give.
+ */
+export type KitChart<
+  TContext,
+  TEvents extends EventDeclarations,
+  TAction extends string,
+  TGuard extends string,
+  TDelay extends string,
+> = Omit<
+  MachineConfig<
+    TContext & KitContext & MachineContext,
+    { type: (keyof TEvents & string) | 'START' } & AnyEventObject,
+    never,
+    Named<TAction>,
+    Named<TGuard | (typeof kitNames.guards)[number]>,
+    TDelay | (typeof kitNames.delays)[number]
+  >,
+  'context'
+> & { id: string; states: Record<string, unknown> };
 
 /** The implementations the kit supplies under these names; a workflow may not use them for its own. */
 export const kitNames = {
@@ -157,7 +196,11 @@ export function setup<
   TInput extends z.ZodObject,
   TDeps = object,
   TParams extends Record<string, unknown> = Record<string, unknown>,
->(spec: KitSpec<TContext, TEvents, TInput, TDeps, TParams>) {
+  TGuard extends string = never,
+  TUpdate extends string = never,
+  TDelay extends string = never,
+  TBackoff extends string = never,
+>(spec: KitSpec<TContext, TEvents, TInput, TDeps, TParams, TGuard, TUpdate, TDelay, TBackoff>) {
   const effects = (spec.effects ?? {}) as Readonly<Record<string, EffectDeclaration<TContext, unknown, TDeps>>>;
   // Where the author declared each implementation: its pins fingerprint the author's source, not the kit's closures.
   const caller = callerModule([thisModule]);
@@ -263,7 +306,7 @@ export function setup<
   };
   const checks = new Map<string, [string, Check<never, never>][]>();
   for (const [name, guard] of Object.entries(spec.guards ?? {})) {
-    const list = checksOf(name, guard as unknown as GuardDeclaration<never, EventDeclarations>);
+    const list = checksOf(name, guard as GuardDeclaration<never, EventDeclarations>);
     checks.set(name, list);
     guards[name] = authored((args, params) => list.every(([, check]) => check(args, params)), 'guards', name);
   }
@@ -272,10 +315,7 @@ export function setup<
   for (const [name, update] of Object.entries(spec.updates ?? {})) {
     actions[name] = authored(
       assign(({ context, event }, params: Record<string, unknown> | undefined) =>
-        (update as unknown as Update<never, EventDeclarations>)(
-          { context: context as never, event: event as never },
-          params,
-        ),
+        (update as Update<never, EventDeclarations>)({ context: context as never, event: event as never }, params),
       ),
       'updates',
       name,
@@ -342,7 +382,7 @@ export function setup<
     );
   };
   const delays: Record<string, unknown> = Object.fromEntries(backoffNames.map((name) => [name, backoff]));
-  for (const [name, delay] of Object.entries(spec.delays ?? {})) delays[name] = authored(delay, 'delays', name);
+  for (const [name, delay] of Object.entries<object>(spec.delays ?? {})) delays[name] = authored(delay, 'delays', name);
 
   // The implementations are typed where the author writes them; XState holds them untyped here.
   const machines = xstateSetup({ guards, actions, delays } as unknown as Parameters<typeof xstateSetup>[0]);
@@ -362,7 +402,9 @@ export function setup<
 
   return {
     /** The chart: a static config literal (guards, actions and delays by name), as the Stately editor writes it. */
-    createMachine(config: { id: string; states: Record<string, unknown> } & Loose): KitMachine<TContext> {
+    createMachine(
+      config: KitChart<TContext, TEvents, (keyof TParams & string) | TUpdate, TGuard, TDelay | TBackoff>,
+    ): KitMachine<TContext> {
       const jobStates = statesEntering(config, Object.keys(effects));
       const machine = (
         machines.createMachine({

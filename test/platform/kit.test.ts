@@ -102,7 +102,8 @@ describe('the kit’s registration checks', () => {
     });
     return () =>
       workflow({
-        machine: kit.createMachine({ id: 'checked', initial: 'work', states }),
+        // Any states: these charts are the ones registration must refuse, typed or not.
+        machine: kit.createMachine({ id: 'checked', initial: 'work', states: states as never }),
         title: 't',
         description: 'd',
         create: ['clerk'],
@@ -177,7 +178,7 @@ describe('a flat failure effects share side by side in a parallel state', () => 
           created: { on: { START: 'work' } },
           work: {
             type: 'parallel',
-            states: { x, y },
+            states: { x, y } as never,
             onDone: 'done',
             on: { GIVE_UP: { guard: 'answersTheJob', target: 'stuck' } },
           },
@@ -398,7 +399,7 @@ describe('a failure pair whose types tell retryability (RETRYABLE_ERROR, PERMANE
     checking: { always: [{ guard: 'canRetry', target: 'waiting' }, { target: 'end' }] },
     waiting: { after: { backoff: 'working' } },
     end: { type: 'final' },
-  };
+  } as const;
   const bundleOf = (declaration: Record<string, unknown>) =>
     workflow({
       machine: setup({
@@ -499,18 +500,19 @@ describe('a kit workflow of several versions', () => {
       isCurrentCheck: ({ context, event }) => event.type === 'CHECKED' && event.payload.version === context.version,
     },
   });
-  const chart = (id: string, extra: Record<string, unknown> = {}) => ({
-    id,
-    initial: 'checking',
-    states: {
-      checking: {
-        entry: 'check',
-        on: { CHECKED: { guard: 'isCurrentCheck', target: 'done' }, ESCALATE: 'done' },
+  const chart = (id: string, extra: Record<string, unknown> = {}) =>
+    ({
+      id,
+      initial: 'checking',
+      states: {
+        checking: {
+          entry: 'check',
+          on: { CHECKED: { guard: 'isCurrentCheck', target: 'done' }, ESCALATE: 'done' },
+        },
+        done: { type: 'final' },
+        ...extra,
       },
-      done: { type: 'final' },
-      ...extra,
-    },
-  });
+    }) as const;
   const spec = {
     title: 'Versioned',
     description: 'Two versions.',
