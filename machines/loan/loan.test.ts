@@ -25,6 +25,7 @@ it('checks, drafts a memo, is approved by an underwriter within their limit and 
   const id = created.body.workflowId as string;
   const view = await world.waitFor(id, 'awaitingUnderwriter', officer);
   expect(view).toMatchObject({ identityVerified: true, creditScore: 710, memo: { recommendation: 'approve' } });
+  expect(view.memo).not.toHaveProperty('jobId'); // the job id is the platform's, never the view's
   const memoArtifactId = (view.memo as { artifactId: string }).artifactId;
   const send = (token: string) =>
     world.request('POST', `/v1/workflows/${id}/events`, token, { type: 'APPROVED', payload: { memoArtifactId } });

@@ -82,10 +82,11 @@ export function event<S extends Shape>(
   return { kind: 'person', schema: z.strictObject(shape), roles: options.roles, byModel: options.byModel ?? false };
 }
 
-/** A job's result: only the worker holding the job sends it; the kit adds the `jobId`. */
-export function result<S extends Shape>(
-  shape: S = {} as S,
-): EventDeclaration<z.infer<z.ZodObject<S, z.core.$strict>> & { jobId: string }> {
+/**
+ * A job's result: only the worker holding the job sends it; the kit adds the `jobId` to its schema
+ * and keeps it: guards, updates and delays get the payload without it (see `setup()`).
+ */
+export function result<S extends Shape>(shape: S = {} as S): EventDeclaration<z.infer<z.ZodObject<S, z.core.$strict>>> {
   return {
     kind: 'result',
     schema: z.strictObject({ ...shape, jobId: jobIdSchema }) as never,

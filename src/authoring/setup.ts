@@ -96,6 +96,8 @@ export interface KitSpec<
    * own fields held them (by operation: the last job's id, its number, its attempt). None by default.
    */
   legacyJobs?: (context: NoInfer<TContext>) => JobBook['jobs'];
+  // With legacyJobs, results reach guards, updates and delays with their jobId: the workflow's
+  // updates predate the kit and may read it. Without, the kit keeps it to itself.
   /**
    * More names of the kit's `backoff` delay: a chart that predates the kit keeps its delay names, so
    * the timers its running workflows armed still fire (`after: { planBackoff: 'planning' }`).
@@ -304,18 +306,38 @@ export function setup<
      */
     answersTheJob: ({ context, event }, params) => answersJob(context, event, params),
   };
+  const resultTypes = new Set(Object.keys(spec.events).filter((type) => spec.events[type]?.kind === 'result'));
+  /**
+   * The event as the author's guards, updates and delays see it: a result's payload without the
+   * `jobId` the kit added (job ids are the platform's plumbing; the engine, the kit's own guards and
+   * the audit read the event as sent), so `{ memo: event.payload }` stores no job id.
+   */
+  const authorsEvent = (event: AnyEnvelope): AnyEnvelope => {
+    const payload = event.payload;
+    if (spec.legacyJobs || !resultTypes.has(event.type) || typeof payload !== 'object' || payload === null)
+      return event;
+    if (!('jobId' in payload)) return event;
+    const { jobId: _jobId, ...rest } = payload as Record<string, unknown>;
+    return { ...event, payload: rest };
+  };
+  const authorsArgs = (args: { context: never; event: never }) =>
+    ({ context: args.context, event: authorsEvent(args.event) }) as never;
   const checks = new Map<string, [string, Check<never, never>][]>();
   for (const [name, guard] of Object.entries(spec.guards ?? {})) {
     const list = checksOf(name, guard as GuardDeclaration<never, EventDeclarations>);
     checks.set(name, list);
-    guards[name] = authored((args, params) => list.every(([, check]) => check(args, params)), 'guards', name);
+    guards[name] = authored(
+      (args, params) => list.every(([, check]) => check(authorsArgs(args), params)),
+      'guards',
+      name,
+    );
   }
 
   const actions: Record<string, unknown> = { [jobMarkerAction]: () => undefined };
   for (const [name, update] of Object.entries(spec.updates ?? {})) {
     actions[name] = authored(
       assign(({ context, event }, params: Record<string, unknown> | undefined) =>
-        (update as Update<never, EventDeclarations>)({ context: context as never, event: event as never }, params),
+        (update as Update<never, EventDeclarations>)(authorsArgs({ context, event } as never), params),
       ),
       'updates',
       name,
@@ -382,7 +404,10 @@ export function setup<
     );
   };
   const delays: Record<string, unknown> = Object.fromEntries(backoffNames.map((name) => [name, backoff]));
-  for (const [name, delay] of Object.entries<object>(spec.delays ?? {})) delays[name] = authored(delay, 'delays', name);
+  for (const [name, delay] of Object.entries(spec.delays ?? {})) {
+    const ms = delay as (args: never) => number;
+    delays[name] = authored((args: { context: never; event: never }) => ms(authorsArgs(args)), 'delays', name);
+  }
 
   // The implementations are typed where the author writes them; XState holds them untyped here.
   const machines = xstateSetup({ guards, actions, delays } as unknown as Parameters<typeof xstateSetup>[0]);
@@ -397,7 +422,8 @@ export function setup<
     }
     const list = checks.get(guard);
     if (!list) return [guard];
-    return list.filter(([, check]) => !check({ context, event } as never, undefined)).map(([name]) => name);
+    const seen = authorsArgs({ context, event } as never);
+    return list.filter(([, check]) => !check(seen, undefined)).map(([name]) => name);
   };
 
   return {

@@ -16,6 +16,7 @@ import { stampWorkflow } from './tiny-workflow.ts';
 import { z } from 'zod';
 import { deadLetter, EffectError, event, failure, result, setup, workflow } from '../../src/authoring/index.ts';
 import { loadReleasedMachine } from '../../src/definitions/released-version.ts';
+import { auditEvidenceOf } from '../../src/engine/audit-evidence.ts';
 
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 const officer = { id: 'officer-1', tenantId: 't1', kind: 'user' as const, roles: ['loan_officer'] };
@@ -83,6 +84,27 @@ describe('a kit workflow', () => {
     }
     const last = await fail(3); // maxAttempts 3: a person takes over
     expect(last).toMatchObject({ outcome: 'accepted', record: { statePaths: ['referred'] } });
+  });
+
+  it('hands updates and guards a result’s payload without the kit’s jobId; the audit has the payload as sent', async () => {
+    const { world, id } = await newLoan();
+    const send = (type: string, operation: string, payload: Record<string, unknown>) =>
+      applyAs(
+        world.engine,
+        id,
+        { type, eventId: type, payload: { jobId: `${id}/${operation}/1`, ...payload } },
+        worker,
+      );
+    await send('IDENTITY_CHECKED', 'checkidentity', { verified: true });
+    await send('CREDIT_CHECKED', 'checkcredit', { score: 710 });
+    const memo = { recommendation: 'approve', summary: 'fine', artifactId: 'memo-1' };
+    const drafted = await send('MEMO_DRAFTED', 'draftmemo', memo);
+    // recordMemo stores event.payload as it is: the job id stays the platform's.
+    expect(contextOf(drafted).memo).toEqual(memo);
+    const audit = await world.store.auditPage(id, { limit: 50 });
+    const entry = audit.items.find((e) => e.eventType === 'MEMO_DRAFTED');
+    const sent = { jobId: `${id}/draftmemo/1`, ...memo };
+    expect(entry?.payloadDigest).toBe(auditEvidenceOf(sent).payloadDigest);
   });
 });
 
