@@ -4,7 +4,10 @@
  * events, and a result or failure event two effects share side by side in a parallel state.
  * Each problem says what to write.
  */
-import type { AnyStateNode } from 'xstate';
+import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { eachReference, implementationsOf } from '../definitions/chart-references.ts';
+import { handledEventTypes } from '../definitions/define-workflow.ts';
+import { closestName, didYouMean } from '../definitions/did-you-mean.ts';
 import type { EffectDeclaration } from './effect.ts';
 import type { EventDeclaration } from './events.ts';
 import { kitMachines, kitNames, type Kit } from './setup.ts';
@@ -17,6 +20,9 @@ export function kitProblems(id: string, kit: Kit, events: Readonly<Record<string
   const problems: string[] = [];
   const effects: Readonly<Record<string, EffectDeclaration<unknown>>> = spec.effects ?? {};
   const taken = new Map<string, string>();
+  const machine = kitMachines.get(kit);
+  const names = machine ? nameProblems(machine) : { problems: [], meant: new Set<string>() };
+  problems.push(...names.problems);
   for (const [name, declaration] of Object.entries(effects)) {
     const operation = kit.operations[name] ?? '';
     if (!operationPattern.test(operation)) {
@@ -30,7 +36,7 @@ export function kitProblems(id: string, kit: Kit, events: Readonly<Record<string
         `effects ${other} and ${name} share the operation ${operation}: give one of them its own operation`,
       );
     taken.set(operation, name);
-    if ((kit.jobStates[name] ?? []).length === 0) {
+    if ((kit.jobStates[name] ?? []).length === 0 && !names.meant.has(name)) {
       problems.push(
         `effect ${name} is the entry action of no state: start it on entry of the state that waits for its result (entry: '${name}')`,
       );
@@ -128,6 +134,73 @@ export function kitProblems(id: string, kit: Kit, events: Readonly<Record<string
     problems.push(`only one event may be the deadLetter(): ${deadLetters.map(([t]) => t).join(', ')}`);
   if (Object.hasOwn(events, 'START'))
     problems.push("START is the kit's own (sent right after creation when the chart handles it): do not declare it");
+  if (machine) problems.push(...eventProblems(kit, machine, events));
+  return problems;
+}
+
+/**
+ * The names the chart gives that the kit's setup() does not implement, each with the closest
+ * declared name (`meant`: the names suggested, so an effect a misspelt entry meant is not also
+ * reported as started by no state).
+ */
+function nameProblems(machine: AnyStateMachine): { problems: string[]; meant: Set<string> } {
+  const impl = implementationsOf(machine);
+  const declareIn = {
+    guard: 'guards',
+    action: 'updates or effects',
+    delay: 'delays',
+    actor: 'effects (the kit has no actors)',
+  };
+  const problems = new Set<string>();
+  const meant = new Set<string>();
+  eachReference(machine.config, (kind, name, at) => {
+    const known = Object.keys(impl[`${kind}s`] ?? {});
+    if (known.includes(name)) return;
+    const closest = closestName(name, known);
+    if (closest !== null) meant.add(closest);
+    problems.add(
+      `${at} names ${name}, which setup() does not implement${closest === null ? `: declare it in ${declareIn[kind]}` : ` (did you mean ${closest}?)`}`,
+    );
+  });
+  return { problems: [...problems], meant };
+}
+
+/**
+ * The chart's events against `events`: one it handles must be declared there, one declared must be
+ * handled somewhere (an effect's failure no state takes: where and how to take it).
+ */
+function eventProblems(
+  kit: Kit,
+  machine: AnyStateMachine,
+  events: Readonly<Record<string, EventDeclaration>>,
+): string[] {
+  const problems: string[] = [];
+  const handled = handledEventTypes(machine);
+  for (const type of handled) {
+    if (type === 'START' || Object.hasOwn(events, type)) continue;
+    const hint = didYouMean(type, Object.keys(events));
+    problems.push(
+      `the chart handles ${type}, which is not declared in events${hint}: declare it in events as ${type}: event({ … }, { roles: ['<role>'] }) (or result({ … }), failure(), deadLetter())`,
+    );
+  }
+  const effects: Readonly<Record<string, EffectDeclaration<unknown>>> = kit.spec.effects ?? {};
+  for (const type of Object.keys(events).filter((t) => !handled.includes(t))) {
+    const failing = Object.entries(effects).filter(([, d]) => d.failure === type || d.permanentFailure === type);
+    if (failing.length > 0) {
+      for (const [name] of failing) {
+        const state = (kit.jobStates[name] ?? [])[0] ?? '<the state whose entry is ' + name + '>';
+        const leaf = state.split('.').at(-1) ?? state;
+        problems.push(
+          `effect ${name} reports failures as ${type}, which no state handles: in ${state}, on: { ${type}: [{ guard: 'canRetry', target: '${leaf}Wait' }, { target: '<where a person takes over>' }] }, with ${leaf}Wait: { after: { backoff: '${leaf}' } }`,
+        );
+      }
+      continue;
+    }
+    const hint = didYouMean(type, handled);
+    problems.push(
+      `the event ${type} is declared in events, but no state handles it, so it is refused in every state${hint}: add a transition on ${type} to the chart, or remove it from events`,
+    );
+  }
   return problems;
 }
 

@@ -4,6 +4,7 @@
  * Used by `defineWorkflow`, the released-version loader and the Stately check.
  */
 import type { AnyStateMachine } from 'xstate';
+import { didYouMean } from './did-you-mean.ts';
 
 export type ProblemCode =
   | 'STALE_FILE'
@@ -110,11 +111,11 @@ export function missingImplementations(machine: AnyStateMachine, key: string): P
       kind === 'delay'
         ? {
             code: 'UNDECLARED_DELAY',
-            message: `${key}: ${at} names the delay ${name}, which setup() does not declare; XState would fire it at once: declare it as setup({ delays: { ${name}: <ms, or a function of the context> } })`,
+            message: `${key}: ${at} names the delay ${name}, which setup() does not declare${didYouMean(name, Object.keys(impl.delays ?? {}))}; XState would fire it at once: declare it as setup({ delays: { ${name}: <ms, or a function of the context> } })`,
           }
         : {
             code: 'MISSING_IMPLEMENTATION',
-            message: `${key}: ${at} names the ${kind} ${name}, which setup() does not implement`,
+            message: `${key}: ${at} names the ${kind} ${name}, which setup() does not implement${didYouMean(name, Object.keys(impl[`${kind}s`] ?? {}))}`,
           },
     );
   });

@@ -12,6 +12,7 @@
  * The kit is described as data (`KitFacts`), given by the CLI, which may import the kit.
  */
 import type { AnyStateMachine } from 'xstate';
+import { didYouMean } from './did-you-mean.ts';
 import { eachReference, implementationsOf, type Config, type Problem, type ReferenceKind } from './chart-references.ts';
 
 /** What the check needs to know of a kit machine. */
@@ -95,12 +96,13 @@ export function kitReferenceProblems(
       return;
     }
     if (Object.hasOwn(impl[`${kind}s`] ?? {}, name)) return;
+    const hint = didYouMean(name, Object.keys(impl[`${kind}s`] ?? {}));
     once({
       code: kind === 'delay' ? 'UNDECLARED_DELAY' : 'MISSING_IMPLEMENTATION',
       message:
         kind === 'delay'
-          ? `${key}: ${at} names the delay ${name}, which the kit's setup() does not declare; XState would fire it at once: declare it in setup({ delays: { ${name}: () => <ms> } })`
-          : `${key}: ${at} names the ${kind} ${name}, which the kit's setup() does not implement; declare it in ${declareIn[kind]}`,
+          ? `${key}: ${at} names the delay ${name}, which the kit's setup() does not declare${hint}; XState would fire it at once: declare it in setup({ delays: { ${name}: () => <ms> } })`
+          : `${key}: ${at} names the ${kind} ${name}, which the kit's setup() does not implement${hint}; declare it in ${declareIn[kind]}`,
     });
   });
   return problems;
