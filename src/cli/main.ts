@@ -197,32 +197,24 @@ export async function main(
           print,
         );
       }
-      case 'stately': {
-        const { stately } = await import('./stately.ts');
-        const workflows = await registry();
-        // A project's stately/ and machine files are its own; with the fallback, Warden's repository's.
-        const project = loaded?.module
-          ? {
-              root: loaded.root,
-              entry: loaded.module,
-              machineFiles: loaded.machineFiles,
-              source: relative(loaded.root, loaded.module) || loaded.module,
-            }
-          : undefined;
-        return await stately(workflows, positionals[0], print, positionals[1], {
-          definition: typeof values.definition === 'string' ? values.definition : undefined,
-          ...(project ? { project } : {}),
-          printError,
-          ...(cwd ? { cwd } : {}),
-        });
-      }
+      case 'stately':
+        return await statelyCommand(positionals[0], positionals[1]);
       case 'init': {
         const { initProject } = await import('./scaffold/scaffold.ts');
         return initProject(positionals[0] ?? '.', { cwd, print, printError });
       }
       case 'new': {
         const { newWorkflow } = await import('./scaffold/scaffold.ts');
-        return newWorkflow(positionals[0], { cwd, print, printError });
+        const made = newWorkflow(positionals[0], { cwd, print, printError });
+        if (made !== 0) return made;
+        // The new chart's Stately files, so `warden stately check` passes at once.
+        try {
+          if ((await statelyCommand('gen', undefined, true)) === 0) return 0;
+        } catch (error) {
+          printError(`warden new: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        printError('warden new: the Stately files were not written: run npm run stately:gen once the project loads');
+        return 0;
       }
       case 'help':
       case '--help':
@@ -243,5 +235,27 @@ export async function main(
       return 2;
     }
     throw error;
+  }
+
+  /** `warden stately <action> [key]` over the project's workflows (with `projectOnly`, never Warden's own). */
+  async function statelyCommand(action: string | undefined, key?: string, projectOnly = false): Promise<number> {
+    const { stately } = await import('./stately.ts');
+    const workflows = await registry();
+    if (projectOnly && !loaded?.module) return 1;
+    // A project's stately/ and machine files are its own; with the fallback, Warden's repository's.
+    const project = loaded?.module
+      ? {
+          root: loaded.root,
+          entry: loaded.module,
+          machineFiles: loaded.machineFiles,
+          source: relative(loaded.root, loaded.module) || loaded.module,
+        }
+      : undefined;
+    return await stately(workflows, action, print, key, {
+      definition: typeof values.definition === 'string' ? values.definition : undefined,
+      ...(project ? { project } : {}),
+      printError,
+      ...(cwd ? { cwd } : {}),
+    });
   }
 }

@@ -161,6 +161,10 @@ describe('the packed package in a fresh project', { timeout: 300_000 }, () => {
   it('scaffolds a workflow with warden new that passes warden paths, the demo, its path test and the type check', async () => {
     const made = await step('warden new', 'npx', ['--no', 'warden', 'new', id], project);
     expect(made.stdout).toContain('registered docCheckWorkflow in warden.config.ts');
+    // warden new wrote the chart's Stately files: the check passes without a gen step.
+    expect(made.stdout).toContain('wrote stately/');
+    const check = await step('warden stately check', 'npx', ['--no', 'warden', 'stately', 'check'], project);
+    expect(check.stdout).toContain('stately: the generated files are current');
     const again = await run('npx', ['--no', 'warden', 'new', id], project);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`workflows/${id} exists already`);

@@ -4,7 +4,16 @@
  * and exit code 2. And the scaffold: `warden init` and `warden new` (src/cli/scaffold/), whose
  * generated workflow test/build/pack-install.test.ts runs from the installed package.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -210,6 +219,28 @@ describe('warden new', () => {
     );
     expect(config).toMatch(/workflows: \[\n {4}\/\/ .*\n {4}invoiceCheckWorkflow,\n {4}secondWorkflow,\n {2}\],/);
   });
+
+  it('writes the Stately files of the new chart, so warden stately check passes at once', async () => {
+    const cwd = folder();
+    expect((await run({ cwd }, 'init')).code).toBe(0);
+    // The project's packages: warden (its sources, as tsx loads them) and zod, from this repository.
+    const repo = fileURLToPath(new URL('../../', import.meta.url));
+    mkdirSync(join(cwd, 'node_modules/warden'), { recursive: true });
+    symlinkSync(join(repo, 'src'), join(cwd, 'node_modules/warden/src'), 'dir');
+    const exports = { '.': './src/index.ts', './testing': './src/testing/index.ts' };
+    writeFileSync(
+      join(cwd, 'node_modules/warden/package.json'),
+      JSON.stringify({ name: 'warden', type: 'module', exports }),
+    );
+    symlinkSync(realpathSync(join(repo, 'node_modules/zod')), join(cwd, 'node_modules/zod'), 'dir');
+    const made = await run({ cwd }, 'new', 'receipt-check');
+    expect(made.err).toBe('');
+    expect(made.code).toBe(0);
+    expect(made.out).toContain('wrote stately/');
+    const check = await run({ cwd }, 'stately', 'check');
+    expect(check.out).toContain('stately: the generated files are current');
+    expect(check.code).toBe(0);
+  }, 60_000);
 
   it.each([
     ['no id', [], /^usage: warden new <id>/],
