@@ -16,6 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mintToken } from '../src/api/auth.ts';
 import { RedisActionProvider } from '../machines/support/effects/index.ts';
+import { support } from '../machines/support/index.ts';
+import type { SupportContext } from '../machines/support/support.context.ts';
 import type { WorkflowRecord } from '../src/engine/decision.ts';
 import { connectRedis, deleteKeysWithPrefix, type RedisClient } from '../src/store/redis/connect.ts';
 import { RedisStore } from '../src/store/redis/redis-store.ts';
@@ -247,13 +249,18 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
             orReason(client.get(k.lease('worker', shard))),
             orReason(client.get(k.lease('timers', shard))),
           ]);
-          const context = (record?.snapshot as { context?: { jobs?: unknown } } | undefined)?.context;
+          // The jobs in flight as the platform reads them (the kit keeps them outside the author's context).
+          const definition = support.versions.find((v) => v.version === record?.definitionVersion);
+          const jobs =
+            record && definition
+              ? definition.currentJobs((record.snapshot as { context: SupportContext }).context, record.statePaths)
+              : null;
           return {
             id,
             state: record?.statePaths,
             version: record?.version,
             idleMs: record ? Date.now() - record.updatedAt : null,
-            jobs: context?.jobs,
+            jobs,
             timers: record?.timers,
             shard: { pending, groups, timers, leases: { worker: workerLease, timers: timerLease }, now: Date.now() },
           };

@@ -60,7 +60,8 @@ describe('reliability runs, short', { timeout: 600_000 }, () => {
     expect(report.postMortem).toHaveLength(4);
     for (const entry of report.postMortem) {
       expect(entry).toMatchObject({ state: expect.any(Array), version: expect.any(Number) });
-      expect(entry.jobs).toBeDefined();
+      expect(entry.jobs, 'the jobs in flight, read through the definition').toEqual(expect.any(Object));
+      expect(entry.jobs).not.toBeNull();
       expect(entry.shard.pending).toBeDefined();
     }
     expect(postMortemOf(report)).toContain('post-mortem');
