@@ -15,7 +15,7 @@ import { migrations } from './migrations.ts';
 import { supportPaths } from './paths/model.ts';
 import { supportClaims } from './support.claims.ts';
 import type { SupportContext } from './support.context.ts';
-import { reviewRetryChecks } from './support.guards.ts';
+import { reviewRetryChecks, supportPinnedFunctions } from './support.guards.ts';
 import { supportMachine } from './support.machine.ts';
 import { supportOutcomes } from './support.outcomes.ts';
 import { personEvents, roles } from './support.roles.ts';
@@ -23,8 +23,7 @@ import { supportDemo } from './demo.ts';
 import { supportView } from './view.ts';
 import type { ReleasedVersion } from '../../src/definitions/released-version.ts';
 import type { ReleasableParts } from '../../src/definitions/released-parts.ts';
-import { supportPinnedFunctions } from './support.implementations.ts';
-import { supportV1Parts, supportV1Release } from './versions/support.v1.ts';
+import { supportV1Kit, supportV1Parts, supportV1Release } from './versions/support.v1.ts';
 
 /** support@1, released (kept as data in `versions/`): workflows started on it keep running on it. */
 export const supportV1: WorkflowDefinition<SupportContext> & ReleasedVersion & ReleasableParts = {
@@ -32,6 +31,7 @@ export const supportV1: WorkflowDefinition<SupportContext> & ReleasedVersion & R
   version: 1,
   ...supportV1Release,
   ...supportV1Parts,
+  ...supportV1Kit,
   // Enforced on released versions too: a step that would end one unproven is refused.
   outcomes: supportOutcomes,
   // Who must be a person is today's policy, not released data: it holds for version 1 too.

@@ -3,7 +3,8 @@
  * on the version it started on; an operator may move it forward with one of these, never silently.
  * Each migration is a pure function of the persisted snapshot and is tested on real snapshots.
  */
-import type { LegacySupportContext as SupportContext } from './support.context.ts';
+import type { SupportContext } from './support.context.ts';
+import type { Operation } from './support.retry-policy.ts';
 
 export interface PersistedSnapshot {
   status: string;
@@ -22,6 +23,12 @@ export interface Migration {
 /** States of support@1 from which the request has passed policy validation (the fraud screen's place in v2). */
 const pastValidation = ['awaitingApproval', 'executingAction', 'notifyingCustomer', 'compensating', 'manualReview'];
 
+/** How a support@1 record persisted before the authoring kit counted its jobs (`legacyJobs` reads them). */
+interface CountedJobs {
+  attempts: Partial<Record<Operation, number>>;
+  stepAttempts: Partial<Record<Operation, number>>;
+}
+
 function statePathText(value: unknown): string {
   return JSON.stringify(value);
 }
@@ -37,7 +44,7 @@ export const supportV1toV2: Migration = {
   to: 'support@2',
   description: 'adds the fraud screen between policy validation and approval',
   migrate(snapshot) {
-    const context = snapshot.context as unknown as SupportContext;
+    const context = snapshot.context as unknown as SupportContext & Partial<CountedJobs>;
     const text = statePathText(snapshot.value);
     const validated = context.validation?.outcome === 'valid' && pastValidation.some((s) => text.includes(`"${s}"`));
     const fraud: SupportContext['fraud'] = validated
@@ -49,16 +56,18 @@ export const supportV1toV2: Migration = {
           artifact: null,
         }
       : null;
-    // Version 1 snapshots have no fraud counters (the type says they do: it is version 2's).
-    const attempts: Partial<SupportContext['attempts']> = context.attempts;
-    const stepAttempts: Partial<SupportContext['stepAttempts']> = context.stepAttempts;
-    const migrated: SupportContext = {
-      ...context,
-      fraud,
-      attempts: { ...context.attempts, fraud: attempts.fraud ?? 0 },
-      stepAttempts: { ...context.stepAttempts, fraud: stepAttempts.fraud ?? 0 },
-    };
-    return { ...snapshot, context: migrated as unknown as Record<string, unknown> };
+    // A record persisted before the kit counts its jobs itself, without fraud counters (the kit's
+    // own book, `$warden`, is carried over as it is).
+    const { attempts, stepAttempts } = context;
+    const counted =
+      attempts && stepAttempts
+        ? {
+            attempts: { ...attempts, fraud: attempts.fraud ?? 0 },
+            stepAttempts: { ...stepAttempts, fraud: stepAttempts.fraud ?? 0 },
+          }
+        : {};
+    const migrated = { ...context, fraud, ...counted };
+    return { ...snapshot, context: migrated };
   },
 };
 

@@ -8,7 +8,13 @@
  */
 import { withinApprovalLimit } from './support.claims.ts';
 import type { LegacySupportContext, ReviewStep, SupportContext } from './support.context.ts';
-import { actionIdempotencyKey, loopBoundsOf, modelSpendOf, reviewRetriesOf } from './support.context.ts';
+import {
+  actionIdempotencyKey,
+  createInitialContext,
+  loopBoundsOf,
+  modelSpendOf,
+  reviewRetriesOf,
+} from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
 import type { Operation } from './support.retry-policy.ts';
@@ -123,6 +129,12 @@ export function repeatsRefusedRecommendation(context: SupportContext, event: Any
   return invalid || context.changeRequest?.recommendationVersion === previous.version;
 }
 
+/** support@1's reviewer retry: the event retries `params.step`, and retrying that step is safe now. */
+export function reviewRetryAllowed(context: SupportContext, event: AnySupportEvent, params: unknown): boolean {
+  const step = (params as StepParams).step;
+  return payloadOf(event, 'REVIEW_RETRY_STEP')?.step === step && reviewStepChecks[step](context);
+}
+
 /** A validation's result names the current recommendation version (one of an earlier version is stale). */
 export function namesCurrentRecommendation(context: SupportContext, event: AnySupportEvent): boolean {
   return (
@@ -218,3 +230,17 @@ export function explainSupportGuard(name: string, context: SupportContext, event
   if (name === 'reviewRetryPermitted') return failing(reviewRetryChecks, context, event);
   return explainGuard(name, context, event);
 }
+
+/**
+ * What the guards, updates and delays, `explainGuard` and the initial context run through that a
+ * release pins by name beside them (`pinnedFunctions`, see `src/definitions/released-parts.ts`):
+ * the context factory, the tables of named checks, and the retry policies.
+ */
+export const supportPinnedFunctions = {
+  createInitialContext,
+  approvalChecks,
+  approverDecisionChecks,
+  receiptChecks,
+  reviewStepChecks,
+  retryPolicies,
+};

@@ -162,6 +162,8 @@ export const supportKit = setup({
     reviewCompletionAllowed: ({ context }) => g.guards.reviewCompletionAllowed(context),
     modelBudgetExhausted: ({ context }) => g.modelBudgetExhausted(context),
     isRepeatedRecommendation: ({ context, event }) => g.repeatsRefusedRecommendation(context, ev(event)),
+    /** support@1's reviewer retry of `params.step`: the step the event names, where retrying it is safe. */
+    reviewRetryAllowed: ({ context, event }, params) => g.reviewRetryAllowed(context, ev(event), params),
     /** The checks of a reviewer's retry; with `params.step`, only of that step (one branch per step). */
     reviewRetryPermitted: {
       ...named(g.reviewRetryChecks),
@@ -203,6 +205,8 @@ export const supportKit = setup({
     assignReviewOwner: ({ context, event }) => u.assignReviewOwner(context, ev(event)),
     markReviewOverdue: ({ context }) => u.markReviewOverdue(context),
     closeManualReview: ({ context, event }) => u.keepClosedReview(context, ev(event)),
+    /** support@1's `closeManualReview` as released: the closed review is dropped, not kept. */
+    dropClosedReview: () => u.closeManualReview(),
   },
   delays: {
     approvalTimeout: ({ context }) => context.config.approvalTimeoutMs,

@@ -195,7 +195,7 @@ function handlerOf(
 }
 
 /** Each result and failure event type → the operations of the effects that report it. */
-function resultOperationsOf(
+export function resultOperationsOf(
   effects: Readonly<Record<string, EffectDeclaration<unknown>>>,
   operations: Readonly<Record<string, string>>,
 ): Record<string, string[]> {

@@ -5,35 +5,39 @@
  */
 import { describe, expect, it } from 'vitest';
 import { registry as workflowRegistry } from '../../machines/index.ts';
-import { supportV1 } from '../../machines/support/index.ts';
-import type { SupportInput } from '../../machines/support/support.context.ts';
-import { createInitialContext } from '../../machines/support/support.context.ts';
-import { guards as g } from '../../machines/support/support.guards.ts';
-import { supportV1Implementations } from '../../machines/support/versions/support.v1.ts';
+import { supportV1, supportV2 } from '../../machines/support/index.ts';
+import { approvalChecks, approverDecisionChecks } from '../../machines/support/support.guards.ts';
+import { supportKit } from '../../machines/support/support.machine.ts';
 import { supportV1Repair } from '../../machines/support/versions/support.v1.repairs.ts';
 import releasedConfig from '../../machines/support/versions/support.v1.json' with { type: 'json' };
 import releasedPins from '../../machines/support/versions/support.v1.pins.json' with { type: 'json' };
 import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
 import { serialisableConfig } from '../../src/definitions/describe.ts';
 import { loadReleasedMachine, releaseFiles } from '../../src/definitions/released-version.ts';
-import { implementationFingerprint, implementationPins, normalisedSource } from '../../src/definitions/pins.ts';
+import {
+  implementationFingerprint,
+  implementationPins,
+  normalisedSource,
+  shortPin,
+} from '../../src/definitions/pins.ts';
 import { stateLock, stateLockPath, statelyCheck, type LockedVersion } from '../../src/definitions/stately.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
+import type { AnyStateMachine } from 'xstate';
 
 const definitions = workflowRegistry.versions;
 const findMigration = workflowRegistry.migration;
 const onDisk = statelyFilesOnDisk(workflowRegistry);
-const context = ({ input }: { input: SupportInput }) => createInitialContext(input);
+type Chart = Parameters<typeof supportKit.createMachine>[0];
 
-/** support@1 loaded from its released config and pins with `implementations` instead of its own. */
-const supportV1With = (implementations: Parameters<typeof loadReleasedMachine>[0]['implementations']) => ({
+/** support@1 loaded from its released config and pins on the kit, its machine changed by `change`. */
+const supportV1With = (change: (machine: AnyStateMachine) => AnyStateMachine, pins: unknown = releasedPins) => ({
   ...supportV1,
   ...loadReleasedMachine({
     key: 'support@1',
     config: releasedConfig,
-    implementations,
-    context,
-    pins: releasedPins,
+    implementations: {},
+    createMachine: (chart: Chart) => change(supportKit.createMachine(chart)),
+    pins,
     repair: supportV1Repair,
   }),
 });
@@ -46,7 +50,11 @@ const checkWithV1 = (v1: WorkflowDefinition) =>
 
 describe('a released version kept as data', () => {
   it('loads support@1 as the chart it was released with plus its named repairs, and the lock holds both', () => {
-    expect(serialisableConfig(supportV1.machine)).toEqual(repairedConfig);
+    // The context is the kit's setup()'s, not the chart's (repair 3 drops the released expression).
+    const kitConfig = (machine: typeof supportV1.machine) => serialisableConfig(machine) as Record<string, unknown>;
+    const { context: kitContext, ...chart } = kitConfig(supportV1.machine);
+    expect(chart).toEqual(repairedConfig);
+    expect(kitContext).toEqual(kitConfig(supportV2.machine).context);
     expect(supportV1.repairs).toEqual(supportV1Repair.names);
     expect(repairedConfig).not.toEqual(releasedConfig);
     const lock = JSON.parse(onDisk[stateLockPath] ?? '{}') as Record<string, LockedVersion>;
@@ -57,7 +65,8 @@ describe('a released version kept as data', () => {
   it('writes the same release files again, whoever compiled the implementations', () => {
     // The committed files were written by the CLI (tsx); these are computed under vite.
     const files = releaseFiles(supportV1.machine);
-    expect(JSON.parse(files.config)).toEqual(repairedConfig);
+    const { context: _kitContext, ...chart } = JSON.parse(files.config) as Record<string, unknown>;
+    expect(chart).toEqual(repairedConfig);
     expect(implementationPins(supportV1.machine)).toEqual(releasedPins);
   });
 
@@ -79,8 +88,12 @@ describe('a released version kept as data', () => {
         'MISSING_IMPLEMENTATION: tiny@1: states.b.entry names the action archive, which setup() does not implement',
       ].join('\n'),
     );
-    const { reviewDeadline: _gone, ...delays } = supportV1Implementations.delays;
-    expect(() => supportV1With({ ...supportV1Implementations, delays })).toThrow(
+    const withoutReviewDeadline = (machine: AnyStateMachine) => {
+      const copy = machine.provide({});
+      delete (copy.implementations.delays as Record<string, unknown>).reviewDeadline;
+      return copy;
+    };
+    expect(() => supportV1With(withoutReviewDeadline)).toThrow(
       'UNDECLARED_DELAY: support@1: states.manualReview.after names the delay reviewDeadline, which setup() does not declare; XState would fire it at once: declare it as setup({ delays: { reviewDeadline: <ms, or a function of the context> } })',
     );
   });
@@ -98,60 +111,49 @@ describe('a released version kept as data', () => {
     expect(() => loadReleasedMachine({ key: 'support@1', config: releasedConfig, implementations: {} })).toThrow(
       "support@1: the released config's context is ({input})=>createInitialContext(input); pass that factory as context",
     );
+    // On the kit the context is the kit's: a released config keeping its context expression is refused.
     expect(() =>
       loadReleasedMachine({
         key: 'support@1',
         config: releasedConfig,
-        implementations: supportV1Implementations,
-        context,
-        pins: { guards: {} },
+        implementations: {},
+        createMachine: (chart: Chart) => supportKit.createMachine(chart),
       }),
-    ).toThrow('support@1: the released pins are not a pin list (guards, actions and delays by name)');
+    ).toThrow("support@1: a chart released on the kit takes its context from the kit's setup(): drop its context");
+    expect(() => supportV1With((machine) => machine, { guards: {} })).toThrow(
+      'support@1: the released pins are not a pin list (guards, actions and delays by name)',
+    );
   });
 
   it('reports a pinned implementation whose source changed, naming it, and passes with the released one kept', () => {
-    const changed = ({ context, event }: Parameters<typeof supportV1Implementations.guards.approverMayDecide>[0]) =>
-      g.approverMayDecide(context, event) && g.approvalIsCurrentAndAuthorized(context, event);
-    const v1 = supportV1With({
-      ...supportV1Implementations,
-      guards: { ...supportV1Implementations.guards, approverMayDecide: changed },
-    });
+    type Args = { context: never; event: never };
+    const all = (checks: typeof approvalChecks, { context, event }: Args) =>
+      Object.values(checks).every((check) => check(context, event));
+    const changed = (args: Args) => all(approverDecisionChecks, args) && all(approvalChecks, args);
+    const v1 = supportV1With((machine) => machine.provide({ guards: { approverMayDecide: changed } }));
     expect(checkWithV1(v1)).toEqual([
       {
         code: 'IMPLEMENTATION_CHANGED',
-        message: `support@1: the guard approverMayDecide is not the one support@1 was released with (pinned ${releasedPins.guards.approverMayDecide.slice(0, 19)}, now ${implementationFingerprint(changed).slice(0, 19)}); keep the released implementation for support@1 and pin again only a deliberate change`,
+        message: `support@1: the guard approverMayDecide is not the one support@1 was released with (pinned ${shortPin(releasedPins.guards.approverMayDecide)}, now ${shortPin(implementationFingerprint(changed))}) (it was made by the authoring kit and no longer is); keep the released implementation for support@1 and pin again only a deliberate change`,
       },
     ]);
     // A delay too; the chart (and so the lock) is unchanged, so nothing else is reported.
-    const later = supportV1With({
-      ...supportV1Implementations,
-      delays: { ...supportV1Implementations.delays, reviewDeadline: () => 60_000 },
-    });
+    const later = supportV1With((machine) => machine.provide({ delays: { reviewDeadline: () => 60_000 } }));
     expect(checkWithV1(later).map((p) => [p.code, p.message.split(' is not')[0]])).toEqual([
       ['IMPLEMENTATION_CHANGED', 'support@1: the delay reviewDeadline'],
     ]);
     // The fix: support@1 keeps the implementation it was released with.
-    expect(checkWithV1(supportV1With(supportV1Implementations))).toEqual([]);
+    expect(checkWithV1(supportV1With((machine) => machine))).toEqual([]);
   });
 
   it('reports a name the config uses that its release does not pin', () => {
-    const { isCurrentJob: _unpinned, ...guards } = releasedPins.guards;
-    const v1 = {
-      ...supportV1,
-      ...loadReleasedMachine({
-        key: 'support@1',
-        config: releasedConfig,
-        implementations: supportV1Implementations,
-        context,
-        pins: { ...releasedPins, guards },
-        repair: supportV1Repair,
-      }),
-    };
+    const { answersTheJob: _unpinned, ...guards } = releasedPins.guards;
+    const v1 = supportV1With((machine) => machine, { ...releasedPins, guards });
     expect(checkWithV1(v1)).toEqual([
       {
         code: 'IMPLEMENTATION_UNPINNED',
         message:
-          "support@1: states.beforeAction.states.classifying.states.attempting.on.CLASSIFIED names the guard isCurrentJob, which its release does not pin; release the version's pins again",
+          "support@1: states.beforeAction.states.gatheringEvidence.states.policy.states.attempting.on.RETRYABLE_ERROR names the guard answersTheJob, which its release does not pin; release the version's pins again",
       },
     ]);
   });

@@ -1,15 +1,14 @@
 /**
- * Support records persisted before support@2 moved onto the authoring kit keep running on it: their
+ * Support records persisted before support moved onto the authoring kit keep running on it: their
  * context holds the jobs and attempts in its own fields (`attempts`, `stepAttempts`, `jobs`, no
  * `$warden` slot), the kit reads them through `legacyJobs`, and the backoff timers they armed under
- * the old delay names fire as retries (`backoffDelays`). Both kinds: a support@2 record written by
- * the code before the kit, and a support@1 record (support@1 still keeps its jobs itself) migrated
- * to support@2.
+ * the old delay names fire as retries (`backoffDelays`). Every kind: a support@2 record written by
+ * the code before the kit, a support@1 record of then on support@1 itself (on the kit too since),
+ * and one migrated to support@2.
  */
 import { describe, expect, it } from 'vitest';
 import { supportV1, supportV2 } from '../../machines/support/index.ts';
 import { supportV1toV2 } from '../../machines/support/migrations.ts';
-import type { LegacySupportContext } from '../../machines/support/support.context.ts';
 import { operations } from '../../machines/support/support.retry-policy.ts';
 import type { JobBook } from '../../src/authoring/setup.ts';
 import { decideMigration } from '../../src/engine/migrate.ts';
@@ -30,9 +29,9 @@ function beforeTheKit(h: Harness, patch: Partial<Record<'attempts' | 'stepAttemp
   const { $warden, ...context } = snapshot.context as { $warden: JobBook } & Record<string, unknown>;
   const count = (read: (job: JobBook['jobs'][string]) => number) =>
     Object.fromEntries(operations.map((op) => [op, $warden.jobs[op] ? read($warden.jobs[op]) : 0]));
-  const legacy: Pick<LegacySupportContext, 'attempts' | 'stepAttempts' | 'jobs'> = {
-    attempts: { ...count((job) => job.n), ...patch.attempts } as LegacySupportContext['attempts'],
-    stepAttempts: { ...count((job) => job.attempt), ...patch.stepAttempts } as LegacySupportContext['stepAttempts'],
+  const legacy = {
+    attempts: { ...count((job) => job.n), ...patch.attempts },
+    stepAttempts: { ...count((job) => job.attempt), ...patch.stepAttempts },
     jobs: h.jobs,
   };
   h.record = { ...h.record, snapshot: { ...snapshot, context: { ...context, ...legacy } } };
@@ -40,8 +39,9 @@ function beforeTheKit(h: Harness, patch: Partial<Record<'attempts' | 'stepAttemp
   return h;
 }
 
-/** A support@1 record migrated to support@2 by an operator, driven on support@2 from there. */
+/** A support@1 record persisted before the kit, migrated to support@2 by an operator, driven on support@2 from there. */
 function migrated(h: Harness): Harness {
+  beforeTheKit(h);
   const decision = decideMigration({
     ...{ from: supportV1, to: supportV2, migration: supportV1toV2 },
     ...{ record: h.record, principal: operator, eventId: 'm', now: t0 },
@@ -50,7 +50,8 @@ function migrated(h: Harness): Harness {
   const next = Harness.create({ definition: supportV2 });
   next.record = decision.record;
   next.now = h.now;
-  expect(next.context).toHaveProperty('stepAttempts');
+  // The migration adds the fraud screen's counters to the counts the record kept itself.
+  expect(next.context).toMatchObject({ attempts: { fraud: 0 }, stepAttempts: { fraud: 0 } });
   expect(next.context).not.toHaveProperty('$warden');
   return next;
 }
@@ -73,7 +74,7 @@ describe('a support@2 record persisted before the kit', () => {
   it('with the refund in flight, its job is answered and the executions of the visit keep counting', () => {
     // Executed twice in this visit already (the second after a reconciliation found nothing).
     const h = beforeTheKit(v2.executing(), { attempts: { execute: 2 }, stepAttempts: { execute: 2 } });
-    (h.record.snapshot as { context: LegacySupportContext }).context.jobs = { execute: 'wf-1/execute/2' };
+    (h.record.snapshot as { context: { jobs: unknown } }).context.jobs = { execute: 'wf-1/execute/2' };
     expect(h.send('ACTION_EXECUTED', { jobId: 'wf-1/execute/1' })).toMatchObject({ code: 'STALE_JOB' });
     h.ok('ACTION_OUTCOME_UNKNOWN', { jobId: 'wf-1/execute/2' });
     h.ok('ACTION_NOT_FOUND');
@@ -95,7 +96,73 @@ describe('a support@2 record persisted before the kit', () => {
   });
 });
 
-describe('a support@1 record migrated to support@2', () => {
+describe('a support@1 record persisted before the kit, on support@1', () => {
+  it('mid-retry with its backoff timer armed, fires it as the next attempt and runs to completion', () => {
+    const h = beforeTheKit(v1.classifyingRetryWait());
+    expect(h.record.definitionVersion).toBe(1);
+    expect(h.paths).toEqual(['beforeAction.classifying.retryWait']);
+    h.fire('classifyBackoff');
+    expect(h.paths).toEqual(['beforeAction.classifying.attempting']);
+    expect(h.effects.at(-1)).toMatchObject({ jobId: 'wf-1/classify/2' });
+    expect(h.attempt('classify')).toBe(2);
+    expect(h.send('CLASSIFIED', { jobId: 'wf-1/classify/1' })).toMatchObject({ code: 'STALE_JOB' });
+    h.classify();
+    h.gather();
+    h.recommend();
+    h.validate();
+    expect(h.paths).toEqual(['beforeAction.awaitingApproval']);
+    h.approve(principals.approver);
+    h.execute();
+    h.notify();
+    expect(h.paths).toEqual(['completed']);
+    expect(h.record.definitionVersion).toBe(1);
+  });
+
+  it('mid-retry, the attempts it spent still count', () => {
+    const h = beforeTheKit(v1.classifyingRetryWait());
+    h.fire('classifyBackoff');
+    h.ok('RETRYABLE_ERROR', { jobId: 'wf-1/classify/2' });
+    expect(h.paths).toEqual(['manualReview']);
+    expect(h.context.manualReview).toMatchObject({ reason: 'RETRIES_EXHAUSTED', step: 'classify' });
+  });
+
+  it('with the policy and account jobs in flight side by side, each region answers its own', () => {
+    const h = beforeTheKit(v1.gatheringEvidence());
+    const { policy, account } = h.jobs;
+    expect([policy, account]).toEqual(['wf-1/policy/1', 'wf-1/account/1']);
+    h.ok('RETRYABLE_ERROR', { jobId: account });
+    expect(h.paths).toContain('beforeAction.gatheringEvidence.account.retryWait');
+    expect(h.paths).toContain('beforeAction.gatheringEvidence.policy.attempting');
+    expect(h.send('ACCOUNT_INSPECTED', { jobId: account })).toMatchObject({ code: 'STALE_JOB' });
+    h.fire('accountBackoff');
+    expect(h.jobs.account).toBe('wf-1/account/2');
+    h.gather();
+    expect(h.paths).toEqual(['beforeAction.generatingRecommendation.attempting']);
+  });
+
+  it('with the refund in flight, its job is answered and the executions of the visit keep counting', () => {
+    const h = beforeTheKit(v1.executing(), { attempts: { execute: 2 }, stepAttempts: { execute: 2 } });
+    (h.record.snapshot as { context: { jobs: unknown } }).context.jobs = { execute: 'wf-1/execute/2' };
+    expect(h.send('ACTION_EXECUTED', { jobId: 'wf-1/execute/1' })).toMatchObject({ code: 'STALE_JOB' });
+    h.ok('ACTION_OUTCOME_UNKNOWN', { jobId: 'wf-1/execute/2' });
+    h.ok('ACTION_NOT_FOUND');
+    expect(h.paths).toEqual(['executingAction.executing']);
+    expect(h.effects.at(-1)).toMatchObject({ jobId: 'wf-1/execute/3' });
+    h.ok('ACTION_OUTCOME_UNKNOWN');
+    h.ok('ACTION_NOT_FOUND');
+    expect(h.paths).toEqual(['manualReview']);
+    expect(h.context.manualReview).toMatchObject({ reason: 'ACTION_NOT_CONFIRMED', step: 'execute' });
+  });
+
+  it('with the refund in flight, runs to completion', () => {
+    const h = beforeTheKit(v1.executing());
+    h.ok('ACTION_EXECUTED', { jobId: 'wf-1/execute/1' });
+    h.notify();
+    expect(h.paths).toEqual(['completed']);
+  });
+});
+
+describe('a support@1 record persisted before the kit, migrated to support@2', () => {
   it('mid-retry with its backoff timer armed, fires it as the next attempt and runs to completion', () => {
     const h = migrated(v1.classifyingRetryWait());
     h.fire('classifyBackoff');

@@ -1,61 +1,40 @@
 /**
  * support@1 as released, kept as data: `support.v1.json` is its config as released,
- * `support.v1.pins.json` pins the guards, actions and delays it names (a fingerprint of each one's
- * source at the release), and `support.v1.parts.json` holds the rest of the definition as released:
- * who may create it and send each event, its start and dead-letter events, job guards and effect
- * operations, which it runs on as they are there; and pins of its event and input schemas, its
- * effects' job-parameter builders, `currentJobs`, `explainGuard` and the functions named in
- * `supportPinnedFunctions`. Workflows started on version 1 run on this until they finish or are
- * migrated (see `../migrations.ts`). Never edit the JSON: change `../support.machine.ts` and register
- * a new version instead.
+ * `support.v1.pins.json` pins the guards, updates and delays it names (a fingerprint of each one's
+ * source), and `support.v1.parts.json` holds the rest of the definition as released: who may create
+ * it and send each event, its start and dead-letter events, job guards and effect operations, which
+ * it runs on as they are there; and pins of its event and input schemas, its effects' job-parameter
+ * builders, `currentJobs`, `explainGuard` and the functions named in `supportPinnedFunctions`.
+ * Workflows started on version 1 run on this until they finish or are migrated (see
+ * `../migrations.ts`). Never edit the JSON: change `../support.machine.ts` and register a new
+ * version instead.
  *
- * `stately:check` fails with IMPLEMENTATION_CHANGED or DEFINITION_CHANGED when something pinned here
- * no longer has its pinned source. Then keep the released implementation for this version, under its
- * name, in `releasedImplementations` or `releasedCode` below (and re-pin only a change that version 1
- * must see, deliberately).
- *
- * The chart runs with the repairs of `support.v1.repairs.ts`: each closes a hole in a guarantee
- * every workflow has, and is named there.
+ * It runs on the authoring kit's implementations, support@2's (`supportKit`), with the repairs of
+ * `support.v1.repairs.ts`: the third puts its chart on the kit. `stately:check` fails with
+ * IMPLEMENTATION_CHANGED or DEFINITION_CHANGED when something pinned here no longer has its pinned
+ * source: then keep the released one for this version, under a name of its own in the kit (as
+ * `dropClosedReview`) or in `releasedCode` below, and re-pin only a change version 1 must see,
+ * deliberately.
  */
+import { kitOf } from '../../../src/authoring/setup.ts';
+import { resultOperationsOf } from '../../../src/authoring/workflow.ts';
 import { loadReleasedParts, type LiveParts } from '../../../src/definitions/released-parts.ts';
 import { loadReleasedMachine, type ReleasedVersion } from '../../../src/definitions/released-version.ts';
-import type { SupportContext, SupportInput } from '../support.context.ts';
-import {
-  createInitialContext,
-  currentJobs,
-  loopBoundFields,
-  supportConfigSchema,
-  supportInputSchema,
-} from '../support.context.ts';
+import type { WorkflowDefinition } from '../../../src/engine/definition.ts';
+import type { SupportContext } from '../support.context.ts';
+import { loopBoundFields, supportConfigSchema, supportInputSchema } from '../support.context.ts';
 import { effects, type EffectSpec } from '../support.effects.ts';
 import { eventSchemas } from '../support.events.ts';
-import { explainGuard } from '../support.guards.ts';
-import {
-  supportActions,
-  supportDelays,
-  supportGuards,
-  supportPinnedFunctions,
-  update,
-} from '../support.implementations.ts';
-import * as u from '../support.updates.ts';
+import { supportKit } from '../support.machine.ts';
+import { supportPinnedFunctions } from '../support.guards.ts';
 import config from './support.v1.json' with { type: 'json' };
 import parts from './support.v1.parts.json' with { type: 'json' };
 import pins from './support.v1.pins.json' with { type: 'json' };
 import { supportV1Repair } from './support.v1.repairs.ts';
 
 /**
- * Implementations support@1 was released with that the latest version has since changed:
- * `closeManualReview` (support@2 keeps the closed review as `lastReview`; version 1 drops it, as released).
- */
-const releasedImplementations = {
-  guards: {},
-  actions: { closeManualReview: update(() => u.closeManualReview()) },
-  delays: {},
-};
-
-/**
- * Schemas, job-parameter builders and pinned functions support@1 was released with that have since
- * changed. support@2's loop bounds added the model results' optional `usage` and the model jobs'
+ * Schemas and job-parameter builders support@1 was released with that have since changed.
+ * support@2's loop bounds added the model results' optional `usage` and the model jobs'
  * `reportUsage`: support@1's jobs do not ask for usage, so its results carry none.
  */
 const releasedEffects: Record<'requestClassification' | 'requestRecommendation', EffectSpec> = {
@@ -98,20 +77,26 @@ const releasedInputSchema = supportInputSchema.extend({
     .default({}),
 });
 
-export const supportV1Implementations = {
-  guards: { ...supportGuards, ...releasedImplementations.guards },
-  actions: { ...supportActions, ...releasedImplementations.actions },
-  delays: { ...supportDelays, ...releasedImplementations.delays },
-};
-
 export const supportV1Release: ReleasedVersion = loadReleasedMachine({
   key: 'support@1',
   config,
   repair: supportV1Repair,
-  implementations: supportV1Implementations,
-  context: ({ input }: { input: SupportInput }) => createInitialContext(input),
+  implementations: {},
+  createMachine: (chart) => supportKit.createMachine(chart),
   pins,
 });
+
+const kit = kitOf(supportV1Release.machine);
+if (!kit) throw new Error("support@1: its chart was not made with the kit's setup()");
+
+/**
+ * Which effects' jobs report each result and failure, as the kit tells them for support@2: without
+ * it a result of another operation's job would be taken by whichever region of the parallel evidence
+ * takes that event unguarded.
+ */
+export const supportV1Kit: Pick<WorkflowDefinition<SupportContext>, 'resultOperations'> = {
+  resultOperations: resultOperationsOf(kit.spec.effects ?? {}, kit.operations),
+};
 
 export const supportV1Parts = loadReleasedParts<SupportContext>({
   key: 'support@1',
@@ -120,8 +105,8 @@ export const supportV1Parts = loadReleasedParts<SupportContext>({
     inputSchema: releasedInputSchema,
     eventSchemas: { ...eventSchemas, ...releasedCode.eventSchemas },
     effects: { ...effects, ...releasedCode.effects },
-    currentJobs,
-    explainGuard,
+    currentJobs: kit.currentJobs,
+    explainGuard: kit.explainGuard,
     pinnedFunctions: { ...supportPinnedFunctions, ...releasedCode.pinnedFunctions },
   },
 });
