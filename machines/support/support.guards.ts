@@ -131,8 +131,9 @@ export function repeatsRefusedRecommendation(context: SupportContext, event: Any
 
 /** support@1's reviewer retry: the event retries `params.step`, and retrying that step is safe now. */
 export function reviewRetryAllowed(context: SupportContext, event: AnySupportEvent, params: unknown): boolean {
-  const step = (params as StepParams).step;
-  return payloadOf(event, 'REVIEW_RETRY_STEP')?.step === step && reviewStepChecks[step](context);
+  // Explaining a refusal asks without the branch's params: then it names itself, as released.
+  const step = (params as Partial<StepParams> | undefined)?.step;
+  return step !== undefined && payloadOf(event, 'REVIEW_RETRY_STEP')?.step === step && reviewStepChecks[step](context);
 }
 
 /** A validation's result names the current recommendation version (one of an earlier version is stale). */
