@@ -3,8 +3,7 @@
  * on the version it started on; an operator may move it forward with one of these, never silently.
  * Each migration is a pure function of the persisted snapshot and is tested on real snapshots.
  */
-import type { SupportContext } from './support.context.ts';
-import type { Operation } from './support.retry-policy.ts';
+import type { JobsKeptBefore, SupportContext } from './support.context.ts';
 
 export interface PersistedSnapshot {
   status: string;
@@ -23,12 +22,6 @@ export interface Migration {
 /** States of support@1 from which the request has passed policy validation (the fraud screen's place in v2). */
 const pastValidation = ['awaitingApproval', 'executingAction', 'notifyingCustomer', 'compensating', 'manualReview'];
 
-/** How a support@1 record persisted before the authoring kit counted its jobs (`legacyJobs` reads them). */
-interface CountedJobs {
-  attempts: Partial<Record<Operation, number>>;
-  stepAttempts: Partial<Record<Operation, number>>;
-}
-
 function statePathText(value: unknown): string {
   return JSON.stringify(value);
 }
@@ -44,7 +37,7 @@ export const supportV1toV2: Migration = {
   to: 'support@2',
   description: 'adds the fraud screen between policy validation and approval',
   migrate(snapshot) {
-    const context = snapshot.context as unknown as SupportContext & Partial<CountedJobs>;
+    const context = snapshot.context as unknown as SupportContext & Partial<JobsKeptBefore>;
     const text = statePathText(snapshot.value);
     const validated = context.validation?.outcome === 'valid' && pastValidation.some((s) => text.includes(`"${s}"`));
     const fraud: SupportContext['fraud'] = validated

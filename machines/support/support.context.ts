@@ -7,7 +7,6 @@ import { nothingSpent, type ModelSpend } from '../../src/definitions/model-spend
 import { z } from 'zod';
 import { categories, currency, errorClasses, money, reviewSteps } from './support.events.ts';
 import type { Operation } from './support.retry-policy.ts';
-import { operations } from './support.retry-policy.ts';
 
 /** No timeout or deadline is longer than a year: beyond that a date cannot be shown or reasoned about. */
 const maxDurationMs = 366 * 24 * 60 * 60 * 1000;
@@ -285,20 +284,17 @@ export interface SupportContext {
 }
 
 /**
- * support@1's context, and support@2's persisted before the authoring kit: it kept its jobs and
- * attempts in fields of its own (the kit keeps them in its slot since).
+ * How a support context persisted before the authoring kit kept its jobs (both versions did): the kit
+ * reads them through `legacyJobs` (it keeps them in its own slot since).
  */
-export interface LegacySupportContext extends SupportContext {
+export interface JobsKeptBefore {
   /** Attempts per operation over the whole workflow: the `<attempt>` of job ids, never reused. */
-  attempts: Record<Operation, number>;
+  attempts: Partial<Record<Operation, number>>;
   /** Attempts in the current visit to a step: what the retry budget counts. */
-  stepAttempts: Record<Operation, number>;
-  /** Jobs in flight by operation; a result naming any other job id is stale. */
+  stepAttempts: Partial<Record<Operation, number>>;
+  /** Jobs in flight by operation. */
   jobs: Partial<Record<Operation, string>>;
 }
-
-const zeroes = (): Record<Operation, number> =>
-  Object.fromEntries(operations.map((operation) => [operation, 0])) as Record<Operation, number>;
 
 /**
  * XState's pure `transition()` builds a throw-away actor on every call, which evaluates the initial
@@ -308,7 +304,7 @@ const zeroes = (): Record<Operation, number> =>
 const noInput = new TypeError('a support workflow needs its creation input');
 
 /** The context of a new workflow. Invalid input throws: the engine validates input before it gets here. */
-export function createInitialContext(rawInput: SupportInput): LegacySupportContext {
+export function createInitialContext(rawInput: SupportInput): SupportContext {
   if ((rawInput as SupportInput | undefined) === undefined) throw noInput;
   const input = supportInputSchema.parse(rawInput);
   const config = supportConfigSchema.parse(input.config);
@@ -321,9 +317,6 @@ export function createInitialContext(rawInput: SupportInput): LegacySupportConte
     request: input.request,
     config,
     deadlineAt: input.createdAt + config.workflowDeadlineMs,
-    attempts: zeroes(),
-    stepAttempts: zeroes(),
-    jobs: {},
     lastError: null,
     classification: null,
     evidence: { policy: null, account: null },
@@ -342,15 +335,8 @@ export function createInitialContext(rawInput: SupportInput): LegacySupportConte
   };
 }
 
-/** The context of a new support@2 workflow: support@1's without its jobs and attempts, which the kit keeps. */
-export function supportContext(input: SupportInput): SupportContext {
-  const { attempts: _attempts, stepAttempts: _stepAttempts, jobs: _jobs, ...context } = createInitialContext(input);
-  return context;
-}
-
-/** support@1's jobs in flight by operation: a result naming any other job id is stale. */
-export const currentJobs = (context: LegacySupportContext): Readonly<Record<string, string | undefined>> =>
-  context.jobs;
+/** The context of a new workflow, as the kit's `setup()` names it (the kit adds its book of jobs). */
+export const supportContext: (input: SupportInput) => SupportContext = createInitialContext;
 
 /** The idempotency key of the refund for the current recommendation: the same on every attempt. */
 export function actionIdempotencyKey(context: Pick<SupportContext, 'workflowId'>, recommendationVersion: number) {

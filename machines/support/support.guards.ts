@@ -2,12 +2,12 @@
  * Guards of the support workflow: pure, deterministic predicates over (context, event, params).
  *
  * A guard that protects authority is a list of named checks, so a refusal can say which check
- * failed (`explainGuard`). Authority (roles, tenant, the approval limit among the token's claims) is
+ * failed (the kit's `explainGuard`). Authority (roles, tenant, the approval limit among the token's claims) is
  * read from the event's actor, which the engine fills in from the authenticated principal — never
  * from the payload.
  */
 import { withinApprovalLimit } from './support.claims.ts';
-import type { LegacySupportContext, ReviewStep, SupportContext } from './support.context.ts';
+import type { ReviewStep, SupportContext } from './support.context.ts';
 import {
   actionIdempotencyKey,
   createInitialContext,
@@ -17,13 +17,9 @@ import {
 } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
-import type { Operation } from './support.retry-policy.ts';
 import { retryPolicies } from './support.retry-policy.ts';
 import { roles } from './support.roles.ts';
 
-export interface OperationParams {
-  operation: Operation;
-}
 export interface StepParams {
   step: ReviewStep;
 }
@@ -155,85 +151,26 @@ export function actionOutcomeUncertain(context: SupportContext): boolean {
   return status === 'inFlight' || status === 'unknown' || status === 'notFound';
 }
 
-function errorIsRetryable(context: LegacySupportContext, operation: Operation): boolean {
-  const error = context.lastError;
-  return (
-    error !== null &&
-    error.operation === operation &&
-    (retryPolicies[operation].retryableErrors as readonly string[]).includes(error.errorClass)
-  );
-}
-
-function isCurrentJob(context: LegacySupportContext, event: AnySupportEvent, params: OperationParams): boolean {
-  const jobId = payloadField(event, 'jobId');
-  return typeof jobId === 'string' && context.jobs[params.operation] === jobId;
-}
-
+/** Support's guards over its own facts; the kit's `setup()` names them (support.machine.ts). */
 export const guards = {
-  isCurrentJob,
-  isCurrentValidation: (context: LegacySupportContext, event: AnySupportEvent) =>
-    isCurrentJob(context, event, { operation: 'validate' }) && namesCurrentRecommendation(context, event),
   classificationIsConfident: (context: SupportContext) =>
     context.classification !== null && context.classification.confidence >= context.config.confidenceThreshold,
-  hasAttemptsLeft: (context: LegacySupportContext, _event: AnySupportEvent, params: OperationParams) =>
-    context.stepAttempts[params.operation] < retryPolicies[params.operation].maxAttempts,
-  errorIsRetryable: (context: LegacySupportContext, _event: AnySupportEvent, params: OperationParams) =>
-    errorIsRetryable(context, params.operation),
-  canRetry: (context: LegacySupportContext, _event: AnySupportEvent, params: OperationParams) =>
-    errorIsRetryable(context, params.operation) &&
-    context.stepAttempts[params.operation] < retryPolicies[params.operation].maxAttempts,
   escalationIsAuthorised: (_context: SupportContext, event: AnySupportEvent) =>
     // A worker escalates about its own job in flight (the engine refuses stale job ids); people need no job.
     typeof payloadField(event, 'jobId') === 'string' ||
     ('actor' in event && event.actor.roles.some((role) => role === roles.agent || role === roles.approver)),
-  approverMayDecide: (context: SupportContext, event: AnySupportEvent) =>
-    failing(approverDecisionChecks, context, event).length === 0,
   hasRevisionBudget: (context: SupportContext) => context.revisions < context.config.maxRevisions,
   validationIsRevisable: (context: SupportContext) =>
     context.validation?.outcome === 'invalid' && context.validation.revisable,
   approvalIsCurrentAndAuthorized: (context: SupportContext, event: AnySupportEvent) =>
     failing(approvalChecks, context, event).length === 0,
   cancellationPending: (context: SupportContext) => context.cancellation?.status === 'pending',
-  receiptMatchesApproval: (context: SupportContext, event: AnySupportEvent) =>
-    failing(receiptChecks, context, event).length === 0,
   hasActionReceipt: (context: SupportContext) => context.action.receipt !== null,
-  actionCannotHaveTakenEffect: (context: SupportContext) => actionCannotHaveTakenEffect(context),
-  actionOutcomeUncertain: (context: SupportContext) => actionOutcomeUncertain(context),
-  reviewRetryAllowed: (context: SupportContext, event: AnySupportEvent, params: StepParams) =>
-    payloadOf(event, 'REVIEW_RETRY_STEP')?.step === params.step && reviewStepChecks[params.step](context),
   reviewCompletionAllowed: (context: SupportContext) => !actionOutcomeUncertain(context),
-  modelBudgetExhausted: (context: SupportContext) => modelBudgetExhausted(context),
-  isRepeatedRecommendation: (context: LegacySupportContext, event: AnySupportEvent) =>
-    isCurrentJob(context, event, { operation: 'recommend' }) && repeatsRefusedRecommendation(context, event),
-  reviewRetryPermitted: (context: SupportContext, event: AnySupportEvent, params: StepParams) =>
-    payloadOf(event, 'REVIEW_RETRY_STEP')?.step === params.step &&
-    failing(reviewRetryChecks, context, event).length === 0,
-} satisfies Record<string, (context: LegacySupportContext, event: AnySupportEvent, params: never) => boolean>;
-
-export type GuardName = keyof typeof guards;
+} satisfies Record<string, (context: SupportContext, event: AnySupportEvent) => boolean>;
 
 /**
- * Why a guard refused: the failing named checks of a composite guard, or the guard itself.
- * Used by the decider to make `GUARD_REJECTED` refusals precise.
- */
-export function explainGuard(name: string, context: SupportContext, event: AnySupportEvent): string[] {
-  if (name === 'approvalIsCurrentAndAuthorized') return failing(approvalChecks, context, event);
-  if (name === 'approverMayDecide') return failing(approverDecisionChecks, context, event);
-  if (name === 'receiptMatchesApproval') return failing(receiptChecks, context, event);
-  return [name];
-}
-
-/**
- * `explainGuard` of support@2: also names the failing check of a reviewer's retry. support@1 keeps
- * `explainGuard` as released.
- */
-export function explainSupportGuard(name: string, context: SupportContext, event: AnySupportEvent): string[] {
-  if (name === 'reviewRetryPermitted') return failing(reviewRetryChecks, context, event);
-  return explainGuard(name, context, event);
-}
-
-/**
- * What the guards, updates and delays, `explainGuard` and the initial context run through that a
+ * What support's guards, updates and delays and the initial context run through that a
  * release pins by name beside them (`pinnedFunctions`, see `src/definitions/released-parts.ts`):
  * the context factory, the tables of named checks, and the retry policies.
  */

@@ -12,7 +12,7 @@
 import { deadLetter, event, failure, result, setup, type EffectDeclaration } from '../../src/authoring/index.ts';
 import { jobsFromCounts } from '../../src/authoring/legacy-jobs.ts';
 import { supportHandlers, type SupportAdapters } from './effects/handlers.ts';
-import type { LegacySupportContext, SupportContext, SupportInput } from './support.context.ts';
+import type { JobsKeptBefore, SupportContext, SupportInput } from './support.context.ts';
 import { supportContext, supportCreateSchema } from './support.context.ts';
 import { effects, type EffectType } from './support.effects.ts';
 import { eventSchemas as s, payloadOf, type AnySupportEvent } from './support.events.ts';
@@ -132,7 +132,7 @@ export const supportKit = setup({
   },
   /** Before the kit, the context counted jobs per operation (`attempts`) and attempts per visit (`stepAttempts`). */
   legacyJobs: (c) => {
-    const old = c as Partial<LegacySupportContext>;
+    const old = c as Partial<JobsKeptBefore>;
     return jobsFromCounts(c.workflowId, old.attempts, old.stepAttempts);
   },
   backoffDelays: [

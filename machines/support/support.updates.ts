@@ -4,8 +4,8 @@
  */
 import { addModelUsage } from '../../src/definitions/model-spend.ts';
 import { approvalLimitOf } from './support.claims.ts';
-import type { LegacySupportContext, ManualReview, SupportContext } from './support.context.ts';
-import { actionIdempotencyKey, jobIdFor, keptHistory } from './support.context.ts';
+import type { JobsKeptBefore, ManualReview, SupportContext } from './support.context.ts';
+import { actionIdempotencyKey, keptHistory } from './support.context.ts';
 import type { AnySupportEvent } from './support.events.ts';
 import { payloadField, payloadOf } from './support.events.ts';
 import { actionCannotHaveTakenEffect, actionOutcomeUncertain, guards, reviewRetryPossible } from './support.guards.ts';
@@ -20,17 +20,6 @@ function actorId(event: AnySupportEvent): string {
 }
 
 const field = payloadField;
-
-/** Starts an attempt of `operation`: the next job id, counted for the job id and for the retry budget. */
-export function startAttempt(context: LegacySupportContext, operation: Operation): Partial<LegacySupportContext> {
-  const attempt = context.attempts[operation] + 1;
-  const update: Partial<LegacySupportContext> = {
-    attempts: { ...context.attempts, [operation]: attempt },
-    stepAttempts: { ...context.stepAttempts, [operation]: context.stepAttempts[operation] + 1 },
-    jobs: { ...context.jobs, [operation]: jobIdFor(context.workflowId, operation, attempt) },
-  };
-  return operation === 'execute' ? { ...update, ...startExecution(context) } : update;
-}
 
 /** The refund is in flight under the idempotency key of the current recommendation. */
 export function startExecution(context: SupportContext): Update {
@@ -47,19 +36,8 @@ export function startExecution(context: SupportContext): Update {
   };
 }
 
-export function resetStep(context: LegacySupportContext, operation: Operation): Partial<LegacySupportContext> {
-  return { stepAttempts: { ...context.stepAttempts, [operation]: 0 } };
-}
-
-/** The job of `operation` is no longer in flight: any later result for it is stale. */
-export function finishJob(context: LegacySupportContext, operation: Operation): Partial<LegacySupportContext> {
-  const jobs: LegacySupportContext['jobs'] = {};
-  for (const [op, id] of Object.entries(context.jobs) as [Operation, string][]) if (op !== operation) jobs[op] = id;
-  return { jobs };
-}
-
 export function recordError(
-  context: SupportContext & Partial<Pick<LegacySupportContext, 'jobs'>>,
+  context: SupportContext & Partial<Pick<JobsKeptBefore, 'jobs'>>,
   event: AnySupportEvent,
   operation: Operation,
 ): Update {

@@ -8,11 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registry as workflowRegistry } from '../../machines/index.ts';
 import { supportV1, supportV2 } from '../../machines/support/index.ts';
-import { createInitialContext, currentJobs, supportInputSchema } from '../../machines/support/support.context.ts';
+import { createInitialContext, supportInputSchema } from '../../machines/support/support.context.ts';
 import { effects } from '../../machines/support/support.effects.ts';
 import { eventSchemas } from '../../machines/support/support.events.ts';
-import { explainGuard } from '../../machines/support/support.guards.ts';
-import { supportPinnedFunctions } from '../../machines/support/support.implementations.ts';
+import { supportPinnedFunctions } from '../../machines/support/support.guards.ts';
 import releasedParts from '../../machines/support/versions/support.v1.parts.json' with { type: 'json' };
 import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
 import {
@@ -36,8 +35,11 @@ const code = {
   inputSchema: supportInputSchema,
   eventSchemas,
   effects,
-  currentJobs,
-  explainGuard,
+  // support@1's, the kit's for its chart (closures: no `this`).
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  currentJobs: supportV1.currentJobs,
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  explainGuard: supportV1.explainGuard,
   pinnedFunctions: supportPinnedFunctions,
 };
 

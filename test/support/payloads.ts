@@ -4,11 +4,11 @@
  * receipt), else the schema's sample; each result names the job in flight it answers.
  */
 import { artifact, key, supportExamples, version } from '../../machines/support/paths/catalogue.ts';
-import type { LegacySupportContext, SupportContext } from '../../machines/support/support.context.ts';
+import type { JobsKeptBefore, SupportContext } from '../../machines/support/support.context.ts';
 import { supportMachine } from '../../machines/support/support.machine.ts';
 import { kitOf } from '../../src/authoring/setup.ts';
 import { eventSchemas, reviewSteps, type SupportEventType } from '../../machines/support/support.events.ts';
-import { guards } from '../../machines/support/support.guards.ts';
+import { reviewRetryAllowed } from '../../machines/support/support.guards.ts';
 import type { Operation } from '../../machines/support/support.retry-policy.ts';
 import { sampleValid } from '../../src/paths/zod-sample.ts';
 
@@ -36,7 +36,7 @@ const values: Partial<Record<SupportEventType, (c: SupportContext) => Record<str
   // The first step the reviewer may retry here.
   REVIEW_RETRY_STEP: (c) => {
     const allowed = (step: string) =>
-      guards.reviewRetryAllowed(c, { type: 'REVIEW_RETRY_STEP', payload: { step } } as never, { step } as never);
+      reviewRetryAllowed(c, { type: 'REVIEW_RETRY_STEP', payload: { step } } as never, { step });
     return { step: reviewSteps.find(allowed) ?? 'classify', note: 'Retrying after checking the dependency.' };
   },
   REVIEW_COMPLETE: () => ({ resolution: 'Handled by phone.', evidence: [{ kind: 'call', ref: 'call-77' }] }),
@@ -75,7 +75,7 @@ const answers: Partial<Record<SupportEventType, readonly Operation[]>> = {
  * last job), support@1's from its own `jobs`.
  */
 export function jobsInFlight(c: SupportContext, statePaths?: readonly string[]): Record<string, string | undefined> {
-  const legacy = (c as Partial<LegacySupportContext>).jobs;
+  const legacy = (c as Partial<JobsKeptBefore>).jobs;
   if (!('$warden' in c) && legacy) return legacy;
   return kitOf(supportMachine)?.currentJobs(c, statePaths) ?? {};
 }

@@ -9,7 +9,7 @@ import type { DerivePathInput } from '../../../src/paths/derive.ts';
 import { attemptOf, kitOf } from '../../../src/authoring/setup.ts';
 import type { WorkflowDefinition } from '../../../src/engine/definition.ts';
 import type { WorkflowRecord } from '../../../src/engine/decision.ts';
-import type { LegacySupportContext, SupportContext } from '../support.context.ts';
+import type { JobsKeptBefore, SupportContext } from '../support.context.ts';
 import { actionCannotHaveTakenEffect, actionOutcomeUncertain, modelBudgetExhausted } from '../support.guards.ts';
 import { reviewRetriesOf } from '../support.context.ts';
 import { supportMachine } from '../support.machine.ts';
@@ -117,8 +117,8 @@ export function supportBehaviour(
 
 /** The attempt of `operation`'s last job: the kit's, or a context's own before the kit (support@1). */
 function attemptIn(c: SupportContext, operation: Operation): number {
-  const legacy = (c as Partial<LegacySupportContext>).stepAttempts;
-  return '$warden' in c || legacy === undefined ? attemptOf(c, operation) : legacy[operation];
+  const legacy = (c as Partial<JobsKeptBefore>).stepAttempts;
+  return '$warden' in c || legacy === undefined ? attemptOf(c, operation) : (legacy[operation] ?? 0);
 }
 
 /**
