@@ -130,6 +130,8 @@ describe('a support@1 record persisted before the kit, on support@1', () => {
     const h = beforeTheKit(v1.gatheringEvidence());
     const { policy, account } = h.jobs;
     expect([policy, account]).toEqual(['wf-1/policy/1', 'wf-1/account/1']);
+    // A result of the other region's job is refused (the kit's resultOperations), not taken unguarded.
+    expect(h.send('POLICY_RETRIEVED', { jobId: account })).toMatchObject({ code: 'STALE_JOB' });
     h.ok('RETRYABLE_ERROR', { jobId: account });
     expect(h.paths).toContain('beforeAction.gatheringEvidence.account.retryWait');
     expect(h.paths).toContain('beforeAction.gatheringEvidence.policy.attempting');
