@@ -71,8 +71,8 @@ const answers: Partial<Record<SupportEventType, readonly Operation[]>> = {
  * escalation) is left out. The path model needs no table: it tries each job in flight on the decider.
  */
 /**
- * The jobs in flight: support@2's as the kit keeps them (without `statePaths`, each operation's
- * last job), support@1's from its own `jobs`.
+ * The jobs in flight as the kit keeps them (without `statePaths`, each operation's last job), or a
+ * record's own `jobs` where it was persisted before the kit.
  */
 export function jobsInFlight(c: SupportContext, statePaths?: readonly string[]): Record<string, string | undefined> {
   const legacy = (c as Partial<JobsKeptBefore>).jobs;

@@ -9,11 +9,11 @@ import type { DerivePathInput } from '../../../src/paths/derive.ts';
 import { attemptOf, kitOf } from '../../../src/authoring/setup.ts';
 import type { WorkflowDefinition } from '../../../src/engine/definition.ts';
 import type { WorkflowRecord } from '../../../src/engine/decision.ts';
-import type { JobsKeptBefore, SupportContext } from '../support.context.ts';
+import type { SupportContext } from '../support.context.ts';
 import { actionCannotHaveTakenEffect, actionOutcomeUncertain, modelBudgetExhausted } from '../support.guards.ts';
 import { reviewRetriesOf } from '../support.context.ts';
 import { supportMachine } from '../support.machine.ts';
-import { operations, type Operation } from '../support.retry-policy.ts';
+import { operations } from '../support.retry-policy.ts';
 import { supportExamples } from './catalogue.ts';
 import { supportInvariants } from './invariants.ts';
 
@@ -102,7 +102,7 @@ export function supportBehaviour(
     Object.keys(jobs)
       .filter((operation) => jobs[operation] !== undefined)
       .sort(),
-    operations.filter((op) => inRegion(operationRegions[op])).map((op) => attemptIn(c, op)),
+    operations.filter((op) => inRegion(operationRegions[op])).map((op) => attemptOf(c, op)),
     c.revisions,
     c.cancellation?.status ?? null,
     actionClass(c),
@@ -115,15 +115,9 @@ export function supportBehaviour(
   ];
 }
 
-/** The attempt of `operation`'s last job: the kit's, or a context's own before the kit (support@1). */
-function attemptIn(c: SupportContext, operation: Operation): number {
-  const legacy = (c as Partial<JobsKeptBefore>).stepAttempts;
-  return '$warden' in c || legacy === undefined ? attemptOf(c, operation) : (legacy[operation] ?? 0);
-}
-
 /**
- * The path model of support@2 and the released versions (a walk of each reads its own jobs: the
- * kit's for support@2, from `supportMachine`).
+ * The path model of support@2 and the released versions (a walk of each reads its own jobs, the
+ * kit's: both versions run on it).
  */
 export function supportPaths(
   released: readonly WorkflowDefinition<SupportContext>[],
