@@ -351,6 +351,7 @@ export function setup<
   const effectAction = (name: string, started: Readonly<Record<string, readonly string[]>>) => {
     const operation = operations[name] ?? name;
     const after = effects[name]?.retry?.after ?? [];
+    const countsWithin = effects[name]?.retry?.within !== undefined;
     const startsInside = (effect: string, scope: string) => (started[effect] ?? []).some((path) => inside(path, scope));
     const scopes = [...new Set(Object.values(effects).map((d) => d.retry?.within))].filter(
       (scope): scope is string => scope !== undefined && startsInside(name, scope),
@@ -381,7 +382,9 @@ export function setup<
       const previous = jobs[operation];
       const n = (previous?.n ?? 0) + 1;
       const retry = isBackoffTimer(event.type) || after.includes(event.type);
-      const attempt = previous && retry ? previous.attempt + 1 : 1;
+      // Counting over a scope, every start inside it is the next attempt: only `visited` (a start on
+      // an event named in `renewOn`) set the budget back, so no other event re-arms it.
+      const attempt = previous && (retry || countsWithin) ? previous.attempt + 1 : 1;
       const id = `${book.workflowId}/${operation}/${n}`;
       enqueue.assign({ $warden: { ...book, jobs: { ...jobs, [operation]: { id, n, attempt } } } });
       enqueue({ type: jobMarkerAction, params: { effect: name, jobId: id } });

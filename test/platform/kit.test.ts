@@ -616,6 +616,7 @@ describe('attempts counted over a visit to a wider state (retry.within), and a r
         NOT_FOUND: result(),
         RETRY: event({}, { roles: ['clerk'] }),
         RECHECK: event({}, { roles: ['clerk'] }),
+        FORCE: event({}, { roles: ['clerk'] }),
         ESCALATE: deadLetter(),
       },
       effects: {
@@ -650,6 +651,7 @@ describe('attempts counted over a visit to a wider state (retry.within), and a r
                 FOUND: '#acts.done',
                 NOT_FOUND: 'afterNotFound',
                 RECHECK: { target: 'reconciling', reenter: true },
+                FORCE: 'executing',
               },
             },
             afterNotFound: { always: [{ guard: 'canRetry', target: 'executing' }, { target: '#acts.review' }] },
@@ -695,6 +697,19 @@ describe('attempts counted over a visit to a wider state (retry.within), and a r
     send('NOT_FOUND', 'reconcile/1');
     send('UNKNOWN', 'execute/2');
     expect(send('RECHECK').jobs).toMatchObject({ execute: { attempt: 2 } });
+    expect(send('NOT_FOUND', 'reconcile/3').value).toBe('review');
+    actor.stop();
+  });
+
+  it('no other event gives the counted effect its budget back: a clerk restarting the execution itself keeps counting', () => {
+    // Before, the effect's own start on any event but a timer or an `after` result was attempt 1:
+    // each FORCE bought another automatic execution in the same visit.
+    const { actor, send } = drive(actsChart('acting'));
+    send('UNKNOWN', 'execute/1');
+    send('NOT_FOUND', 'reconcile/1');
+    send('UNKNOWN', 'execute/2');
+    expect(send('FORCE').jobs).toMatchObject({ execute: { id: 'wf/execute/3', attempt: 3 } });
+    send('UNKNOWN', 'execute/3');
     expect(send('NOT_FOUND', 'reconcile/3').value).toBe('review');
     actor.stop();
   });
