@@ -483,6 +483,13 @@ export function decideEvent(args: DecideEventArgs): Decision {
       },
     );
   }
+  // And a worker's dead letter names the job it gives up: without one it would skip the in-flight
+  // check below and cut off whatever runs (a disbursement in the middle) from any state taking it.
+  if (typeof payload.jobId !== 'string' && event.type === definition.deadLetterEvent && isWorker(principal)) {
+    return refuse(step, 'FORBIDDEN', `a worker's ${event.type} names the job it gives up`, {
+      reason: 'WORKER_GIVES_UP_A_JOB',
+    });
+  }
   if (typeof payload.jobId === 'string') {
     const inFlight = definition.currentJobs(snapshot.context, record.statePaths);
     const answers = definition.resultOperations?.[event.type];

@@ -177,6 +177,18 @@ describe('the decider', () => {
     expect(h.send('ESCALATE', { reason: 'gave up', jobId }, principals.worker).outcome).toBe('accepted');
   });
 
+  it('refuses a worker’s dead letter naming no job: a worker gives up a job, never the case', () => {
+    // Before: a worker's ESCALATE without a job id skipped the in-flight check and cut off the job
+    // in flight wherever a state took the dead letter unguarded (loan's disbursement, found by review).
+    const h = fixtures.executing();
+    expect(h.send('ESCALATE', { reason: 'no job named' }, principals.worker)).toMatchObject({
+      outcome: 'refused',
+      code: 'FORBIDDEN',
+      details: { reason: 'WORKER_GIVES_UP_A_JOB' },
+    });
+    expect(h.paths).toEqual(['executingAction.executing']);
+  });
+
   it('accepts internal events only through the timer channel', () => {
     const h = fixtures.awaitingApproval();
     const timer = h.timer('approvalTimeout')!;

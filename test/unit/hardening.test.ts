@@ -59,9 +59,10 @@ describe('hostile input to the decider', () => {
 describe('escalation', () => {
   it('refuses a worker escalation that names no job in flight', () => {
     const h = fixtures.classifyingRetryWait();
+    // The platform refuses it before the chart's guard: a worker's dead letter names the job it gives up.
     expect(h.send('ESCALATE', {}, principals.worker)).toMatchObject({
-      code: 'GUARD_REJECTED',
-      details: { guard: 'escalationIsAuthorised' },
+      code: 'FORBIDDEN',
+      details: { reason: 'WORKER_GIVES_UP_A_JOB' },
     });
     expect(h.send('ESCALATE', { jobId: 'wf-1/classify/1' }, principals.worker)).toMatchObject({ code: 'STALE_JOB' });
     expect(h.paths).toEqual(['beforeAction.classifying.retryWait']);
