@@ -52,6 +52,13 @@ export function authoredOrigin(implementation: unknown): AuthoredOrigin | undefi
 const frame = /\(?((?:file:\/\/)?\/[^():]*?)(?:\?[^():]*)?:(\d+):\d+\)?$/;
 
 /**
+ * One module whether a frame names the build or, with source maps on, its TypeScript source:
+ * `dist/src/a/b.js` and `src/a/b.ts` are the same file of the kit.
+ */
+const moduleKey = (path: string) => path.replace(/\/dist\/src\//, '/src/').replace(/\.(?:[cm]?js|[cm]?ts)$/, '');
+const sameModule = (a: string, b: string) => a === b || moduleKey(a) === moduleKey(b);
+
+/**
  * The module of the first stack frame outside the files named by `skip` (the kit's own): the
  * module that called it, with the line of the call. Undefined when the stack does not tell.
  */
@@ -64,7 +71,7 @@ export function callerModule(skip: readonly string[]): { module: string; line: n
     const match = frame.exec(text.trim());
     if (!match?.[1] || !match[2]) continue;
     const module = match[1].startsWith('file://') ? decodeURIComponent(match[1].slice('file://'.length)) : match[1];
-    if (module === thisFile || skip.some((file) => module === file)) continue;
+    if (sameModule(module, thisFile) || skip.some((file) => sameModule(module, file))) continue;
     return { module, line: Number(match[2]) };
   }
   return undefined;
