@@ -153,6 +153,8 @@ export interface Kit {
    * effect's `params`), so that a pin of it fingerprints the author's source (see authored-source.ts).
    */
   authored: <T extends object>(implementation: T, section: AuthoredSection, name: string, member?: string) => T;
+  /** The module whose `setup()` made the kit, when the stack tells: named in registration errors. */
+  module?: string;
 }
 
 const kits = new WeakMap<AnyStateMachine, Kit>();
@@ -466,6 +468,7 @@ export function setup<
         explainGuard,
         currentJobs,
         authored,
+        ...(caller ? { module: caller.module } : {}),
       };
       kits.set(machine, kit);
       kitMachines.set(kit, machine);

@@ -239,7 +239,7 @@ export function workflow<TContext, TDeps extends object = object>(
     if (!Object.hasOwn(kit.spec.guards ?? {}, guard))
       problems.push(`jobGuards names ${guard}, which is none of the guards: declare it in guards`);
   }
-  if (problems.length > 0) throw new InvalidWorkflowError(id, problems);
+  if (problems.length > 0) throw new InvalidWorkflowError(id, problems, kit.module);
 
   const handled = handledEventTypes(spec.machine);
   const startEvent = handled.includes('START') ? 'START' : null;

@@ -88,7 +88,14 @@ export async function loadProject(options: ProjectOptions = {}): Promise<LoadedP
   if (config) return fromModule(config);
   const { fallback } = options;
   if (fallback) {
-    return { workflows: typeof fallback === 'function' ? await fallback() : fallback, root: cwd, machineFiles: {} };
+    try {
+      return { workflows: typeof fallback === 'function' ? await fallback() : fallback, root: cwd, machineFiles: {} };
+    } catch (error) {
+      // A workflow that does not load or register (a chart edited by hand): said, without a stack trace.
+      throw new ProjectConfigError(
+        `cannot load the workflows: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   }
   throw new ProjectConfigError(
     `no warden.config.ts in ${cwd}: run \`warden init\` to make a project here, or name the workflows with --definitions <module>`,

@@ -140,40 +140,53 @@ export async function statelyImport(options: StatelyImportOptions): Promise<numb
       );
     }
   }
+  // The names the chart uses that setup() lacks (for a kit chart, also a kit name used where it does
+  // not work): known before anything is written, so a chart that would not register is never written.
+  const missing = kit ? [] : unimplementedReferences(exported.config, definition.machine);
+  const kitFaults = kit ? kitReferenceProblems(definition.machine, kit, key, exported.config) : [];
+  for (const problem of kitFaults) print(`needs a change in ${shown}: ${problem.message}`);
+  for (const ref of missing) {
+    print(`needs an implementation: the ${ref.kind} ${ref.name} (${ref.at}); add it to setup() in ${shown}`);
+  }
+  if (missing.length > 0 || kitFaults.length > 0) {
+    print(`not written: ${shown} is unchanged; make the changes above in it, then import the export again`);
+    return 1;
+  }
   if (next !== original) writeAtomically(path, next);
-  print(next === original ? `${shown}: the chart is unchanged` : `wrote ${shown} (the config of ${key})`);
 
+  const restore = (why: string) => {
+    writeAtomically(path, original);
+    return `${shown} was restored: ${why}`;
+  };
   let machine: AnyStateMachine;
   try {
     machine = await reloadedMachine(options, path, definition);
+    // Registering runs every check of defineWorkflow (an event the chart handles without a schema, …).
+    if (options.reloadDefinitions && next !== original) await options.reloadDefinitions();
   } catch (error) {
-    writeAtomically(path, original);
-    throw new Error(`${shown} did not load after the import and was restored: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-
-  const missing = unimplementedReferences(exported.config, definition.machine);
-  // A kit chart's names: where each missing one is declared, and a kit name used where it does not work.
-  const kitFaults = kit ? kitReferenceProblems(definition.machine, kit, key, exported.config) : [];
-  if (kit) {
-    for (const problem of kitFaults) print(`needs a change in ${shown}: ${problem.message}`);
-  } else {
-    for (const ref of missing) {
-      print(`needs an implementation: the ${ref.kind} ${ref.name} (${ref.at}); add it to setup() in ${shown}`);
-    }
+    throw new Error(`the new chart does not register; ${restore((error as Error).message)}`, { cause: error });
   }
 
   const definitions = new Map([...options.definitions, [key, { ...definition, machine }]]);
   // The machine read again may come from a fresh copy of the kit (a namespace of its own): its facts are the file's.
   const kitFacts = (m: AnyStateMachine) => (m === machine ? kit : options.kitFacts?.(m));
   const problems = statelyCheck({ definitions, findMigration: options.findMigration, kitFacts }, options.files);
-  const said = new Set(kitFaults.map((p) => p.message));
-  for (const problem of problems) if (!said.has(problem.message)) print(`${problem.code}: ${problem.message}`);
   // A changed chart makes the generated files stale by design: that is the next step, not a fault.
   const regenerate = problems.filter((p) => p.code === 'STALE_FILE' && !p.message.includes('is not a lock list'));
   const faults = problems.filter((p) => !regenerate.includes(p));
+  // What was wrong before the import is not the import's doing; what the new chart breaks is not written.
+  const before = new Set(statelyCheck(options, options.files).map((p) => p.message));
+  const introduced = faults.filter((p) => !before.has(p.message));
+  if (introduced.length > 0 && next !== original) {
+    for (const problem of problems) print(`${problem.code}: ${problem.message}`);
+    print(
+      `not written: ${restore(`the new chart breaks the check (${introduced.map((p) => p.code).join(', ')} above)`)}`,
+    );
+    return 1;
+  }
+  print(next === original ? `${shown}: the chart is unchanged` : `wrote ${shown} (the config of ${key})`);
+  for (const problem of problems) print(`${problem.code}: ${problem.message}`);
   if (problems.length === 0) print('stately: the generated files are current and the round trip is safe');
   else if (faults.length === 0) print('stately: the round trip is safe; run npm run stately:gen and commit stately/');
-  return missing.length > 0 || kitFaults.length > 0 || faults.length > 0 ? 1 : 0;
+  return faults.length > 0 ? 1 : 0;
 }

@@ -80,20 +80,21 @@ export type ReferenceKind = 'guard' | 'action' | 'actor' | 'delay';
 
 /** Every guard, action, actor and named delay the config references, with where it does. */
 export function eachReference(config: Config, visit: (kind: ReferenceKind, name: string, at: string) => void): void {
-  eachObject(config, '', (object, at) => {
-    for (const name of namesIn(object.guard)) visit('guard', name, at);
+  eachObject(config, '', (object, here) => {
+    // The root's own fields are named bare (`after`), a state's under its path (`states.a.after`).
+    const under = (field: string) => (here ? `${here}.${field}` : field);
+    for (const name of namesIn(object.guard)) visit('guard', name, here);
     for (const field of ['entry', 'exit', 'actions']) {
-      for (const name of namesIn(object[field]))
-        if (!name.startsWith('xstate.')) visit('action', name, `${at}.${field}`);
+      for (const name of namesIn(object[field])) if (!name.startsWith('xstate.')) visit('action', name, under(field));
     }
     if (isObject(object.invoke) || Array.isArray(object.invoke)) {
       for (const invoke of Array.isArray(object.invoke) ? object.invoke : [object.invoke]) {
         const src: unknown = isObject(invoke) ? invoke.src : undefined;
-        if (typeof src === 'string') visit('actor', src, `${at}.invoke`);
+        if (typeof src === 'string') visit('actor', src, under('invoke'));
       }
     }
     if (isObject(object.after)) {
-      for (const delay of Object.keys(object.after)) if (!/^\d+$/.test(delay)) visit('delay', delay, `${at}.after`);
+      for (const delay of Object.keys(object.after)) if (!/^\d+$/.test(delay)) visit('delay', delay, under('after'));
     }
   });
 }

@@ -10,6 +10,7 @@
  * effect requested before its job id is in the context). A bundle that passes can be registered
  * beside any other.
  */
+import { isAbsolute, relative } from 'node:path';
 import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
 import { definitionKey, isJobResultEvent, type WorkflowDefinition } from '../engine/definition.ts';
@@ -21,9 +22,19 @@ import type { AnyWorkflowBundle, PathModel, WorkflowBundle, WorkflowBundleSpec }
 
 /** A workflow bundle that cannot be registered; `details.problems` lists every problem found. */
 export class InvalidWorkflowError extends WardenError {
-  constructor(id: string, problems: string[]) {
-    super('INVALID_WORKFLOW', `workflow ${id} cannot be registered:\n- ${problems.join('\n- ')}`, { problems });
+  /** `where`: the module that declares it (a kit's setup()), named in the message relative to the working directory. */
+  constructor(id: string, problems: string[], where?: string) {
+    const place = where ? ` (${shownModule(where)})` : '';
+    super('INVALID_WORKFLOW', `workflow ${id} cannot be registered${place}:\n- ${problems.join('\n- ')}`, {
+      problems,
+      ...(where ? { module: where } : {}),
+    });
   }
+}
+
+function shownModule(path: string): string {
+  const near = relative(process.cwd(), path);
+  return near.startsWith('..') || isAbsolute(near) ? path : near;
 }
 
 const idPattern = /^[a-z][a-z0-9-]{0,39}$/;

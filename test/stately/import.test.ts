@@ -42,10 +42,14 @@ const loaded = new Map<string, AnyStateMachine>();
 
 async function importInto(target: string, exportFile: string, definition?: string) {
   const lines: string[] = [];
+  // The registered support@2 is the one the target file makes, as a command run after editing it would see.
+  const module = (await import(`${target}?${Date.now()}`)) as { supportMachine?: AnyStateMachine };
+  const definitions = new Map(workflowRegistry.versions);
+  if (module.supportMachine) definitions.set('support@2', { ...supportV2, machine: module.supportMachine });
   const code = await statelyImport({
     exportFile,
     ...(definition ? { definition } : {}),
-    definitions: workflowRegistry.versions,
+    definitions,
     findMigration: workflowRegistry.migration,
     machineFile: target,
     root,
@@ -60,6 +64,15 @@ async function importInto(target: string, exportFile: string, definition?: strin
   return { code, lines };
 }
 
+/** The support machine file with names declared in its kit's setup(): `{ guards: 'name: () => true' }`. */
+function declared(source: string, names: Partial<Record<'guards' | 'updates' | 'delays', string>>): string {
+  let text = source;
+  for (const [block, entry] of Object.entries(names)) {
+    text = text.replace(`\n  ${block}: {\n`, `\n  ${block}: {\n    ${entry},\n`);
+  }
+  return text;
+}
+
 /** The text before and after the config literal of a machine file. */
 function aroundTheConfig(source: string, fileName: string): [string, string] {
   const { literal, file } = findChart(source, fileName);
@@ -70,20 +83,31 @@ type Config = Record<string, unknown>;
 const supportConfig = () => serialisableConfig(supportV2.machine) as Config;
 
 describe('warden stately import', () => {
-  it('replaces only the config of a createMachine(config, implementations) export and lists the new guard', async () => {
+  it('writes nothing while the export names what setup() lacks; once the file declares it, replaces only the config', async () => {
     const target = machineFileCopy();
     const before = readFileSync(target, 'utf8');
-    const { code, lines } = await importInto(target, fixture('support-create-machine.export.ts.txt'));
-    const after = readFileSync(target, 'utf8');
-
-    expect(code).toBe(1);
-    expect(aroundTheConfig(after, target)).toEqual(aroundTheConfig(before, target));
-    expect(after).toContain('context: (input: SupportInput): SupportContext => supportContext(input),');
-    expect(after).toContain('/** @xstate-layout N4Ig');
-    expect(lines).toContain(
+    const refused = await importInto(target, fixture('support-create-machine.export.ts.txt'));
+    expect(refused.code).toBe(1);
+    expect(readFileSync(target, 'utf8')).toBe(before);
+    expect(refused.lines).toContain(
       `needs an implementation: the guard requestIsComplete (states.beforeAction.states.requestReceived.on.START); add it to setup() in ${target}`,
     );
-    expect(lines.some((l) => l.startsWith("ignored: the export's guards requestIsComplete"))).toBe(true);
+    expect(refused.lines.some((l) => l.startsWith("ignored: the export's guards requestIsComplete"))).toBe(true);
+    expect(refused.lines.at(-1)).toBe(
+      `not written: ${target} is unchanged; make the changes above in it, then import the export again`,
+    );
+
+    writeFileSync(target, declared(before, { guards: 'requestIsComplete: () => true' }));
+    const { code, lines } = await importInto(target, fixture('support-create-machine.export.ts.txt'));
+    const after = readFileSync(target, 'utf8');
+    expect(lines.filter((l) => l.startsWith('needs'))).toEqual([]);
+    expect(lines).toContain(`wrote ${target} (the config of support@2)`);
+    expect(code).toBe(0);
+    expect(aroundTheConfig(after, target)).toEqual(
+      aroundTheConfig(declared(before, { guards: 'requestIsComplete: () => true' }), target),
+    );
+    expect(after).toContain('context: (input: SupportInput): SupportContext => supportContext(input),');
+    expect(after).toContain('/** @xstate-layout N4Ig');
     // The chart is the support chart with that one edit.
     const edited = patchAt(
       supportConfig(),
@@ -96,20 +120,26 @@ describe('warden stately import', () => {
   it('imports a setup(...).createMachine(config) export and keeps the file’s setup and context', async () => {
     const target = machineFileCopy();
     const before = readFileSync(target, 'utf8');
-    const { code, lines } = await importInto(target, fixture('support-setup.export.ts.txt'));
-    const after = readFileSync(target, 'utf8');
-
-    expect(code).toBe(1);
-    expect(aroundTheConfig(after, target)).toEqual(aroundTheConfig(before, target));
-    expect(after).toContain('context: (input: SupportInput): SupportContext => supportContext(input),');
-    expect(after).not.toContain('types:\n');
-    expect(lines.filter((l) => l.startsWith('needs an implementation'))).toEqual([
+    const refused = await importInto(target, fixture('support-setup.export.ts.txt'));
+    expect(refused.code).toBe(1);
+    expect(readFileSync(target, 'utf8')).toBe(before);
+    expect(refused.lines.filter((l) => l.startsWith('needs an implementation'))).toEqual([
       `needs an implementation: the delay customerReplyWindow (states.manualReview.after); add it to setup() in ${target}`,
       `needs an implementation: the action recordCustomerSilence (states.manualReview.after.customerReplyWindow.actions); add it to setup() in ${target}`,
     ]);
-    expect(lines).toContain(
-      'UNDECLARED_DELAY: support@2: states.manualReview.after names the delay customerReplyWindow, which setup() does not declare; XState would fire it at once: declare it as setup({ delays: { customerReplyWindow: <ms, or a function of the context> } })',
-    );
+
+    const withNames = declared(before, {
+      updates: 'recordCustomerSilence: () => ({})',
+      delays: 'customerReplyWindow: () => 60_000',
+    });
+    writeFileSync(target, withNames);
+    const { code, lines } = await importInto(target, fixture('support-setup.export.ts.txt'));
+    const after = readFileSync(target, 'utf8');
+    expect(lines.filter((l) => l.startsWith('needs'))).toEqual([]);
+    expect(code).toBe(0);
+    expect(aroundTheConfig(after, target)).toEqual(aroundTheConfig(withNames, target));
+    expect(after).toContain('context: (input: SupportInput): SupportContext => supportContext(input),');
+    expect(after).not.toContain('types:\n');
     const edited = patchAt(supportConfig(), ['states', 'manualReview'], (state) => ({
       ...state,
       after: {

@@ -7,6 +7,7 @@
  * machine file. A file that cannot be found is a message on stderr and exit code 1.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -159,6 +160,62 @@ describe('warden stately in a project', () => {
     };
     const { context: _kitContext, ...loaded } = serialisableConfig(module.loanMachine) as Record<string, unknown>;
     expect(loaded).toEqual(chart);
+  });
+
+  it('import writes nothing it knows is broken, and check says what is wrong without a stack trace', async () => {
+    const broken = project();
+    const machineFile = join(broken, 'workflows/loan/loan.machine.ts');
+    const original = readFileSync(machineFile, 'utf8');
+    expect((await warden(broken, 'stately', 'gen')).code).toBe(0);
+    const generated = JSON.parse(readFileSync(join(broken, 'stately/loan.machine.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const exported = (name: string, chart: unknown) => {
+      writeFileSync(
+        join(broken, name),
+        `import { createMachine } from "xstate";\n\nexport const machine = createMachine(${JSON.stringify(chart, null, 2)});\n`,
+      );
+      return name;
+    };
+    // A delay the kit's setup() does not declare: said, with where and what to write; the file is untouched.
+    const delayed = patchAt(generated, ['states', 'awaitingUnderwriter'], (state) => ({
+      ...state,
+      after: { coolOff: { target: 'declined' } },
+    }));
+    const refused = await warden(broken, 'stately', 'import', exported('delay.ts', delayed));
+    expect(refused.code).toBe(1);
+    expect(readFileSync(machineFile, 'utf8')).toBe(original);
+    expect(refused.out.join('\n')).toContain('states.awaitingUnderwriter.after names the delay coolOff');
+    expect(refused.out.at(-1)).toBe(
+      'not written: workflows/loan/loan.machine.ts is unchanged; make the changes above in it, then import the export again',
+    );
+    // An event the workflow has no schema for: the chart does not register, so the file is restored.
+    const pinged = patchAt(generated, ['states', 'awaitingUnderwriter'], (state) => ({
+      ...state,
+      on: { ...(state.on as Record<string, unknown>), PING: { target: 'declined' } },
+    }));
+    const unregistered = await warden(broken, 'stately', 'import', exported('ping.ts', pinged));
+    expect(unregistered.code).toBe(1);
+    expect(readFileSync(machineFile, 'utf8')).toBe(original);
+    expect(unregistered.err.join('\n')).toContain('PING');
+    expect(unregistered.err.join('\n')).not.toMatch(/\n\s+at /);
+
+    // Broken by hand: the check names the problem on stderr and exits non-zero, never with a stack trace.
+    writeFileSync(
+      machineFile,
+      original.replace("  initial: 'created',", "  initial: 'created',\n  after: { coolOff: '.declined' },"),
+    );
+    // A process of its own, as a user runs it: this one has the project's modules cached.
+    const check = spawnSync(process.execPath, [join(root, 'bin/warden.mjs'), 'stately', 'check'], {
+      cwd: broken,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, WARDEN_FROM_SOURCE: '1' },
+    });
+    expect(check.status).not.toBe(0);
+    expect(check.stdout + check.stderr).toContain('coolOff');
+    expect(check.stderr).not.toMatch(/\n\s+at /);
+    writeFileSync(machineFile, original);
   });
 
   it('says on stderr, exit 1, when a machine file cannot be found', async () => {
