@@ -155,6 +155,8 @@ export interface Kit {
   authored: <T extends object>(implementation: T, section: AuthoredSection, name: string, member?: string) => T;
   /** The module whose `setup()` made the kit, when the stack tells: named in registration errors. */
   module?: string;
+  /** The kit's `createMachine`: a released chart (JSON) is made again on the kit's implementations. */
+  createMachine: (chart: unknown) => AnyStateMachine;
 }
 
 const kits = new WeakMap<AnyStateMachine, Kit>();
@@ -431,7 +433,7 @@ export function setup<
     return list.filter(([, check]) => !check(seen, undefined)).map(([name]) => name);
   };
 
-  return {
+  const made = {
     /** The chart: a static config literal (guards, actions and delays by name), as the Stately editor writes it. */
     createMachine(
       config: KitChart<TContext, TEvents, (keyof TParams & string) | TUpdate, TGuard, TDelay | TBackoff>,
@@ -469,10 +471,12 @@ export function setup<
         currentJobs,
         authored,
         ...(caller ? { module: caller.module } : {}),
+        createMachine: (chart: unknown) => made.createMachine(chart as never),
       };
       kits.set(machine, kit);
       kitMachines.set(kit, machine);
       return machine;
     },
   };
+  return made;
 }

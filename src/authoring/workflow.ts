@@ -21,7 +21,8 @@ import type {
 import type { WorkflowRecord } from '../engine/decision.ts';
 import type { OutcomeInvariant, WorkflowDefinition } from '../engine/definition.ts';
 import type { SnapshotMigration } from '../engine/migrate.ts';
-import type { ReleasableParts } from '../definitions/released-parts.ts';
+import { releasedPartsSchema, type ReleasableParts } from '../definitions/released-parts.ts';
+import { loadReleasedMachine, type ReleasedVersion } from '../definitions/released-version.ts';
 import { workerRole, type Principal } from '../engine/principal.ts';
 import { failureFacts, jobHandler } from '../effects/handler-kit.ts';
 import type { EffectHandler, ResultEvent } from '../effects/effect.ts';
@@ -31,7 +32,7 @@ import type { EffectDeclaration } from './effect.ts';
 import type { EventDeclaration } from './events.ts';
 import { presentFromSpec, type PresentationSpec } from './presentation.ts';
 import { kitProblems, reportedEvents } from './kit-checks.ts';
-import { kitOf, type KitMachine } from './setup.ts';
+import { kitOf, type Kit, type KitMachine } from './setup.ts';
 
 /** What `workflow()` takes beside the machine. */
 export interface WorkflowSpec<TContext, TDeps extends object = object> {
@@ -73,6 +74,12 @@ export interface WorkflowSpec<TContext, TDeps extends object = object> {
    */
   version?: number;
   earlier?: readonly WorkflowDefinition<TContext>[];
+  /**
+   * Versions released with `warden release` and kept as data (what `warden version new` writes in
+   * `versions/`): each chart is made again on this kit's implementations, which its pins and parts hold
+   * to what was released. This version's number is then the next one unless `version` says otherwise.
+   */
+  released?: readonly ReleasedKitVersion[];
   migrations?: readonly SnapshotMigration[];
   /** Functions (or tables of them) the implementations call, pinned with this version's release by name. */
   pinnedFunctions?: Readonly<Record<string, unknown>>;
@@ -83,6 +90,14 @@ export interface WorkflowSpec<TContext, TDeps extends object = object> {
   jobGuards?: readonly string[];
   /** How `warden demo` drives it: the creation input, and the person's decision per state (none by default). */
   demo: Pick<DemoScript<TContext>, 'input'> & Partial<Pick<DemoScript<TContext>, 'creator' | 'decide' | 'finalState'>>;
+}
+
+/** A version released as data: its chart (`<id>.v<N>.json`), pins and parts as `warden release` wrote them. */
+export interface ReleasedKitVersion {
+  version: number;
+  config: unknown;
+  pins?: unknown;
+  parts?: unknown;
 }
 
 /** An outcome proven by named checks of the context, all of which must hold. */
@@ -223,6 +238,34 @@ function viewOf<TContext>(
   return { ...rest, present: presentFromSpec(present, personEvents, (c, record) => view.render(c, record)) };
 }
 
+/** A released version: the latest's definition with the released chart, made on the kit, and its pins and parts. */
+function releasedDefinition<TContext>(
+  latest: WorkflowDefinition<TContext> & ReleasableParts,
+  kit: Kit,
+  released: ReleasedKitVersion,
+): WorkflowDefinition<TContext> & ReleasableParts & ReleasedVersion {
+  const key = `${latest.id}@${released.version}`;
+  // The kit gives the context (the release file shows the kit's factory as an expression).
+  const { context: _kitContext, ...config } = released.config as Record<string, unknown>;
+  const { machine, pins } = loadReleasedMachine({
+    key,
+    config,
+    implementations: {},
+    createMachine: (config) => kit.createMachine(config),
+    pins: released.pins,
+  });
+  const parts = released.parts === undefined ? undefined : releasedPartsSchema.safeParse(released.parts);
+  if (parts && !parts.success)
+    throw new InvalidWorkflowError(latest.id, [`${key}: its parts file is not a parts list`]);
+  return {
+    ...latest,
+    version: released.version,
+    machine,
+    ...(pins ? { pins } : {}),
+    ...(parts ? { releasedParts: parts.data } : {}),
+  };
+}
+
 /** Bundles a kit workflow into the platform's contract; throws `InvalidWorkflowError` listing every problem. */
 export function workflow<TContext, TDeps extends object = object>(
   spec: WorkflowSpec<TContext, TDeps>,
@@ -255,9 +298,10 @@ export function workflow<TContext, TDeps extends object = object>(
     eventRoles.START = [...new Set([...spec.create, workerRole])];
   }
   const effects: Readonly<Record<string, EffectDeclaration<unknown>>> = kit.spec.effects ?? {};
+  const releasedVersions = [...(spec.released ?? [])].sort((a, b) => a.version - b.version);
   const definition: WorkflowDefinition<TContext> & ReleasableParts = {
     id,
-    version: spec.version ?? 1,
+    version: spec.version ?? (releasedVersions.at(-1)?.version ?? 0) + 1,
     machine: spec.machine,
     inputSchema: kit.spec.input.extend(engineFields),
     createRoles: spec.create,
@@ -293,15 +337,22 @@ export function workflow<TContext, TDeps extends object = object>(
     kind: 'user',
     roles: [spec.create[0] ?? 'creator'],
   };
+  const earlier = [...(spec.earlier ?? []), ...releasedVersions.map((r) => releasedDefinition(definition, kit, r))];
   const paths =
     'resolve' in spec.paths
       ? spec.paths
-      : derivePathModel({ ...spec.paths, definition, roles, ...(spec.claims ? { claims: spec.claims } : {}) });
+      : derivePathModel({
+          ...spec.paths,
+          definition,
+          roles,
+          ...(spec.claims ? { claims: spec.claims } : {}),
+          ...(releasedVersions.length > 0 ? { versions: earlier } : {}),
+        });
   return defineWorkflow<TContext, TDeps>({
     id,
     title: spec.title,
     description: spec.description,
-    versions: [...(spec.earlier ?? []), definition],
+    versions: [...earlier, definition],
     ...(spec.migrations ? { migrations: spec.migrations } : {}),
     createSchema: kit.spec.input,
     roles,

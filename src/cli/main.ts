@@ -34,8 +34,12 @@ Commands:
                          traverse a definition: reachable states, paths, transition coverage, invariants
   stately gen|check      write the project's stately/ from every definition, or check it is current and
                          the round trip safe
-  stately release ID@V   write a version's release files (config JSON, implementation pins, other parts)
-                         to versions/ beside its machine file
+  release ID[@V]         release a version (the latest by default): write its release files (config JSON,
+                         implementation pins, other parts) to versions/ beside its machine file and mark it
+                         released in stately/states.lock.json; its chart then changes only as a new version
+  version new ID         start the next version of ID, whose latest is released: versions/ID.vN.ts keeps
+                         version N as data, with a migration scaffold; the machine file is the new draft
+  stately release ID[@V] the same as release
   stately import FILE [--definition ID]
                          replace a machine file's config (setup(...).createMachine or kit.createMachine)
                          with a chart the Stately editor exported as XState v5 code; lists names setup()
@@ -199,6 +203,23 @@ export async function main(
       }
       case 'stately':
         return await statelyCommand(positionals[0], positionals[1]);
+      case 'release':
+        return await statelyCommand('release', positionals[0]);
+      case 'version': {
+        if (positionals[0] !== 'new') {
+          printError('usage: warden version new <id>');
+          return 2;
+        }
+        const { versionNew } = await import('./version-new.ts');
+        const workflows = await registry();
+        return versionNew(
+          workflows,
+          statelyProject() ?? (await import('./stately.ts')).wardenRepository,
+          positionals[1],
+          print,
+          printError,
+        );
+      }
       case 'init': {
         const { initProject } = await import('./scaffold/scaffold.ts');
         return initProject(positionals[0] ?? '.', { cwd, print, printError });
@@ -237,13 +258,9 @@ export async function main(
     throw error;
   }
 
-  /** `warden stately <action> [key]` over the project's workflows (with `projectOnly`, never Warden's own). */
-  async function statelyCommand(action: string | undefined, key?: string, projectOnly = false): Promise<number> {
-    const { stately } = await import('./stately.ts');
-    const workflows = await registry();
-    if (projectOnly && !loaded?.module) return 1;
-    // A project's stately/ and machine files are its own; with the fallback, Warden's repository's.
-    const project = loaded?.module
+  /** The user's project as the Stately commands see it; undefined in Warden's own repository (the fallback). */
+  function statelyProject() {
+    return loaded?.module
       ? {
           root: loaded.root,
           entry: loaded.module,
@@ -251,6 +268,15 @@ export async function main(
           source: relative(loaded.root, loaded.module) || loaded.module,
         }
       : undefined;
+  }
+
+  /** `warden stately <action> [key]` over the project's workflows (with `projectOnly`, never Warden's own). */
+  async function statelyCommand(action: string | undefined, key?: string, projectOnly = false): Promise<number> {
+    const { stately } = await import('./stately.ts');
+    const workflows = await registry();
+    if (projectOnly && !loaded?.module) return 1;
+    // A project's stately/ and machine files are its own; with the fallback, Warden's repository's.
+    const project = statelyProject();
     return await stately(workflows, action, print, key, {
       definition: typeof values.definition === 'string' ? values.definition : undefined,
       ...(project ? { project } : {}),

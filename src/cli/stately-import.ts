@@ -11,7 +11,7 @@ import type { AnyStateMachine } from 'xstate';
 import { unimplementedReferences } from '../definitions/chart-references.ts';
 import { kitReferenceProblems, type KitFacts } from '../definitions/kit-references.ts';
 import { withChart } from '../definitions/machine-file.ts';
-import { statelyCheck } from '../definitions/stately.ts';
+import { isReleased, releasedEdit, statelyCheck } from '../definitions/stately.ts';
 import { readStatelyExport, type ExportedMachine } from '../definitions/stately-export.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import { definitionKey } from '../engine/definition.ts';
@@ -139,6 +139,11 @@ export async function statelyImport(options: StatelyImportOptions): Promise<numb
         `ignored: the export's ${kind} ${names.join(', ')} (placeholders); ${kit ? "the kit's setup()" : 'setup()'} in ${shown} is kept`,
       );
     }
+  }
+  // A released version's chart is what workflows running on it do: an edit goes into the next version.
+  if (next !== original && isReleased(options.files, key)) {
+    print(`not written: ${releasedEdit(key, true)}`);
+    return 1;
   }
   // The names the chart uses that setup() lacks (for a kit chart, also a kit name used where it does
   // not work): known before anything is written, so a chart that would not register is never written.

@@ -19,8 +19,8 @@ import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { UnverifiableSourceError } from '../definitions/pins.ts';
 import { releaseFiles } from '../definitions/released-version.ts';
 import { releasedPartsOf } from '../definitions/released-parts.ts';
-import { statelyCheck, statelyFiles } from '../definitions/stately.ts';
-import type { WorkflowDefinition } from '../engine/definition.ts';
+import { releasedIn, stateLock, stateLockPath, statelyCheck, statelyFiles } from '../definitions/stately.ts';
+import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts';
 import { locateMachineFile, MachineFileError, shownPath, type StatelyProject } from './machine-files.ts';
 
 type Print = (line: string) => void;
@@ -87,8 +87,10 @@ function release(
   printError: Print,
 ): number {
   const definition = key ? registry.resolve(key) : undefined;
-  if (!key?.includes('@') || !definition) {
-    printError(`usage: warden stately release <id>@<version>; registered: ${[...registry.versions.keys()].join(', ')}`);
+  if (!definition) {
+    printError(
+      `usage: warden release <id>[@<version>] (the latest version by default); registered: ${[...registry.versions.keys()].join(', ')}`,
+    );
     return 2;
   }
   const latest = registry.latest(definition.id) ?? definition;
@@ -105,8 +107,32 @@ function release(
     writeFileSync(path, `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
     print(`wrote ${shownPath(project, path)}`);
   }
+  // The lock marks it released: from now on its chart changes only as a new version.
+  const released = definitionKey(definition);
+  const lockPath = join(project.root, stateLockPath);
+  const onDisk = readOrNull(lockPath);
+  const now = stateLock(registry.versions, new Set([...releasedIn(onDisk), released]));
+  let lock: Record<string, unknown> = now;
+  try {
+    // Only this version's entry changes: the others stay as locked (the evidence of what was there).
+    if (onDisk !== null) lock = { ...(JSON.parse(onDisk) as Record<string, unknown>), [released]: now[released] };
+  } catch {
+    lock = now;
+  }
+  mkdirSync(dirname(lockPath), { recursive: true });
+  writeFileSync(lockPath, `${JSON.stringify(sortedKeys(lock), null, 2)}\n`);
+  print(
+    `${released} is released: ${stateLockPath} marks it; its chart now changes only as a new version (warden version new ${definition.id})`,
+  );
   return 0;
 }
+
+const sortedKeys = (record: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key]]),
+  );
 
 /** Loads a module in a fresh tsx namespace, so a rewritten machine file is read again. */
 const loadAfresh = async (path: string) => {
@@ -155,7 +181,7 @@ export function stately(
         print('stately: not written; register a new version with a migration, or restore what changed');
         return 1;
       }
-      for (const file of statelyFiles({ definitions })) {
+      for (const file of statelyFiles({ definitions }, releasedIn(onDisk()[stateLockPath]))) {
         const path = join(root, file.path);
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, file.content);
@@ -183,7 +209,7 @@ export function stately(
     }
     throw error;
   }
-  printError('usage: warden stately gen|check|release <id>@<version>|import <file> [--definition <id>]');
+  printError('usage: warden stately gen|check|release <id>[@<version>]|import <file> [--definition <id>]');
   return 2;
 }
 

@@ -66,6 +66,11 @@ export interface LockedVersion {
   states: string[];
   /** The named repairs of a released version (see `ReleasedVersion.repairs`); absent when none. */
   repairs?: string[];
+  /**
+   * Set by `warden release`: the version's chart is frozen even while it is the latest (workflows run
+   * on it); an edit goes into a new version (`warden version new <id>`). Absent: a draft, free to edit.
+   */
+  released?: true;
 }
 
 const configHash = (machine: AnyStateMachine) =>
@@ -73,23 +78,41 @@ const configHash = (machine: AnyStateMachine) =>
     .update(JSON.stringify(serialisableConfig(machine)))
     .digest('hex')}`;
 
-/** The lock of every registered version, by `id@version`. */
-export function stateLock(definitions: ReadonlyMap<string, WorkflowDefinition>): Record<string, LockedVersion> {
+/** The lock of every registered version, by `id@version`; `released` are the versions `warden release` froze. */
+export function stateLock(
+  definitions: ReadonlyMap<string, WorkflowDefinition>,
+  released: ReadonlySet<string> = new Set(),
+): Record<string, LockedVersion> {
   const keys = [...definitions.keys()].sort();
   return Object.fromEntries(
     keys.map((key) => {
       const definition = definitions.get(key) as WorkflowDefinition & { repairs?: readonly string[] };
       const { machine } = definition;
       const repairs = definition.repairs && definition.repairs.length > 0 ? { repairs: [...definition.repairs] } : {};
-      return [key, { config: configHash(machine), states: statePathsOf(machine), ...repairs }];
+      const frozen = released.has(key) ? { released: true as const } : {};
+      return [key, { config: configHash(machine), states: statePathsOf(machine), ...repairs, ...frozen }];
     }),
   );
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-/** What `npm run stately:gen` writes. */
-export function statelyFiles(input: Pick<StatelyInput, 'definitions'>): GeneratedFile[] {
+/** The versions a lock on disk marks released (none when there is no lock or it cannot be read). */
+export function releasedIn(lockText: string | null | undefined): Set<string> {
+  const lock = parseLock(lockText ?? null) ?? {};
+  return new Set(Object.keys(lock).filter((key) => lock[key]?.released === true));
+}
+
+/** Whether the lock on disk marks `key` (`id@version`) released. */
+export function isReleased(files: Readonly<Record<string, string | null>>, key: string): boolean {
+  return releasedIn(files[stateLockPath]).has(key);
+}
+
+/** What `npm run stately:gen` writes; `released`: the versions the lock on disk marks released, kept so. */
+export function statelyFiles(
+  input: Pick<StatelyInput, 'definitions'>,
+  released: ReadonlySet<string> = new Set(),
+): GeneratedFile[] {
   const ids = [...new Set([...input.definitions.values()].map((d) => d.id))].sort();
   return [
     ...ids.flatMap((id) => {
@@ -99,7 +122,7 @@ export function statelyFiles(input: Pick<StatelyInput, 'definitions'>): Generate
         { path: `${statelyDir}/${id}.mmd`, content: mermaidDiagram(latest.machine) },
       ];
     }),
-    { path: stateLockPath, content: json(stateLock(input.definitions)) },
+    { path: stateLockPath, content: json(stateLock(input.definitions, released)) },
   ];
 }
 
@@ -135,6 +158,8 @@ function removedStates(input: StatelyInput, lock: Record<string, LockedVersion> 
         code: 'VERSION_CHANGED',
         message: `${key} is a released version and its chart changed in place; restore its released config (versions/${key.replace('@', '.v')}.json beside its machine file) and register a new version instead`,
       });
+    } else if (latest && locked.released && locked.config !== now.config && !newRepair) {
+      problems.push({ code: 'VERSION_CHANGED', message: releasedEdit(key) });
     }
   }
   const byId = new Map<string, WorkflowDefinition[]>();
@@ -154,6 +179,15 @@ function removedStates(input: StatelyInput, lock: Record<string, LockedVersion> 
     }
   }
   return problems;
+}
+
+/** Why an edit of a released version is refused, and how to make it as the next version instead. */
+export function releasedEdit(key: string, importing = false): string {
+  const id = key.slice(0, key.lastIndexOf('@'));
+  const restore = importing
+    ? ''
+    : `restore it (git checkout, or versions/${key.replace('@', '.v')}.json beside its machine file), `;
+  return `${key} is released (${stateLockPath}): its chart is what workflows running on it do, so it does not change in place; ${restore}start the next version with \`warden version new ${id}\` and make the change there${importing ? ', then import again' : ''}`;
 }
 
 function parseLock(text: string | null): Record<string, LockedVersion> | null {
@@ -178,7 +212,7 @@ function parseLock(text: string | null): Record<string, LockedVersion> | null {
  */
 export function statelyCheck(input: StatelyInput, files: Readonly<Record<string, string | null>>): Problem[] {
   const problems: Problem[] = [];
-  for (const file of statelyFiles(input)) {
+  for (const file of statelyFiles(input, releasedIn(files[stateLockPath]))) {
     const onDisk = files[file.path] ?? null;
     if (onDisk === null) {
       problems.push({ code: 'STALE_FILE', message: `${file.path} is missing; run npm run stately:gen` });

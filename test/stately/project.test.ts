@@ -116,6 +116,7 @@ describe('warden stately in a project', () => {
       'wrote workflows/loan/versions/loan.v1.json',
       'wrote workflows/loan/versions/loan.v1.pins.json',
       'wrote workflows/loan/versions/loan.v1.parts.json',
+      'loan@1 is released: stately/states.lock.json marks it; its chart now changes only as a new version (warden version new loan)',
     ]);
     expect(JSON.parse(readFileSync(join(dir, 'workflows/loan/versions/loan.v1.json'), 'utf8'))).toMatchObject({
       id: 'loan',
@@ -125,11 +126,15 @@ describe('warden stately in a project', () => {
       'wrote lib/versions/kstamp.v1.json',
       'wrote lib/versions/kstamp.v1.pins.json',
       'wrote lib/versions/kstamp.v1.parts.json',
+      'kstamp@1 is released: stately/states.lock.json marks it; its chart now changes only as a new version (warden version new kstamp)',
     ]);
     expect(existsSync(join(root, 'machines/loan/versions'))).toBe(false);
   });
 
   it('import rewrites the project’s machine file from an export named relative to the project', async () => {
+    // A project of its own: the one above has released loan@1.
+    const dir = project();
+    expect((await warden(dir, 'stately', 'gen')).code).toBe(0);
     const machineFile = join(dir, 'workflows/loan/loan.machine.ts');
     const generated = JSON.parse(readFileSync(join(dir, 'stately/loan.machine.json'), 'utf8')) as Record<
       string,
@@ -217,6 +222,110 @@ describe('warden stately in a project', () => {
     expect(check.stderr).not.toMatch(/\n\s+at /);
     writeFileSync(machineFile, original);
   });
+
+  it('release freezes a version: an edit is refused, version new starts the next as a draft, the released one runs as data', async () => {
+    const dir = project();
+    const machineFile = join(dir, 'workflows/loan/loan.machine.ts');
+    const original = readFileSync(machineFile, 'utf8');
+    /** A process of its own, as a user runs it, where this one has the project's modules cached. */
+    const run = (...argv: string[]) => {
+      const child = spawnSync(process.execPath, [join(root, 'bin/warden.mjs'), ...argv], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, WARDEN_FROM_SOURCE: '1' },
+      });
+      return { code: child.status, out: child.stdout, err: child.stderr };
+    };
+    expect((await warden(dir, 'stately', 'gen')).code).toBe(0);
+    const draft = await warden(dir, 'version', 'new', 'loan');
+    expect(draft.code).toBe(1);
+    expect(draft.err).toEqual([
+      'warden version new: loan@1 is a draft (stately/states.lock.json does not mark it released): edit it in place; release it first (warden release loan) once workflows run on it',
+    ]);
+
+    const released = await warden(dir, 'release', 'loan');
+    expect(released.err).toEqual([]);
+    expect(released.out).toEqual([
+      'wrote workflows/loan/versions/loan.v1.json',
+      'wrote workflows/loan/versions/loan.v1.pins.json',
+      'wrote workflows/loan/versions/loan.v1.parts.json',
+      'loan@1 is released: stately/states.lock.json marks it; its chart now changes only as a new version (warden version new loan)',
+    ]);
+    const lock = JSON.parse(readFileSync(join(dir, 'stately/states.lock.json'), 'utf8')) as Record<string, object>;
+    expect(lock['loan@1']).toMatchObject({ released: true });
+    expect(lock['kstamp@1']).not.toHaveProperty('released');
+    expect((await warden(dir, 'stately', 'check')).code).toBe(0);
+
+    // An edit of the released chart: the import writes nothing, the check fails naming what to do.
+    const generated = JSON.parse(readFileSync(join(dir, 'stately/loan.machine.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const edited = patchAt(generated, ['states', 'referred'], (state) => ({
+      ...state,
+      description: 'An officer takes the case over.',
+    }));
+    writeFileSync(
+      join(dir, 'edited.ts'),
+      `import { createMachine } from "xstate";\n\nexport const machine = createMachine(${JSON.stringify(edited, null, 2)});\n`,
+    );
+    const refused = await warden(dir, 'stately', 'import', 'edited.ts');
+    expect(refused.code).toBe(1);
+    expect(refused.out.at(-1)).toBe(
+      'not written: loan@1 is released (stately/states.lock.json): its chart is what workflows running on it do, so it does not change in place; start the next version with `warden version new loan` and make the change there, then import again',
+    );
+    expect(readFileSync(machineFile, 'utf8')).toBe(original);
+    writeFileSync(machineFile, original.replace('it recommends, it decides nothing.', 'it decides nothing.'));
+    const changed = run('stately', 'check');
+    expect(changed.code).toBe(1);
+    expect(changed.out).toContain('VERSION_CHANGED: loan@1 is released');
+    expect(changed.out).toContain('`warden version new loan`');
+    writeFileSync(machineFile, original);
+
+    // The next version: loan@1 as data, a migration scaffold, the machine file the draft of loan@2.
+    const next = await warden(dir, 'version', 'new', 'loan');
+    expect(next.err).toEqual([]);
+    expect(next.code).toBe(0);
+    expect(next.out.slice(0, 5)).toEqual([
+      'wrote workflows/loan/versions/loan.v1.ts (loan@1 as released, kept as data)',
+      'wrote workflows/loan/versions/loan.v1-to-v2.ts (a migration scaffold, loan@1 → loan@2)',
+      "next: in loan's workflow({...}), add",
+      "  released: [loanV1],          // import { loanV1 } from './versions/loan.v1.ts'",
+      "  migrations: [loanV1toV2], // import { loanV1toV2 } from './versions/loan.v1-to-v2.ts'",
+    ]);
+    const index = join(dir, 'workflows/loan/index.ts');
+    writeFileSync(
+      index,
+      `import { loanV1 } from './versions/loan.v1.ts';\nimport { loanV1toV2 } from './versions/loan.v1-to-v2.ts';\n${readFileSync(
+        index,
+        'utf8',
+      ).replace('>({\n', '>({\n  released: [loanV1],\n  migrations: [loanV1toV2],\n')}`,
+    );
+    const gen = run('stately', 'gen');
+    expect(gen.err).toBe('');
+    expect(gen.code).toBe(0);
+    const versions = JSON.parse(run('definitions', '--json').out) as { key: string; latest: boolean }[];
+    expect(versions.filter((v) => v.key.startsWith('loan@'))).toEqual([
+      expect.objectContaining({ key: 'loan@1', latest: false }),
+      expect.objectContaining({ key: 'loan@2', latest: true }),
+    ]);
+    expect(run('stately', 'check')).toMatchObject({ code: 0 });
+    // loan@2 is a draft: the same edit is imported.
+    const imported = run('stately', 'import', 'edited.ts');
+    expect(imported.out).toContain('wrote workflows/loan/loan.machine.ts (the config of loan@2)');
+    expect(imported.code).toBe(0);
+    // A guard loan@1 runs on, changed: its pins say so.
+    writeFileSync(
+      machineFile,
+      readFileSync(machineFile, 'utf8').replace(
+        'identityFailed: ({ context }) => context.identityVerified === false,',
+        'identityFailed: ({ context }) => context.identityVerified !== true,',
+      ),
+    );
+    const pinned = run('stately', 'check');
+    expect(pinned.code).toBe(1);
+    expect(pinned.out).toMatch(/IMPLEMENTATION_CHANGED: loan@1\b.*identityFailed/);
+  }, 240_000);
 
   it('says on stderr, exit 1, when a machine file cannot be found', async () => {
     const unnamed = project('');
