@@ -40,6 +40,10 @@ Commands:
   version new ID         start the next version of ID, whose latest is released: versions/ID.vN.ts keeps
                          version N as data, with a migration scaffold; the machine file is the new draft
   stately release ID[@V] the same as release
+  deploy check [--json]  before a deploy, read the live store (REDIS_URL) and name every running workflow the
+                         workflows of this project would strand (state, timer, job or version gone) or decide
+                         differently (a recorded transition gone, a refusal now accepted, a pinned
+                         implementation changed); exit 1 when any
   stately import FILE [--definition ID]
                          replace a machine file's config (setup(...).createMachine or kit.createMachine)
                          with a chart the Stately editor exported as XState v5 code; lists names setup()
@@ -203,6 +207,24 @@ export async function main(
       }
       case 'stately':
         return await statelyCommand(positionals[0], positionals[1]);
+      case 'deploy': {
+        if (positionals[0] !== 'check') {
+          printError('usage: warden deploy check [--json]');
+          return 2;
+        }
+        const { deployCheckCommand } = await import('./deploy-check.ts');
+        const terminal = process.stderr.isTTY;
+        return await deployCheckCommand(
+          loadConfig(),
+          await registry(),
+          {
+            json,
+            ...(terminal ? { progress: (text: string) => process.stderr.write(`\r${text}\u001b[K`) } : {}),
+          },
+          print,
+          printError,
+        );
+      }
       case 'release':
         return await statelyCommand('release', positionals[0]);
       case 'version': {

@@ -33,6 +33,8 @@ export interface RuntimeWorld extends World {
   /** Moves the clock to the next armed timer (if any) and settles; false when no timer is armed. */
   advance(): Promise<boolean>;
   state(workflowId: string): Promise<WorkflowRecord>;
+  /** The key prefix of its Redis store (a fresh one per world). */
+  prefix: string;
 }
 
 export interface RuntimeWorldOptions {
@@ -98,6 +100,7 @@ export async function runtimeWorld(options: RuntimeWorldOptions = {}): Promise<R
 
   return {
     ...world,
+    prefix,
     worker,
     actions,
     notifier,

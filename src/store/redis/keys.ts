@@ -36,6 +36,11 @@ export function createKeys(space: KeySpace) {
     space,
     /** Hash: version, record JSON, tenant, state paths. */
     workflow: (id: string) => `${forWorkflow(id)}:wf:${id}`,
+    /** SCAN pattern of every workflow's hash (`workflow(id)`), and the workflow id a matching key names. */
+    workflows: {
+      pattern: `${glob(space.prefix)}:{s*}:wf:*`,
+      idOf: (key: string): string | null => /^\{s\d+\}:wf:(.+)$/.exec(key.slice(space.prefix.length + 1))?.[1] ?? null,
+    },
     /** Hash: event id → recorded outcome JSON. */
     events: (id: string) => `${forWorkflow(id)}:ev:${id}`,
     /** Stream: the workflow's audit trail. */

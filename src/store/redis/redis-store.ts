@@ -383,6 +383,39 @@ export class RedisStore implements WorkflowStore {
     return { items, next };
   }
 
+  /**
+   * Every workflow still running, read in batches of `batch` (SCAN on every master: bounded memory,
+   * no snapshot of the keyspace). A workflow created during the scan may or may not be seen.
+   */
+  async *liveRecords(batch = 500): AsyncGenerator<WorkflowRecord> {
+    const client = this.client as Client;
+    const nodes = 'nodes' in client ? client.nodes('master') : [client];
+    for (const node of nodes) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', this.keys.workflows.pattern, 'COUNT', batch);
+        cursor = next;
+        const own = keys.filter((key) => this.keys.workflows.idOf(key) !== null);
+        const replies = await Promise.all(own.map((key) => node.hget(key, 'r')));
+        for (const json of replies) {
+          if (!json) continue; // archived: finished
+          const record = JSON.parse(json) as WorkflowRecord;
+          if (record.status === 'active') yield record;
+        }
+      } while (cursor !== '0');
+    }
+  }
+
+  /** A workflow's whole audit trail, oldest first, a page at a time. */
+  async *auditTrail(workflowId: string, pageSize = 200): AsyncGenerator<AuditEntry> {
+    let cursor: string | null = null;
+    do {
+      const page = await this.auditPage(workflowId, { cursor, limit: pageSize });
+      yield* page.items;
+      cursor = page.next;
+    } while (cursor !== null);
+  }
+
   async archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number> {
     const k = this.keys;
     const ids = await this.client.zrangebyscore(k.finished(shard), '-inf', finishedBefore, 'LIMIT', 0, limit);

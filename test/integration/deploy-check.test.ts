@@ -1,0 +1,185 @@
+/**
+ * `warden deploy check` against a live Redis store: support workflows driven by the real workers to
+ * an approval, a manual review and an end, then checked against the definitions as they are (nothing
+ * to report, the audit replay explains every recorded step, parallel evidence and transient states
+ * included) and against changed ones: a state renamed, a delayed transition dropped, a recorded
+ * transition retargeted, a refused event now taken, a version gone with or without a migration.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../../machines/index.ts';
+import { supportV2 } from '../../machines/support/index.ts';
+import { supportKit } from '../../machines/support/support.machine.ts';
+import { deployCheck } from '../../src/cli/deploy-check.ts';
+import type { WorkflowRegistry } from '../../src/definitions/registry.ts';
+import { serialisableConfig } from '../../src/definitions/describe.ts';
+import type { Finding } from '../../src/deploy/deploy-check.ts';
+import type { WorkflowDefinition } from '../../src/engine/definition.ts';
+import { RedisStore } from '../../src/store/redis/redis-store.ts';
+import { patchAt } from '../model/mutants.ts';
+import { principals } from '../support/principals.ts';
+import { connectTestRedis } from '../support/redis.ts';
+import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
+import { createSupport, send } from '../support/world.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+type Config = Record<string, unknown>;
+
+let redis: Redis;
+let w: RuntimeWorld;
+const ids: Record<'approval' | 'review' | 'cancelled', string> = { approval: '', review: '', cancelled: '' };
+
+beforeAll(async () => {
+  redis = await connectTestRedis();
+  w = await runtimeWorld({ redis });
+  for (const name of Object.keys(ids) as (keyof typeof ids)[]) {
+    ids[name] = (await createSupport(w, { request: { requestedAmount: 40, currency: 'EUR' } })).workflowId;
+  }
+  await w.settle();
+  await send(w, ids.review, 'ESCALATE', { reason: 'The customer called.' }, principals.agent);
+  await send(w, ids.cancelled, 'CANCEL_REQUESTED', {}, principals.agent);
+  await send(w, ids.approval, 'REVIEW_ASSIGN', {}, principals.reviewer); // refused: no transition in awaitingApproval
+  await w.settle();
+}, 60_000);
+afterAll(async () => {
+  await w.cleanup();
+  await redis.quit();
+});
+
+/** The registry with support@2's chart edited (made again on the kit), or its versions replaced. */
+function changed(edit?: (config: Config) => Config, versions?: Map<string, WorkflowDefinition>): WorkflowRegistry {
+  const all = versions ?? new Map(registry.versions);
+  if (edit) {
+    const { context: _context, ...config } = serialisableConfig(supportV2.machine) as Config;
+    all.set('support@2', { ...supportV2, machine: supportKit.createMachine(edit(config) as never) });
+  }
+  return { ...registry, versions: all, resolve: (key: string) => all.get(key) };
+}
+
+async function check(target: WorkflowRegistry) {
+  const findings: Finding[] = [];
+  if (!(w.store instanceof RedisStore)) throw new Error('a Redis world');
+  const report = await deployCheck(w.store, target, (f) => findings.push(f));
+  return { report, findings };
+}
+
+describe('warden deploy check', () => {
+  it('the stored workflows are where the test put them', async () => {
+    expect((await w.state(ids.approval)).statePaths).toEqual(['beforeAction.awaitingApproval']);
+    expect((await w.state(ids.review)).statePaths).toEqual(['manualReview']);
+    expect((await w.state(ids.cancelled)).status).toBe('done');
+  });
+
+  it('finds nothing when the definitions are those the workflows run on: the replay explains every step', async () => {
+    const { report, findings } = await check(registry);
+    expect(findings).toEqual([]);
+    expect(report).toEqual({ checked: 2, stranded: 0, differing: 0 });
+  });
+
+  it('names a workflow whose state is gone, and one whose armed timer is', async () => {
+    const renamed = changed((c) =>
+      patchAt(c, ['states', 'manualReview'], (state) => {
+        const { after: _after, ...rest } = state;
+        return rest;
+      }),
+    );
+    const { report, findings } = await check(renamed);
+    expect(findings).toContainEqual(
+      expect.objectContaining({ workflowId: ids.review, kind: 'TIMER_ORPHANED', stranded: true }),
+    );
+    expect(findings.find((f) => f.kind === 'TIMER_ORPHANED')?.message).toContain(
+      'xstate.after.reviewDeadline.support.manualReview',
+    );
+    expect(report.stranded).toBe(1);
+    // Renamed, with every transition into it: a workflow resting there has nowhere to be.
+    const awaiting = changed(
+      (c) => JSON.parse(JSON.stringify(c).replaceAll('awaitingApproval', 'waitingForApproval')) as Config,
+    );
+    const gone = await check(awaiting);
+    expect(gone.findings).toContainEqual(
+      expect.objectContaining({
+        workflowId: ids.approval,
+        kind: 'STATE_GONE',
+        message: 'its state beforeAction.awaitingApproval is not a state of support@2 any more',
+      }),
+    );
+  });
+
+  it('names a workflow whose recorded step the new chart would not take, and a refusal it would now accept', async () => {
+    const retargeted = changed((c) =>
+      patchAt(
+        c,
+        ['states', 'beforeAction', 'states', 'validatingPolicy', 'states', 'attempting', 'on', 'POLICY_VALID'],
+        (t) => ({
+          ...t,
+          target: '#support.manualReview',
+        }),
+      ),
+    );
+    const { findings, report } = await check(retargeted);
+    const diverging = findings.filter((f) => f.kind === 'REPLAY_DIVERGES');
+    expect(diverging.map((f) => f.workflowId).sort()).toEqual([ids.approval, ids.review].sort());
+    expect(diverging[0]?.message).toMatch(
+      /its POLICY_VALID .* led from beforeAction\.validatingPolicy\.attempting to /,
+    );
+    expect(diverging[0]?.stranded).toBe(false);
+    expect(report.differing).toBe(2);
+
+    const assignable = changed((c) =>
+      patchAt(c, ['states', 'beforeAction', 'states', 'awaitingApproval', 'on'], (on) => ({
+        ...on,
+        REVIEW_ASSIGN: { actions: 'assignReviewOwner' },
+      })),
+    );
+    const now = await check(assignable);
+    expect(now.findings).toEqual([
+      expect.objectContaining({ workflowId: ids.approval, kind: 'REFUSAL_NOW_ACCEPTED', stranded: false }),
+    ]);
+  });
+
+  it('names workflows of a version no longer registered: with no migration, and with one', async () => {
+    const without = new Map(registry.versions);
+    without.delete('support@2');
+    const gone = await check(changed(undefined, without));
+    expect(gone.findings.map((f) => f.kind)).toEqual(['VERSION_GONE', 'VERSION_GONE']);
+    expect(gone.report).toEqual({ checked: 2, stranded: 2, differing: 0 });
+
+    without.set('support@3', { ...supportV2, version: 3 });
+    const migrating = changed(undefined, without);
+    const withMigration = {
+      ...migrating,
+      migration: (from: string, to: string) =>
+        from === 'support@2' && to === 'support@3' ? { from, to, migrate: (s: never) => s } : undefined,
+    };
+    const moved = await check(withMigration);
+    expect(moved.findings[0]).toMatchObject({ kind: 'MIGRATION_NEEDED', stranded: true });
+    expect(moved.findings[0]?.message).toContain('migrate the workflow to support@3');
+  });
+
+  it('runs as a command: exit 0 with nothing to report, --json, and a usage error without REDIS_URL', () => {
+    const env = {
+      PATH: process.env.PATH,
+      WARDEN_FROM_SOURCE: '1',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      WARDEN_PREFIX: w.prefix,
+      WARDEN_SHARDS: '16',
+    };
+    const run = (extra: Record<string, string | undefined>, ...argv: string[]) =>
+      spawnSync(process.execPath, [`${root}bin/warden.mjs`, 'deploy', 'check', ...argv], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...env, ...extra },
+      });
+    const json = run({}, '--json');
+    expect(json.stderr).toBe('');
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ checked: 2, stranded: 0, differing: 0, findings: [] });
+    const text = run({});
+    expect(text.stdout.trim()).toBe('deploy check: 2 live workflows; 0 would be stranded, 0 decided differently');
+    const unset = run({ REDIS_URL: undefined });
+    expect(unset.status).toBe(2);
+    expect(unset.stderr).toContain('set REDIS_URL');
+  }, 60_000);
+});
