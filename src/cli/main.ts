@@ -32,6 +32,10 @@ Commands:
   definitions [--json]   the registered workflow definitions, their states and events
   paths [--json] [--definition ID[@V]] [--no-simple]
                          traverse a definition: reachable states, paths, transition coverage, invariants
+  diff ID@A ID@B|FILE [--json | --mermaid] [--exit-code]
+                         what changed between two versions of a chart (or a version and a config JSON
+                         or Stately export): states, transitions, guards, actions, event roles, and
+                         authority changes apart; --exit-code exits 1 when there are differences
   stately gen|check      write the project's stately/ from every definition, or check it is current and
                          the round trip safe
   release ID[@V]         release a version (the latest by default): write its release files (config JSON,
@@ -204,6 +208,11 @@ export async function main(
           },
           print,
         );
+      }
+      case 'diff': {
+        const { diff } = await import('./diff.ts');
+        const options = { json, mermaid: values.mermaid === true, exitCode: values['exit-code'] === true };
+        return diff(await registry(), positionals, { ...options, ...(cwd ? { cwd } : {}) }, print, printError);
       }
       case 'stately':
         return await statelyCommand(positionals[0], positionals[1]);

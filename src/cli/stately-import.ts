@@ -7,7 +7,8 @@
  * run on the result. Nothing is written unless the export reads as plain data; the write is a rename.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { AnyStateMachine } from 'xstate';
+import { createMachine, type AnyStateMachine } from 'xstate';
+import { definitionSide, diffCharts } from '../definitions/chart-diff.ts';
 import { unimplementedReferences } from '../definitions/chart-references.ts';
 import { kitReferenceProblems, type KitFacts } from '../definitions/kit-references.ts';
 import { withChart } from '../definitions/machine-file.ts';
@@ -15,6 +16,7 @@ import { isReleased, releasedEdit, statelyCheck } from '../definitions/stately.t
 import { readStatelyExport, type ExportedMachine } from '../definitions/stately-export.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import { definitionKey } from '../engine/definition.ts';
+import { diffSummary } from './diff.ts';
 
 type Print = (line: string) => void;
 
@@ -139,6 +141,20 @@ export async function statelyImport(options: StatelyImportOptions): Promise<numb
         `ignored: the export's ${kind} ${names.join(', ')} (placeholders); ${kit ? "the kit's setup()" : 'setup()'} in ${shown} is kept`,
       );
     }
+  }
+  // What the import changes, for the reviewer: the full diff is `warden diff` against the commit before.
+  if (next !== original) {
+    const before = definitionSide(definition);
+    const { context: _context, ...chart } = exported.config;
+    let after: AnyStateMachine | undefined;
+    try {
+      after = createMachine(chart as never) as AnyStateMachine;
+    } catch {
+      after = undefined; // a chart XState cannot read is reported by the checks below
+    }
+    if (after)
+      for (const line of diffSummary(diffCharts(before, { ...before, label: `${key} (imported)`, machine: after })))
+        print(line);
   }
   // A released version's chart is what workflows running on it do: an edit goes into the next version.
   if (next !== original && isReleased(options.files, key)) {

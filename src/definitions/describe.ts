@@ -34,13 +34,15 @@ interface Edge {
   guard: string | null;
 }
 
-function guardName(guard: unknown): string | null {
+/** A guard's name: `'name'` or `{ type: 'name' }`; null when there is none (or it is inline). */
+export function guardName(guard: unknown): string | null {
   if (typeof guard === 'string') return guard;
   if (guard && typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') return guard.type;
   return null;
 }
 
-function eachNode(node: AnyStateNode, visit: (node: AnyStateNode) => void): void {
+/** `node` and every state below it, depth first, parents before children. */
+export function eachNode(node: AnyStateNode, visit: (node: AnyStateNode) => void): void {
   visit(node);
   for (const child of Object.values(node.states)) eachNode(child, visit);
 }
