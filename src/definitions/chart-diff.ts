@@ -105,6 +105,16 @@ function eventOf(event: string, node: AnyStateNode): { event: string; delay: str
   return { event, delay: null };
 }
 
+/** The timers XState starts and cancels for a state's `after` (compared as its transitions). */
+function isAfterTimer(action: unknown): boolean {
+  const { id, sendId } = action as { id?: unknown; sendId?: unknown };
+  return [id, sendId].some((name) => typeof name === 'string' && name.startsWith('xstate.after.'));
+}
+
+/** A state's entry or exit actions as written: without its `after` timers. */
+const actionsOf = (actions: readonly unknown[]) =>
+  actions.filter((action) => typeof action !== 'function' || !isAfterTimer(action)).map(labelOf);
+
 /** The states and transitions of a machine, by path. */
 export function readChart(machine: AnyStateMachine): Chart {
   const states = new Map<string, ChartState>();
@@ -127,8 +137,8 @@ export function readChart(machine: AnyStateMachine): Chart {
       parent: node.parent ? pathOf(node.parent) : null,
       type: node.type,
       initial: initial.map(pathOf),
-      entry: node.entry.map(labelOf),
-      exit: node.exit.map(labelOf),
+      entry: actionsOf(node.entry),
+      exit: actionsOf(node.exit),
       invoke: node.invoke.map((i) => (typeof i.src === 'string' ? i.src : i.id)),
     });
     for (const [event, list] of node.transitions) for (const t of list) transition(path, eventOf(event, node), t);

@@ -93,6 +93,7 @@ describe('warden stately import', () => {
       `needs an implementation: the guard requestIsComplete (states.beforeAction.states.requestReceived.on.START); add it to setup() in ${target}`,
     );
     expect(refused.lines.some((l) => l.startsWith("ignored: the export's guards requestIsComplete"))).toBe(true);
+    expect(refused.lines).toContain('chart diff support@2 → support@2 (imported): 1 transition changed');
     expect(refused.lines.at(-1)).toBe(
       `not written: ${target} is unchanged; make the changes above in it, then import the export again`,
     );
@@ -127,6 +128,13 @@ describe('warden stately import', () => {
       `needs an implementation: the delay customerReplyWindow (states.manualReview.after); add it to setup() in ${target}`,
       `needs an implementation: the action recordCustomerSilence (states.manualReview.after.customerReplyWindow.actions); add it to setup() in ${target}`,
     ]);
+    // What the import would change, the new route to a final state flagged, said before the refusal.
+    expect(refused.lines).toContain(
+      'chart diff support@2 → support@2 (imported): 1 transition added, 1 authority change',
+    );
+    expect(refused.lines).toContain(
+      '  ! NEW_ROUTE_TO_FINAL cancelled is reached by a new route: manualReview —after customerReplyWindow→ cancelled',
+    );
 
     const withNames = declared(before, {
       updates: 'recordCustomerSilence: () => ({})',
