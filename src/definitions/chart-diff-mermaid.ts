@@ -84,6 +84,10 @@ export function mermaidChartDiff(
     lines.push(...edgeLine(t, isAdded ? '+ ' : changed.has(key(t)) ? '~ ' : ''));
   }
   for (const t of diff.transitions.removed) lines.push(...edgeLine(t, '- '));
+  for (const { changes, ...t } of diff.transitions.changed) {
+    const gone = changes.target?.before.filter((p) => !changes.target?.after.includes(p)) ?? [];
+    lines.push(...edgeLine({ ...t, targets: gone, actions: [] }, '- '));
+  }
   lines.push(...classDefs);
   for (const [path, as] of marks) if (path !== '') lines.push(`  class ${idOf(path)} ${as}`);
   return `${lines.join('\n')}\n`;

@@ -167,6 +167,7 @@ export interface TransitionChange {
   /** The transition as it was keyed before: source state (as it is now, for a moved one), event and guard. */
   source: string;
   event: string;
+  delay: string | null;
   guard: string | null;
   changes: {
     target?: Change<string[]>;
@@ -294,7 +295,7 @@ function diffTransitions(before: Chart, after: Chart, moved: ReadonlyMap<string,
     if (!same(was.actions, now.actions)) changes.actions = { before: was.actions, after: now.actions };
     if (was.delay !== now.delay) changes.delay = { before: was.delay, after: now.delay };
     if (Object.keys(changes).length > 0)
-      changed.push({ source: was.source, event: was.event, guard: was.guard, changes });
+      changed.push({ source: was.source, event: was.event, delay: was.delay, guard: was.guard, changes });
   }
   return { added: added.map(plain), removed: removed.map(plain), changed, pairs };
 }

@@ -137,18 +137,21 @@ describe('the chart diff', () => {
       {
         source: 'review',
         event: 'APPROVE',
+        delay: null,
         guard: 'approverMayDecide',
         changes: { actions: { before: ['recordApproval'], after: ['recordApproval', 'notifyCustomer'] } },
       },
       {
         source: 'review.waiting',
         event: 'after',
+        delay: 'reviewDeadline',
         guard: null,
         changes: { delay: { before: 'reviewDeadline', after: 'longDeadline' } },
       },
       {
         source: 'paying',
         event: 'PAID',
+        delay: null,
         guard: 'isCurrentJob',
         changes: { target: { before: ['done'], after: ['escalated'] }, guard: { before: 'isCurrentJob', after: null } },
       },
@@ -167,6 +170,7 @@ describe('the chart diff', () => {
       {
         source: 'review',
         event: 'ESCALATE',
+        delay: null,
         guard: 'escalationIsAuthorised',
         changes: {
           target: { before: ['escalated'], after: ['triage'] },
@@ -273,6 +277,7 @@ describe('the chart diff', () => {
     expect(text).toContain('  class s_review changed');
     expect(text).toContain('  s_review --> s_triage: ~ ESCALATE');
     expect(text).toContain('  s_escalated --> s_done: - RESOLVE');
+    expect(text).toContain('  s_review --> s_escalated: - ESCALATE [escalationIsAuthorised]');
   });
 });
 
@@ -293,6 +298,7 @@ describe('support@1 → support@2', () => {
     expect(diff.transitions.changed).toContainEqual({
       source: 'beforeAction.validatingPolicy.attempting',
       event: 'POLICY_VALID',
+      delay: null,
       guard: 'isCurrentValidation',
       changes: { target: { before: ['beforeAction.awaitingApproval'], after: ['beforeAction.screeningFraud'] } },
     });
