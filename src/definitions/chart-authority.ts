@@ -1,7 +1,8 @@
 /**
  * The changes of a chart diff that change who decides, flagged apart for the reviewer:
  * - `GUARD_REMOVED`, `GUARD_WEAKENED`: a transition on an event a person may send (one whose roles
- *   are not only `worker`) lost its guard, or its guard changed other than by adding checks to it;
+ *   are not only `worker`) lost its guard, or its guard changed other than by adding checks to it,
+ *   or a transition on that event without those checks was added beside it;
  * - `APPROVAL_SKIPPED`: a state running an effect (an entry action that starts a job) is now reached
  *   without any event only a person may send, where before every route to it needed one;
  * - `NEW_ROUTE_TO_FINAL`: a transition added or retargeted leads to a top-level final state;
@@ -28,7 +29,8 @@ export interface AuthorityInput {
   before: ChartSide;
   after: ChartSide;
   charts: { before: Chart; after: Chart };
-  transitions: { added: ChartTransition[] };
+  /** Transitions only the new chart has. */
+  added: Keyed[];
   /** Transitions paired before → after (source and targets of `before` as paths of the new chart). */
   pairs: [Keyed, Keyed][];
   events: ChartDiff['events'];
@@ -123,6 +125,20 @@ function guardChanges(input: AuthorityInput, people: (event: string) => string[]
       });
     }
   }
+  // A transition added beside guarded ones on the same event is taken when they refuse.
+  for (const t of input.added) {
+    if (people(t.event).length === 0) continue;
+    const guarded = input.pairs
+      .map(([, now]) => now)
+      .filter((now) => now.source === t.source && now.event === t.event && now.guard !== null);
+    if (guarded.length === 0 || guarded.some((g) => g.guardNames.every((n) => t.guardNames.includes(n)))) continue;
+    changes.push({
+      code: 'GUARD_WEAKENED',
+      state: t.source,
+      event: t.event,
+      message: `${shown(t.source)}: ${eventShown(t)}: a transition ${t.guard ? `guarded only by ${t.guard}` : 'without a guard'} to ${t.targets.map(shown).join(', ') || 'itself'} was added beside ${guarded.map((g) => g.guard).join(', ')}; ${t.event} may be sent by ${people(t.event).join(', ')}`,
+    });
+  }
   return changes;
 }
 
@@ -153,7 +169,7 @@ function newRoutesToFinals(input: AuthorityInput): AuthorityChange[] {
     [...input.charts.after.states.values()].filter((s) => s.parent === '' && s.type === 'final').map((s) => s.path),
   );
   const routes: { t: ChartTransition; targets: string[] }[] = [
-    ...input.transitions.added.map((t) => ({ t, targets: t.targets })),
+    ...input.added.map((t) => ({ t, targets: t.targets })),
     ...input.pairs.map(([was, now]) => ({ t: now, targets: now.targets.filter((p) => !was.targets.includes(p)) })),
   ];
   return routes.flatMap(({ t, targets }) =>

@@ -297,7 +297,7 @@ function diffTransitions(before: Chart, after: Chart, moved: ReadonlyMap<string,
     if (Object.keys(changes).length > 0)
       changed.push({ source: was.source, event: was.event, delay: was.delay, guard: was.guard, changes });
   }
-  return { added: added.map(plain), removed: removed.map(plain), changed, pairs };
+  return { added, removed, changed, pairs };
 }
 
 function diffEvents(before: ChartSide, after: ChartSide): ChartDiff['events'] {
@@ -321,9 +321,10 @@ export function diffCharts(before: ChartSide, after: ChartSide): ChartDiff {
   const charts = { before: readChart(before.machine), after: readChart(after.machine) };
   const moved = movedStates(charts.before, charts.after);
   const states = diffStates(charts.before, charts.after, moved);
-  const { pairs, ...transitions } = diffTransitions(charts.before, charts.after, moved);
+  const { pairs, added, removed, changed } = diffTransitions(charts.before, charts.after, moved);
+  const transitions = { added: added.map(plain), removed: removed.map(plain), changed };
   const events = diffEvents(before, after);
-  const authority = authorityChanges({ before, after, charts, transitions, pairs, events });
+  const authority = authorityChanges({ before, after, charts, added, pairs, events });
   return { from: before.label, to: after.label, states, transitions, events, authority };
 }
 

@@ -209,6 +209,27 @@ describe('the chart diff', () => {
     expect(strengthened.authority).toEqual([]);
   });
 
+  it('flags a transition added without the guard beside a guarded one on a person’s event', () => {
+    const diff = diffOf((c) => {
+      set(c, 'states.review.on.APPROVE', [
+        { guard: 'approverMayDecide', target: '#flow.paying' },
+        { target: '#flow.escalated' },
+      ]);
+    });
+    expect(diff.transitions.added).toEqual([
+      { source: 'review', event: 'APPROVE', delay: null, guard: null, targets: ['escalated'], actions: [] },
+    ]);
+    expect(diff.authority).toEqual([
+      {
+        code: 'GUARD_WEAKENED',
+        state: 'review',
+        event: 'APPROVE',
+        message:
+          'review: APPROVE: a transition without a guard to escalated was added beside approverMayDecide; APPROVE may be sent by approver',
+      },
+    ]);
+  });
+
   it('flags a new route to an effect that skips the person’s approval, naming the route', () => {
     const diff = diffOf(
       (c) => {
