@@ -41,14 +41,14 @@ const shown = (path: string) => path || '(root)';
 const list = (items: readonly string[]) => (items.length > 0 ? items.join(', ') : 'none');
 
 /** `source: EVENT [guard] → targets / actions`, one line. */
-export function transitionText(t: ChartTransition): string {
+function transitionText(t: ChartTransition): string {
   const event = t.delay ? `after ${t.delay}` : t.event;
   const guard = t.guard ? ` [${t.guard}]` : '';
   const actions = t.actions.length > 0 ? ` / ${t.actions.join(', ')}` : '';
   return `${shown(t.source)}: ${event}${guard} → ${list(t.targets.map(shown))}${actions}`;
 }
 
-/** The diff as text a reviewer reads, section by section; one line when there is no difference. */
+/** The diff as text a reviewer reads, section by section; `no differences` when there are none. */
 export function diffText(diff: ChartDiff): string[] {
   const lines = [`${diff.from} → ${diff.to}`];
   const section = (title: string, items: string[]) => {
@@ -99,7 +99,7 @@ export function diffText(diff: ChartDiff): string[] {
         actions && `actions ${list(actions.before)} → ${list(actions.after)}`,
         delay && `delay ${delay.before ?? 'none'} → ${delay.after ?? 'none'}`,
       ].filter(Boolean);
-      return `~ ${shown(t.source)}: ${t.event}${t.guard ? ` [${t.guard}]` : ''}: ${parts.join('; ')}`;
+      return `~ ${shown(t.source)}: ${t.delay ? `after ${t.delay}` : t.event}${t.guard ? ` [${t.guard}]` : ''}: ${parts.join('; ')}`;
     }),
   );
   section('Events', [

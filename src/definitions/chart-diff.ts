@@ -93,9 +93,6 @@ function guardNamesOf(guard: unknown): string[] {
   return isObject(guard) && typeof guard.type === 'string' ? [guard.type] : [];
 }
 
-/** The name of an action written by `labelOf`. */
-export const nameOf = (label: string) => label.split(' ')[0] ?? label;
-
 function eventOf(event: string, node: AnyStateNode): { event: string; delay: string | null } {
   const after = 'xstate.after.';
   if (event.startsWith(after) && event.endsWith(`.${node.id}`)) {

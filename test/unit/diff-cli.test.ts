@@ -75,6 +75,15 @@ describe('warden diff', () => {
     expect(same).toEqual({ code: 0, out: 'support@2 → stately/support.machine.json\nno differences', err: '' });
   });
 
+  it('compares a version with a Stately export, read without running it', async () => {
+    const { code, out } = await run('diff', 'support@2', 'test/stately/fixtures/support-setup.export.ts.txt');
+    expect(code).toBe(0);
+    expect(out).toContain('  + manualReview: after customerReplyWindow → cancelled / recordCustomerSilence');
+    expect(out).toContain(
+      '  ! NEW_ROUTE_TO_FINAL cancelled is reached by a new route: manualReview —after customerReplyWindow→ cancelled',
+    );
+  });
+
   it('flags a guard dropped from a person’s event in an edited config (issue 23)', async () => {
     const config = JSON.parse(readFileSync(join(root, 'stately/agent-task.machine.json'), 'utf8')) as {
       states: Record<string, { on?: Record<string, { guard?: string }> }>;
