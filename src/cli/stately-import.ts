@@ -2,7 +2,8 @@
  * `warden stately import <file> [--definition <id>]`: brings a chart exported from the Stately
  * editor as XState v5 code back into its machine file. The config literal given to
  * `setup(...).createMachine(...)` or the authoring kit's `kit.createMachine(...)` is replaced
- * (imports, setup and comments stay), names the chart uses that setup() does not implement are
+ * (imports, setup and comments stay), what changed is summed up (`warden diff`'s counts and every
+ * authority change), names the chart uses that setup() does not implement are
  * listed (for a kit chart, also a kit name used where it does not work), and the `stately check` is
  * run on the result. Nothing is written unless the export reads as plain data; the write is a rename.
  */
@@ -142,7 +143,7 @@ export async function statelyImport(options: StatelyImportOptions): Promise<numb
       );
     }
   }
-  // What the import changes, for the reviewer: the full diff is `warden diff` against the commit before.
+  // What the import changes, in short; in full: `warden diff <id>@<version> <export>` before importing.
   if (next !== original) {
     const before = definitionSide(definition);
     const { context: _context, ...chart } = exported.config;
