@@ -5,17 +5,15 @@
  */
 import { workflow } from '../../src/authoring/index.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
-import { MemoryActionProvider } from './effects/memory-action-provider.ts';
-import { FixtureAccountService } from './effects/account-service.ts';
-import type { SupportAdapters } from './effects/handlers.ts';
-import { supportLocalRules } from './effects/local-rules.ts';
-import { FilePolicySource } from './effects/policy-source.ts';
-import { RedisActionProvider } from './effects/redis-action-provider.ts';
+import { FilePolicySource, FixtureAccountService } from './effects/evidence.ts';
+import { supportLocalRules } from './effects/model.ts';
+import { MemoryActionProvider, RedisActionProvider } from './effects/refunds.ts';
 import { migrations } from './migrations.ts';
 import { supportPaths } from './paths/model.ts';
 import { supportClaims } from './support.claims.ts';
 import type { SupportContext } from './support.context.ts';
 import { reviewRetryChecks, supportPinnedFunctions } from './support.guards.ts';
+import type { SupportAdapters } from './support.effects.ts';
 import { supportMachine } from './support.machine.ts';
 import { supportOutcomes } from './support.outcomes.ts';
 import { personEvents, roles } from './support.roles.ts';

@@ -9,15 +9,13 @@
  * (`canRetry`, `errorIsRetryable`, the backoff under the chart's `*Backoff` delay names) and the
  * event envelopes. Nothing in this file does I/O.
  */
-import { deadLetter, event, failure, result, setup, type EffectDeclaration } from '../../src/authoring/index.ts';
+import { deadLetter, event, failure, result, setup } from '../../src/authoring/index.ts';
 import { jobsFromCounts } from '../../src/authoring/legacy-jobs.ts';
-import { supportHandlers, type SupportAdapters } from './effects/handlers.ts';
 import type { JobsKeptBefore, SupportContext, SupportInput } from './support.context.ts';
 import { supportContext, supportCreateSchema } from './support.context.ts';
-import { effects, type EffectType } from './support.effects.ts';
+import { supportEffects, type Operation } from './support.effects.ts';
 import { eventSchemas as s, payloadOf, type AnySupportEvent } from './support.events.ts';
 import * as g from './support.guards.ts';
-import { retryPolicies, type Operation } from './support.retry-policy.ts';
 import { eventRoles, roles } from './support.roles.ts';
 import type { EscalationParams } from './support.updates.ts';
 import * as u from './support.updates.ts';
@@ -35,29 +33,6 @@ const named = (checks: Record<string, Check>) =>
     Object.entries(checks).map(([name, check]) => [name, ({ context, event }: Args) => check(context, ev(event))]),
   );
 const operation = (params: unknown) => (params as { operation: Operation }).operation;
-
-/** The retry policy of `retryPolicies` for an operation, as the kit reads it. */
-function retryOf(op: Operation) {
-  const { maxAttempts, retryableErrors, ...backoff } = retryPolicies[op];
-  return { maxAttempts, backoff, retryable: retryableErrors };
-}
-const failures = { failure: 'RETRYABLE_ERROR', permanentFailure: 'PERMANENT_ERROR' };
-/** An effect of `support.effects.ts`, run by its handler in `effects/`, reporting `results`. */
-function handled(
-  name: EffectType,
-  declaration: Omit<EffectDeclaration<SupportContext, Record<string, unknown>, SupportAdapters>, 'params'>,
-): EffectDeclaration<SupportContext, Record<string, unknown>, SupportAdapters> {
-  const spec = effects[name];
-  return {
-    operation: spec.operation,
-    params: (c) => spec.params(c),
-    handler: (deps) => supportHandlers[name](deps),
-    ...declaration,
-  };
-}
-/** A read of the provider that may be asked again: retried on its transient failures, with backoff. */
-const retried = (name: EffectType, results: string[]) =>
-  handled(name, { results, ...failures, retry: retryOf(effects[name].operation), idempotent: true });
 
 export const supportKit = setup({
   input: supportCreateSchema,
@@ -95,41 +70,7 @@ export const supportKit = setup({
     /** Who works the case, not its outcome: a model may propose it. */
     REVIEW_ASSIGN: event(s.REVIEW_ASSIGN.shape, { roles: eventRoles.REVIEW_ASSIGN, byModel: true }),
   },
-  effects: {
-    requestClassification: retried('requestClassification', ['CLASSIFIED']),
-    requestPolicy: retried('requestPolicy', ['POLICY_RETRIEVED']),
-    requestAccount: retried('requestAccount', ['ACCOUNT_INSPECTED']),
-    requestRecommendation: retried('requestRecommendation', ['RECOMMENDATION_GENERATED']),
-    requestValidation: retried('requestValidation', ['POLICY_VALID', 'POLICY_INVALID', 'POLICY_UNCLEAR']),
-    requestFraudScreen: retried('requestFraudScreen', ['FRAUD_CLEARED', 'FRAUD_SUSPECTED']),
-    /**
-     * A write: never retried on an error, only executed again under the same key after a
-     * reconciliation found nothing, `maxAttempts` times per visit to `executingAction`; entering it
-     * anew (an approval, a reviewer's retry of the reconciliation, a cancellation reconciled from
-     * manual review) gives the whole budget again.
-     */
-    executeRefund: handled('executeRefund', {
-      results: ['ACTION_EXECUTED', 'ACTION_OUTCOME_UNKNOWN', 'ACTION_FAILED', 'POST_ACTION_INVARIANT_FAILED'],
-      retry: {
-        ...retryOf('execute'),
-        after: ['ACTION_NOT_FOUND'],
-        within: 'executingAction',
-        renewOn: ['APPROVED', 'REVIEW_RETRY_STEP', 'CANCEL_REQUESTED'],
-      },
-    }),
-    /** A read: an outcome the provider could not tell (ACTION_OUTCOME_UNKNOWN) is retried as a failure. */
-    reconcileAction: handled('reconcileAction', {
-      results: ['ACTION_EXECUTED', 'ACTION_NOT_FOUND', 'ACTION_FAILED', 'ACTION_OUTCOME_UNKNOWN'],
-      ...failures,
-      retry: { ...retryOf('reconcile'), failingResults: ['ACTION_OUTCOME_UNKNOWN'] },
-      idempotent: true,
-    }),
-    voidAction: handled('voidAction', { results: ['ACTION_VOIDED', 'ACTION_EXECUTED'], ...failures }),
-    notifyCustomer: retried('notifyCustomer', ['CUSTOMER_NOTIFIED']),
-    requestCompensation: handled('requestCompensation', {
-      results: ['COMPENSATION_SUCCEEDED', 'COMPENSATION_FAILED'],
-    }),
-  },
+  effects: supportEffects,
   /** Before the kit, the context counted jobs per operation (`attempts`) and attempts per visit (`stepAttempts`). */
   legacyJobs: (c) => {
     const old = c as Partial<JobsKeptBefore>;

@@ -144,7 +144,7 @@ export function parseParams<T>(schema: z.ZodType<T>, ctx: EffectContext): T {
  * The content of a referenced artifact, checked against the reference's hash, or null when the
  * store no longer has it. A hash mismatch means the evidence changed under the workflow: refused.
  */
-export async function loadReferenced(ctx: EffectContext, ref: ArtifactRef): Promise<unknown> {
+export async function loadReferenced(ctx: Pick<EffectContext, 'loadArtifact'>, ref: ArtifactRef): Promise<unknown> {
   const artifact = await ctx.loadArtifact(ref.id);
   if (!artifact) return null;
   if (artifact.hash !== ref.hash) {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { registry as workflowRegistry } from '../../machines/index.ts';
 import { supportV1, supportV2 } from '../../machines/support/index.ts';
 import { createInitialContext, supportInputSchema } from '../../machines/support/support.context.ts';
-import { effects } from '../../machines/support/support.effects.ts';
+import { supportEffects as effects } from '../../machines/support/support.effects.ts';
 import { eventSchemas } from '../../machines/support/support.events.ts';
 import { supportPinnedFunctions } from '../../machines/support/support.guards.ts';
 import releasedParts from '../../machines/support/versions/support.v1.parts.json' with { type: 'json' };

@@ -9,7 +9,7 @@ import {
   createOfflineEffectDeps,
   RedisActionProvider,
   type EffectDeps,
-  type TestableActionProvider,
+  type RefundProvider,
 } from '../../machines/support/effects/index.ts';
 import type { TestableNotifier } from '../../src/effects/index.ts';
 import { RedisNotifier } from '../../src/effects/index.ts';
@@ -27,7 +27,7 @@ import { makeWorld, type World } from './world.ts';
 
 export interface RuntimeWorld extends World {
   worker: Worker;
-  actions: TestableActionProvider;
+  actions: RefundProvider;
   notifier: TestableNotifier;
   settle(): Promise<JobOutcome[]>;
   /** Moves the clock to the next armed timer (if any) and settles; false when no timer is armed. */
@@ -53,9 +53,7 @@ export async function runtimeWorld(options: RuntimeWorldOptions = {}): Promise<R
   const clock = { now: t0 };
   const prefix = freshPrefix('rt');
   const offline = createOfflineEffectDeps();
-  const actions: TestableActionProvider = options.redis
-    ? new RedisActionProvider(options.redis, { prefix })
-    : offline.actions;
+  const actions: RefundProvider = options.redis ? new RedisActionProvider(options.redis, { prefix }) : offline.actions;
   const notifier: TestableNotifier = options.redis ? new RedisNotifier(options.redis, { prefix }) : offline.notifier;
   const store = options.redis
     ? new RedisStore(options.redis, { prefix, shards })

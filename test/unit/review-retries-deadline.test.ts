@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { supportMachine } from '../../machines/support/support.machine.ts';
-import { backoffDelay, retryPolicies, type Operation } from '../../machines/support/support.retry-policy.ts';
+import { backoffDelay } from '../../src/definitions/backoff.ts';
+import { retryPolicies, type Operation } from '../../machines/support/support.effects.ts';
 import { Harness, t0 } from '../support/harness.ts';
 import { fixtures } from '../support/fixtures.ts';
 import { principals } from '../support/principals.ts';

@@ -23,7 +23,8 @@ import { loadReleasedMachine, type ReleasedVersion } from '../../../src/definiti
 import type { WorkflowDefinition } from '../../../src/engine/definition.ts';
 import type { SupportContext } from '../support.context.ts';
 import { loopBoundFields, supportConfigSchema, supportInputSchema } from '../support.context.ts';
-import { effects, type EffectSpec } from '../support.effects.ts';
+import type { EffectSpec } from '../../../src/engine/definition.ts';
+import { supportEffects } from '../support.effects.ts';
 import { eventSchemas } from '../support.events.ts';
 import { supportKit } from '../support.machine.ts';
 import { supportPinnedFunctions } from '../support.guards.ts';
@@ -37,7 +38,7 @@ import { supportV1Repair } from './support.v1.repairs.ts';
  * support@2's loop bounds added the model results' optional `usage` and the model jobs'
  * `reportUsage`: support@1's jobs do not ask for usage, so its results carry none.
  */
-const releasedEffects: Record<'requestClassification' | 'requestRecommendation', EffectSpec> = {
+const releasedEffects: Record<'requestClassification' | 'requestRecommendation', EffectSpec<SupportContext>> = {
   requestClassification: {
     operation: 'classify',
     params: (c) => ({ customerId: c.request.customerId }),
@@ -104,7 +105,7 @@ export const supportV1Parts = loadReleasedParts<SupportContext>({
   code: {
     inputSchema: releasedInputSchema,
     eventSchemas: { ...eventSchemas, ...releasedCode.eventSchemas },
-    effects: { ...effects, ...releasedCode.effects },
+    effects: { ...supportEffects, ...releasedCode.effects },
     currentJobs: kit.currentJobs,
     explainGuard: kit.explainGuard,
     pinnedFunctions: { ...supportPinnedFunctions, ...releasedCode.pinnedFunctions },

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { defaultAccountFixtures, FixtureAccountService } from '../../../machines/support/effects/account-service.ts';
+import { defaultAccountFixtures, FixtureAccountService } from '../../../machines/support/effects/evidence.ts';
 
 describe('fixture account service', () => {
   it('finds a customer of the tenant', async () => {

@@ -1,14 +1,17 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { RefundParams, TestableActionProvider } from '../../../machines/support/effects/action-provider.ts';
+import {
+  MemoryActionProvider,
+  RedisActionProvider,
+  type RefundParams,
+  type RefundProvider,
+} from '../../../machines/support/effects/refunds.ts';
 import { ActionRefusedError, ResponseLostError, TransportError } from '../../../src/effects/effect-errors.ts';
-import { MemoryActionProvider } from '../../../machines/support/effects/memory-action-provider.ts';
-import { RedisActionProvider } from '../../../machines/support/effects/redis-action-provider.ts';
 import { deletePrefix, freshPrefix, lazyTestRedis } from '../../support/redis.ts';
 
 const params: RefundParams = { amount: 42.5, currency: 'EUR', customerId: 'cust-1', orderId: 'A-100' };
 
 /** One contract, run against every provider: `make` builds a fresh one per test. */
-function actionProviderContract(name: string, make: () => Promise<TestableActionProvider>) {
+function actionProviderContract(name: string, make: () => Promise<RefundProvider>) {
   describe(`${name} action provider`, () => {
     it('refunds once for one key executed twice and returns the first receipt', async () => {
       const provider = await make();

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { SupportContext } from '../../../machines/support/support.context.ts';
-import { effectTypes, type EffectType } from '../../../machines/support/support.effects.ts';
+import { supportEffects, type EffectType } from '../../../machines/support/support.effects.ts';
 import { contentHashOf } from '../../../src/effects/canonical-json.ts';
 import { TransportError } from '../../../src/effects/effect-errors.ts';
 import type { EffectHandler } from '../../../src/effects/effect.ts';
-import { createEffectHandlers } from '../../../machines/support/effects/handlers.ts';
 import { LocalModelClient } from '../../../src/effects/local-model.ts';
 import type { ModelClient } from '../../../src/effects/model-client.ts';
-import { createOfflineEffectDeps, type OfflineEffectDeps } from '../../../machines/support/effects/index.ts';
-import { FilePolicySource } from '../../../machines/support/effects/policy-source.ts';
+import {
+  createEffectHandlers,
+  createOfflineEffectDeps,
+  type OfflineEffectDeps,
+} from '../../../machines/support/effects/index.ts';
+import { FilePolicySource } from '../../../machines/support/effects/evidence.ts';
 import {
   approvedForAction,
   ArtifactMemory,
@@ -46,7 +49,7 @@ const unreachableModel: ModelClient = {
 describe('effect handlers', () => {
   it('has a handler for every effect type of the support machine', () => {
     const { handlers } = offline();
-    expect(Object.keys(handlers).sort()).toEqual([...effectTypes].sort());
+    expect(Object.keys(handlers).sort()).toEqual(Object.keys(supportEffects).sort());
   });
 
   it('runs every handler to a schema-valid success event with the offline adapters', async () => {

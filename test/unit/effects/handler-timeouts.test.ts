@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { untilAborted } from '../../../src/effects/deadline.ts';
-import { createEffectHandlers, type EffectDeps } from '../../../machines/support/effects/handlers.ts';
 import type { ModelClient } from '../../../src/effects/model-client.ts';
-import { createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
+import {
+  createEffectHandlers,
+  createOfflineEffectDeps,
+  type EffectDeps,
+} from '../../../machines/support/effects/index.ts';
 import type { Notifier } from '../../../src/effects/notifier.ts';
 import {
   approvedForAction,

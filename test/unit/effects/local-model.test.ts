@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { classifyByKeywords, supportLocalRules } from '../../../machines/support/effects/local-rules.ts';
 import {
   classificationOutput,
+  classifyByKeywords,
   classifyTask,
   recommendationOutput,
   recommendTask,
   type ClassifyInput,
   type RecommendInput,
-} from '../../../machines/support/effects/model-tasks.ts';
+  supportLocalRules,
+} from '../../../machines/support/effects/model.ts';
 import { LocalModelClient } from '../../../src/effects/local-model.ts';
 import type { ModelTask } from '../../../src/effects/model-client.ts';
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEffectHandlers } from '../../../machines/support/effects/handlers.ts';
 import type { ModelCallOptions, ModelClient, ModelResponse } from '../../../src/effects/model-client.ts';
-import { createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
+import { createEffectHandlers, createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
 import { ArtifactMemory, contextAfterEvidence, expectEvent, runJob, supportContext } from './support/effect-world.ts';
 
 /** A model that gives scripted answers in order and remembers the tasks and repair requests it got. */

@@ -2,9 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EffectError } from '../../../src/effects/effect-errors.ts';
-import { createEffectHandlers } from '../../../machines/support/effects/handlers.ts';
-import { classifyTask, recommendTask } from '../../../machines/support/effects/model-tasks.ts';
-import { createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
+import { classifyTask, recommendTask } from '../../../machines/support/effects/model.ts';
+import { createEffectHandlers, createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
 import { OpenAIModelClient } from '../../../src/effects/openai-model.ts';
 import { ArtifactMemory, expectEvent, runJob, supportContext } from './support/effect-world.ts';
 

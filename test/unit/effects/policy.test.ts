@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { categories } from '../../../machines/support/support.events.ts';
 import { EffectError } from '../../../src/effects/effect-errors.ts';
-import { FilePolicySource, type PolicyDocument } from '../../../machines/support/effects/policy-source.ts';
-import { validateRecommendation } from '../../../machines/support/effects/policy-validator.ts';
+import { FilePolicySource, type PolicyDocument } from '../../../machines/support/effects/evidence.ts';
+import { validateRecommendation } from '../../../machines/support/effects/checks.ts';
 
 const policy: PolicyDocument = {
   id: 'refunds-billing',

@@ -9,9 +9,8 @@ import { testApi } from './api.ts';
 import { mintToken } from '../../../src/api/auth.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { supportLocalRules } from '../../../machines/support/effects/index.ts';
-import { failure } from '../../../machines/support/effects/support-handler.ts';
 import { eventSchemas } from '../../../machines/support/support.events.ts';
-import { jobHandler } from '../../../src/effects/handler-kit.ts';
+import { failureFacts, jobHandler } from '../../../src/effects/handler-kit.ts';
 import { EffectError, LocalModelClient, type ModelClient } from '../../../src/effects/index.ts';
 
 describe('schema failure metrics', () => {
@@ -117,7 +116,10 @@ describe('schema failure metrics of results and model answers', () => {
       timeoutMs: 1_000,
       schemas: eventSchemas,
       run: () => Promise.resolve({ type: 'CLASSIFIED', payload: { category: 'weather' } }),
-      onError: failure,
+      onError: (_ctx, error) => {
+        const { errorClass, message } = failureFacts(error);
+        return { type: 'RETRYABLE_ERROR', payload: { errorClass, message } };
+      },
     });
     const rt = await testRuntime({ handlers: { requestClassification: invalid } });
     await rt.create();

@@ -10,7 +10,7 @@ import {
   type SupportContext,
   type SupportInput,
 } from '../../../../machines/support/support.context.ts';
-import { effects, type EffectType } from '../../../../machines/support/support.effects.ts';
+import { supportEffects as effects, type EffectType } from '../../../../machines/support/support.effects.ts';
 import { eventSchemas, type PayloadOf, type SupportEventType } from '../../../../machines/support/support.events.ts';
 import { contentHashOf } from '../../../../src/effects/canonical-json.ts';
 import type { EffectContext, EffectHandler, JobToRun, ResultEvent } from '../../../../src/effects/effect.ts';

@@ -1,8 +1,9 @@
 /**
- * The deterministic policy check of a recommendation. Code, not a model, decides whether a refund
- * is within policy; its version is recorded with every verdict so a verdict can be replayed.
+ * The deterministic checks of a recommended refund: its policy validation and its fraud screen.
+ * Code, not a model, decides; each check's version is recorded with its verdict, so a verdict can
+ * be replayed.
  */
-import type { PolicyDocument } from './policy-source.ts';
+import type { AccountSummary, PolicyDocument } from './evidence.ts';
 
 export const validatorVersion = 'policy-validator@1';
 
@@ -54,4 +55,26 @@ export function validateRecommendation(
       'category does not require human judgement',
     ],
   };
+}
+
+export const fraudScreenVersion = 'fraud-screen@1';
+
+/** Refunds in 90 days above this total (account currency) look like abuse. */
+const ninetyDayLimit = 300;
+
+/** Rules, not a model, so a verdict can be replayed. */
+export function screenRefund(account: AccountSummary, amount: number): { score: number; reasons: string[] } {
+  const reasons: string[] = [];
+  if (account.status !== 'active') reasons.push(`the account is ${account.status}`);
+  if (account.refundedLast90Days + amount > ninetyDayLimit) {
+    reasons.push(
+      `refunds in 90 days would reach ${(account.refundedLast90Days + amount).toFixed(2)}, above ${ninetyDayLimit}`,
+    );
+  }
+  const charged = account.orders.reduce((sum, order) => sum + order.amount * order.charges, 0);
+  if (account.orders.length > 0 && amount > charged) {
+    reasons.push(`the refund ${amount.toFixed(2)} exceeds everything charged (${charged.toFixed(2)})`);
+  }
+  const score = Math.min(1, reasons.length * 0.4 + Math.min(0.2, amount / 5000));
+  return { score: Math.round(score * 1000) / 1000, reasons };
 }
