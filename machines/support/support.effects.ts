@@ -39,32 +39,22 @@ export interface SupportAdapters {
   actions: ActionProvider;
 }
 
-export const operations = [
-  'classify',
-  'policy',
-  'account',
-  'recommend',
-  'validate',
-  'execute',
-  'reconcile',
-  'notify',
-  'compensate',
-  'void',
-  'fraud',
-] as const;
-export type Operation = (typeof operations)[number];
-
 /**
- * Declares a support effect: the kit's `effect` with one of support's operations; the params its
+ * A support effect: the kit's `effect`, its `operation` always named (it is support's); the params its
  * builder sends are what `paramsSchema` accepts on the worker (anything else fails the job for good).
  */
-const supportEffect = <TParams>(
-  declaration: Omit<EffectDeclaration<SupportContext, TParams, SupportAdapters>, 'params'> & {
-    operation: Operation;
-    params: (context: SupportContext) => Record<string, unknown>;
-    paramsSchema: z.ZodType<TParams>;
-  },
-) => declaration as typeof declaration & EffectDeclaration<SupportContext, TParams, SupportAdapters>;
+type SupportEffect<TParams, TOperation> = Omit<
+  EffectDeclaration<SupportContext, TParams, SupportAdapters>,
+  'params'
+> & {
+  operation: TOperation;
+  params: (context: SupportContext) => Record<string, unknown>;
+  paramsSchema: z.ZodType<TParams>;
+};
+const supportEffect = <TParams, const TOperation extends string>(
+  declaration: SupportEffect<TParams, TOperation>,
+): SupportEffect<TParams, TOperation> & EffectDeclaration<SupportContext, TParams, SupportAdapters> =>
+  declaration as never;
 
 /** A result event without its job id (the kit adds it), typed by its schema. */
 const result = <K extends SupportEventType>(type: K, payload: Omit<PayloadOf<K>, 'jobId'>) => ({ type, payload });
@@ -469,6 +459,9 @@ export const supportEffects = {
   }),
 };
 export type EffectType = keyof typeof supportEffects;
+/** Names an effect's jobs (`<workflowId>/<operation>/<n>`) and its timeout. */
+export type Operation = (typeof supportEffects)[EffectType]['operation'];
+export const operations = Object.values(supportEffects).map((effect) => effect.operation);
 
 /**
  * Each operation's retry policy as support@1 pins it (`supportPinnedFunctions`): attempts per visit
