@@ -125,14 +125,12 @@ async function policyFor(
 
 /** ACTION_EXECUTED, or POST_ACTION_INVARIANT_FAILED when the receipt is not the approved refund's. */
 function executed(receipt: ActionReceipt, approved: { idempotencyKey: string; amount: number; currency: string }) {
-  const violations: string[] = [];
-  if (receipt.idempotencyKey !== approved.idempotencyKey)
-    violations.push(`receipt key ${receipt.idempotencyKey} ≠ ${approved.idempotencyKey}`);
-  if (receipt.amount !== approved.amount)
-    violations.push(`receipt amount ${receipt.amount} ≠ approved ${approved.amount}`);
-  if (receipt.currency !== approved.currency) {
-    violations.push(`receipt currency ${receipt.currency} ≠ recommended ${approved.currency}`);
-  }
+  const violations = [
+    receipt.idempotencyKey !== approved.idempotencyKey &&
+      `receipt key ${receipt.idempotencyKey} ≠ ${approved.idempotencyKey}`,
+    receipt.amount !== approved.amount && `receipt amount ${receipt.amount} ≠ approved ${approved.amount}`,
+    receipt.currency !== approved.currency && `receipt currency ${receipt.currency} ≠ recommended ${approved.currency}`,
+  ].filter((violation) => violation !== false);
   return violations.length
     ? result('POST_ACTION_INVARIANT_FAILED', { receipt, violations })
     : result('ACTION_EXECUTED', { receipt });
@@ -184,13 +182,8 @@ export const supportEffects = {
     run: async ({ params: { customerId, orderId }, context: { tenantId }, deps, saveArtifact }) => {
       const account = await accountOf(deps.accounts, tenantId, customerId);
       const order = orderId ? (account.orders.find((o) => o.orderId === orderId) ?? null) : null;
-      const artifact = await saveArtifact('account', {
-        tenantId,
-        customerId,
-        account,
-        orderId: orderId ?? null,
-        order,
-      });
+      const snapshot = { tenantId, customerId, account, orderId: orderId ?? null, order };
+      const artifact = await saveArtifact('account', snapshot);
       return result('ACCOUNT_INSPECTED', { accountId: account.accountId, artifact });
     },
   }),
