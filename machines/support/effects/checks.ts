@@ -7,11 +7,6 @@ import type { AccountSummary, PolicyDocument } from './evidence.ts';
 
 export const validatorVersion = 'policy-validator@1';
 
-export interface RecommendationToValidate {
-  amount: number;
-  currency: string;
-}
-
 export type PolicyVerdict =
   | { outcome: 'valid'; checks: string[] }
   | { outcome: 'invalid'; revisable: boolean; reasons: string[] }
@@ -26,7 +21,7 @@ const defaultQuestion = (policy: PolicyDocument) =>
  * amount exceeds the maximum (revisable: a smaller refund may pass), valid otherwise.
  */
 export function validateRecommendation(
-  recommendation: RecommendationToValidate,
+  recommendation: { amount: number; currency: string },
   policy: PolicyDocument,
 ): PolicyVerdict {
   if (policy.requiresHumanJudgement) {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { LocalModelRule } from '../../../src/definitions/workflow.ts';
 import type { ModelTask } from '../../../src/effects/model-client.ts';
-import type { Category } from '../support.context.ts';
+import type { Category, SupportContext } from '../support.context.ts';
 import { categories, recommendationBody } from '../support.events.ts';
 
 export const classificationOutput = z.strictObject({
@@ -18,10 +18,7 @@ export const classificationOutput = z.strictObject({
 /** What a recommendation must look like: the body of RECOMMENDATION_GENERATED. */
 export const recommendationOutput = recommendationBody;
 
-export interface ClassifyInput {
-  subject: string;
-  message: string;
-}
+export type ClassifyInput = Pick<SupportContext['request'], 'subject' | 'message'>;
 
 export interface RecommendInput {
   recommendationVersion: number;
