@@ -9,7 +9,7 @@ import { supportMachine } from '../../machines/support/support.machine.ts';
 import { kitOf } from '../../src/authoring/setup.ts';
 import { eventSchemas, reviewSteps, type SupportEventType } from '../../machines/support/support.events.ts';
 import { reviewRetryAllowed } from '../../machines/support/support.guards.ts';
-import type { Operation } from '../../machines/support/support.retry-policy.ts';
+import type { Operation } from '../../machines/support/support.effects.ts';
 import { sampleValid } from '../../src/paths/zod-sample.ts';
 
 const values: Partial<Record<SupportEventType, (c: SupportContext) => Record<string, unknown>>> = {

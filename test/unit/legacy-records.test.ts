@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { supportV1, supportV2 } from '../../machines/support/index.ts';
 import { supportV1toV2 } from '../../machines/support/migrations.ts';
-import { operations } from '../../machines/support/support.retry-policy.ts';
+import { operations } from '../../machines/support/support.effects.ts';
 import type { JobBook } from '../../src/authoring/setup.ts';
 import { decideMigration } from '../../src/engine/migrate.ts';
 import { makeFixtures } from '../support/fixtures.ts';

@@ -13,7 +13,7 @@ import type { SupportContext } from '../support.context.ts';
 import { actionCannotHaveTakenEffect, actionOutcomeUncertain, modelBudgetExhausted } from '../support.guards.ts';
 import { reviewRetriesOf } from '../support.context.ts';
 import { supportMachine } from '../support.machine.ts';
-import { operations } from '../support.retry-policy.ts';
+import { operations } from '../support.effects.ts';
 import { supportExamples } from './catalogue.ts';
 import { supportInvariants } from './invariants.ts';
 
