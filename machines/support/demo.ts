@@ -3,7 +3,7 @@ import { prefilledDecision } from '../../src/authoring/demo-decide.ts';
 import type { DemoScript } from '../../src/definitions/workflow.ts';
 import type { SupportContext } from './support.context.ts';
 import { eventSchemas } from './support.events.ts';
-import { roles } from './support.roles.ts';
+import { roles } from './support.events.ts';
 import { supportView } from './view.ts';
 
 export const supportDemo: DemoScript<SupportContext> = {

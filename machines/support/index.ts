@@ -16,7 +16,7 @@ import { reviewRetryChecks, supportPinnedFunctions } from './support.guards.ts';
 import type { SupportAdapters } from './support.effects.ts';
 import { supportMachine } from './support.machine.ts';
 import { supportOutcomes } from './support.outcomes.ts';
-import { personEvents, roles } from './support.roles.ts';
+import { personEvents, roles } from './support.events.ts';
 import { supportDemo } from './demo.ts';
 import { supportView } from './view.ts';
 import type { ReleasedVersion } from '../../src/definitions/released-version.ts';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { TokenClaimSpec } from '../../src/definitions/workflow.ts';
 import type { Principal } from '../../src/engine/principal.ts';
-import { roles } from './support.roles.ts';
+import { roles } from './support.events.ts';
 
 /** Highest refund amount the principal may approve, in the request's major units. */
 export const approvalLimitSchema = z.number().min(0);

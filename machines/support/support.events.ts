@@ -6,7 +6,17 @@
  * so one definition serves TypeScript, runtime validation, OpenAPI and the path-test catalogue.
  */
 import { z } from 'zod';
+import { deadLetter, event, failure, result } from '../../src/authoring/index.ts';
+import type { EnvelopeOf } from '../../src/authoring/events.ts';
 import { artifactRef, contentHash, errorClass, jobId, text } from '../../src/definitions/event-fields.ts';
+
+/** Who sends what: worker results only from `worker`, approvals from approvers, manual-review commands from reviewers. */
+export const roles = {
+  agent: 'support_agent',
+  approver: 'support_approver',
+  reviewer: 'support_reviewer',
+  worker: 'worker',
+} as const;
 
 export const categories = ['billing', 'access', 'technical'] as const;
 export { errorClasses } from '../../src/effects/effect-errors.ts';
@@ -169,41 +179,70 @@ export type SupportEventType = keyof EventSchemas;
 export type PayloadOf<K extends SupportEventType> = z.infer<EventSchemas[K]>;
 export const supportEventTypes = Object.keys(eventSchemas) as SupportEventType[];
 
-export { principalSchema, type Principal } from '../../src/engine/principal.ts';
-import type { Principal } from '../../src/engine/principal.ts';
+/** The events as the kit's `setup()` declares them: a result comes from the worker holding its job, a person's event from the roles named. */
+export const supportEvents = {
+  CLASSIFIED: result(eventSchemas.CLASSIFIED.shape),
+  POLICY_RETRIEVED: result(eventSchemas.POLICY_RETRIEVED.shape),
+  ACCOUNT_INSPECTED: result(eventSchemas.ACCOUNT_INSPECTED.shape),
+  RECOMMENDATION_GENERATED: result(eventSchemas.RECOMMENDATION_GENERATED.shape),
+  POLICY_VALID: result(eventSchemas.POLICY_VALID.shape),
+  POLICY_INVALID: result(eventSchemas.POLICY_INVALID.shape),
+  POLICY_UNCLEAR: result(eventSchemas.POLICY_UNCLEAR.shape),
+  APPROVED: event(eventSchemas.APPROVED.shape, { roles: [roles.approver] }),
+  REJECTED_BY_REVIEWER: event(eventSchemas.REJECTED_BY_REVIEWER.shape, { roles: [roles.approver] }),
+  CHANGES_REQUESTED: event(eventSchemas.CHANGES_REQUESTED.shape, { roles: [roles.approver] }),
+  ACTION_EXECUTED: result(eventSchemas.ACTION_EXECUTED.shape),
+  ACTION_OUTCOME_UNKNOWN: result(eventSchemas.ACTION_OUTCOME_UNKNOWN.shape),
+  ACTION_NOT_FOUND: result(eventSchemas.ACTION_NOT_FOUND.shape),
+  ACTION_FAILED: result(eventSchemas.ACTION_FAILED.shape),
+  ACTION_VOIDED: result(eventSchemas.ACTION_VOIDED.shape),
+  POST_ACTION_INVARIANT_FAILED: result(eventSchemas.POST_ACTION_INVARIANT_FAILED.shape),
+  FRAUD_CLEARED: result(eventSchemas.FRAUD_CLEARED.shape),
+  FRAUD_SUSPECTED: result(eventSchemas.FRAUD_SUSPECTED.shape),
+  CUSTOMER_NOTIFIED: result(eventSchemas.CUSTOMER_NOTIFIED.shape),
+  RETRYABLE_ERROR: failure({ flat: true, retryable: true }),
+  PERMANENT_ERROR: failure({ flat: true, retryable: false }),
+  CANCEL_REQUESTED: event(eventSchemas.CANCEL_REQUESTED.shape, { roles: [roles.agent, roles.reviewer] }),
+  ESCALATE: deadLetter({
+    roles: [roles.agent, roles.approver],
+    fields: { questions: eventSchemas.ESCALATE.shape.questions },
+  }),
+  COMPENSATE: event(eventSchemas.COMPENSATE.shape, { roles: [roles.reviewer] }),
+  COMPENSATION_SUCCEEDED: result(eventSchemas.COMPENSATION_SUCCEEDED.shape),
+  COMPENSATION_FAILED: result(eventSchemas.COMPENSATION_FAILED.shape),
+  REVIEW_RETRY_STEP: event(eventSchemas.REVIEW_RETRY_STEP.shape, { roles: [roles.reviewer] }),
+  REVIEW_REJECT: event(eventSchemas.REVIEW_REJECT.shape, { roles: [roles.reviewer] }),
+  REVIEW_COMPLETE: event(eventSchemas.REVIEW_COMPLETE.shape, { roles: [roles.reviewer] }),
+  /** Who works the case, not its outcome: a model may propose it. */
+  REVIEW_ASSIGN: event(eventSchemas.REVIEW_ASSIGN.shape, { roles: [roles.reviewer], byModel: true }),
+};
 
 /**
- * What the machine receives: the validated payload in an envelope the engine fills in. Guards read
- * the actor from here, so authority always comes from the principal.
+ * Events only a person may decide (the kit's `event()` without `byModel`): an approver's decision, a
+ * reviewer's resolution, compensation and cancellation. Never offered to a model as a tool nor
+ * applied from its proposal.
  */
-export interface EventEnvelope {
-  eventId: string;
-  /** Milliseconds since the epoch, from the engine's injected clock. */
-  at: number;
-  actor: Principal;
-}
+export const personEvents = (Object.keys(supportEvents) as (keyof typeof supportEvents)[]).filter((type) => {
+  const declared = supportEvents[type];
+  return declared.kind === 'person' && !declared.byModel;
+});
 
-export type SupportEvent = {
-  [K in SupportEventType]: EventEnvelope & { type: K; payload: PayloadOf<K> };
-}[SupportEventType];
-
-export type SupportEventOf<K extends SupportEventType> = Extract<SupportEvent, { type: K }>;
-
-/** Internal timer events (`xstate.after.*`) reach the machine only through the engine's timer channel. */
-export interface TimerEvent {
-  type: `xstate.after.${string}`;
-  eventId: string;
-  at: number;
-}
-
-export type AnySupportEvent = SupportEvent | TimerEvent;
+/**
+ * The event as support's guards and updates read it: the kit's envelope, typed by the declarations,
+ * or a timer (`xstate.after.*`), which has no payload nor actor.
+ */
+export type AnySupportEvent =
+  EnvelopeOf<typeof supportEvents> | { type: `xstate.after.${string}`; eventId: string; at: number };
 
 /** The payload of `event` when it is of `type`, otherwise null. */
-export function payloadOf<K extends SupportEventType>(event: AnySupportEvent, type: K): PayloadOf<K> | null {
-  return event.type === type ? ((event as { payload: unknown }).payload as PayloadOf<K>) : null;
+export function payloadOf<K extends SupportEventType>(
+  event: { type: string; payload?: unknown },
+  type: K,
+): PayloadOf<K> | null {
+  return event.type === type ? (event.payload as PayloadOf<K>) : null;
 }
 
 /** One payload field of any event, or undefined (timer events have no payload). */
-export function payloadField(event: AnySupportEvent, field: string): unknown {
+export function payloadField(event: object, field: string): unknown {
   return 'payload' in event ? (event.payload as Record<string, unknown>)[field] : undefined;
 }

@@ -15,16 +15,20 @@ import {
   modelSpendOf,
   reviewRetriesOf,
 } from './support.context.ts';
-import type { AnySupportEvent } from './support.events.ts';
-import { payloadField, payloadOf } from './support.events.ts';
+import type { GuardDeclaration } from '../../src/authoring/setup.ts';
+import type { AnySupportEvent, supportEvents } from './support.events.ts';
+import { payloadField, payloadOf, roles } from './support.events.ts';
 import { retryPolicies } from './support.retry-policy.ts';
-import { roles } from './support.roles.ts';
-
-export interface StepParams {
-  step: ReviewStep;
-}
 
 type Check = (context: SupportContext, event: AnySupportEvent) => boolean;
+/** Support's named checks as a kit guard: a refusal lists the failing ones. */
+const named = (checks: Record<string, Check>) =>
+  Object.fromEntries(
+    Object.entries(checks).map(([name, check]) => [
+      name,
+      ({ context, event }: { context: SupportContext; event: AnySupportEvent }) => check(context, event),
+    ]),
+  );
 
 /** Who may decide on a recommendation at all, and on which one: shared by approve, reject and request-changes. */
 export const approverDecisionChecks: Record<string, Check> = {
@@ -59,12 +63,6 @@ export const receiptChecks: Record<string, Check> = {
   receiptCurrencyMatchesRecommendation: (c) =>
     c.recommendation !== null && c.action.receipt?.currency === c.recommendation.currency,
 };
-
-function failing(checks: Record<string, Check>, context: SupportContext, event: AnySupportEvent): string[] {
-  return Object.entries(checks)
-    .filter(([, check]) => !check(context, event))
-    .map(([name]) => name);
-}
 
 export function validationPassedForCurrentVersion(context: SupportContext): boolean {
   return (
@@ -113,32 +111,6 @@ export function reviewRetryPossible(context: SupportContext, step: ReviewStep): 
   return Object.values(reviewRetryChecks).every((check) => check(context, probe as AnySupportEvent));
 }
 
-/**
- * Since support@2: the new recommendation repeats the one a validation or an approver refused
- * (same content hash), so the revision loop is not converging.
- */
-export function repeatsRefusedRecommendation(context: SupportContext, event: AnySupportEvent): boolean {
-  const previous = context.recommendation;
-  if (previous === null || payloadField(event, 'contentHash') !== previous.contentHash) return false;
-  const invalid =
-    context.validation?.outcome === 'invalid' && context.validation.recommendationVersion === previous.version;
-  return invalid || context.changeRequest?.recommendationVersion === previous.version;
-}
-
-/** support@1's reviewer retry: the event retries `params.step`, and retrying that step is safe now. */
-export function reviewRetryAllowed(context: SupportContext, event: AnySupportEvent, params: unknown): boolean {
-  // Explaining a refusal asks without the branch's params: then it names itself, as released.
-  const step = (params as Partial<StepParams> | undefined)?.step;
-  return step !== undefined && payloadOf(event, 'REVIEW_RETRY_STEP')?.step === step && reviewStepChecks[step](context);
-}
-
-/** A validation's result names the current recommendation version (one of an earlier version is stale). */
-export function namesCurrentRecommendation(context: SupportContext, event: AnySupportEvent): boolean {
-  return (
-    context.recommendation !== null && payloadField(event, 'recommendationVersion') === context.recommendation.version
-  );
-}
-
 /** Proof that no action under the current key took effect, or ever will. `notFound` is not proof. */
 export function actionCannotHaveTakenEffect(context: SupportContext): boolean {
   const status = context.action.status;
@@ -151,23 +123,56 @@ export function actionOutcomeUncertain(context: SupportContext): boolean {
   return status === 'inFlight' || status === 'unknown' || status === 'notFound';
 }
 
-/** Support's guards over its own facts; the kit's `setup()` names them (support.machine.ts). */
+/** Support's guards, as the kit's `setup()` takes them (support.machine.ts). */
 export const guards = {
-  classificationIsConfident: (context: SupportContext) =>
+  /** The result is about the current recommendation version: one about an earlier version is stale. */
+  isCurrentValidation: ({ context, event }) =>
+    context.recommendation !== null && payloadField(event, 'recommendationVersion') === context.recommendation.version,
+  classificationIsConfident: ({ context }) =>
     context.classification !== null && context.classification.confidence >= context.config.confidenceThreshold,
-  escalationIsAuthorised: (_context: SupportContext, event: AnySupportEvent) =>
+  escalationIsAuthorised: ({ event }) =>
     // A worker escalates about its own job in flight (the engine refuses stale job ids); people need no job.
     typeof payloadField(event, 'jobId') === 'string' ||
     ('actor' in event && event.actor.roles.some((role) => role === roles.agent || role === roles.approver)),
-  hasRevisionBudget: (context: SupportContext) => context.revisions < context.config.maxRevisions,
-  validationIsRevisable: (context: SupportContext) =>
-    context.validation?.outcome === 'invalid' && context.validation.revisable,
-  approvalIsCurrentAndAuthorized: (context: SupportContext, event: AnySupportEvent) =>
-    failing(approvalChecks, context, event).length === 0,
-  cancellationPending: (context: SupportContext) => context.cancellation?.status === 'pending',
-  hasActionReceipt: (context: SupportContext) => context.action.receipt !== null,
-  reviewCompletionAllowed: (context: SupportContext) => !actionOutcomeUncertain(context),
-} satisfies Record<string, (context: SupportContext, event: AnySupportEvent) => boolean>;
+  approverMayDecide: named(approverDecisionChecks),
+  actionOutcomeUncertain: ({ context }) => actionOutcomeUncertain(context),
+  hasRevisionBudget: ({ context }) => context.revisions < context.config.maxRevisions,
+  validationIsRevisable: ({ context }) => context.validation?.outcome === 'invalid' && context.validation.revisable,
+  approvalIsCurrentAndAuthorized: named(approvalChecks),
+  cancellationPending: ({ context }) => context.cancellation?.status === 'pending',
+  receiptMatchesApproval: named(receiptChecks),
+  hasActionReceipt: ({ context }) => context.action.receipt !== null,
+  actionCannotHaveTakenEffect: ({ context }) => actionCannotHaveTakenEffect(context),
+  reviewCompletionAllowed: ({ context }) => !actionOutcomeUncertain(context),
+  modelBudgetExhausted: ({ context }) => modelBudgetExhausted(context),
+  /**
+   * Since support@2: the new recommendation repeats the one a validation or an approver refused
+   * (same content hash), so the revision loop is not converging.
+   */
+  isRepeatedRecommendation: ({ context, event }) => {
+    const previous = context.recommendation;
+    if (previous === null || payloadField(event, 'contentHash') !== previous.contentHash) return false;
+    const invalid =
+      context.validation?.outcome === 'invalid' && context.validation.recommendationVersion === previous.version;
+    return invalid || context.changeRequest?.recommendationVersion === previous.version;
+  },
+  /**
+   * support@1's reviewer retry of `params.step`: the event retries that step, and retrying it is safe
+   * now. Explaining a refusal asks without the branch's params: then it names itself, as released.
+   */
+  reviewRetryAllowed: ({ context, event }, params) => {
+    const step = (params as { step?: ReviewStep } | undefined)?.step;
+    return (
+      step !== undefined && payloadOf(event, 'REVIEW_RETRY_STEP')?.step === step && reviewStepChecks[step](context)
+    );
+  },
+  /** The checks of a reviewer's retry; with `params.step`, only of that step (one branch per step). */
+  reviewRetryPermitted: {
+    ...named(reviewRetryChecks),
+    stepOfThisBranch: ({ event }, params) =>
+      params?.step === undefined || payloadOf(event, 'REVIEW_RETRY_STEP')?.step === params.step,
+  },
+} satisfies Record<string, GuardDeclaration<SupportContext, typeof supportEvents>>;
 
 /**
  * What support's guards, updates and delays and the initial context run through that a

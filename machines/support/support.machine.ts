@@ -9,67 +9,19 @@
  * (`canRetry`, `errorIsRetryable`, the backoff under the chart's `*Backoff` delay names) and the
  * event envelopes. Nothing in this file does I/O.
  */
-import { deadLetter, event, failure, result, setup } from '../../src/authoring/index.ts';
+import { setup } from '../../src/authoring/index.ts';
 import { jobsFromCounts } from '../../src/authoring/legacy-jobs.ts';
 import type { JobsKeptBefore, SupportContext, SupportInput } from './support.context.ts';
 import { supportContext, supportCreateSchema } from './support.context.ts';
-import { supportEffects, type Operation } from './support.effects.ts';
-import { eventSchemas as s, payloadOf, type AnySupportEvent } from './support.events.ts';
-import * as g from './support.guards.ts';
-import { eventRoles, roles } from './support.roles.ts';
-import type { EscalationParams } from './support.updates.ts';
-import * as u from './support.updates.ts';
-
-type Check = (context: SupportContext, event: AnySupportEvent) => boolean;
-interface Args {
-  context: SupportContext;
-  event: unknown;
-}
-/** The event as support's guards and updates read it (the kit's envelope, typed by support's schemas). */
-const ev = (event: unknown) => event as AnySupportEvent;
-/** Support's named checks as a kit guard: a refusal lists the failing ones. */
-const named = (checks: Record<string, Check>) =>
-  Object.fromEntries(
-    Object.entries(checks).map(([name, check]) => [name, ({ context, event }: Args) => check(context, ev(event))]),
-  );
-const operation = (params: unknown) => (params as { operation: Operation }).operation;
+import { supportEffects } from './support.effects.ts';
+import { supportEvents } from './support.events.ts';
+import { guards } from './support.guards.ts';
+import { updates } from './support.updates.ts';
 
 export const supportKit = setup({
   input: supportCreateSchema,
   context: (input: SupportInput): SupportContext => supportContext(input),
-  events: {
-    CLASSIFIED: result(s.CLASSIFIED.shape),
-    POLICY_RETRIEVED: result(s.POLICY_RETRIEVED.shape),
-    ACCOUNT_INSPECTED: result(s.ACCOUNT_INSPECTED.shape),
-    RECOMMENDATION_GENERATED: result(s.RECOMMENDATION_GENERATED.shape),
-    POLICY_VALID: result(s.POLICY_VALID.shape),
-    POLICY_INVALID: result(s.POLICY_INVALID.shape),
-    POLICY_UNCLEAR: result(s.POLICY_UNCLEAR.shape),
-    APPROVED: event(s.APPROVED.shape, { roles: eventRoles.APPROVED }),
-    REJECTED_BY_REVIEWER: event(s.REJECTED_BY_REVIEWER.shape, { roles: eventRoles.REJECTED_BY_REVIEWER }),
-    CHANGES_REQUESTED: event(s.CHANGES_REQUESTED.shape, { roles: eventRoles.CHANGES_REQUESTED }),
-    ACTION_EXECUTED: result(s.ACTION_EXECUTED.shape),
-    ACTION_OUTCOME_UNKNOWN: result(s.ACTION_OUTCOME_UNKNOWN.shape),
-    ACTION_NOT_FOUND: result(s.ACTION_NOT_FOUND.shape),
-    ACTION_FAILED: result(s.ACTION_FAILED.shape),
-    ACTION_VOIDED: result(s.ACTION_VOIDED.shape),
-    POST_ACTION_INVARIANT_FAILED: result(s.POST_ACTION_INVARIANT_FAILED.shape),
-    FRAUD_CLEARED: result(s.FRAUD_CLEARED.shape),
-    FRAUD_SUSPECTED: result(s.FRAUD_SUSPECTED.shape),
-    CUSTOMER_NOTIFIED: result(s.CUSTOMER_NOTIFIED.shape),
-    RETRYABLE_ERROR: failure({ flat: true, retryable: true }),
-    PERMANENT_ERROR: failure({ flat: true, retryable: false }),
-    CANCEL_REQUESTED: event(s.CANCEL_REQUESTED.shape, { roles: eventRoles.CANCEL_REQUESTED }),
-    ESCALATE: deadLetter({ roles: [roles.agent, roles.approver], fields: { questions: s.ESCALATE.shape.questions } }),
-    COMPENSATE: event(s.COMPENSATE.shape, { roles: eventRoles.COMPENSATE }),
-    COMPENSATION_SUCCEEDED: result(s.COMPENSATION_SUCCEEDED.shape),
-    COMPENSATION_FAILED: result(s.COMPENSATION_FAILED.shape),
-    REVIEW_RETRY_STEP: event(s.REVIEW_RETRY_STEP.shape, { roles: eventRoles.REVIEW_RETRY_STEP }),
-    REVIEW_REJECT: event(s.REVIEW_REJECT.shape, { roles: eventRoles.REVIEW_REJECT }),
-    REVIEW_COMPLETE: event(s.REVIEW_COMPLETE.shape, { roles: eventRoles.REVIEW_COMPLETE }),
-    /** Who works the case, not its outcome: a model may propose it. */
-    REVIEW_ASSIGN: event(s.REVIEW_ASSIGN.shape, { roles: eventRoles.REVIEW_ASSIGN, byModel: true }),
-  },
+  events: supportEvents,
   effects: supportEffects,
   /** Before the kit, the context counted jobs per operation (`attempts`) and attempts per visit (`stepAttempts`). */
   legacyJobs: (c) => {
@@ -86,72 +38,18 @@ export const supportKit = setup({
     'reconcileBackoff',
     'notifyBackoff',
   ],
-  guards: {
-    /** The result is about the current recommendation version: one about an earlier version is stale. */
-    isCurrentValidation: ({ context, event }) => g.namesCurrentRecommendation(context, ev(event)),
-    classificationIsConfident: ({ context }) => g.guards.classificationIsConfident(context),
-    escalationIsAuthorised: ({ context, event }) => g.guards.escalationIsAuthorised(context, ev(event)),
-    approverMayDecide: named(g.approverDecisionChecks),
-    actionOutcomeUncertain: ({ context }) => g.actionOutcomeUncertain(context),
-    hasRevisionBudget: ({ context }) => g.guards.hasRevisionBudget(context),
-    validationIsRevisable: ({ context }) => g.guards.validationIsRevisable(context),
-    approvalIsCurrentAndAuthorized: named(g.approvalChecks),
-    cancellationPending: ({ context }) => g.guards.cancellationPending(context),
-    receiptMatchesApproval: named(g.receiptChecks),
-    hasActionReceipt: ({ context }) => g.guards.hasActionReceipt(context),
-    actionCannotHaveTakenEffect: ({ context }) => g.actionCannotHaveTakenEffect(context),
-    reviewCompletionAllowed: ({ context }) => g.guards.reviewCompletionAllowed(context),
-    modelBudgetExhausted: ({ context }) => g.modelBudgetExhausted(context),
-    isRepeatedRecommendation: ({ context, event }) => g.repeatsRefusedRecommendation(context, ev(event)),
-    /** support@1's reviewer retry of `params.step`: the step the event names, where retrying it is safe. */
-    reviewRetryAllowed: ({ context, event }, params) => g.reviewRetryAllowed(context, ev(event), params),
-    /** The checks of a reviewer's retry; with `params.step`, only of that step (one branch per step). */
-    reviewRetryPermitted: {
-      ...named(g.reviewRetryChecks),
-      stepOfThisBranch: ({ event }, params) =>
-        params?.step === undefined || payloadOf(ev(event), 'REVIEW_RETRY_STEP')?.step === params.step,
-    },
-  },
-  updates: {
-    startExecution: ({ context }) => u.startExecution(context),
-    recordError: ({ context, event }, params) => u.recordError(context, ev(event), operation(params)),
-    recordClassification: ({ context, event }) => u.recordClassification(context, ev(event)),
-    recordPolicy: ({ context, event }) => u.recordPolicy(context, ev(event)),
-    recordAccount: ({ context, event }) => u.recordAccount(context, ev(event)),
-    recordRecommendation: ({ context, event }) => u.recordRecommendation(context, ev(event)),
-    recordValidation: ({ context, event }) => u.recordValidation(context, ev(event)),
-    consumeRevision: ({ context }) => u.consumeRevision(context),
-    recordModelUsage: ({ context, event }) => u.recordModelUsage(context, ev(event)),
-    countReviewRetry: ({ context }) => u.countReviewRetry(context),
-    recordFraudScreen: ({ context, event }) => u.recordFraudScreen(context, ev(event)),
-    recordChangeRequest: ({ context, event }) => u.recordChangeRequest(context, ev(event)),
-    recordApproval: ({ context, event }) => u.recordApproval(context, ev(event)),
-    recordCancellationRequest: ({ context, event }) => u.recordCancellationRequest(context, ev(event)),
-    honourCancellation: ({ context, event }) => u.honourCancellation(context, ev(event)),
-    declinePendingCancellation: ({ context }) => u.declinePendingCancellation(context),
-    recordActionReceipt: ({ context, event }) => u.recordActionReceipt(context, ev(event)),
-    recordActionUnknown: ({ context, event }) => u.recordActionOutcome(context, ev(event), 'unknown'),
-    recordActionNotFound: ({ context, event }) => u.recordActionOutcome(context, ev(event), 'notFound'),
-    recordActionFailed: ({ context, event }) => u.recordActionOutcome(context, ev(event), 'failed'),
-    recordActionVoided: ({ context, event }) => u.recordActionOutcome(context, ev(event), 'voided'),
-    recordNotification: ({ context, event }) => u.recordNotification(context, ev(event)),
-    recordCompensationRequest: ({ context, event }) => u.recordCompensation(context, ev(event), 'REVIEWER'),
-    recordInvariantViolation: ({ context, event }) =>
-      u.recordCompensation(context, ev(event), 'POST_ACTION_INVARIANT_FAILED'),
-    recordCompensation: ({ context, event }) => u.recordCompensation(context, ev(event), 'COMPENSATED'),
-    recordResolution: ({ context, event }, params) =>
-      u.recordResolution(context, ev(event), (params as { kind: string }).kind),
-    recordReviewRetry: ({ context, event }) => u.recordReviewRetry(context, ev(event)),
-    escalate: ({ context, event }, params) => u.escalate(context, ev(event), params as unknown as EscalationParams),
-    assignReviewOwner: ({ context, event }) => u.assignReviewOwner(context, ev(event)),
-    markReviewOverdue: ({ context }) => u.markReviewOverdue(context),
-    closeManualReview: ({ context, event }) => u.keepClosedReview(context, ev(event)),
-    /** support@1's `closeManualReview` as released: the closed review is dropped, not kept. */
-    dropClosedReview: () => u.closeManualReview(),
-  },
+  guards,
+  updates,
   delays: {
     approvalTimeout: ({ context }) => context.config.approvalTimeoutMs,
-    workflowDeadline: ({ context, event }) => u.untilDeadline(context, event),
+    /**
+     * Milliseconds left before the whole-workflow deadline, counted from the event's time (the creation
+     * time for the initial step, whose event carries none). Never negative: a missed deadline fires at once.
+     */
+    workflowDeadline: ({ context, event }) => {
+      const { at } = event as { at?: unknown };
+      return Math.max(0, context.deadlineAt - (typeof at === 'number' ? at : context.createdAt));
+    },
     reviewDeadline: ({ context }) => context.config.reviewDeadlineMs,
   },
 });

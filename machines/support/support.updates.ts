@@ -1,261 +1,54 @@
 /**
- * Context updates of the support workflow: pure functions from (context, event, params) to the
- * changed part of the context. The machine wires each one into a named `assign` action.
+ * Context updates of the support workflow, as the kit's `setup()` takes them (support.machine.ts):
+ * pure functions from ({ context, event }, params) to the changed part of the context, each a named
+ * `assign`.
  */
+import type { Update } from '../../src/authoring/setup.ts';
 import { addModelUsage } from '../../src/definitions/model-spend.ts';
 import { approvalLimitOf } from './support.claims.ts';
 import type { JobsKeptBefore, ManualReview, SupportContext } from './support.context.ts';
-import { actionIdempotencyKey, keptHistory } from './support.context.ts';
-import type { AnySupportEvent } from './support.events.ts';
-import { payloadField, payloadOf } from './support.events.ts';
-import { actionCannotHaveTakenEffect, actionOutcomeUncertain, guards, reviewRetryPossible } from './support.guards.ts';
-import { loopBoundsOf, reviewRetriesOf } from './support.context.ts';
+import { actionIdempotencyKey, keptHistory, loopBoundsOf, reviewRetriesOf } from './support.context.ts';
+import type { AnySupportEvent, supportEvents } from './support.events.ts';
+import { payloadField as field, payloadOf, reviewSteps } from './support.events.ts';
+import { actionCannotHaveTakenEffect, actionOutcomeUncertain, reviewRetryPossible } from './support.guards.ts';
 import type { Operation } from './support.retry-policy.ts';
-import { reviewSteps } from './support.events.ts';
 
-type Update = Partial<SupportContext>;
+type Patch = Partial<SupportContext>;
 
 function actorId(event: AnySupportEvent): string {
   return 'actor' in event ? event.actor.id : 'timer';
 }
 
-const field = payloadField;
-
-/** The refund is in flight under the idempotency key of the current recommendation. */
-export function startExecution(context: SupportContext): Update {
-  if (!context.recommendation) return {};
-  const version = context.recommendation.version;
-  return {
-    action: {
-      ...context.action,
-      status: 'inFlight',
-      idempotencyKey: actionIdempotencyKey(context, version),
-      recommendationVersion: version,
-      failure: null,
-    },
-  };
-}
-
-export function recordError(
-  context: SupportContext & Partial<Pick<JobsKeptBefore, 'jobs'>>,
-  event: AnySupportEvent,
-  operation: Operation,
-): Update {
-  const errorClass = field(event, 'errorClass');
-  const message = field(event, 'message') ?? field(event, 'reason');
-  const jobId = field(event, 'jobId');
-  return {
-    lastError: {
-      operation,
-      errorClass:
-        typeof errorClass === 'string'
-          ? (errorClass as NonNullable<SupportContext['lastError']>['errorClass'])
-          : 'UNKNOWN',
-      message: typeof message === 'string' ? message : event.type,
-      jobId: typeof jobId === 'string' ? jobId : (context.jobs?.[operation] ?? null),
-    },
-  };
-}
-
-export function recordClassification(_context: SupportContext, event: AnySupportEvent): Update {
-  const p = payloadOf(event, 'CLASSIFIED');
-  if (!p) return {};
-  return {
-    classification: {
-      category: p.category,
-      confidence: p.confidence,
-      artifact: p.artifact,
-      model: p.model,
-      promptVersion: p.promptVersion,
-    },
-  };
-}
-
-export function recordPolicy(context: SupportContext, event: AnySupportEvent): Update {
-  const p = payloadOf(event, 'POLICY_RETRIEVED');
-  if (!p) return {};
-  return {
-    evidence: {
-      ...context.evidence,
-      policy: { policyId: p.policyId, policyVersion: p.policyVersion, artifact: p.artifact },
-    },
-  };
-}
-
-export function recordAccount(context: SupportContext, event: AnySupportEvent): Update {
-  const p = payloadOf(event, 'ACCOUNT_INSPECTED');
-  if (!p) return {};
-  return { evidence: { ...context.evidence, account: { accountId: p.accountId, artifact: p.artifact } } };
-}
-
 /** The current validation moved to the history, when there is one: it is about to be superseded. */
-function supersedeValidation(context: SupportContext): Update {
+function supersedeValidation(context: SupportContext): Patch {
   if (!context.validation) return {};
   return { validationHistory: [...(context.validationHistory ?? []), context.validation].slice(-keptHistory) };
-}
-
-export function recordRecommendation(context: SupportContext, event: AnySupportEvent): Update {
-  const p = payloadOf(event, 'RECOMMENDATION_GENERATED');
-  if (!p) return {};
-  return {
-    ...supersedeValidation(context),
-    recommendation: {
-      version: (context.recommendation?.version ?? 0) + 1,
-      contentHash: p.contentHash,
-      actionType: p.recommendation.actionType,
-      amount: p.recommendation.amount,
-      currency: p.recommendation.currency,
-      artifact: p.artifact,
-      model: p.model,
-      promptVersion: p.promptVersion,
-      rationale: p.recommendation.rationale,
-    },
-    validation: null,
-    fraud: null,
-    approval: null,
-  };
-}
-
-export function recordValidation(context: SupportContext, event: AnySupportEvent): Update {
-  const valid = payloadOf(event, 'POLICY_VALID');
-  const invalid = payloadOf(event, 'POLICY_INVALID');
-  const unclear = payloadOf(event, 'POLICY_UNCLEAR');
-  const p = valid ?? invalid ?? unclear;
-  if (!p) return {};
-  return {
-    ...supersedeValidation(context),
-    validation: {
-      recommendationVersion: p.recommendationVersion,
-      outcome: valid ? 'valid' : invalid ? 'invalid' : 'unclear',
-      revisable: invalid?.revisable ?? false,
-      findings: valid?.checks ?? invalid?.reasons ?? unclear?.questions ?? [],
-      policyVersion: p.policyVersion,
-      validatorVersion: p.validatorVersion,
-    },
-  };
-}
-
-/**
- * Since support@2: adds what a model result spent to the workflow's spend. Tokens are as reported;
- * the cost is estimated from them (`modelCostMicrosPerKiloToken`, rounded up). A result without
- * usage (a worker that predates it) counts one call and no tokens.
- */
-export function recordModelUsage(context: SupportContext, event: AnySupportEvent): Update {
-  const usage = payloadOf(event, 'CLASSIFIED')?.usage ?? payloadOf(event, 'RECOMMENDATION_GENERATED')?.usage;
-  return { spent: addModelUsage(context.spent, usage, loopBoundsOf(context).modelCostMicrosPerKiloToken) };
-}
-
-/** Since support@2: a reviewer's retry is counted against `maxReviewRetries`. */
-export function countReviewRetry(context: SupportContext): Update {
-  return { reviewRetries: reviewRetriesOf(context) + 1 };
-}
-
-export function consumeRevision(context: SupportContext): Update {
-  return { revisions: context.revisions + 1 };
-}
-
-export function recordFraudScreen(context: SupportContext, event: AnySupportEvent): Update {
-  const cleared = payloadOf(event, 'FRAUD_CLEARED');
-  const suspected = payloadOf(event, 'FRAUD_SUSPECTED');
-  const p = cleared ?? suspected;
-  if (!p) return {};
-  return {
-    fraud: {
-      status: cleared ? 'cleared' : 'suspected',
-      recommendationVersion: context.recommendation?.version ?? null,
-      score: p.score,
-      reasons: suspected?.reasons ?? [],
-      artifact: p.artifact,
-    },
-  };
-}
-
-export function recordChangeRequest(_context: SupportContext, event: AnySupportEvent): Update {
-  const p = payloadOf(event, 'CHANGES_REQUESTED');
-  if (!p) return {};
-  return {
-    changeRequest: { by: actorId(event), recommendationVersion: p.recommendationVersion, instructions: p.instructions },
-  };
-}
-
-export function recordApproval(context: SupportContext, event: AnySupportEvent): Update {
-  const p = payloadOf(event, 'APPROVED');
-  if (!p || !('actor' in event)) return {};
-  return {
-    approval: {
-      approverId: event.actor.id,
-      approverTenantId: event.actor.tenantId,
-      // Recorded only once the guard has found a valid limit within which the amount lies.
-      approverLimit: approvalLimitOf(event.actor) ?? 0,
-      recommendationVersion: p.recommendationVersion,
-      contentHash: p.contentHash,
-      amount: context.recommendation?.amount ?? p.amount,
-      at: event.at,
-    },
-  };
-}
-
-/** A cancellation command kept in the list of requests, whether or not one was already recorded. */
-function keepCancellationRequest(context: SupportContext, event: AnySupportEvent): Update {
-  const p = payloadOf(event, 'CANCEL_REQUESTED');
-  if (!p) return {};
-  const request = { requestedBy: actorId(event), reason: p.reason, at: event.at };
-  return { cancellationRequests: [...(context.cancellationRequests ?? []), request].slice(-keptHistory) };
 }
 
 /**
  * Records the first cancellation request as the cancellation; a later one (another person, another
  * reason) does not replace it, but is kept in `cancellationRequests` with its reason.
  */
-export function recordCancellationRequest(context: SupportContext, event: AnySupportEvent): Update {
-  const requests = keepCancellationRequest(context, event);
-  if (context.cancellation) return requests;
+function recordCancellationRequest(context: SupportContext, event: AnySupportEvent): Patch {
   const p = payloadOf(event, 'CANCEL_REQUESTED');
+  const request = p && { requestedBy: actorId(event), reason: p.reason, at: event.at };
+  const requests = request
+    ? { cancellationRequests: [...(context.cancellationRequests ?? []), request].slice(-keptHistory) }
+    : {};
+  if (context.cancellation) return requests;
   return {
     ...requests,
     cancellation: { requestedBy: actorId(event), reason: p?.reason ?? event.type, at: event.at, status: 'pending' },
   };
 }
 
-/** Cancels now: from a cancellation command, or because a pending one can be honoured after reconciliation. */
-export function honourCancellation(context: SupportContext, event: AnySupportEvent): Update {
-  const recorded = recordCancellationRequest(context, event);
-  const requested = context.cancellation ?? recorded.cancellation;
-  if (!requested) return {};
-  return { ...recorded, cancellation: { ...requested, status: 'honoured' } };
-}
-
-/** The action took effect while a cancellation was pending: the action stands and the cancellation is declined. */
-export function declinePendingCancellation(context: SupportContext): Update {
-  if (context.cancellation?.status !== 'pending') return {};
-  return { cancellation: { ...context.cancellation, status: 'declinedActionExecuted' } };
-}
-
-export function recordActionReceipt(context: SupportContext, event: AnySupportEvent): Update {
-  const receipt =
-    payloadOf(event, 'ACTION_EXECUTED')?.receipt ?? payloadOf(event, 'POST_ACTION_INVARIANT_FAILED')?.receipt;
-  if (!receipt) return {};
-  return { action: { ...context.action, status: 'executed', receipt } };
-}
-
-export function recordActionOutcome(
-  context: SupportContext,
-  event: AnySupportEvent,
-  status: 'unknown' | 'notFound' | 'failed' | 'voided',
-): Update {
+/** The action's outcome as a result reports it, with the provider's reason. */
+function actionOutcome(context: SupportContext, event: AnySupportEvent, status: SupportContext['action']['status']) {
   const reason = field(event, 'reason') ?? field(event, 'message');
-  return {
-    action: { ...context.action, status, failure: typeof reason === 'string' ? reason : null },
-  };
+  return { action: { ...context.action, status, failure: typeof reason === 'string' ? reason : null } };
 }
 
-export function recordNotification(_context: SupportContext, event: AnySupportEvent): Update {
-  const p = payloadOf(event, 'CUSTOMER_NOTIFIED');
-  if (!p) return {};
-  return { notification: { deliveryId: p.deliveryId, deliveryKey: p.deliveryKey, channel: p.channel } };
-}
-
-export function recordCompensation(context: SupportContext, event: AnySupportEvent, reason: string): Update {
+function compensation(context: SupportContext, event: AnySupportEvent, reason: string): Patch {
   const p = payloadOf(event, 'COMPENSATION_SUCCEEDED');
   const requestedReason = payloadOf(event, 'COMPENSATE')?.reason ?? reason;
   return {
@@ -267,37 +60,7 @@ export function recordCompensation(context: SupportContext, event: AnySupportEve
   };
 }
 
-export function recordResolution(_context: SupportContext, event: AnySupportEvent, kind: string): Update {
-  const complete = payloadOf(event, 'REVIEW_COMPLETE');
-  const reason = field(event, 'reason') ?? field(event, 'instructions');
-  return {
-    resolution: {
-      by: actorId(event),
-      kind,
-      text: complete?.resolution ?? (typeof reason === 'string' ? reason : kind),
-      evidence: complete?.evidence.map((e) => `${e.kind}:${e.ref}`) ?? [],
-    },
-  };
-}
-
-/** A reviewer sends the workflow back to a step: a fresh deadline, and the step starts over. */
-export function recordReviewRetry(context: SupportContext, event: AnySupportEvent): Update {
-  return {
-    deadlineAt: event.at + context.config.workflowDeadlineMs,
-    resolution: null,
-  };
-}
-
-/**
- * Milliseconds left before the whole-workflow deadline, counted from the event's time (the creation
- * time for the initial step, whose event carries none). Never negative: a missed deadline fires at once.
- */
-export function untilDeadline(context: SupportContext, event: { at?: unknown }): number {
-  const now = typeof event.at === 'number' ? event.at : context.createdAt;
-  return Math.max(0, context.deadlineAt - now);
-}
-
-export function evidenceRefs(context: SupportContext): string[] {
+function evidenceRefs(context: SupportContext): string[] {
   const refs: string[] = [];
   if (context.classification) refs.push(`classification:${context.classification.artifact.id}`);
   if (context.evidence.policy)
@@ -333,69 +96,253 @@ const questionsByReason: Record<string, string> = {
  * The reviewer commands that the guards would accept in this context, computed from the same
  * checks the guards use (a test proves each advertised command is accepted).
  */
-export function allowedReviewCommands(context: SupportContext): string[] {
+function allowedReviewCommands(context: SupportContext): string[] {
   const commands = reviewSteps
     .filter((step) => reviewRetryPossible(context, step))
     .map((s) => `REVIEW_RETRY_STEP:${s}`);
   if (actionCannotHaveTakenEffect(context)) commands.push('REVIEW_REJECT');
   if (actionCannotHaveTakenEffect(context) || actionOutcomeUncertain(context)) commands.push('CANCEL_REQUESTED');
-  if (guards.reviewCompletionAllowed(context)) commands.push('REVIEW_COMPLETE');
-  if (guards.hasActionReceipt(context)) commands.push('COMPENSATE');
+  if (!actionOutcomeUncertain(context)) commands.push('REVIEW_COMPLETE');
+  if (context.action.receipt !== null) commands.push('COMPENSATE');
   commands.push('REVIEW_ASSIGN');
   return commands;
 }
 
-export interface EscalationParams {
-  reason: string;
-  step: string;
-}
-
-/** Opens a manual review that keeps why, what is known, what is open, what may be done, by when and by whom. */
-export function escalate(context: SupportContext, event: AnySupportEvent, params: EscalationParams): Update {
-  // ESCALATE and POLICY_UNCLEAR carry their own questions.
-  const questions = [...((field(event, 'questions') as string[] | undefined) ?? [])];
-  if (questions.length === 0)
-    questions.push(questionsByReason[params.reason] ?? 'How should this request be resolved?');
-  const detail = field(event, 'reason') ?? field(event, 'message') ?? context.lastError?.message ?? null;
-  const review: ManualReview = {
-    reason: params.reason,
-    step: params.step,
-    detail: typeof detail === 'string' ? detail : null,
-    openedAt: event.at,
-    deadline: event.at + context.config.reviewDeadlineMs,
-    overdue: false,
-    owner: context.config.reviewQueue,
-    openQuestions: questions,
-    allowedCommands: allowedReviewCommands(context),
-    evidence: evidenceRefs(context),
-    cancellable: actionCannotHaveTakenEffect(context),
-  };
-  return { manualReview: review };
-}
-
-export function assignReviewOwner(context: SupportContext, event: AnySupportEvent): Update {
-  const p = payloadOf(event, 'REVIEW_ASSIGN');
-  if (!p || !context.manualReview) return {};
-  return { manualReview: { ...context.manualReview, owner: p.owner } };
-}
-
-export function markReviewOverdue(context: SupportContext): Update {
-  if (!context.manualReview) return {};
-  return { manualReview: { ...context.manualReview, overdue: true } };
-}
-
-/** Released with support@1 (which still runs it): the review is dropped when the workflow leaves it. */
-export function closeManualReview(): Update {
-  return { manualReview: null };
-}
-
-/** Leaves the manual review, keeping it as `lastReview` with when, by whom and by which event it was closed. */
-export function keepClosedReview(context: SupportContext, event: AnySupportEvent): Update {
-  if (!context.manualReview) return { manualReview: null };
-  const at =
-    typeof (event as { at?: unknown }).at === 'number' ? (event as { at: number }).at : context.manualReview.openedAt;
-  return {
-    manualReview: null,
-    lastReview: { ...context.manualReview, closedAt: at, closedBy: actorId(event), closedWith: event.type },
-  };
-}
+export const updates = {
+  /** The refund is in flight under the idempotency key of the current recommendation. */
+  startExecution: ({ context }) => {
+    if (!context.recommendation) return {};
+    const version = context.recommendation.version;
+    return {
+      action: {
+        ...context.action,
+        status: 'inFlight',
+        idempotencyKey: actionIdempotencyKey(context, version),
+        recommendationVersion: version,
+        failure: null,
+      },
+    };
+  },
+  /** `params.operation`: the operation that failed (a context persisted before the kit names its job in `jobs`). */
+  recordError: ({ context, event }, params) => {
+    const operation = (params as { operation: Operation }).operation;
+    const errorClass = field(event, 'errorClass');
+    const message = field(event, 'message') ?? field(event, 'reason');
+    const jobId = field(event, 'jobId');
+    const jobs = (context as Partial<Pick<JobsKeptBefore, 'jobs'>>).jobs;
+    return {
+      lastError: {
+        operation,
+        errorClass:
+          typeof errorClass === 'string'
+            ? (errorClass as NonNullable<SupportContext['lastError']>['errorClass'])
+            : 'UNKNOWN',
+        message: typeof message === 'string' ? message : event.type,
+        jobId: typeof jobId === 'string' ? jobId : (jobs?.[operation] ?? null),
+      },
+    };
+  },
+  recordClassification: ({ event }) => {
+    const p = payloadOf(event, 'CLASSIFIED');
+    if (!p) return {};
+    const { category, confidence, artifact, model, promptVersion } = p;
+    return { classification: { category, confidence, artifact, model, promptVersion } };
+  },
+  recordPolicy: ({ context, event }) => {
+    const p = payloadOf(event, 'POLICY_RETRIEVED');
+    if (!p) return {};
+    const policy = { policyId: p.policyId, policyVersion: p.policyVersion, artifact: p.artifact };
+    return { evidence: { ...context.evidence, policy } };
+  },
+  recordAccount: ({ context, event }) => {
+    const p = payloadOf(event, 'ACCOUNT_INSPECTED');
+    if (!p) return {};
+    return { evidence: { ...context.evidence, account: { accountId: p.accountId, artifact: p.artifact } } };
+  },
+  recordRecommendation: ({ context, event }) => {
+    const p = payloadOf(event, 'RECOMMENDATION_GENERATED');
+    if (!p) return {};
+    const { actionType, amount, currency, rationale } = p.recommendation;
+    const { contentHash, artifact, model, promptVersion } = p;
+    return {
+      ...supersedeValidation(context),
+      recommendation: {
+        version: (context.recommendation?.version ?? 0) + 1,
+        contentHash,
+        actionType,
+        amount,
+        currency,
+        artifact,
+        model,
+        promptVersion,
+        rationale,
+      },
+      validation: null,
+      fraud: null,
+      approval: null,
+    };
+  },
+  recordValidation: ({ context, event }) => {
+    const valid = payloadOf(event, 'POLICY_VALID');
+    const invalid = payloadOf(event, 'POLICY_INVALID');
+    const unclear = payloadOf(event, 'POLICY_UNCLEAR');
+    const p = valid ?? invalid ?? unclear;
+    if (!p) return {};
+    return {
+      ...supersedeValidation(context),
+      validation: {
+        recommendationVersion: p.recommendationVersion,
+        outcome: valid ? 'valid' : invalid ? 'invalid' : 'unclear',
+        revisable: invalid?.revisable ?? false,
+        findings: valid?.checks ?? invalid?.reasons ?? unclear?.questions ?? [],
+        policyVersion: p.policyVersion,
+        validatorVersion: p.validatorVersion,
+      },
+    };
+  },
+  consumeRevision: ({ context }) => ({ revisions: context.revisions + 1 }),
+  /**
+   * Since support@2: adds what a model result spent to the workflow's spend. Tokens are as reported;
+   * the cost is estimated from them (`modelCostMicrosPerKiloToken`, rounded up). A result without
+   * usage (a worker that predates it) counts one call and no tokens.
+   */
+  recordModelUsage: ({ context, event }) => {
+    const usage = payloadOf(event, 'CLASSIFIED')?.usage ?? payloadOf(event, 'RECOMMENDATION_GENERATED')?.usage;
+    return { spent: addModelUsage(context.spent, usage, loopBoundsOf(context).modelCostMicrosPerKiloToken) };
+  },
+  /** Since support@2: a reviewer's retry is counted against `maxReviewRetries`. */
+  countReviewRetry: ({ context }) => ({ reviewRetries: reviewRetriesOf(context) + 1 }),
+  recordFraudScreen: ({ context, event }) => {
+    const cleared = payloadOf(event, 'FRAUD_CLEARED');
+    const suspected = payloadOf(event, 'FRAUD_SUSPECTED');
+    const p = cleared ?? suspected;
+    if (!p) return {};
+    return {
+      fraud: {
+        status: cleared ? 'cleared' : 'suspected',
+        recommendationVersion: context.recommendation?.version ?? null,
+        score: p.score,
+        reasons: suspected?.reasons ?? [],
+        artifact: p.artifact,
+      },
+    };
+  },
+  recordChangeRequest: ({ event }) => {
+    const p = payloadOf(event, 'CHANGES_REQUESTED');
+    if (!p) return {};
+    const { recommendationVersion, instructions } = p;
+    return { changeRequest: { by: actorId(event), recommendationVersion, instructions } };
+  },
+  recordApproval: ({ context, event }) => {
+    const p = payloadOf(event, 'APPROVED');
+    if (!p || !('actor' in event)) return {};
+    return {
+      approval: {
+        approverId: event.actor.id,
+        approverTenantId: event.actor.tenantId,
+        // Recorded only once the guard has found a valid limit within which the amount lies.
+        approverLimit: approvalLimitOf(event.actor) ?? 0,
+        recommendationVersion: p.recommendationVersion,
+        contentHash: p.contentHash,
+        amount: context.recommendation?.amount ?? p.amount,
+        at: event.at,
+      },
+    };
+  },
+  recordCancellationRequest: ({ context, event }) => recordCancellationRequest(context, event),
+  /** Cancels now: from a cancellation command, or because a pending one can be honoured after reconciliation. */
+  honourCancellation: ({ context, event }) => {
+    const recorded = recordCancellationRequest(context, event);
+    const requested = context.cancellation ?? recorded.cancellation;
+    if (!requested) return {};
+    return { ...recorded, cancellation: { ...requested, status: 'honoured' } };
+  },
+  /** The action took effect while a cancellation was pending: the action stands and the cancellation is declined. */
+  declinePendingCancellation: ({ context }) => {
+    if (context.cancellation?.status !== 'pending') return {};
+    return { cancellation: { ...context.cancellation, status: 'declinedActionExecuted' } };
+  },
+  recordActionReceipt: ({ context, event }) => {
+    const receipt =
+      payloadOf(event, 'ACTION_EXECUTED')?.receipt ?? payloadOf(event, 'POST_ACTION_INVARIANT_FAILED')?.receipt;
+    if (!receipt) return {};
+    return { action: { ...context.action, status: 'executed', receipt } };
+  },
+  recordActionUnknown: ({ context, event }) => actionOutcome(context, event, 'unknown'),
+  recordActionNotFound: ({ context, event }) => actionOutcome(context, event, 'notFound'),
+  recordActionFailed: ({ context, event }) => actionOutcome(context, event, 'failed'),
+  recordActionVoided: ({ context, event }) => actionOutcome(context, event, 'voided'),
+  recordNotification: ({ event }) => {
+    const p = payloadOf(event, 'CUSTOMER_NOTIFIED');
+    if (!p) return {};
+    return { notification: { deliveryId: p.deliveryId, deliveryKey: p.deliveryKey, channel: p.channel } };
+  },
+  recordCompensationRequest: ({ context, event }) => compensation(context, event, 'REVIEWER'),
+  recordInvariantViolation: ({ context, event }) => compensation(context, event, 'POST_ACTION_INVARIANT_FAILED'),
+  recordCompensation: ({ context, event }) => compensation(context, event, 'COMPENSATED'),
+  /** `params.kind`: how the workflow ended (`rejectedByReviewer`, `completedByReviewer`). */
+  recordResolution: ({ event }, params) => {
+    const kind = (params as { kind: string }).kind;
+    const complete = payloadOf(event, 'REVIEW_COMPLETE');
+    const reason = field(event, 'reason') ?? field(event, 'instructions');
+    return {
+      resolution: {
+        by: actorId(event),
+        kind,
+        text: complete?.resolution ?? (typeof reason === 'string' ? reason : kind),
+        evidence: complete?.evidence.map((e) => `${e.kind}:${e.ref}`) ?? [],
+      },
+    };
+  },
+  /** A reviewer sends the workflow back to a step: a fresh deadline, and the step starts over. */
+  recordReviewRetry: ({ context, event }) => ({
+    deadlineAt: event.at + context.config.workflowDeadlineMs,
+    resolution: null,
+  }),
+  /**
+   * Opens a manual review that keeps why (`params.reason`, at `params.step`), what is known, what is
+   * open, what may be done, by when and by whom.
+   */
+  escalate: ({ context, event }, params) => {
+    const { reason, step } = params as { reason: string; step: string };
+    // ESCALATE and POLICY_UNCLEAR carry their own questions.
+    const questions = [...((field(event, 'questions') as string[] | undefined) ?? [])];
+    if (questions.length === 0) questions.push(questionsByReason[reason] ?? 'How should this request be resolved?');
+    const detail = field(event, 'reason') ?? field(event, 'message') ?? context.lastError?.message ?? null;
+    const review: ManualReview = {
+      reason,
+      step,
+      detail: typeof detail === 'string' ? detail : null,
+      openedAt: event.at,
+      deadline: event.at + context.config.reviewDeadlineMs,
+      overdue: false,
+      owner: context.config.reviewQueue,
+      openQuestions: questions,
+      allowedCommands: allowedReviewCommands(context),
+      evidence: evidenceRefs(context),
+      cancellable: actionCannotHaveTakenEffect(context),
+    };
+    return { manualReview: review };
+  },
+  assignReviewOwner: ({ context, event }) => {
+    const p = payloadOf(event, 'REVIEW_ASSIGN');
+    if (!p || !context.manualReview) return {};
+    return { manualReview: { ...context.manualReview, owner: p.owner } };
+  },
+  markReviewOverdue: ({ context }) => {
+    if (!context.manualReview) return {};
+    return { manualReview: { ...context.manualReview, overdue: true } };
+  },
+  /** Leaves the manual review, keeping it as `lastReview` with when, by whom and by which event it was closed. */
+  closeManualReview: ({ context, event }) => {
+    if (!context.manualReview) return { manualReview: null };
+    const at =
+      typeof (event as { at?: unknown }).at === 'number' ? (event as { at: number }).at : context.manualReview.openedAt;
+    return {
+      manualReview: null,
+      lastReview: { ...context.manualReview, closedAt: at, closedBy: actorId(event), closedWith: event.type },
+    };
+  },
+  /** support@1's `closeManualReview` as released: the closed review is dropped when the workflow leaves it. */
+  dropClosedReview: () => ({ manualReview: null }),
+} satisfies Record<string, Update<SupportContext, typeof supportEvents>>;

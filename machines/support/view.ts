@@ -14,7 +14,7 @@ import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { actionStatuses, type SupportContext } from './support.context.ts';
 import { actionReceipt, eventSchemas } from './support.events.ts';
 import { supportMachine } from './support.machine.ts';
-import { personEvents } from './support.roles.ts';
+import { personEvents } from './support.events.ts';
 
 /** The model's rationale is what it said, not evidence: the approver is told so. */
 export const rationaleLabel = 'Model rationale (supporting information, not proof)';

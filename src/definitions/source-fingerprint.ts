@@ -260,10 +260,17 @@ function entryNames(t: typeof ts, literal: ts.ObjectLiteralExpression, file: ts.
   return names;
 }
 
-/** A section of a kit's spec literal (`guards: {...}`, or a name of such a literal). */
+/**
+ * A section of a kit's spec literal (`guards: {...}`, or a name of such a literal, which may be typed
+ * where it is declared: `export const guards = {...} satisfies ...`).
+ */
 function sectionOf(t: typeof ts, spec: ts.ObjectLiteralExpression, file: ts.SourceFile, section: AuthoredSection) {
   const found = entryOf(t, spec, file, section, 0);
-  return found && t.isObjectLiteralExpression(found.node) ? { literal: found.node, file: found.file } : undefined;
+  let node = found?.node;
+  while (node && (t.isSatisfiesExpression(node) || t.isAsExpression(node) || t.isParenthesizedExpression(node))) {
+    node = node.expression;
+  }
+  return found && node && t.isObjectLiteralExpression(node) ? { literal: node, file: found.file } : undefined;
 }
 
 /**

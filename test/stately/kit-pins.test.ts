@@ -272,6 +272,34 @@ console.log(JSON.stringify(pins));
     expect(changed.delays).toEqual(released.delays);
   });
 
+  it('follow a section given by name, declared in another module with `satisfies`', async () => {
+    const kitFile = join(scratch, 'typed.machine.ts');
+    const updatesFile = join(scratch, 'updates.ts');
+    writeFileSync(
+      kitFile,
+      [
+        "import { z } from 'zod';",
+        `import { event, setup } from '${join(root, 'src/authoring/index.ts')}';`,
+        "import { updates } from './updates.ts';",
+        "const kit = setup({ input: z.strictObject({}), context: () => ({ n: 0 }), events: { GO: event({}, { roles: ['r'] }) }, updates });",
+        "export const machine = kit.createMachine({ id: 'typed', initial: 'a', states: { a: { on: { GO: { actions: 'count' } } } } });",
+        '',
+      ].join('\n'),
+    );
+    const pinsWith = async (text: string) => {
+      writeFileSync(updatesFile, text);
+      const module = (await import(`${kitFile}?load=${loads++}`)) as {
+        machine: Parameters<typeof implementationPins>[0];
+      };
+      return implementationPins(module.machine);
+    };
+    const typed = (body: string) =>
+      `export const updates = { count: ({ context }: { context: { n: number } }) => (${body}) } satisfies Record<string, unknown>;\n`;
+    const released = await pinsWith(typed('{ n: context.n + 1 }'));
+    expect(released.actions.count).toMatch(/^ts:sha256:/);
+    expect((await pinsWith(typed('{ n: context.n - 1 }'))).actions.count).not.toBe(released.actions.count);
+  });
+
   it('find the source of a built module through its source map', () => {
     mkdirSync(join(scratch, 'build'));
     mkdirSync(join(scratch, 'src'));

@@ -8,7 +8,7 @@ import type { JobsKeptBefore, SupportContext } from '../../machines/support/supp
 import { supportMachine } from '../../machines/support/support.machine.ts';
 import { kitOf } from '../../src/authoring/setup.ts';
 import { eventSchemas, reviewSteps, type SupportEventType } from '../../machines/support/support.events.ts';
-import { reviewRetryAllowed } from '../../machines/support/support.guards.ts';
+import { guards } from '../../machines/support/support.guards.ts';
 import type { Operation } from '../../machines/support/support.effects.ts';
 import { sampleValid } from '../../src/paths/zod-sample.ts';
 
@@ -36,7 +36,10 @@ const values: Partial<Record<SupportEventType, (c: SupportContext) => Record<str
   // The first step the reviewer may retry here.
   REVIEW_RETRY_STEP: (c) => {
     const allowed = (step: string) =>
-      reviewRetryAllowed(c, { type: 'REVIEW_RETRY_STEP', payload: { step } } as never, { step });
+      guards.reviewRetryAllowed(
+        { context: c, event: { type: 'REVIEW_RETRY_STEP', payload: { step } } as never },
+        { step },
+      );
     return { step: reviewSteps.find(allowed) ?? 'classify', note: 'Retrying after checking the dependency.' };
   },
   REVIEW_COMPLETE: () => ({ resolution: 'Handled by phone.', evidence: [{ kind: 'call', ref: 'call-77' }] }),

@@ -12,7 +12,7 @@ import { derivePrincipals, type EventExample } from '../../../src/paths/derive.t
 import { supportClaims } from '../support.claims.ts';
 import { actionIdempotencyKey, type SupportContext } from '../support.context.ts';
 import { reviewSteps, type SupportEventType } from '../support.events.ts';
-import { eventRoles, roles } from '../support.roles.ts';
+import { roles } from '../support.events.ts';
 
 export function hashOf(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
@@ -26,7 +26,7 @@ export const recommendedAmount = 120;
 const derived = derivePrincipals({
   roles,
   claims: supportClaims,
-  definition: { createRoles: [roles.agent], eventRoles },
+  definition: { createRoles: [roles.agent], eventRoles: {} },
 });
 const approver = derived.byRole[roles.approver] ?? derived.creator;
 
