@@ -1,40 +1,27 @@
 /**
  * The support workflow's context: business facts (classification, evidence, recommendation,
- * validation, approval, receipts) and execution facts (attempts, in-flight jobs, deadline,
- * cancellation, manual review). Large artifacts stay outside: context keeps ids and content hashes.
+ * validation, approval, receipts) and execution facts (deadline, cancellation, manual review),
+ * written once as zod schemas: the context's type is inferred from them, and the view
+ * (`view.ts`) shows them. Large artifacts stay outside: context keeps ids and content hashes.
  */
-import { nothingSpent, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { z } from 'zod';
-import { categories, currency, errorClasses, money, reviewSteps } from './support.events.ts';
+import { actionReceipt, categories, currency, errorClasses, money } from './support.events.ts';
 import type { Operation } from './support.retry-policy.ts';
 
 /** No timeout or deadline is longer than a year: beyond that a date cannot be shown or reasoned about. */
 const maxDurationMs = 366 * 24 * 60 * 60 * 1000;
+const duration = (ms: number) => z.number().int().positive().max(maxDurationMs).default(ms);
+const hours = 60 * 60 * 1000;
 
 export const supportConfigSchema = z.strictObject({
   /** Classifications below this confidence go to manual review. */
   confidenceThreshold: z.number().min(0).max(1).default(0.75),
   /** How long an approval may wait before the workflow goes to manual review, in milliseconds. */
-  approvalTimeoutMs: z
-    .number()
-    .int()
-    .positive()
-    .max(maxDurationMs)
-    .default(24 * 60 * 60 * 1000),
+  approvalTimeoutMs: duration(24 * hours),
   /** Whole-workflow deadline before the action, from creation (or from a reviewer's retry), in milliseconds. */
-  workflowDeadlineMs: z
-    .number()
-    .int()
-    .positive()
-    .max(maxDurationMs)
-    .default(7 * 24 * 60 * 60 * 1000),
+  workflowDeadlineMs: duration(7 * 24 * hours),
   /** When a manual review becomes overdue, in milliseconds after it was opened. */
-  reviewDeadlineMs: z
-    .number()
-    .int()
-    .positive()
-    .max(maxDurationMs)
-    .default(48 * 60 * 60 * 1000),
+  reviewDeadlineMs: duration(48 * hours),
   /** Revisions of a recommendation, shared by policy-invalid regenerations and approvers' change requests. */
   maxRevisions: z.number().int().min(0).max(10).default(2),
   /** Since support@2: model tokens (prompt and completion) the workflow may spend before a person takes over. */
@@ -50,39 +37,22 @@ export const supportConfigSchema = z.strictObject({
 });
 export type SupportConfig = z.infer<typeof supportConfigSchema>;
 
-/** The config fields added since support@1: a context persisted before has none of them. */
-export const loopBoundFields = [
-  'maxModelTokens',
-  'maxModelCostMicros',
-  'modelCostMicrosPerKiloToken',
-  'maxReviewRetries',
-] as const;
-export type LoopBounds = Pick<SupportConfig, (typeof loopBoundFields)[number]>;
-const loopBoundDefaults: LoopBounds = supportConfigSchema
-  .pick({
-    maxModelTokens: true,
-    maxModelCostMicros: true,
-    modelCostMicrosPerKiloToken: true,
-    maxReviewRetries: true,
-  })
-  .parse({});
+/** The config fields added since support@1 (a context persisted before has none of them), as a mask. */
+export const loopBoundFields = {
+  maxModelTokens: true,
+  maxModelCostMicros: true,
+  modelCostMicrosPerKiloToken: true,
+  maxReviewRetries: true,
+} as const;
+const loopBoundDefaults = supportConfigSchema.pick(loopBoundFields).parse({});
 
 /** The loop bounds of a workflow: its config's, or the defaults where a context persisted before has none. */
-export function loopBoundsOf(context: Pick<SupportContext, 'config'>): LoopBounds {
-  return { ...loopBoundDefaults, ...context.config };
-}
-
-/** The spend so far; a context persisted before support@2 counted nothing (read as zero). */
-export function modelSpendOf(context: Pick<SupportContext, 'spent'>): ModelSpend {
-  return context.spent ?? nothingSpent;
-}
+export const loopBoundsOf = (context: Pick<SupportContext, 'config'>) => ({ ...loopBoundDefaults, ...context.config });
 
 /** Reviewer retries so far; a context persisted before support@2 counted none (read as zero). */
-export function reviewRetriesOf(context: Pick<SupportContext, 'reviewRetries'>): number {
-  return context.reviewRetries ?? 0;
-}
+export const reviewRetriesOf = (context: Pick<SupportContext, 'reviewRetries'>) => context.reviewRetries ?? 0;
 
-export const supportRequestSchema = z.strictObject({
+const supportRequestSchema = z.strictObject({
   customerId: z.string().min(1).max(200),
   subject: z.string().min(1).max(500),
   message: z.string().min(1).max(20_000),
@@ -90,7 +60,6 @@ export const supportRequestSchema = z.strictObject({
   requestedAmount: money.optional(),
   currency: currency.optional(),
 });
-export type SupportRequest = z.infer<typeof supportRequestSchema>;
 
 export const supportInputSchema = z.strictObject({
   workflowId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
@@ -110,14 +79,7 @@ export const supportCreateSchema = z.strictObject({
   config: supportConfigSchema.partial().optional(),
 });
 
-export interface ArtifactRef {
-  id: string;
-  hash: string;
-}
-
 export type Category = (typeof categories)[number];
-export type ErrorClass = (typeof errorClasses)[number];
-export type ReviewStep = (typeof reviewSteps)[number];
 
 /**
  * `notFound` is not proof: a request still in flight may land later. Only `failed` (the provider
@@ -132,156 +94,150 @@ export const actionStatuses = [
   'failed',
   'voided',
 ] as const;
-export type ActionStatus = (typeof actionStatuses)[number];
 
-export interface ActionReceipt {
-  providerOperationId: string;
-  idempotencyKey: string;
-  amount: number;
-  currency: string;
-  status: 'succeeded';
-}
+const id = z.string();
+const at = z.number();
+const version = z.number().int();
+/** A large artifact kept outside the context: its id and content hash. */
+const artifact = z.object({ id, hash: z.string() });
+const provenance = { artifact, model: z.string(), promptVersion: z.string() };
 
-export interface ManualReview {
-  /** Stable reason code, e.g. `RETRIES_EXHAUSTED`, `LOW_CONFIDENCE`, `APPROVAL_TIMEOUT`. */
-  reason: string;
-  /** The step the workflow was in when it was escalated. */
-  step: string;
-  detail: string | null;
-  openedAt: number;
-  deadline: number;
-  overdue: boolean;
-  owner: string;
-  openQuestions: string[];
-  /** Reviewer commands that make sense here (guards still decide). */
-  allowedCommands: string[];
-  /** References to the evidence gathered so far. */
-  evidence: string[];
-  /** Whether cancelling is still possible (no action has executed or may have executed). */
-  cancellable: boolean;
-}
-
-/** A manual review as it was when the workflow left it: how and by whom it was closed. */
-export interface ClosedReview extends ManualReview {
-  closedAt: number;
-  /** Who sent the event that left the review (`timer` for a timer). */
-  closedBy: string;
-  /** The event that left it, e.g. `REVIEW_RETRY_STEP`. */
-  closedWith: string;
-}
-
+export const classificationSchema = z.object({ category: z.enum(categories), confidence: z.number(), ...provenance });
+export const policySchema = z.object({ policyId: id, policyVersion: z.string(), artifact });
+export const accountSchema = z.object({ accountId: id, artifact });
+export const recommendationSchema = z.object({
+  version,
+  contentHash: z.string(),
+  actionType: z.literal('refund'),
+  amount: z.number(),
+  currency: z.string(),
+  ...provenance,
+  /** Absent on recommendations recorded before it was kept. */
+  rationale: z
+    .string()
+    .optional()
+    .describe('The model’s rationale: supporting information for the approver, not proof'),
+});
+export const validationSchema = z.object({
+  recommendationVersion: version,
+  outcome: z.enum(['valid', 'invalid', 'unclear']),
+  revisable: z.boolean(),
+  findings: z.array(z.string()),
+  policyVersion: z.string(),
+  validatorVersion: z.string(),
+});
+/** Since support@2: the fraud screen of the current recommendation. */
+export const fraudSchema = z.object({
+  status: z.enum(['cleared', 'suspected', 'notScreened']),
+  recommendationVersion: version.nullable(),
+  score: z.number().nullable(),
+  reasons: z.array(z.string()),
+  artifact: artifact.nullable(),
+});
+export const approvalSchema = z.object({
+  approverId: id,
+  approverTenantId: id,
+  /** The approver's limit when they approved (from their principal). */
+  approverLimit: z.number(),
+  recommendationVersion: version,
+  contentHash: z.string(),
+  amount: z.number(),
+  at,
+});
 /** A request to cancel, as each requester sent it. */
-export interface CancellationRequest {
-  requestedBy: string;
-  reason: string;
-  at: number;
-}
+export const cancellationRequestSchema = z.object({ requestedBy: id, reason: z.string(), at });
+export const cancellationSchema = cancellationRequestSchema.extend({
+  status: z.enum(['pending', 'honoured', 'declinedActionExecuted']),
+});
+export const manualReviewSchema = z.object({
+  /** Stable reason code, e.g. `RETRIES_EXHAUSTED`, `LOW_CONFIDENCE`, `APPROVAL_TIMEOUT`. */
+  reason: z.string(),
+  /** The step the workflow was in when it was escalated. */
+  step: z.string(),
+  detail: z.string().nullable(),
+  openedAt: at,
+  deadline: at,
+  overdue: z.boolean(),
+  owner: id,
+  openQuestions: z.array(z.string()),
+  /** Reviewer commands that make sense here (guards still decide). */
+  allowedCommands: z.array(z.string()),
+  /** References to the evidence gathered so far. */
+  evidence: z.array(z.string()),
+  /** Whether cancelling is still possible (no action has executed or may have executed). */
+  cancellable: z.boolean(),
+});
+/** A manual review as it was when the workflow left it: when, by whom (`timer` for a timer) and with which event. */
+export const closedReviewSchema = manualReviewSchema.extend({
+  closedAt: at,
+  closedBy: id,
+  closedWith: z.string().describe('The event that closed it'),
+});
+export const notificationSchema = z.object({ deliveryId: id, deliveryKey: z.string(), channel: z.string() });
+export const compensationSchema = z.object({ providerOperationId: id, idempotencyKey: z.string(), reason: z.string() });
+export const resolutionSchema = z.object({ by: id, kind: z.string(), text: z.string(), evidence: z.array(z.string()) });
 
 /** How many superseded validations and cancellation requests the context keeps (the newest). */
 export const keptHistory = 10;
 
-export interface SupportContext {
-  workflowId: string;
-  tenantId: string;
-  requesterId: string;
-  correlationId: string;
-  createdAt: number;
-  request: SupportRequest;
-  config: SupportConfig;
+export const supportContextSchema = z.object({
+  workflowId: id,
+  tenantId: id,
+  requesterId: id,
+  correlationId: id,
+  createdAt: at,
+  request: supportRequestSchema,
+  config: supportConfigSchema,
   /** Absolute whole-workflow deadline (ms since epoch) while the action has not started. */
-  deadlineAt: number;
-  lastError: { operation: string; errorClass: ErrorClass | 'UNKNOWN'; message: string; jobId: string | null } | null;
-  classification: {
-    category: Category;
-    confidence: number;
-    artifact: ArtifactRef;
-    model: string;
-    promptVersion: string;
-  } | null;
-  evidence: {
-    policy: { policyId: string; policyVersion: string; artifact: ArtifactRef } | null;
-    account: { accountId: string; artifact: ArtifactRef } | null;
-  };
-  recommendation: {
-    version: number;
-    contentHash: string;
-    actionType: 'refund';
-    amount: number;
-    currency: string;
-    artifact: ArtifactRef;
-    model: string;
-    promptVersion: string;
-    /**
-     * The model's rationale for the recommendation: shown to the approver as supporting
-     * information, not proof. Absent on recommendations recorded before it was kept.
-     */
-    rationale?: string;
-  } | null;
+  deadlineAt: at,
+  lastError: z
+    .object({
+      operation: z.string(),
+      errorClass: z.enum([...errorClasses, 'UNKNOWN']),
+      message: z.string(),
+      jobId: id.nullable(),
+    })
+    .nullable(),
+  classification: classificationSchema.nullable(),
+  evidence: z.object({ policy: policySchema.nullable(), account: accountSchema.nullable() }),
+  recommendation: recommendationSchema.nullable(),
   /** Recommendation revisions consumed (policy-invalid regenerations and change requests). */
-  revisions: number;
-  /**
-   * Since support@2: what model calls have spent (`modelSpendOf`). Absent until the first model
-   * result, and in contexts persisted before: read as zero.
-   */
-  spent?: ModelSpend;
+  revisions: z.number(),
+  /** Since support@2: what model calls have spent; absent until the first model result (and before): none. */
+  spent: z.object({ tokens: z.number(), costMicros: z.number(), modelCalls: z.number() }).optional(),
   /** Since support@2: reviewer retries taken (`reviewRetriesOf`), bounded by `maxReviewRetries`. Absent means none. */
-  reviewRetries?: number;
+  reviewRetries: z.number().optional(),
   /** The approver's latest change request, handed to the next recommendation. */
-  changeRequest: { by: string; recommendationVersion: number; instructions: string } | null;
-  validation: {
-    recommendationVersion: number;
-    outcome: 'valid' | 'invalid' | 'unclear';
-    revisable: boolean;
-    findings: string[];
-    policyVersion: string;
-    validatorVersion: string;
-  } | null;
+  changeRequest: z.object({ by: id, recommendationVersion: version, instructions: z.string() }).nullable(),
+  validation: validationSchema.nullable(),
   /**
    * Validations superseded by a newer one or by a new recommendation, oldest first (at most
    * `keptHistory`): what each earlier recommendation was judged on stays readable.
    */
-  validationHistory?: NonNullable<SupportContext['validation']>[];
-  /** Since support@2: the fraud screen of the current recommendation. */
-  fraud: {
-    status: 'cleared' | 'suspected' | 'notScreened';
-    recommendationVersion: number | null;
-    score: number | null;
-    reasons: string[];
-    artifact: ArtifactRef | null;
-  } | null;
-  approval: {
-    approverId: string;
-    approverTenantId: string;
-    /** The approver's limit when they approved (from their principal). */
-    approverLimit: number;
-    recommendationVersion: number;
-    contentHash: string;
-    amount: number;
-    at: number;
-  } | null;
-  cancellation: {
-    requestedBy: string;
-    reason: string;
-    at: number;
-    status: 'pending' | 'honoured' | 'declinedActionExecuted';
-  } | null;
-  action: {
-    status: ActionStatus;
-    idempotencyKey: string | null;
-    recommendationVersion: number | null;
-    receipt: ActionReceipt | null;
-    failure: string | null;
-  };
-  notification: { deliveryId: string; deliveryKey: string; channel: string } | null;
-  compensation: { providerOperationId: string; idempotencyKey: string; reason: string } | null;
-  manualReview: ManualReview | null;
+  validationHistory: z.array(validationSchema).optional(),
+  fraud: fraudSchema.nullable(),
+  approval: approvalSchema.nullable(),
+  cancellation: cancellationSchema.nullable(),
+  action: z.object({
+    status: z.enum(actionStatuses),
+    idempotencyKey: z.string().nullable(),
+    recommendationVersion: version.nullable(),
+    receipt: actionReceipt.nullable(),
+    failure: z.string().nullable(),
+  }),
+  notification: notificationSchema.nullable(),
+  compensation: compensationSchema.nullable(),
+  manualReview: manualReviewSchema.nullable(),
   /** The last manual review the workflow left, kept once it is closed (support@2 on). */
-  lastReview?: ClosedReview | null;
+  lastReview: closedReviewSchema.nullable().optional(),
   /** Every cancellation request, oldest first (at most `keptHistory`): a later one's reason is kept too. */
-  cancellationRequests?: CancellationRequest[];
+  cancellationRequests: z.array(cancellationRequestSchema).optional(),
   /** How a reviewer closed the workflow by hand, or why it ended. */
-  resolution: { by: string; kind: string; text: string; evidence: string[] } | null;
-}
+  resolution: resolutionSchema.nullable(),
+});
+export type SupportContext = z.infer<typeof supportContextSchema>;
+export type ActionReceipt = NonNullable<SupportContext['action']['receipt']>;
+export type ManualReview = z.infer<typeof manualReviewSchema>;
 
 /**
  * How a support context persisted before the authoring kit kept its jobs (both versions did): the kit

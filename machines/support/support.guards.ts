@@ -6,19 +6,16 @@
  * read from the event's actor, which the engine fills in from the authenticated principal — never
  * from the payload.
  */
-import { withinApprovalLimit } from './support.claims.ts';
-import type { ReviewStep, SupportContext } from './support.context.ts';
-import {
-  actionIdempotencyKey,
-  createInitialContext,
-  loopBoundsOf,
-  modelSpendOf,
-  reviewRetriesOf,
-} from './support.context.ts';
 import type { GuardDeclaration } from '../../src/authoring/setup.ts';
-import type { AnySupportEvent, supportEvents } from './support.events.ts';
+import { modelBudgetExhausted } from '../../src/definitions/model-spend.ts';
+import { withinApprovalLimit } from './support.claims.ts';
+import type { SupportContext } from './support.context.ts';
+import { actionIdempotencyKey, createInitialContext, loopBoundsOf, reviewRetriesOf } from './support.context.ts';
+import type { AnySupportEvent, reviewSteps, supportEvents } from './support.events.ts';
 import { payloadField, payloadOf, roles } from './support.events.ts';
 import { retryPolicies } from './support.retry-policy.ts';
+
+type ReviewStep = (typeof reviewSteps)[number];
 
 type Check = (context: SupportContext, event: AnySupportEvent) => boolean;
 /** Support's named checks as a kit guard: a refusal lists the failing ones. */
@@ -81,13 +78,6 @@ export const reviewStepChecks: Record<ReviewStep, (context: SupportContext) => b
   reconcileAction: (c) => actionOutcomeUncertain(c),
   notify: (c) => c.action.status === 'executed' && c.action.receipt !== null && c.notification === null,
 };
-
-/** Since support@2: the token or cost budget of the workflow's model calls is spent; no further call is made. */
-export function modelBudgetExhausted(context: SupportContext): boolean {
-  const bounds = loopBoundsOf(context);
-  const spent = modelSpendOf(context);
-  return spent.tokens >= bounds.maxModelTokens || spent.costMicros >= bounds.maxModelCostMicros;
-}
 
 /** The review steps whose retry leads to a model call (evidence gathering joins into a recommendation). */
 const modelSteps: ReadonlySet<ReviewStep> = new Set(['classify', 'gatherEvidence', 'recommend']);

@@ -4,10 +4,10 @@
  * `assign`.
  */
 import type { Update } from '../../src/authoring/setup.ts';
-import { addModelUsage } from '../../src/definitions/model-spend.ts';
+import { spendingOf } from '../../src/definitions/model-spend.ts';
 import { approvalLimitOf } from './support.claims.ts';
 import type { JobsKeptBefore, ManualReview, SupportContext } from './support.context.ts';
-import { actionIdempotencyKey, keptHistory, loopBoundsOf, reviewRetriesOf } from './support.context.ts';
+import { actionIdempotencyKey, keptHistory, reviewRetriesOf } from './support.context.ts';
 import type { AnySupportEvent, supportEvents } from './support.events.ts';
 import { payloadField as field, payloadOf, reviewSteps } from './support.events.ts';
 import { actionCannotHaveTakenEffect, actionOutcomeUncertain, reviewRetryPossible } from './support.guards.ts';
@@ -208,7 +208,7 @@ export const updates = {
    */
   recordModelUsage: ({ context, event }) => {
     const usage = payloadOf(event, 'CLASSIFIED')?.usage ?? payloadOf(event, 'RECOMMENDATION_GENERATED')?.usage;
-    return { spent: addModelUsage(context.spent, usage, loopBoundsOf(context).modelCostMicrosPerKiloToken) };
+    return spendingOf(context, usage);
   },
   /** Since support@2: a reviewer's retry is counted against `maxReviewRetries`. */
   countReviewRetry: ({ context }) => ({ reviewRetries: reviewRetriesOf(context) + 1 }),

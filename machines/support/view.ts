@@ -11,7 +11,8 @@ import { pickBySchema } from '../../src/authoring/view-pick.ts';
 import { finalStates } from '../../src/definitions/final-states.ts';
 import type { WorkflowView } from '../../src/definitions/workflow.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
-import { actionStatuses, type SupportContext } from './support.context.ts';
+import * as s from './support.context.ts';
+import type { SupportContext } from './support.context.ts';
 import { actionReceipt, eventSchemas } from './support.events.ts';
 import { supportMachine } from './support.machine.ts';
 import { personEvents } from './support.events.ts';
@@ -19,121 +20,47 @@ import { personEvents } from './support.events.ts';
 /** The model's rationale is what it said, not evidence: the approver is told so. */
 export const rationaleLabel = 'Model rationale (supporting information, not proof)';
 
-const ref = z.object({ id: z.string(), hash: z.string() });
-const artifact = z.object({ kind: z.string(), ...ref.shape });
-const cancellation = z.object({
-  requestedBy: z.string(),
-  reason: z.string(),
-  at: z.number(),
-  status: z.enum(['pending', 'honoured', 'declinedActionExecuted']),
-});
+const artifact = z.object({ kind: z.string(), id: z.string(), hash: z.string() });
 const cancellationRequests = z
-  .array(z.object({ requestedBy: z.string(), reason: z.string(), at: z.number() }))
+  .array(s.cancellationRequestSchema)
   .describe('Every cancellation request with its reason, oldest first (the newest 10)');
-const validation = z.object({
-  recommendationVersion: z.number().int(),
-  outcome: z.enum(['valid', 'invalid', 'unclear']),
-  revisable: z.boolean(),
-  findings: z.array(z.string()),
-  policyVersion: z.string(),
-  validatorVersion: z.string(),
-});
-const manualReview = z.object({
-  reason: z.string(),
-  step: z.string(),
-  detail: z.string().nullable(),
-  openedAt: z.number(),
-  deadline: z.number(),
-  overdue: z.boolean(),
-  owner: z.string(),
-  openQuestions: z.array(z.string()),
-  allowedCommands: z.array(z.string()),
-  evidence: z.array(z.string()),
-  cancellable: z.boolean(),
-});
-const lastReview = manualReview
-  .extend({ closedAt: z.number(), closedBy: z.string(), closedWith: z.string().describe('The event that closed it') })
-  .nullable()
-  .optional()
-  .describe('The last manual review the workflow left, as it was when closed');
-const resolution = z.object({ by: z.string(), kind: z.string(), text: z.string(), evidence: z.array(z.string()) });
 
 /** The shape of the view, for the OpenAPI document: evidence while active, `result` once finished. */
 export const supportViewSchema = z.object({
   artifacts: z.array(artifact).optional(),
   evidence: z
     .object({
-      classification: z
-        .object({
-          category: z.string(),
-          confidence: z.number(),
-          artifact: ref,
-          model: z.string(),
-          promptVersion: z.string(),
-        })
-        .nullable(),
-      policy: z.object({ policyId: z.string(), policyVersion: z.string(), artifact: ref }).nullable(),
-      account: z.object({ accountId: z.string(), artifact: ref }).nullable(),
-      recommendation: z
-        .object({
-          version: z.number().int(),
-          contentHash: z.string(),
-          actionType: z.literal('refund'),
-          amount: z.number(),
-          currency: z.string(),
-          artifact: ref,
-          model: z.string(),
-          promptVersion: z.string(),
-          rationale: z
-            .string()
-            .optional()
-            .describe('The model’s rationale: supporting information for the approver, not proof'),
-        })
-        .nullable(),
-      validation: validation.nullable(),
+      classification: s.classificationSchema.nullable(),
+      policy: s.policySchema.nullable(),
+      account: s.accountSchema.nullable(),
+      recommendation: s.recommendationSchema.nullable(),
+      validation: s.validationSchema.nullable(),
       validationHistory: z
-        .array(validation)
+        .array(s.validationSchema)
         .describe('Validations superseded by a newer one or by a new recommendation, oldest first (the newest 10)'),
-      fraud: z
-        .object({
-          status: z.enum(['cleared', 'suspected', 'notScreened']),
-          recommendationVersion: z.number().int().nullable(),
-          score: z.number().nullable(),
-          reasons: z.array(z.string()),
-          artifact: ref.nullable(),
-        })
-        .nullable(),
-      approval: z
-        .object({
-          approverId: z.string(),
-          approverTenantId: z.string(),
-          approverLimit: z.number(),
-          recommendationVersion: z.number().int(),
-          contentHash: z.string(),
-          amount: z.number(),
-          at: z.number(),
-        })
-        .nullable(),
+      fraud: s.fraudSchema.nullable(),
+      approval: s.approvalSchema.nullable(),
     })
     .optional(),
-  manualReview: manualReview.nullable().optional(),
-  lastReview,
-  cancellation: cancellation.nullable().optional(),
+  manualReview: s.manualReviewSchema.nullable().optional(),
+  lastReview: s.closedReviewSchema
+    .nullable()
+    .optional()
+    .describe('The last manual review the workflow left, as it was when closed'),
+  cancellation: s.cancellationSchema.nullable().optional(),
   cancellationRequests: cancellationRequests.optional(),
-  action: z.object({ status: z.enum(actionStatuses), idempotencyKey: z.string().nullable() }).optional(),
+  action: z.object({ status: z.enum(s.actionStatuses), idempotencyKey: z.string().nullable() }).optional(),
   result: z
     .object({
       outcome: z.enum(finalStates(supportMachine)).describe('The final state the workflow ended in'),
       receipts: z.object({
         action: actionReceipt.nullable(),
-        notification: z.object({ deliveryId: z.string(), deliveryKey: z.string(), channel: z.string() }).nullable(),
-        compensation: z
-          .object({ providerOperationId: z.string(), idempotencyKey: z.string(), reason: z.string() })
-          .nullable(),
+        notification: s.notificationSchema.nullable(),
+        compensation: s.compensationSchema.nullable(),
       }),
-      cancellation: cancellation.nullable(),
+      cancellation: s.cancellationSchema.nullable(),
       cancellationRequests,
-      resolution: resolution.nullable(),
+      resolution: s.resolutionSchema.nullable(),
       evidence: z.array(artifact),
       versions: z
         .object({

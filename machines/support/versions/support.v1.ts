@@ -67,15 +67,7 @@ const releasedCode: Required<Pick<LiveParts<SupportContext>, 'eventSchemas' | 'e
 
 /** support@1's creation input: its config has none of support@2's loop bounds. */
 const releasedInputSchema = supportInputSchema.extend({
-  config: supportConfigSchema
-    .omit(
-      Object.fromEntries(loopBoundFields.map((field) => [field, true])) as Record<
-        (typeof loopBoundFields)[number],
-        true
-      >,
-    )
-    .partial()
-    .default({}),
+  config: supportConfigSchema.omit(loopBoundFields).partial().default({}),
 });
 
 export const supportV1Release: ReleasedVersion = loadReleasedMachine({
