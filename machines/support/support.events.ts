@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { deadLetter, event, failure, result } from '../../src/authoring/index.ts';
 import type { EnvelopeOf } from '../../src/authoring/events.ts';
-import { artifactRef, contentHash, errorClass, jobId, text } from '../../src/definitions/event-fields.ts';
+import { artifactRef, contentHash, errorClass, jobId, modelUsage, text } from '../../src/definitions/event-fields.ts';
 
 /** Who sends what: worker results only from `worker`, approvals from approvers, manual-review commands from reviewers. */
 export const roles = {
@@ -39,17 +39,16 @@ export const currency = z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code');
 export { artifactRef, contentHash, errorClass, jobId };
 
 const jobFailure = z.strictObject({ jobId, errorClass, message: text(2000) });
-const modelProvenance = { artifact: artifactRef, model: text(200), promptVersion: text(100) };
-
 /**
- * Since support@2: what the model calls behind a result spent, as the model reported it (a repair
- * attempt included). Optional: a worker that predates it reports none, and the chart counts the call.
+ * Since support@2, `usage`: what the model calls behind a result spent, as the model reported it.
+ * Optional: a worker that predates it reports none, and the chart counts the call.
  */
-export const modelUsage = z.strictObject({
-  promptTokens: z.number().int().nonnegative().max(100_000_000),
-  completionTokens: z.number().int().nonnegative().max(100_000_000),
-  calls: z.number().int().min(1).max(10),
-});
+const modelProvenance = { artifact: artifactRef, model: text(200), promptVersion: text(100) };
+const recommendationVersion = z.number().int().positive();
+/** A validation's result: the recommendation version it judged, against which policy, by which validator. */
+const validated = { jobId, recommendationVersion, policyVersion: text(100), validatorVersion: text(100) };
+/** An approver's decision names the recommendation it decides on: its version and content hash. */
+const decided = { recommendationVersion, contentHash };
 
 export const actionReceipt = z.strictObject({
   providerOperationId: text(200),
@@ -85,45 +84,13 @@ export const eventSchemas = {
     ...modelProvenance,
     usage: modelUsage.optional(),
   }),
-  POLICY_VALID: z.strictObject({
-    jobId,
-    recommendationVersion: z.number().int().positive(),
-    policyVersion: text(100),
-    validatorVersion: text(100),
-    checks: z.array(text(200)).max(50),
-  }),
-  POLICY_INVALID: z.strictObject({
-    jobId,
-    recommendationVersion: z.number().int().positive(),
-    policyVersion: text(100),
-    validatorVersion: text(100),
-    revisable: z.boolean(),
-    reasons: z.array(text(500)).min(1).max(20),
-  }),
-  POLICY_UNCLEAR: z.strictObject({
-    jobId,
-    recommendationVersion: z.number().int().positive(),
-    policyVersion: text(100),
-    validatorVersion: text(100),
-    questions: z.array(text(500)).min(1).max(20),
-  }),
+  POLICY_VALID: z.strictObject({ ...validated, checks: z.array(text(200)).max(50) }),
+  POLICY_INVALID: z.strictObject({ ...validated, revisable: z.boolean(), reasons: z.array(text(500)).min(1).max(20) }),
+  POLICY_UNCLEAR: z.strictObject({ ...validated, questions: z.array(text(500)).min(1).max(20) }),
   /** An approver's decision. The amount restates what the approver saw; the limit comes from the principal only. */
-  APPROVED: z.strictObject({
-    recommendationVersion: z.number().int().positive(),
-    contentHash,
-    amount: money,
-    comment: text(2000).optional(),
-  }),
-  REJECTED_BY_REVIEWER: z.strictObject({
-    recommendationVersion: z.number().int().positive(),
-    contentHash,
-    reason: text(2000),
-  }),
-  CHANGES_REQUESTED: z.strictObject({
-    recommendationVersion: z.number().int().positive(),
-    contentHash,
-    instructions: text(4000),
-  }),
+  APPROVED: z.strictObject({ ...decided, amount: money, comment: text(2000).optional() }),
+  REJECTED_BY_REVIEWER: z.strictObject({ ...decided, reason: text(2000) }),
+  CHANGES_REQUESTED: z.strictObject({ ...decided, instructions: text(4000) }),
   ACTION_EXECUTED: z.strictObject({ jobId, receipt: actionReceipt }),
   /** The action call timed out or its response was lost: whether it took effect is unknown. */
   ACTION_OUTCOME_UNKNOWN: z.strictObject({ jobId, errorClass, message: text(2000) }),

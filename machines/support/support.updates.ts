@@ -5,12 +5,16 @@
  */
 import type { Update } from '../../src/authoring/setup.ts';
 import { spendingOf } from '../../src/definitions/model-spend.ts';
-import { approvalLimitOf } from './support.claims.ts';
 import type { JobsKeptBefore, ManualReview, SupportContext } from './support.context.ts';
 import { actionIdempotencyKey, keptHistory, reviewRetriesOf } from './support.context.ts';
 import type { AnySupportEvent, supportEvents } from './support.events.ts';
 import { payloadField as field, payloadOf, reviewSteps } from './support.events.ts';
-import { actionCannotHaveTakenEffect, actionOutcomeUncertain, reviewRetryPossible } from './support.guards.ts';
+import {
+  actionCannotHaveTakenEffect,
+  actionOutcomeUncertain,
+  approvalLimitOf,
+  reviewRetryPossible,
+} from './support.guards.ts';
 import type { Operation } from './support.retry-policy.ts';
 
 type Patch = Partial<SupportContext>;

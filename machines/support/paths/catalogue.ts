@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { derivePrincipals, type EventExample } from '../../../src/paths/derive.ts';
-import { supportClaims } from '../support.claims.ts';
+import { supportClaims } from '../support.guards.ts';
 import { actionIdempotencyKey, type SupportContext } from '../support.context.ts';
 import { reviewSteps, type SupportEventType } from '../support.events.ts';
 import { roles } from '../support.events.ts';
