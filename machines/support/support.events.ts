@@ -49,6 +49,10 @@ const recommendationVersion = z.number().int().positive();
 const validated = { jobId, recommendationVersion, policyVersion: text(100), validatorVersion: text(100) };
 /** An approver's decision names the recommendation it decides on: its version and content hash. */
 const decided = { recommendationVersion, contentHash };
+/** A reviewer's evidence: its kind and where it is. */
+const evidenceRef = z.strictObject({ kind: text(100), ref: text(500) });
+/** Reasons, questions or violations: at least one, at most twenty. */
+const findings = z.array(text(500)).min(1).max(20);
 
 export const actionReceipt = z.strictObject({
   providerOperationId: text(200),
@@ -85,8 +89,8 @@ export const eventSchemas = {
     usage: modelUsage.optional(),
   }),
   POLICY_VALID: z.strictObject({ ...validated, checks: z.array(text(200)).max(50) }),
-  POLICY_INVALID: z.strictObject({ ...validated, revisable: z.boolean(), reasons: z.array(text(500)).min(1).max(20) }),
-  POLICY_UNCLEAR: z.strictObject({ ...validated, questions: z.array(text(500)).min(1).max(20) }),
+  POLICY_INVALID: z.strictObject({ ...validated, revisable: z.boolean(), reasons: findings }),
+  POLICY_UNCLEAR: z.strictObject({ ...validated, questions: findings }),
   /** An approver's decision. The amount restates what the approver saw; the limit comes from the principal only. */
   APPROVED: z.strictObject({ ...decided, amount: money, comment: text(2000).optional() }),
   REJECTED_BY_REVIEWER: z.strictObject({ ...decided, reason: text(2000) }),
@@ -100,20 +104,11 @@ export const eventSchemas = {
   ACTION_FAILED: z.strictObject({ jobId, idempotencyKey: text(300), reason: text(2000) }),
   /** The provider fenced the idempotency key: an action under it can no longer take effect. */
   ACTION_VOIDED: z.strictObject({ jobId, idempotencyKey: text(300) }),
-  POST_ACTION_INVARIANT_FAILED: z.strictObject({
-    jobId,
-    receipt: actionReceipt,
-    violations: z.array(text(500)).min(1).max(20),
-  }),
+  POST_ACTION_INVARIANT_FAILED: z.strictObject({ jobId, receipt: actionReceipt, violations: findings }),
   /** Since support@2. */
   FRAUD_CLEARED: z.strictObject({ jobId, score: z.number().min(0).max(1), artifact: artifactRef }),
   /** Since support@2. */
-  FRAUD_SUSPECTED: z.strictObject({
-    jobId,
-    score: z.number().min(0).max(1),
-    reasons: z.array(text(500)).min(1).max(20),
-    artifact: artifactRef,
-  }),
+  FRAUD_SUSPECTED: z.strictObject({ jobId, score: z.number().min(0).max(1), reasons: findings, artifact: artifactRef }),
   CUSTOMER_NOTIFIED: z.strictObject({ jobId, deliveryId: text(200), deliveryKey: text(300), channel: text(50) }),
   RETRYABLE_ERROR: jobFailure,
   PERMANENT_ERROR: jobFailure,
@@ -131,13 +126,7 @@ export const eventSchemas = {
   COMPENSATION_FAILED: z.strictObject({ jobId, errorClass: errorClass.optional(), message: text(2000) }),
   REVIEW_RETRY_STEP: z.strictObject({ step: z.enum(reviewSteps), note: text(2000) }),
   REVIEW_REJECT: z.strictObject({ reason: text(2000) }),
-  REVIEW_COMPLETE: z.strictObject({
-    resolution: text(4000),
-    evidence: z
-      .array(z.strictObject({ kind: text(100), ref: text(500) }))
-      .min(1)
-      .max(50),
-  }),
+  REVIEW_COMPLETE: z.strictObject({ resolution: text(4000), evidence: z.array(evidenceRef).min(1).max(50) }),
   REVIEW_ASSIGN: z.strictObject({ owner: text(200) }),
 } as const;
 

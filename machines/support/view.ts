@@ -13,9 +13,8 @@ import type { WorkflowView } from '../../src/definitions/workflow.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import * as s from './support.context.ts';
 import type { SupportContext } from './support.context.ts';
-import { actionReceipt, eventSchemas } from './support.events.ts';
+import { actionReceipt, eventSchemas, personEvents } from './support.events.ts';
 import { supportMachine } from './support.machine.ts';
-import { personEvents } from './support.events.ts';
 
 /** The model's rationale is what it said, not evidence: the approver is told so. */
 export const rationaleLabel = 'Model rationale (supporting information, not proof)';
