@@ -4,7 +4,9 @@
  * A guard that protects authority is a list of named checks, so a refusal can say which check
  * failed (the kit's `explainGuard`). Authority (roles, tenant, the approval limit among the token's claims) is
  * read from the event's actor, which the engine fills in from the authenticated principal — never
- * from the payload.
+ * from the payload. The platform hands the token's claims over unread (`principal.claims`): the
+ * limit is validated here, and a claim that is missing or malformed grants nothing — an approval
+ * without a valid limit is refused, never a crash.
  */
 import { z } from 'zod';
 import type { GuardDeclaration } from '../../src/authoring/setup.ts';
@@ -19,19 +21,11 @@ import { retryPolicies } from './support.retry-policy.ts';
 
 type ReviewStep = (typeof reviewSteps)[number];
 
-/*
- * The token claims support reads: an approver's limit. The platform hands a caller's claims over
- * unread (`principal.claims`); they are validated here, and a claim that is missing or malformed
- * grants nothing — an approval without a valid limit is refused, never a crash.
- */
-/** Highest refund amount the principal may approve, in the request's major units. */
-const approvalLimitSchema = z.number().min(0);
-
-/** The principal's approval limit, or null when its token carries none that is valid. */
+/** The highest refund amount the principal may approve (major units), or null when its token carries no valid limit. */
 export function approvalLimitOf(principal: Pick<Principal, 'claims'>): number | null {
   const claims = principal.claims;
   const raw = claims && Object.hasOwn(claims, 'approvalLimit') ? claims.approvalLimit : undefined;
-  const parsed = approvalLimitSchema.safeParse(raw);
+  const parsed = z.number().min(0).safeParse(raw);
   return parsed.success ? parsed.data : null;
 }
 
