@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { actionReceipt, categories, currency, errorClasses, money } from './support.events.ts';
-import type { Operation } from './support.retry-policy.ts';
+import type { Operation } from './support.effects.ts';
 
 /** No timeout or deadline is longer than a year: beyond that a date cannot be shown or reasoned about. */
 const maxDurationMs = 366 * 24 * 60 * 60 * 1000;

@@ -17,7 +17,7 @@ import type { SupportContext } from './support.context.ts';
 import { actionIdempotencyKey, createInitialContext, loopBoundsOf, reviewRetriesOf } from './support.context.ts';
 import type { AnySupportEvent, reviewSteps, supportEvents } from './support.events.ts';
 import { payloadField, payloadOf, roles } from './support.events.ts';
-import { retryPolicies } from './support.retry-policy.ts';
+import { retryPolicies } from './support.effects.ts';
 
 type ReviewStep = (typeof reviewSteps)[number];
 

@@ -15,7 +15,7 @@ import {
   approvalLimitOf,
   reviewRetryPossible,
 } from './support.guards.ts';
-import type { Operation } from './support.retry-policy.ts';
+import type { Operation } from './support.effects.ts';
 
 type Patch = Partial<SupportContext>;
 
