@@ -68,7 +68,10 @@ async function importInto(target: string, exportFile: string, definition?: strin
 function declared(source: string, names: Partial<Record<'guards' | 'updates' | 'delays', string>>): string {
   let text = source;
   for (const [block, entry] of Object.entries(names)) {
-    text = text.replace(`\n  ${block}: {\n`, `\n  ${block}: {\n    ${entry},\n`);
+    // A block written in place (`delays: {`), or one imported and named (`guards,`).
+    text = text.includes(`\n  ${block}: {\n`)
+      ? text.replace(`\n  ${block}: {\n`, `\n  ${block}: {\n    ${entry},\n`)
+      : text.replace(`\n  ${block},\n`, `\n  ${block}: { ...${block}, ${entry} },\n`);
   }
   return text;
 }
