@@ -5,27 +5,11 @@
 import { z } from 'zod';
 import { modelBudgetExhausted, spendingOf } from '../../src/definitions/model-spend.ts';
 import { contentHash, errorClass, text } from '../../src/definitions/event-fields.ts';
-import { proposalFields } from '../../src/authoring/model-proposal.ts';
-import { deadLetter, event, failure, result, setup, type EngineInput } from '../../src/authoring/index.ts';
-import type { AnyEnvelope } from '../../src/authoring/events.ts';
-import { attemptOf } from '../../src/authoring/setup.ts';
-import { decisionChecks } from '../../src/authoring/decision-checks.ts';
-import { jobsFromCounts } from '../../src/authoring/legacy-jobs.ts';
-import {
-  agentTaskConfigSchema,
-  agentTaskCreateSchema,
-  dataAsOfMs,
-  evidenceIsFreshAt,
-  executionCannotHaveHappened,
-  idempotencyKeyFor,
-  operationReceipt,
-  planIsValid,
-  refusedPlanHashesOf,
-  type AgentTaskContext as Context,
-  type ExecutionStatus,
-} from './context.ts';
+import { attemptOf, deadLetter, decisionChecks, event, failure, result, setup } from '../../src/authoring/index.ts';
+import { jobsFromCounts, proposalFields, type EngineInput } from '../../src/authoring/index.ts';
+import { agentTaskConfigSchema, agentTaskCreateSchema, completedChecks, dataAsOfMs } from './context.ts';
+import { operationReceipt, operations, refusedPlanHashesOf, validationOf, type AgentTaskContext } from './context.ts';
 import { executeOperation, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
-import { agentTaskPolicy, operations, validatePlan } from './operations.ts';
 
 export const roles = {
   requester: 'task_requester',
@@ -34,21 +18,20 @@ export const roles = {
   worker: 'worker',
 };
 
+type Context = AgentTaskContext;
 const decision = { planVersion: z.number().int().positive(), planHash: contentHash };
-const note = { note: text(2000) };
-const key = { idempotencyKey: text(300) };
-const field = (e: AnyEnvelope, name: string) => (e.payload as Record<string, unknown> | undefined)?.[name];
-const withRefused = (c: Context, hash: string) => {
-  const refused = refusedPlanHashesOf(c);
-  return refused.includes(hash) ? {} : { refusedPlanHashes: [...refused, hash] };
-};
+const [note, key] = [{ note: text(2000) }, { idempotencyKey: text(300) }];
+const field = (e: { payload?: unknown }, name: string) => (e.payload as Record<string, unknown> | undefined)?.[name];
+const withRefused = (c: Context, hash: string) =>
+  refusedPlanHashesOf(c).includes(hash) ? {} : { refusedPlanHashes: [...refusedPlanHashesOf(c), hash] };
+/** Never requested, or the only key used was fenced with nothing under it. */
+const executionCannotHaveHappened = ({ context: c }: { context: Context }) =>
+  c.execution.status === 'notStarted' || c.execution.status === 'voided';
 /** What the executor's answer makes of the execution; a worker giving up on the job leaves it unknown. */
-const statusAfter: Record<string, ExecutionStatus> = {
-  OPERATION_FAILED: 'failed',
-  OPERATION_NOT_FOUND: 'notFound',
-  OPERATION_VOIDED: 'voided',
+const statusAfter: Partial<Record<string, Context['execution']['status']>> = {
+  ...{ OPERATION_FAILED: 'failed', OPERATION_NOT_FOUND: 'notFound', OPERATION_VOIDED: 'voided' },
 };
-
+const planIsValid = ({ context }: { context: Context }) => completedChecks.planValidated(context);
 /** Who may decide on a plan and on which one: shared by APPROVED and REJECTED. */
 const approverChecks = decisionChecks({ subject: 'plan', decider: 'approver', role: roles.approver });
 
@@ -64,8 +47,7 @@ export const agentTaskMachine = setup({
   events: {
     PLAN_PROPOSED: result(
       proposalFields('plan', {
-        operation: text(100),
-        parameters: z.record(z.string().max(100), z.unknown()),
+        ...{ operation: text(100), parameters: z.record(z.string().max(100), z.unknown()) },
         rationale: text(4000),
       }),
     ),
@@ -102,17 +84,17 @@ export const agentTaskMachine = setup({
     approvalIsCurrentAndAuthorized: {
       ...approverChecks,
       validationPassedForCurrentPlan: planIsValid,
-      /** Validation checked the data at proposal time; an approval may come days later. */
-      evidenceIsStillFresh: ({ context, event: e }) => evidenceIsFreshAt(context, e.at),
+      /** Validation checked the data at proposal time; an approval may come days later: within `maxDataAgeMs` of it. */
+      evidenceIsStillFresh: ({ context: c, event: e }) => (dataAsOfMs(c) ?? -Infinity) + c.config.maxDataAgeMs >= e.at,
       operationIsReversibleOrRecoverable: ({ context }) =>
         operations.isReversibleOrRecoverable(context.plan?.operation),
     },
     cancellationAllowed: {
-      cancellerMayCancel: ({ context: c, event: { actor } }) =>
-        actor.tenantId === c.tenantId &&
-        (actor.roles.includes(roles.approver) ||
-          actor.roles.includes(roles.reviewer) ||
-          (actor.roles.includes(roles.requester) && actor.id === c.requesterId)),
+      cancellerMayCancel: ({ context: c, event: { actor: a } }) =>
+        a.tenantId === c.tenantId &&
+        (a.roles.includes(roles.approver) ||
+          a.roles.includes(roles.reviewer) ||
+          (a.roles.includes(roles.requester) && a.id === c.requesterId)),
       executionCannotHaveHappened,
     },
     /** A worker about its own job in flight (the engine refuses stale ids), or the requester in person. */
@@ -131,25 +113,21 @@ export const agentTaskMachine = setup({
       const { plan: p, planHash: hash, artifact, model, promptVersion } = e.payload;
       const version = (c.plan?.version ?? 0) + 1;
       const plan = { version, hash, ...p, artifact, model, promptVersion, proposedAt: e.at };
-      const reasons = validatePlan(plan, { dataAsOfMs: dataAsOfMs(c), maxDataAgeMs: c.config.maxDataAgeMs, at: e.at });
-      const ok = reasons.length === 0;
-      const policyVersion = agentTaskPolicy.version;
-      const validation = { planVersion: version, planHash: hash, ok, reasons, policyVersion, at: e.at };
-      return { plan, validation, approval: null, rejection: null, ...(ok ? {} : withRefused(c, hash)) };
+      const validation = validationOf(plan, c, e.at);
+      return { plan, validation, approval: null, rejection: null, ...(validation.ok ? {} : withRefused(c, hash)) };
     },
     /** A plan sent back before any approval is refused with it (an approved, fenced one may come again). */
     recordReplan: ({ context: c }) =>
       !c.plan || c.approval?.planVersion === c.plan.version ? {} : withRefused(c, c.plan.hash),
-    recordApproval: ({ event: e }) =>
-      e.type !== 'APPROVED'
-        ? {}
-        : {
-            approval: {
-              ...{ approverId: e.actor.id, approverTenantId: e.actor.tenantId, approverRoles: [...e.actor.roles] },
-              ...{ planVersion: e.payload.planVersion, planHash: e.payload.planHash },
-              ...{ comment: e.payload.comment ?? null, at: e.at },
-            },
-          },
+    recordApproval: ({ event: e }) => {
+      if (e.type !== 'APPROVED') return {};
+      const approver = {
+        approverId: e.actor.id,
+        approverTenantId: e.actor.tenantId,
+        approverRoles: [...e.actor.roles],
+      };
+      return { approval: { ...approver, ...e.payload, comment: e.payload.comment ?? null, at: e.at } };
+    },
     recordRejection: ({ context: c, event: e }) =>
       e.type !== 'REJECTED'
         ? {}
@@ -160,22 +138,17 @@ export const agentTaskMachine = setup({
     escalate: ({ context: c, event: e }, params) => {
       const detail = field(e, 'reason') ?? field(e, 'message') ?? c.execution.failure;
       const { reason, step } = params as { reason: string; step: string };
-      const by = (e as AnyEnvelope).actor?.id ?? 'timer'; // a timer has no actor
+      const by = (e as { actor?: { id: string } }).actor?.id ?? 'timer'; // a timer has no actor
       return { escalation: { reason, detail: typeof detail === 'string' ? detail : null, step, by, at: e.at } };
     },
     closeEscalation: () => ({ escalation: null }),
     /** The plan version's key, kept across retries; a fresh one per attempt once it was fenced. */
     startExecution: ({ context: c }) => {
-      const version = c.plan?.version ?? 0;
-      const planKey = idempotencyKeyFor(c.workflowId, version);
-      const idempotencyKey =
-        c.execution.planVersion !== version
-          ? planKey
-          : c.execution.status === 'voided'
-            ? idempotencyKeyFor(c.workflowId, version, attemptOf(c, 'execute'))
-            : (c.execution.idempotencyKey ?? planKey);
-      const status = 'inFlight' as const;
-      return { execution: { ...c.execution, status, idempotencyKey, planVersion: version, failure: null } };
+      const [x, planVersion] = [c.execution, c.plan?.version ?? 0];
+      const planKey = `agent-task:${c.workflowId}:plan-v${planVersion}`;
+      const fenced = x.status === 'voided' ? `${planKey}:attempt-${attemptOf(c, 'execute')}` : x.idempotencyKey;
+      const idempotencyKey = x.planVersion === planVersion ? (fenced ?? planKey) : planKey;
+      return { execution: { ...x, status: 'inFlight' as const, idempotencyKey, planVersion, failure: null } };
     },
     /** The executor's answer: a receipt (executed, or found under the key), or what is known without one. */
     recordExecution: ({ context: { execution: x }, event: e }) => {

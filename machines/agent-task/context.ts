@@ -1,14 +1,15 @@
 /**
- * The agent task's context: the task, its configuration, the current plan and what governance
- * decided about it, and execution facts (the idempotency key, the receipt), as schemas the view
- * picks from. Pure data; the kit keeps the jobs and their attempts. The checks over it that guards,
- * outcomes and paths share.
+ * The agent task's data (seed 002): the task and its configuration, the operations an agent may
+ * propose (a name outside the catalogue never executes; an approval needs one that is reversible or
+ * declares a recovery path) and the policy a plan is validated against, the context's records (the
+ * view picks from them), and the checks guards, outcomes and paths share. Pure: no I/O, no clock
+ * of its own (the time is the event's `at`); the kit keeps the jobs and their attempts.
  */
 import { z } from 'zod';
 import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { contentHash, text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
-import type { EngineInput } from '../../src/authoring/setup.ts';
+import { operationCatalogue, type EngineInput } from '../../src/authoring/index.ts';
 
 const maxMs = 366 * 24 * 60 * 60 * 1000;
 const day = 24 * 60 * 60 * 1000;
@@ -41,10 +42,7 @@ export const agentTaskCreateSchema = z.strictObject({
 });
 
 export const operationReceipt = z.strictObject({
-  executionId: text(200),
-  idempotencyKey: text(300),
-  operation: text(100),
-  parametersHash: contentHash,
+  ...{ executionId: text(200), idempotencyKey: text(300), operation: text(100), parametersHash: contentHash },
   executedAt: z.number().int().nonnegative(),
 });
 export type OperationReceipt = z.infer<typeof operationReceipt>;
@@ -61,16 +59,10 @@ const decided = { planVersion: num, planHash: str, at: num };
 /** The context's records, each null until it happens (the view picks its fields from them). */
 export const records = {
   plan: z.object({
-    version: num,
-    /** `contentHashOf({ operation, parameters, rationale })`: what an approver approves. */
-    hash: str,
-    operation: str,
-    parameters: z.record(str, z.unknown()),
+    /** `hash`: `contentHashOf({ operation, parameters, rationale })`, what an approver approves. */
+    ...{ version: num, hash: str, operation: str, parameters: z.record(str, z.unknown()) },
     rationale: str.describe('The model’s rationale: supporting information for the approver, not proof'),
-    artifact: z.object({ id: str, hash: str }),
-    model: str,
-    promptVersion: str,
-    proposedAt: num,
+    ...{ artifact: z.object({ id: str, hash: str }), model: str, promptVersion: str, proposedAt: num },
   }),
   validation: z.object({ ...decided, ok: z.boolean(), reasons: strings, policyVersion: str }),
   approval: z.object({
@@ -84,11 +76,8 @@ export const records = {
   cancellation: z.object({ by: str, reason: str, at: num }),
   escalation: z.object({ reason: str, detail: str.nullable(), step: str, by: str, at: num }),
   execution: z.object({
-    status: executionStatus,
-    idempotencyKey: str.nullable(),
-    planVersion: num.nullable(),
-    receipt: operationReceipt.nullable(),
-    failure: str.nullable(),
+    ...{ status: executionStatus, idempotencyKey: str.nullable(), planVersion: num.nullable() },
+    ...{ receipt: operationReceipt.nullable(), failure: str.nullable() },
   }),
 };
 type Records = { [K in keyof typeof records]: z.infer<(typeof records)[K]> };
@@ -102,48 +91,100 @@ export type AgentTaskContext = EngineInput & { [K in Exclude<keyof Records, 'exe
   /** Hashes of refused plans (failed validation, rejected, sent back before approval): proposed again, they escalate. */
   refusedPlanHashes?: string[];
 };
-export type ExecutionStatus = z.infer<typeof executionStatus>;
 type Context = AgentTaskContext;
 
 export const refusedPlanHashesOf = (c: Pick<Context, 'refusedPlanHashes'>) => c.refusedPlanHashes ?? [];
-
-/** The key every attempt and reconciliation of a plan version uses, until it is fenced (then one per attempt). */
-export function idempotencyKeyFor(workflowId: string, planVersion: number, afterFenceAttempt?: number): string {
-  const key = `agent-task:${workflowId}:plan-v${planVersion}`;
-  return afterFenceAttempt === undefined ? key : `${key}:attempt-${afterFenceAttempt}`;
-}
-
 export const dataAsOfMs = (c: Context) => (c.task.dataAsOf === undefined ? null : isoToEpochMs(c.task.dataAsOf));
 
-/** The task's data (`dataAsOf`) is within `maxDataAgeMs` of `at`; without a `dataAsOf`, never. */
-export function evidenceIsFreshAt(c: Context, at: number): boolean {
-  const asOf = dataAsOfMs(c);
-  return asOf !== null && asOf + c.config.maxDataAgeMs >= at;
-}
-
-/** Never requested, or the only key used was fenced with nothing under it. */
-export const executionCannotHaveHappened = ({ context: c }: { context: Context }) =>
-  c.execution.status === 'notStarted' || c.execution.status === 'voided';
-
-/** The current plan passed validation. */
-export const validationPassedForCurrentPlan = ({ plan, validation: v }: Context) =>
-  plan !== null && v !== null && v.ok && v.planVersion === plan.version && v.planHash === plan.hash;
-export const planIsValid = ({ context }: { context: Context }) => validationPassedForCurrentPlan(context);
+/** A record (a validation, an approval) naming the current plan's version and hash. */
+const namesCurrentPlan = ({ plan }: Context, r: { planVersion: number; planHash: string } | null) =>
+  plan !== null && r !== null && r.planVersion === plan.version && r.planHash === plan.hash;
 
 /** What `completed` proves: the current plan validated, approved by another person of the tenant, executed with a receipt. */
 export const completedChecks = {
-  planValidated: validationPassedForCurrentPlan,
-  approvedCurrentPlan: ({ plan, approval: a, tenantId, requesterId }) =>
-    plan !== null &&
-    a !== null &&
-    a.planVersion === plan.version &&
-    a.planHash === plan.hash &&
-    a.approverTenantId === tenantId &&
-    a.approverId !== requesterId,
+  planValidated: (c) => namesCurrentPlan(c, c.validation) && c.validation?.ok === true,
+  approvedCurrentPlan: (c) =>
+    namesCurrentPlan(c, c.approval) &&
+    c.approval?.approverTenantId === c.tenantId &&
+    c.approval.approverId !== c.requesterId,
   executionReceipt: ({ plan, execution: x }) =>
-    plan !== null &&
-    x.receipt !== null &&
-    x.receipt.idempotencyKey === x.idempotencyKey &&
-    x.planVersion === plan.version &&
+    x.receipt?.idempotencyKey === x.idempotencyKey &&
+    x.planVersion === plan?.version &&
     x.receipt.operation === plan.operation,
 } satisfies Record<string, (c: Context) => boolean>;
+
+export const operations = operationCatalogue({
+  update_crm_record: {
+    description: 'Set fields of one CRM record (last write wins: repeating it changes nothing more).',
+    parameters: z.strictObject({
+      recordId: text(200),
+      fields: z
+        .record(text(100), z.union([z.string().max(2000), z.number(), z.boolean()]))
+        .refine((fields) => Object.keys(fields).length >= 1 && Object.keys(fields).length <= 20, '1 to 20 fields'),
+    }),
+    idempotent: true,
+    reversible: true,
+  },
+  send_report: {
+    description: 'Send a generated report to recipients (deduplicated by the idempotency key).',
+    parameters: z.strictObject({ reportId: text(200), recipients: z.array(z.email()).min(1).max(50) }),
+    idempotent: true,
+    reversible: false,
+    recoveryPath: 'Send a correction notice to the same recipients, naming the report it replaces.',
+  },
+  publish_post: {
+    description: 'Publish a post on a channel (upsert by the idempotency key; can be unpublished).',
+    parameters: z.strictObject({
+      channel: z.enum(['blog', 'linkedin', 'newsletter']),
+      title: text(300),
+      body: text(20_000),
+    }),
+    idempotent: true,
+    reversible: true,
+  },
+  issue_credit: {
+    description: "Issue a credit to a customer's account: money moves, once, and the credit cannot be undone.",
+    parameters: z.strictObject({
+      customerId: text(200),
+      amount: z.number().positive().max(1_000_000_000),
+      currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code'),
+    }),
+    idempotent: false,
+    reversible: false,
+    recoveryPath: "Finance recovers a wrong credit with a debit on the customer's next invoice.",
+  },
+  delete_crm_record: {
+    description: 'Delete one CRM record permanently: it cannot be restored, so no approval can let it run.',
+    parameters: z.strictObject({ recordId: text(200) }),
+    idempotent: true,
+    reversible: false,
+  },
+});
+
+export const agentTaskPolicy = {
+  version: 'agent-task-policy/1',
+  /** Operations this deployment lets an agent propose at all. */
+  allowedOperations: ['update_crm_record', 'send_report', 'publish_post', 'issue_credit', 'delete_crm_record'],
+  /** Highest credit an agent task may issue, in major units. */
+  maxCreditAmount: 500,
+  /** How far in the future `dataAsOf` may be (clock skew), ms. */
+  futureSkewMs: 5 * 60 * 1000,
+};
+
+/** The plan's validation at `at`: the reasons it may not go to approval, none when it passes every check. */
+export function validationOf(plan: Omit<Records['plan'], 'rationale'>, c: Context, at: number) {
+  const [policy, { maxDataAgeMs }, asOf] = [agentTaskPolicy, c.config, dataAsOfMs(c)];
+  const { problems: reasons, parsed } = operations.check(plan.operation, plan.parameters);
+  if (operations.has(plan.operation) && !policy.allowedOperations.includes(plan.operation))
+    reasons.unshift(`operation ${plan.operation} is not allowed by ${policy.version}`);
+  const amount = plan.operation === 'issue_credit' ? (parsed as { amount: number } | undefined)?.amount : undefined;
+  if (amount !== undefined && amount > policy.maxCreditAmount)
+    reasons.push(`credit amount ${amount} exceeds the policy maximum ${policy.maxCreditAmount}`);
+  if (asOf === null) reasons.push('the task gives no dataAsOf: the freshness of its data cannot be shown');
+  else if (at - asOf > maxDataAgeMs)
+    reasons.push(`the data is stale: ${at - asOf} ms old, the limit is ${maxDataAgeMs} ms`);
+  else if (at - asOf < -policy.futureSkewMs)
+    reasons.push('the data claims to be from the future (dataAsOf after validation time)');
+  const ok = reasons.length === 0;
+  return { planVersion: plan.version, planHash: plan.hash, ok, reasons, policyVersion: policy.version, at };
+}

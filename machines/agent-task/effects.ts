@@ -12,8 +12,13 @@ import { errorClasses } from '../../src/effects/effect-errors.ts';
 import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
 import type { ModelTask } from '../../src/effects/model-client.ts';
 import { createIdempotencyLedger } from '../../src/effects/redis-idempotency-ledger.ts';
-import { operations } from './operations.ts';
-import { agentTaskCreateSchema, operationReceipt, type AgentTaskContext, type OperationReceipt } from './context.ts';
+import {
+  agentTaskCreateSchema,
+  operationReceipt,
+  operations,
+  type AgentTaskContext,
+  type OperationReceipt,
+} from './context.ts';
 
 /** The executor of catalogue operations: the platform's idempotency ledger, under the namespace `agent-task`. */
 export interface AgentTaskAdapters {

@@ -1,16 +1,120 @@
 /**
- * The agent-task workflow bundle (seed 002): who creates and decides, what `completed` proves and how
- * the demo drives it; the view (view.ts) and the path model (paths.ts) beside it.
+ * The agent-task workflow bundle (seed 002): who creates and decides, what `completed` proves, what
+ * callers and the console see (the view, its presentation, the queue summary) and how the demo
+ * drives it; the path model (paths.ts) beside it.
  */
-import { workflow } from '../../src/authoring/index.ts';
-import { prefilledDecision } from '../../src/authoring/demo-decide.ts';
+import { z } from 'zod';
+import {
+  attemptOf,
+  prefilledDecision,
+  renderBySchema,
+  workflow,
+  type WorkflowSpec,
+} from '../../src/authoring/index.ts';
+import { finalStates } from '../../src/definitions/final-states.ts';
+import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { agentTaskMachine, roles } from './agent-task.machine.ts';
-import { completedChecks, type AgentTaskContext as Context } from './context.ts';
+import { completedChecks, operations, records, type AgentTaskContext as Context } from './context.ts';
 import { createExecutor, localPlanner, planTask, type AgentTaskAdapters } from './effects.ts';
 import { agentTaskPaths } from './paths.ts';
-import { agentTaskView } from './view.ts';
 
 export { pathBody } from './paths.ts';
+
+function outcomeOf(c: Context, record: WorkflowRecord) {
+  if (record.status === 'active') return null;
+  const kind = record.statePaths[0] ?? 'finished';
+  const details: Record<string, string | null | undefined> = {
+    completed: c.execution.receipt?.executionId,
+    validationFailed: c.validation?.reasons.join('; '),
+    rejected: c.rejection?.reason,
+    cancelled: c.cancellation?.reason,
+  };
+  return { kind, detail: (kind in details ? details[kind] : c.execution.failure) ?? null };
+}
+
+const [str, nullableStr] = [z.string(), z.string().nullable()];
+const schema = z.object({
+  task: z.object({
+    title: str,
+    instructions: str,
+    requestedOperation: nullableStr,
+    dataAsOf: nullableStr,
+    requesterId: str,
+  }),
+  plan: records.plan
+    .omit({ artifact: true, proposedAt: true })
+    .extend({ inCatalogue: z.boolean(), idempotent: z.boolean(), reversible: z.boolean() })
+    .nullable(),
+  validation: records.validation.omit({ planHash: true, at: true }).nullable(),
+  approval: records.approval.pick({ approverId: true, planVersion: true, planHash: true, at: true }).nullable(),
+  execution: records.execution.omit({ planVersion: true }).extend({ attempts: z.number(), maxAttempts: z.number() }),
+  escalation: records.escalation.omit({ by: true, at: true }).nullable(),
+  outcome: z
+    .object({
+      kind: z.enum(finalStates(agentTaskMachine)).describe('The final state the task ended in'),
+      detail: nullableStr,
+    })
+    .nullable(),
+});
+
+const view: WorkflowSpec<Context>['view'] = {
+  schema,
+  /** The context's fields the schema names, with what the catalogue and the kit say of them. */
+  render: renderBySchema(schema, (c, record) => {
+    const spec = c.plan && operations.spec(c.plan.operation);
+    return {
+      ...c,
+      task: { ...c.task, requesterId: c.requesterId },
+      plan: c.plan && {
+        ...c.plan,
+        inCatalogue: spec !== null,
+        idempotent: !!spec?.idempotent,
+        reversible: !!spec?.reversible,
+      },
+      execution: { ...c.execution, attempts: attemptOf(c, 'execute'), maxAttempts: c.config.maxExecutionAttempts },
+      outcome: outcomeOf(c, record),
+    };
+  }),
+  present: {
+    facts: {
+      Task: '{task.title} (requested by {task.requesterId})',
+      Plan: 'v{plan.version}: {plan.operation} {plan.parameters}',
+      Operation: ({ plan }) => {
+        const spec = plan && operations.spec(plan.operation);
+        const recovery = spec?.recoveryPath ? `; recovery: ${spec.recoveryPath}` : ', no recovery path';
+        return (
+          plan &&
+          `${spec?.idempotent ? '' : 'not '}idempotent, ${spec?.reversible ? '' : 'not '}reversible${spec?.reversible ? '' : recovery}`
+        );
+      },
+      'Model rationale (supporting information, not proof)': { value: '{plan.rationale}', supporting: true },
+      Model: '{plan.model}, prompt {plan.promptVersion}',
+      'Plan hash': '{plan.hash}',
+      Validation: '{validation.ok?passed|failed} for v{validation.planVersion}[: {validation.reasons}]',
+      Approval: 'v{approval.planVersion} by {approval.approverId}',
+      Execution: '{execution.status}, attempt {execution.attempts}',
+      Escalated: '{escalation.reason} at {escalation.step}[: {escalation.detail}]',
+      Outcome: '{outcome.kind}',
+    },
+    confirm: {
+      APPROVED: ({ plan: p }) =>
+        p &&
+        `Approve plan version ${p.version} (${p.hash.slice(0, 19)}…): ${p.operation} ${JSON.stringify(p.parameters)}. It will be executed once${operations.isIdempotent(p.operation) ? '' : ' and never retried'}.`,
+      REJECTED: 'Reject plan version {plan.version} ({plan.operation}).',
+    },
+    artifacts: { PLAN_PROPOSED: 'v{plan.version} {plan.operation} · {plan.model} · prompt {plan.promptVersion}' },
+  },
+  summarySchema: z.object({
+    title: z.string(),
+    operation: z.string().nullable().describe('The planned operation, else the one requested'),
+    planVersion: z.number().int().nullable(),
+  }),
+  summary: (c) => ({
+    title: c.task.title,
+    operation: c.plan?.operation ?? c.task.requestedOperation ?? null,
+    planVersion: c.plan?.version ?? null,
+  }),
+};
 
 export const agentTask = workflow<Context, AgentTaskAdapters>({
   machine: agentTaskMachine,
@@ -29,7 +133,7 @@ export const agentTask = workflow<Context, AgentTaskAdapters>({
       checks: completedChecks,
     },
   },
-  view: agentTaskView,
+  view,
   queues: [
     { state: 'awaitingApproval', title: 'Awaiting approval' },
     { state: 'escalated', title: 'Escalated' },
@@ -47,7 +151,7 @@ export const agentTask = workflow<Context, AgentTaskAdapters>({
     }),
     creator: { id: 'demo-requester', tenantId: 'demo', kind: 'user', roles: [roles.requester] },
     decide: prefilledDecision({
-      ...{ machine: agentTaskMachine, view: agentTaskView, state: 'awaitingApproval', event: 'APPROVED' },
+      ...{ machine: agentTaskMachine, view, state: 'awaitingApproval', event: 'APPROVED' },
       principal: { id: 'demo-approver', tenantId: 'demo', kind: 'user', roles: [roles.approver] },
       note: 'approver sees: {plan.operation} {plan.parameters}, plan v{plan.version} {plan.hash}',
     }),

@@ -4,9 +4,8 @@ import { attemptOf } from '../../src/authoring/setup.ts';
 import { modelBudgetExhausted } from '../../src/definitions/model-spend.ts';
 import { decisionExamples, failureExamples, foreignHash } from '../../src/paths/example-variants.ts';
 import { roles } from './agent-task.machine.ts';
-import { completedChecks, refusedPlanHashesOf, type AgentTaskContext as Context } from './context.ts';
+import { completedChecks, operations, refusedPlanHashesOf, type AgentTaskContext as Context } from './context.ts';
 import { ledgerExamples, planTask } from './effects.ts';
-import { operations } from './operations.ts';
 
 /** A valid creation body: an idempotent CRM update with fresh data (the walk starts 2026-11-30T09:00Z). */
 export const pathBody = {

@@ -8,7 +8,15 @@
  * a path model's shared example payloads, the jobs of a context that predates the kit, and a
  * catalogue of the operations an agent may propose, and a model's proposal as a job's result.
  */
-export { setup, type Args, type Check, type EngineInput, type GuardDeclaration, type Update } from './setup.ts';
+export {
+  attemptOf,
+  setup,
+  type Args,
+  type Check,
+  type EngineInput,
+  type GuardDeclaration,
+  type Update,
+} from './setup.ts';
 export { effect, type EffectDeclaration, type EffectOutcome, type RetryPolicy, type RunContext } from './effect.ts';
 export { deadLetter, event, failure, result, type EnvelopeOf } from './events.ts';
 export { outcomesOf, workflow, type OutcomeChecks, type WorkflowSpec } from './workflow.ts';

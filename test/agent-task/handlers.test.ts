@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localPlanner, planOutput, type AgentTaskDeps } from '../../machines/agent-task/effects.ts';
 import { agentTask } from '../../machines/agent-task/index.ts';
-import type { OperationReceipt } from '../../machines/agent-task/context.ts';
-import { operations } from '../../machines/agent-task/operations.ts';
+import { operations, type OperationReceipt } from '../../machines/agent-task/context.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
 import { EffectError } from '../../src/effects/effect-errors.ts';

@@ -5,10 +5,9 @@
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import type { AgentTaskContext, OperationReceipt } from '../../machines/agent-task/context.ts';
-import { agentTaskConfigSchema, refusedPlanHashesOf } from '../../machines/agent-task/context.ts';
+import { agentTaskConfigSchema, operations, refusedPlanHashesOf } from '../../machines/agent-task/context.ts';
 import { localPlanner, type AgentTaskDeps } from '../../machines/agent-task/effects.ts';
 import { agentTask, agentTaskV1 } from '../../machines/agent-task/index.ts';
-import { operations } from '../../machines/agent-task/operations.ts';
 import { modelBudgetExhausted, modelSpendOf } from '../../src/definitions/model-spend.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
