@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { modelBudgetExhausted, spendingOf } from '../../src/definitions/model-spend.ts';
 import { contentHash, errorClass, text } from '../../src/definitions/event-fields.ts';
 import { attemptOf, deadLetter, decisionChecks, event, failure, result, setup } from '../../src/authoring/index.ts';
-import { jobsFromCounts, proposalFields, type EngineInput } from '../../src/authoring/index.ts';
+import { jobsFromCounts, operationReceipt, proposalFields, type EngineInput } from '../../src/authoring/index.ts';
 import { agentTaskConfigSchema, agentTaskCreateSchema, completedChecks, dataAsOfMs } from './context.ts';
-import { operationReceipt, operations, refusedPlanHashesOf, validationOf, type AgentTaskContext } from './context.ts';
+import { operations, refusedPlanHashesOf, validationOf, type AgentTaskContext } from './context.ts';
 import { executeOperation, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
 
 export const roles = {

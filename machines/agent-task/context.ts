@@ -7,9 +7,11 @@
  */
 import { z } from 'zod';
 import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-spend.ts';
-import { contentHash, text } from '../../src/definitions/event-fields.ts';
+import { text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
-import { operationCatalogue, type EngineInput } from '../../src/authoring/index.ts';
+import { operationCatalogue, operationReceipt, type EngineInput } from '../../src/authoring/index.ts';
+
+export type { OperationReceipt } from '../../src/authoring/index.ts';
 
 const maxMs = 366 * 24 * 60 * 60 * 1000;
 const day = 24 * 60 * 60 * 1000;
@@ -40,12 +42,6 @@ export const agentTaskCreateSchema = z.strictObject({
   }),
   config: agentTaskConfigSchema.partial().optional(),
 });
-
-export const operationReceipt = z.strictObject({
-  ...{ executionId: text(200), idempotencyKey: text(300), operation: text(100), parametersHash: contentHash },
-  executedAt: z.number().int().nonnegative(),
-});
-export type OperationReceipt = z.infer<typeof operationReceipt>;
 
 /**
  * `unknown`: the call may have reached the provider; only reconciliation settles it. `notFound`: nothing

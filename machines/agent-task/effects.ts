@@ -3,22 +3,14 @@
  * execution, reconciliation and fencing under the plan's idempotency key in the platform's ledger.
  */
 import { z } from 'zod';
-import { effect, EffectError } from '../../src/authoring/index.ts';
+import { catalogueExecution, effect, ledgerEffects, ledgerEventsOf } from '../../src/authoring/index.ts';
+import { operationReceipt, proposalOutcome, type OperationReceipt } from '../../src/authoring/index.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
-import { contentHashOf, stableId } from '../../src/effects/canonical-json.ts';
-import { proposalOutcome } from '../../src/authoring/model-proposal.ts';
-import { ledgerEffects, ledgerEventsOf } from '../../src/authoring/ledger-effects.ts';
 import { errorClasses } from '../../src/effects/effect-errors.ts';
 import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
 import type { ModelTask } from '../../src/effects/model-client.ts';
 import { createIdempotencyLedger } from '../../src/effects/redis-idempotency-ledger.ts';
-import {
-  agentTaskCreateSchema,
-  operationReceipt,
-  operations,
-  type AgentTaskContext,
-  type OperationReceipt,
-} from './context.ts';
+import { agentTaskCreateSchema, operations, type AgentTaskContext } from './context.ts';
 
 /** The executor of catalogue operations: the platform's idempotency ledger, under the namespace `agent-task`. */
 export interface AgentTaskAdapters {
@@ -117,32 +109,13 @@ export const {
   reconcile: reconcileOperation,
   fence: voidOperation,
   examples: ledgerExamples,
-} = ledgerEffects<
-  AgentTaskContext,
-  OperationReceipt,
-  { operation: string; parameters: Record<string, unknown> },
-  AgentTaskAdapters
->({
-  ledger: (deps) => deps.executor,
-  key: (c) => c.execution.idempotencyKey ?? '',
+} = ledgerEffects({
+  ledger: (deps: AgentTaskDeps) => deps.executor,
+  key: (c: AgentTaskContext) => c.execution.idempotencyKey ?? '',
   events: ledgerEventsOf('OPERATION', 'ESCALATE'),
   execute: {
+    ...catalogueExecution(operations),
     params: (c) => ({ operation: c.plan?.operation ?? '', parameters: c.plan?.parameters ?? {} }),
-    paramsSchema: z.strictObject({
-      operation: z.string().min(1).max(100),
-      parameters: z.record(z.string(), z.unknown()),
-    }),
-    prepare: ({ operation, parameters }) => {
-      const { problems } = operations.check(operation, parameters);
-      if (problems.length > 0) throw new EffectError('INTERNAL', problems.join('; '), false);
-      return { repeatable: operations.isIdempotent(operation) };
-    },
-    receipt: ({ idempotencyKey, operation, parameters }, executedAt) => ({
-      ...{ executionId: stableId('op', idempotencyKey), idempotencyKey, operation, executedAt },
-      parametersHash: contentHashOf({ operation, parameters }),
-    }),
-    matches: (r, p) => r.idempotencyKey === p.idempotencyKey && r.operation === p.operation,
-    mismatch: 'the approved operation',
     retry: {
       maxAttempts: (c) => c.config.maxExecutionAttempts,
       backoff: (c) => ({

@@ -4,13 +4,8 @@
  * drives it; the path model (paths.ts) beside it.
  */
 import { z } from 'zod';
-import {
-  attemptOf,
-  prefilledDecision,
-  renderBySchema,
-  workflow,
-  type WorkflowSpec,
-} from '../../src/authoring/index.ts';
+import { attemptOf, prefilledDecision, renderBySchema, workflow } from '../../src/authoring/index.ts';
+import type { WorkflowSpec } from '../../src/authoring/index.ts';
 import { finalStates } from '../../src/definitions/final-states.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { agentTaskMachine, roles } from './agent-task.machine.ts';
@@ -24,23 +19,16 @@ function outcomeOf(c: Context, record: WorkflowRecord) {
   if (record.status === 'active') return null;
   const kind = record.statePaths[0] ?? 'finished';
   const details: Record<string, string | null | undefined> = {
-    completed: c.execution.receipt?.executionId,
-    validationFailed: c.validation?.reasons.join('; '),
-    rejected: c.rejection?.reason,
-    cancelled: c.cancellation?.reason,
+    ...{ completed: c.execution.receipt?.executionId, validationFailed: c.validation?.reasons.join('; ') },
+    ...{ rejected: c.rejection?.reason, cancelled: c.cancellation?.reason },
   };
   return { kind, detail: (kind in details ? details[kind] : c.execution.failure) ?? null };
 }
 
-const [str, nullableStr] = [z.string(), z.string().nullable()];
+const [str, orNull] = [z.string(), z.string().nullable()];
+const kind = z.enum(finalStates(agentTaskMachine)).describe('The final state the task ended in');
 const schema = z.object({
-  task: z.object({
-    title: str,
-    instructions: str,
-    requestedOperation: nullableStr,
-    dataAsOf: nullableStr,
-    requesterId: str,
-  }),
+  task: z.object({ title: str, instructions: str, requestedOperation: orNull, dataAsOf: orNull, requesterId: str }),
   plan: records.plan
     .omit({ artifact: true, proposedAt: true })
     .extend({ inCatalogue: z.boolean(), idempotent: z.boolean(), reversible: z.boolean() })
@@ -49,28 +37,18 @@ const schema = z.object({
   approval: records.approval.pick({ approverId: true, planVersion: true, planHash: true, at: true }).nullable(),
   execution: records.execution.omit({ planVersion: true }).extend({ attempts: z.number(), maxAttempts: z.number() }),
   escalation: records.escalation.omit({ by: true, at: true }).nullable(),
-  outcome: z
-    .object({
-      kind: z.enum(finalStates(agentTaskMachine)).describe('The final state the task ended in'),
-      detail: nullableStr,
-    })
-    .nullable(),
+  outcome: z.object({ kind, detail: orNull }).nullable(),
 });
 
 const view: WorkflowSpec<Context>['view'] = {
   schema,
   /** The context's fields the schema names, with what the catalogue and the kit say of them. */
   render: renderBySchema(schema, (c, record) => {
-    const spec = c.plan && operations.spec(c.plan.operation);
+    const s = c.plan && operations.spec(c.plan.operation);
     return {
       ...c,
       task: { ...c.task, requesterId: c.requesterId },
-      plan: c.plan && {
-        ...c.plan,
-        inCatalogue: spec !== null,
-        idempotent: !!spec?.idempotent,
-        reversible: !!spec?.reversible,
-      },
+      plan: c.plan && { ...c.plan, inCatalogue: s !== null, idempotent: !!s?.idempotent, reversible: !!s?.reversible },
       execution: { ...c.execution, attempts: attemptOf(c, 'execute'), maxAttempts: c.config.maxExecutionAttempts },
       outcome: outcomeOf(c, record),
     };
@@ -80,12 +58,9 @@ const view: WorkflowSpec<Context>['view'] = {
       Task: '{task.title} (requested by {task.requesterId})',
       Plan: 'v{plan.version}: {plan.operation} {plan.parameters}',
       Operation: ({ plan }) => {
-        const spec = plan && operations.spec(plan.operation);
-        const recovery = spec?.recoveryPath ? `; recovery: ${spec.recoveryPath}` : ', no recovery path';
-        return (
-          plan &&
-          `${spec?.idempotent ? '' : 'not '}idempotent, ${spec?.reversible ? '' : 'not '}reversible${spec?.reversible ? '' : recovery}`
-        );
+        const s = plan && operations.spec(plan.operation);
+        const recovery = s?.reversible ? '' : s?.recoveryPath ? `; recovery: ${s.recoveryPath}` : ', no recovery path';
+        return plan && `${s?.idempotent ? '' : 'not '}idempotent, ${s?.reversible ? '' : 'not '}reversible${recovery}`;
       },
       'Model rationale (supporting information, not proof)': { value: '{plan.rationale}', supporting: true },
       Model: '{plan.model}, prompt {plan.promptVersion}',

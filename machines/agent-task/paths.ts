@@ -1,8 +1,6 @@
 /** The agent task's path model: the creation bodies and payloads that decide branches, and the invariants of a step. */
-import type { WorkflowSpec } from '../../src/authoring/index.ts';
-import { attemptOf } from '../../src/authoring/setup.ts';
-import { modelBudgetExhausted } from '../../src/definitions/model-spend.ts';
-import { decisionExamples, failureExamples, foreignHash } from '../../src/paths/example-variants.ts';
+import { attemptOf, decisionExamples, failureExamples, foreignHash } from '../../src/authoring/index.ts';
+import { modelBudgetExhausted, type WorkflowSpec } from '../../src/authoring/index.ts';
 import { roles } from './agent-task.machine.ts';
 import { completedChecks, operations, refusedPlanHashesOf, type AgentTaskContext as Context } from './context.ts';
 import { ledgerExamples, planTask } from './effects.ts';
@@ -19,17 +17,14 @@ export const pathBody = {
   config: { maxDataAgeMs: 7 * 24 * 60 * 60 * 1000 },
 };
 const bodyFor = (requestedOperation: string, parameters: Record<string, unknown>) => ({
-  task: { ...pathBody.task, requestedOperation, parameters },
-  config: pathBody.config,
+  ...{ task: { ...pathBody.task, requestedOperation, parameters }, config: pathBody.config },
 });
 
 /** A proposal's content hash no earlier plan of the walk has: one per plan version. */
 const freshHash = (c: Context) => `sha256:${((c.plan?.version ?? 0) + 1).toString(16).padStart(64, 'e')}`;
 /** The plan the task asks for: the bodies decide between an idempotent, a non-idempotent and an irreversible one. */
-const requested = (c: Context) => ({
-  operation: c.task.requestedOperation,
-  parameters: c.task.parameters ?? {},
-  rationale: 'requested',
+const requested = ({ task }: Context) => ({
+  ...{ operation: task.requestedOperation, parameters: task.parameters ?? {}, rationale: 'requested' },
 });
 const proposal = (plan: (c: Context) => object, hash: (c: Context) => string, usage?: Record<string, number>) => ({
   payload: (c: Context) => ({
@@ -65,6 +60,7 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
   },
   invariants({ decision, context: c, trail }) {
     if (decision.outcome !== 'accepted') return [];
+    const operation = c.plan?.operation;
     const violations: string[] = [];
     if (decision.audit.eventType === 'OPERATION_NOT_FOUND' && decision.record.statePaths.includes('failed'))
       violations.push('a not-found is taken as proof: the task failed without fencing the key');
@@ -79,10 +75,8 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
     // The approval names the current plan version and hash, by another person of the tenant; the plan passed validation.
     for (const check of ['approvedCurrentPlan', 'planValidated'] as const)
       if (!completedChecks[check](c)) violations.push(`an operation executes without ${check}`);
-    if (!operations.isReversibleOrRecoverable(c.plan?.operation))
-      violations.push(
-        `an operation that is neither reversible nor recoverable executes: ${c.plan?.operation ?? 'none'}`,
-      );
+    if (!operations.isReversibleOrRecoverable(operation))
+      violations.push(`an operation that is neither reversible nor recoverable executes: ${operation ?? 'none'}`);
     // The step before this one (a result, or the retry timer after it): a fence means a fresh key.
     const previous = trail.slice(0, -1).findLast((e) => resultEvents.includes(e.eventType));
     const attempt = attemptOf(c, 'execute');
@@ -92,8 +86,8 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
       if (previous?.eventType === 'OPERATION_VOIDED' && !fresh)
         violations.push(`an execution after a fence does not use a fresh key: ${String(key)}`);
       // A second attempt of the same plan (a replan after a fence starts the new plan's count at 1).
-      if (attempt > 1 && !operations.isIdempotent(c.plan?.operation))
-        violations.push(`a non-idempotent operation (${c.plan?.operation ?? 'none'}) is retried: ${jobId}`);
+      if (attempt > 1 && !operations.isIdempotent(operation))
+        violations.push(`a non-idempotent operation (${operation ?? 'none'}) is retried: ${jobId}`);
     }
     return violations;
   },

@@ -35,7 +35,14 @@ export { pickBySchema, renderBySchema } from './view-pick.ts';
 export { prefilledDecision, type PrefilledDecisionSpec } from './demo-decide.ts';
 export { jobsFromCounts } from './legacy-jobs.ts';
 export { proposalFields, proposalOutcome, type ProposalSpec } from './model-proposal.ts';
-export { operationCatalogue, type OperationCatalogue, type OperationSpec } from './operation-catalogue.ts';
+export {
+  catalogueExecution,
+  operationCatalogue,
+  operationReceipt,
+  type OperationCatalogue,
+  type OperationReceipt,
+  type OperationSpec,
+} from './operation-catalogue.ts';
 export {
   defaultModelBudget,
   modelBudgetExhausted,

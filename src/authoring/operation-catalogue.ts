@@ -4,7 +4,10 @@
  * (reversible) and, when it cannot, how its effect is recovered from. A name outside the catalogue
  * is never an operation: it is not idempotent, not recoverable, and its parameters never check.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
+import { contentHash, text } from '../definitions/event-fields.ts';
+import { contentHashOf, stableId } from '../effects/canonical-json.ts';
+import { EffectError } from '../effects/effect-errors.ts';
 
 export interface OperationSpec {
   description: string;
@@ -62,5 +65,46 @@ export function operationCatalogue<TName extends string>(
       const at = (path: readonly PropertyKey[]) => (path.length ? '.' + path.map(String).join('.') : '');
       return { problems: parsed.error.issues.map((i) => `parameters${at(i.path)}: ${i.message}`) };
     },
+  };
+}
+
+/** What the ledger records of a catalogue operation executed under an idempotency key. */
+export const operationReceipt = z.strictObject({
+  executionId: text(200),
+  idempotencyKey: text(300),
+  operation: text(100),
+  /** `contentHashOf({ operation, parameters })`. */
+  parametersHash: contentHash,
+  executedAt: z.number().int().nonnegative(),
+});
+export type OperationReceipt = z.infer<typeof operationReceipt>;
+
+type CallParams = { operation: string; parameters: Record<string, unknown>; idempotencyKey: string };
+
+/**
+ * The parts of `ledgerEffects`' `execute` for a catalogue operation (the workflow adds `params` and
+ * `retry`): the parameters `{ operation, parameters }`; a call the catalogue refuses never runs (a
+ * definitive `INTERNAL` failure); executing again is safe only for an idempotent operation; the
+ * receipt is an `operationReceipt`, and one under the key matches when it names the same key and
+ * operation (`mismatch`: what a receipt that does not is compared with).
+ */
+export function catalogueExecution(catalogue: OperationCatalogue<string>, mismatch = 'the approved operation') {
+  return {
+    paramsSchema: z.strictObject({
+      operation: z.string().min(1).max(100),
+      parameters: z.record(z.string(), z.unknown()),
+    }),
+    prepare: ({ operation, parameters }: CallParams) => {
+      const { problems } = catalogue.check(operation, parameters);
+      if (problems.length > 0) throw new EffectError('INTERNAL', problems.join('; '), false);
+      return { repeatable: catalogue.isIdempotent(operation) };
+    },
+    receipt: ({ idempotencyKey, operation, parameters }: CallParams, executedAt: number): OperationReceipt => ({
+      ...{ executionId: stableId('op', idempotencyKey), idempotencyKey, operation, executedAt },
+      parametersHash: contentHashOf({ operation, parameters }),
+    }),
+    matches: (r: OperationReceipt, p: CallParams) =>
+      r.idempotencyKey === p.idempotencyKey && r.operation === p.operation,
+    mismatch,
   };
 }

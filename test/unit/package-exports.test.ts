@@ -26,6 +26,8 @@ describe('the package root export', () => {
     'outcomesOf',
     'jobsFromCounts',
     'operationCatalogue',
+    'catalogueExecution',
+    'attemptOf',
     'proposalFields',
     'proposalOutcome',
     'modelBudgetExhausted',

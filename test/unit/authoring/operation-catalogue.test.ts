@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { operationCatalogue } from '../../../src/authoring/operation-catalogue.ts';
+import {
+  catalogueExecution,
+  operationCatalogue,
+  operationReceipt,
+} from '../../../src/authoring/operation-catalogue.ts';
+import { contentHashOf } from '../../../src/effects/canonical-json.ts';
+import { EffectError } from '../../../src/effects/effect-errors.ts';
 
 const catalogue = operationCatalogue({
   tag: {
@@ -50,5 +56,33 @@ describe('operationCatalogue', () => {
     expect(problems[1]).toMatch(/^parameters\.tags: /);
     expect(catalogue.check('pay', 'ten').problems).toEqual([expect.stringMatching(/^parameters: /)]);
     expect(catalogue.check('pay', { amount: 10 })).toEqual({ problems: [], parsed: { amount: 10 } });
+  });
+
+  it('gives the ledger the execution of a catalogue operation: checked first, repeatable when idempotent, its receipt', () => {
+    const execution = catalogueExecution(catalogue);
+    const call = { operation: 'pay', parameters: { amount: 5 }, idempotencyKey: 'k-1' };
+    expect(execution.paramsSchema.safeParse({ operation: 'pay', parameters: { amount: 5 } }).success).toBe(true);
+    expect(execution.prepare(call)).toEqual({ repeatable: false });
+    expect(execution.prepare({ ...call, operation: 'tag', parameters: { recordId: 'r', tags: ['a'] } })).toEqual({
+      repeatable: true,
+    });
+    let refused: unknown;
+    try {
+      execution.prepare({ ...call, parameters: { amount: -1 } });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(EffectError);
+    expect(refused).toMatchObject({ errorClass: 'INTERNAL', retryable: false });
+    expect(() => execution.prepare({ ...call, operation: 'drop' })).toThrow(/unknown operation drop/);
+    const receipt = execution.receipt(call, 1_000);
+    expect(operationReceipt.parse(receipt)).toEqual(receipt);
+    expect(receipt).toMatchObject({ idempotencyKey: 'k-1', operation: 'pay', executedAt: 1_000 });
+    expect(receipt.parametersHash).toBe(contentHashOf({ operation: 'pay', parameters: { amount: 5 } }));
+    expect(execution.receipt(call, 2_000).executionId).toBe(receipt.executionId);
+    expect(execution.matches(receipt, call)).toBe(true);
+    expect(execution.matches(receipt, { ...call, operation: 'tag' })).toBe(false);
+    expect(execution.matches(receipt, { ...call, idempotencyKey: 'k-2' })).toBe(false);
+    expect(execution.mismatch).toBe('the approved operation');
   });
 });
