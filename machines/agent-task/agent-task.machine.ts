@@ -169,7 +169,7 @@ export const agentTaskMachine = setup({
     created: {
       description: 'Accepted; nothing planned yet.',
       on: {
-        START: { target: 'planning' },
+        START: 'planning',
         CANCEL_REQUESTED: { guard: 'cancellationAllowed', target: 'cancelled', actions: 'recordCancellation' },
       },
     },
@@ -229,7 +229,7 @@ export const agentTaskMachine = setup({
         },
         retryWait: {
           description: 'The backoff before the next planning attempt.',
-          after: { planBackoff: { target: 'checkingBudget' } },
+          after: { planBackoff: 'checkingBudget' },
         },
       },
     },
@@ -237,10 +237,7 @@ export const agentTaskMachine = setup({
       description: 'Transient: the plan was checked against the catalogue and the policy.',
       always: [{ guard: 'planIsValid', target: 'validated' }, { target: 'validationFailed' }],
     },
-    validated: {
-      description: 'Transient: a valid plan always needs a person’s approval.',
-      always: { target: 'awaitingApproval' },
-    },
+    validated: { description: 'Transient: a valid plan always needs a person’s approval.', always: 'awaitingApproval' },
     awaitingApproval: {
       description: 'A person approves or rejects this plan version and hash. Queue: Awaiting approval.',
       after: {
@@ -260,10 +257,7 @@ export const agentTaskMachine = setup({
         },
       },
     },
-    approved: {
-      description: 'Transient: the approval names the current validated plan.',
-      always: { target: 'executing' },
-    },
+    approved: { description: 'Transient: the approval names the current validated plan.', always: 'executing' },
     executing: {
       description: 'The operation runs under its plan version’s idempotency key; no cancellation from here.',
       entry: ['executeOperation', 'startExecution'],
@@ -333,7 +327,7 @@ export const agentTaskMachine = setup({
     },
     retryPending: {
       description: 'A deterministic backoff before the next attempt.',
-      after: { executionRetryDelay: { target: 'executing' } },
+      after: { executionRetryDelay: 'executing' },
     },
     escalated: {
       description: 'A person replans or cancels while nothing can have executed, or reconciles. Queue: Escalated.',
