@@ -6,10 +6,11 @@ import { z } from 'zod';
 import { modelBudgetExhausted, spendingOf } from '../../src/definitions/model-spend.ts';
 import { contentHash, errorClass, text } from '../../src/definitions/event-fields.ts';
 import { attemptOf, deadLetter, decisionChecks, event, failure, result, setup } from '../../src/authoring/index.ts';
-import { jobsFromCounts, operationReceipt, proposalFields, type EngineInput } from '../../src/authoring/index.ts';
+import { executionAfter, jobsFromCounts, operationReceipt, proposalFields } from '../../src/authoring/index.ts';
+import type { EngineInput } from '../../src/authoring/index.ts';
 import { agentTaskConfigSchema, agentTaskCreateSchema, completedChecks, dataAsOfMs } from './context.ts';
 import { operations, refusedPlanHashesOf, validationOf, type AgentTaskContext } from './context.ts';
-import { executeOperation, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
+import { executeOperation, operationEvents, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
 
 export const roles = {
   requester: 'task_requester',
@@ -19,6 +20,7 @@ export const roles = {
 };
 
 type Context = AgentTaskContext;
+const planned = { operation: text(100), parameters: z.record(z.string().max(100), z.unknown()), rationale: text(4000) };
 const decision = { planVersion: z.number().int().positive(), planHash: contentHash };
 const [note, key] = [{ note: text(2000) }, { idempotencyKey: text(300) }];
 const field = (e: { payload?: unknown }, name: string) => (e.payload as Record<string, unknown> | undefined)?.[name];
@@ -27,10 +29,6 @@ const withRefused = (c: Context, hash: string) =>
 /** Never requested, or the only key used was fenced with nothing under it. */
 const executionCannotHaveHappened = ({ context: c }: { context: Context }) =>
   c.execution.status === 'notStarted' || c.execution.status === 'voided';
-/** What the executor's answer makes of the execution; a worker giving up on the job leaves it unknown. */
-const statusAfter: Partial<Record<string, Context['execution']['status']>> = {
-  ...{ OPERATION_FAILED: 'failed', OPERATION_NOT_FOUND: 'notFound', OPERATION_VOIDED: 'voided' },
-};
 const planIsValid = ({ context }: { context: Context }) => completedChecks.planValidated(context);
 /** Who may decide on a plan and on which one: shared by APPROVED and REJECTED. */
 const approverChecks = decisionChecks({ subject: 'plan', decider: 'approver', role: roles.approver });
@@ -45,12 +43,7 @@ export const agentTaskMachine = setup({
     execution: { status: 'notStarted', idempotencyKey: null, planVersion: null, receipt: null, failure: null },
   }),
   events: {
-    PLAN_PROPOSED: result(
-      proposalFields('plan', {
-        ...{ operation: text(100), parameters: z.record(z.string().max(100), z.unknown()) },
-        rationale: text(4000),
-      }),
-    ),
+    PLAN_PROPOSED: result(proposalFields('plan', planned)),
     PLAN_FAILED: failure({ flat: true }),
     APPROVED: event({ ...decision, comment: text(2000).optional() }, { roles: [roles.approver] }),
     REJECTED: event({ ...decision, reason: text(2000) }, { roles: [roles.approver] }),
@@ -150,14 +143,8 @@ export const agentTaskMachine = setup({
       const idempotencyKey = x.planVersion === planVersion ? (fenced ?? planKey) : planKey;
       return { execution: { ...x, status: 'inFlight' as const, idempotencyKey, planVersion, failure: null } };
     },
-    /** The executor's answer: a receipt (executed, or found under the key), or what is known without one. */
-    recordExecution: ({ context: { execution: x }, event: e }) => {
-      if (e.type === 'OPERATION_SUCCEEDED' || e.type === 'OPERATION_FOUND')
-        return { execution: { ...x, status: 'succeeded' as const, receipt: e.payload.receipt, failure: null } };
-      const message = field(e, 'message') ?? field(e, 'reason');
-      const failure = typeof message === 'string' ? message : x.failure;
-      return { execution: { ...x, status: statusAfter[e.type] ?? ('unknown' as const), failure } };
-    },
+    /** The executor's answer: a receipt (executed, or found), or what is known without one; a worker giving up: unknown. */
+    recordExecution: ({ context: c, event: e }) => ({ execution: executionAfter(c.execution, operationEvents, e) }),
   },
   delays: { approvalTimeout: ({ context }) => context.config.approvalTimeoutMs },
 }).createMachine({

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
-import { operationCatalogue, operationReceipt, type EngineInput } from '../../src/authoring/index.ts';
+import { executionRecord, operationCatalogue, operationReceipt, type EngineInput } from '../../src/authoring/index.ts';
 
 export type { OperationReceipt } from '../../src/authoring/index.ts';
 
@@ -43,12 +43,6 @@ export const agentTaskCreateSchema = z.strictObject({
   config: agentTaskConfigSchema.partial().optional(),
 });
 
-/**
- * `unknown`: the call may have reached the provider; only reconciliation settles it. `notFound`: nothing
- * executed under the key so far (not proof: a request in flight can land). `voided`: the key was fenced
- * with nothing under it, so nothing executed under it and nothing ever will.
- */
-const executionStatus = z.enum(['notStarted', 'inFlight', 'unknown', 'notFound', 'voided', 'failed', 'succeeded']);
 const [str, num, strings] = [z.string(), z.number(), z.array(z.string())];
 const decided = { planVersion: num, planHash: str, at: num };
 
@@ -71,10 +65,8 @@ export const records = {
   rejection: z.object({ ...decided, by: str, reason: str }),
   cancellation: z.object({ by: str, reason: str, at: num }),
   escalation: z.object({ reason: str, detail: str.nullable(), step: str, by: str, at: num }),
-  execution: z.object({
-    ...{ status: executionStatus, idempotencyKey: str.nullable(), planVersion: num.nullable() },
-    ...{ receipt: operationReceipt.nullable(), failure: str.nullable() },
-  }),
+  /** What the executor answered (`executionAfter`), under the key of the plan version it runs. */
+  execution: executionRecord(operationReceipt).extend({ planVersion: num.nullable() }),
 };
 type Records = { [K in keyof typeof records]: z.infer<(typeof records)[K]> };
 
@@ -118,14 +110,12 @@ export const operations = operationCatalogue({
         .record(text(100), z.union([z.string().max(2000), z.number(), z.boolean()]))
         .refine((fields) => Object.keys(fields).length >= 1 && Object.keys(fields).length <= 20, '1 to 20 fields'),
     }),
-    idempotent: true,
-    reversible: true,
+    ...{ idempotent: true, reversible: true },
   },
   send_report: {
     description: 'Send a generated report to recipients (deduplicated by the idempotency key).',
     parameters: z.strictObject({ reportId: text(200), recipients: z.array(z.email()).min(1).max(50) }),
-    idempotent: true,
-    reversible: false,
+    ...{ idempotent: true, reversible: false },
     recoveryPath: 'Send a correction notice to the same recipients, naming the report it replaces.',
   },
   publish_post: {
@@ -135,8 +125,7 @@ export const operations = operationCatalogue({
       title: text(300),
       body: text(20_000),
     }),
-    idempotent: true,
-    reversible: true,
+    ...{ idempotent: true, reversible: true },
   },
   issue_credit: {
     description: "Issue a credit to a customer's account: money moves, once, and the credit cannot be undone.",
@@ -145,15 +134,13 @@ export const operations = operationCatalogue({
       amount: z.number().positive().max(1_000_000_000),
       currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code'),
     }),
-    idempotent: false,
-    reversible: false,
+    ...{ idempotent: false, reversible: false },
     recoveryPath: "Finance recovers a wrong credit with a debit on the customer's next invoice.",
   },
   delete_crm_record: {
     description: 'Delete one CRM record permanently: it cannot be restored, so no approval can let it run.',
     parameters: z.strictObject({ recordId: text(200) }),
-    idempotent: true,
-    reversible: false,
+    ...{ idempotent: true, reversible: false },
   },
 });
 

@@ -12,6 +12,9 @@ import type { ModelTask } from '../../src/effects/model-client.ts';
 import { createIdempotencyLedger } from '../../src/effects/redis-idempotency-ledger.ts';
 import { agentTaskCreateSchema, operations, type AgentTaskContext } from './context.ts';
 
+/** The events of the executor's answers, and the dead letter of a worker giving up on its job. */
+export const operationEvents = ledgerEventsOf('OPERATION', 'ESCALATE');
+
 /** The executor of catalogue operations: the platform's idempotency ledger, under the namespace `agent-task`. */
 export interface AgentTaskAdapters {
   executor: IdempotencyLedger<OperationReceipt>;
@@ -112,7 +115,7 @@ export const {
 } = ledgerEffects({
   ledger: (deps: AgentTaskDeps) => deps.executor,
   key: (c: AgentTaskContext) => c.execution.idempotencyKey ?? '',
-  events: ledgerEventsOf('OPERATION', 'ESCALATE'),
+  events: operationEvents,
   execute: {
     ...catalogueExecution(operations),
     params: (c) => ({ operation: c.plan?.operation ?? '', parameters: c.plan?.parameters ?? {} }),

@@ -23,11 +23,15 @@ export { outcomesOf, workflow, type OutcomeChecks, type WorkflowSpec } from './w
 export { fillTemplate, presentFromSpec, type PresentationSpec, type Shown } from './presentation.ts';
 export { EffectError } from '../effects/effect-errors.ts';
 export {
+  executionAfter,
+  executionRecord,
+  executionStatus,
   ledgerEffects,
   ledgerEventsOf,
   ledgerKeyOf,
   type LedgerEffects,
   type LedgerEffectsSpec,
+  type ExecutionStatus,
   type LedgerEvents,
 } from './ledger-effects.ts';
 export { decisionChecks, type DecisionChecksSpec } from './decision-checks.ts';

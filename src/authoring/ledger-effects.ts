@@ -43,6 +43,57 @@ export const ledgerEventsOf = (prefix: string, giveUp: string): LedgerEvents => 
   giveUp,
 });
 
+/**
+ * What the trio's answers make of an execution, kept in a workflow's context: `inFlight` once a job
+ * starts, `succeeded` with a receipt (executed, or found under the key), `failed` (an attempt failed),
+ * `unknown` (the call may have reached the provider, or a worker gave up on the job), `notFound`
+ * (nothing under the key so far: not proof, a request in flight can still land), `voided` (the key
+ * fenced with nothing under it: nothing executed under it and nothing ever will).
+ */
+export const executionStatus = z.enum([
+  'notStarted',
+  'inFlight',
+  'unknown',
+  'notFound',
+  'voided',
+  'failed',
+  'succeeded',
+]);
+export type ExecutionStatus = z.infer<typeof executionStatus>;
+
+/** A context's execution record: its status, the key it runs under, the receipt and the last failure's message. */
+export const executionRecord = <TReceipt extends z.ZodType>(receipt: TReceipt) =>
+  z.object({
+    status: executionStatus,
+    idempotencyKey: z.string().nullable(),
+    receipt: receipt.nullable(),
+    failure: z.string().nullable(),
+  });
+
+/**
+ * The execution record after one of the trio's answers or its dead letter: a success or a find is
+ * `succeeded` with its receipt and no failure; any other answer sets the status it tells (`unknown`
+ * for an unknown outcome and the dead letter) and its message (a failure's, an unknown outcome's, the
+ * dead letter's reason) as the failure, the last one kept when it has none.
+ */
+export function executionAfter<T extends { status: ExecutionStatus; receipt: unknown; failure: string | null }>(
+  execution: T,
+  events: LedgerEvents,
+  event: { type: string; payload?: unknown },
+): T {
+  const payload = (event.payload ?? {}) as Record<string, unknown>;
+  if (event.type === events.succeeded || event.type === events.found)
+    return { ...execution, status: 'succeeded', receipt: payload.receipt, failure: null };
+  const told: Partial<Record<string, ExecutionStatus>> = {
+    [events.failed]: 'failed',
+    [events.notFound]: 'notFound',
+    [events.voided]: 'voided',
+  };
+  const message = payload.message ?? (payload.error as { message?: unknown } | undefined)?.message ?? payload.reason;
+  const failure = typeof message === 'string' ? message : execution.failure;
+  return { ...execution, status: told[event.type] ?? 'unknown', failure };
+}
+
 type KeyParams = { idempotencyKey: string };
 
 export interface LedgerEffectsSpec<TContext, TReceipt, TParams extends object, TDeps> {

@@ -18,6 +18,8 @@ describe('the package root export', () => {
     'defineWorkflow',
     'ledgerEffects',
     'ledgerEventsOf',
+    'executionAfter',
+    'executionRecord',
     'decisionChecks',
     'renderBySchema',
     'pickBySchema',

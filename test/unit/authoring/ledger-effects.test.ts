@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ledgerEffects, ledgerEventsOf, ledgerKeyOf } from '../../../src/authoring/ledger-effects.ts';
+import {
+  executionAfter,
+  executionRecord,
+  ledgerEffects,
+  ledgerEventsOf,
+  ledgerKeyOf,
+} from '../../../src/authoring/ledger-effects.ts';
 import type { RunContext } from '../../../src/authoring/effect.ts';
 import { EffectError } from '../../../src/effects/effect-errors.ts';
 import type { JobToRun } from '../../../src/effects/effect.ts';
@@ -159,5 +165,30 @@ describe('ledgerEffects', () => {
       { retryable: true },
       { retryable: false },
     ]);
+  });
+
+  it('records what each answer makes of an execution: a receipt, or the status it tells and its message', () => {
+    const events = ledgerEventsOf('SHIP', 'GIVE_UP');
+    const receipt = { key: 'k', item: 'a', at: 7 };
+    const record = executionRecord(z.object({ key: z.string(), item: z.string(), at: z.number() }));
+    const inFlight = record.parse({ status: 'inFlight', idempotencyKey: 'k', receipt: null, failure: 'earlier' });
+    const after = (type: string, payload?: unknown) => executionAfter(inFlight, events, { type, payload });
+    expect(after('SHIP_SUCCEEDED', { receipt })).toEqual({ ...inFlight, status: 'succeeded', receipt, failure: null });
+    expect(after('SHIP_FOUND', { receipt })).toMatchObject({ status: 'succeeded', receipt, failure: null });
+    expect(after('SHIP_FAILED', { errorClass: 'UNAVAILABLE', message: 'down', retryable: true })).toMatchObject({
+      status: 'failed',
+      failure: 'down',
+    });
+    expect(after('SHIP_FAILED', { error: { class: 'UNAVAILABLE', message: 'nested', retryable: true } })).toMatchObject(
+      { status: 'failed', failure: 'nested' },
+    );
+    expect(after('SHIP_OUTCOME_UNKNOWN', { errorClass: 'TRANSPORT', message: 'reset' })).toMatchObject({
+      status: 'unknown',
+      failure: 'reset',
+    });
+    expect(after('SHIP_NOT_FOUND', { idempotencyKey: 'k' })).toEqual({ ...inFlight, status: 'notFound' });
+    expect(after('SHIP_VOIDED', { idempotencyKey: 'k' })).toEqual({ ...inFlight, status: 'voided' });
+    expect(after('GIVE_UP', { reason: 'gave up' })).toEqual({ ...inFlight, status: 'unknown', failure: 'gave up' });
+    expect(record.safeParse({ ...inFlight, status: 'done' }).success).toBe(false);
   });
 });
