@@ -11,8 +11,6 @@ import { text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
 import { executionRecord, operationCatalogue, operationReceipt, type EngineInput } from '../../src/authoring/index.ts';
 
-export type { OperationReceipt } from '../../src/authoring/index.ts';
-
 const maxMs = 366 * 24 * 60 * 60 * 1000;
 const day = 24 * 60 * 60 * 1000;
 const count = (min: number, max: number, value: number) => z.number().int().min(min).max(max).default(value);

@@ -13,8 +13,6 @@ import { completedChecks, operations, records, type AgentTaskContext as Context 
 import { createExecutor, localPlanner, planTask, type AgentTaskAdapters } from './effects.ts';
 import { agentTaskPaths } from './paths.ts';
 
-export { pathBody } from './paths.ts';
-
 function outcomeOf(c: Context, record: WorkflowRecord) {
   if (record.status === 'active') return null;
   const kind = record.statePaths[0] ?? 'finished';

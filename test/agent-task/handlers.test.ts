@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { localPlanner, planOutput, type AgentTaskDeps } from '../../machines/agent-task/effects.ts';
 import { agentTask } from '../../machines/agent-task/index.ts';
-import { operations, type OperationReceipt } from '../../machines/agent-task/context.ts';
+import { operations } from '../../machines/agent-task/context.ts';
+import type { OperationReceipt } from '../../src/authoring/index.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
 import type { EffectContext } from '../../src/effects/effect.ts';
 import { EffectError } from '../../src/effects/effect-errors.ts';

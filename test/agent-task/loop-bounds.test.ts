@@ -4,7 +4,8 @@
  */
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import type { AgentTaskContext, OperationReceipt } from '../../machines/agent-task/context.ts';
+import type { AgentTaskContext } from '../../machines/agent-task/context.ts';
+import type { OperationReceipt } from '../../src/authoring/index.ts';
 import { agentTaskConfigSchema, operations, refusedPlanHashesOf } from '../../machines/agent-task/context.ts';
 import { localPlanner, type AgentTaskDeps } from '../../machines/agent-task/effects.ts';
 import { agentTask, agentTaskV1 } from '../../machines/agent-task/index.ts';
