@@ -3,11 +3,10 @@
  * person approves that plan version, and it executes once. Default deny; no I/O in this file.
  */
 import { z } from 'zod';
-import { modelBudgetExhausted, spendingOf } from '../../src/definitions/model-spend.ts';
-import { contentHash, errorClass, text } from '../../src/definitions/event-fields.ts';
+import { contentHash, text } from '../../src/definitions/event-fields.ts';
 import { attemptOf, deadLetter, decisionChecks, event, failure, result, setup } from '../../src/authoring/index.ts';
-import { executionAfter, jobsFromCounts, operationReceipt, proposalFields } from '../../src/authoring/index.ts';
-import type { EngineInput } from '../../src/authoring/index.ts';
+import { executionAfter, jobsFromCounts, ledgerEventDeclarations, spendingOf } from '../../src/authoring/index.ts';
+import { modelBudgetExhausted, operationReceipt, proposalFields, type EngineInput } from '../../src/authoring/index.ts';
 import { agentTaskConfigSchema, agentTaskCreateSchema, completedChecks, dataAsOfMs } from './context.ts';
 import { operations, refusedPlanHashesOf, validationOf, type AgentTaskContext } from './context.ts';
 import { executeOperation, operationEvents, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
@@ -22,7 +21,7 @@ export const roles = {
 type Context = AgentTaskContext;
 const planned = { operation: text(100), parameters: z.record(z.string().max(100), z.unknown()), rationale: text(4000) };
 const decision = { planVersion: z.number().int().positive(), planHash: contentHash };
-const [note, key] = [{ note: text(2000) }, { idempotencyKey: text(300) }];
+const note = { note: text(2000) };
 const field = (e: { payload?: unknown }, name: string) => (e.payload as Record<string, unknown> | undefined)?.[name];
 const withRefused = (c: Context, hash: string) =>
   refusedPlanHashesOf(c).includes(hash) ? {} : { refusedPlanHashes: [...refusedPlanHashesOf(c), hash] };
@@ -47,13 +46,7 @@ export const agentTaskMachine = setup({
     PLAN_FAILED: failure({ flat: true }),
     APPROVED: event({ ...decision, comment: text(2000).optional() }, { roles: [roles.approver] }),
     REJECTED: event({ ...decision, reason: text(2000) }, { roles: [roles.approver] }),
-    OPERATION_SUCCEEDED: result({ receipt: operationReceipt }),
-    OPERATION_FAILED: failure({ flat: true }),
-    /** The call may have reached the provider (transport error, timeout): reconcile before anything else. */
-    OPERATION_OUTCOME_UNKNOWN: result({ errorClass, message: text(2000) }),
-    OPERATION_FOUND: result({ receipt: operationReceipt }),
-    OPERATION_NOT_FOUND: result(key),
-    OPERATION_VOIDED: result(key),
+    ...ledgerEventDeclarations('OPERATION', operationReceipt),
     CANCEL_REQUESTED: event({ reason: text(2000) }, { roles: [roles.requester, roles.approver, roles.reviewer] }),
     ESCALATE: deadLetter({ roles: [roles.requester] }),
     REPLAN: event(note, { roles: [roles.reviewer] }),

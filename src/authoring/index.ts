@@ -27,6 +27,7 @@ export {
   executionRecord,
   executionStatus,
   ledgerEffects,
+  ledgerEventDeclarations,
   ledgerEventsOf,
   ledgerKeyOf,
   type LedgerEffects,

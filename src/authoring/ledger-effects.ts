@@ -13,7 +13,9 @@ import type { IdempotencyLedger } from '../effects/idempotency-ledger.ts';
 import type { PlatformAdapters } from '../definitions/workflow.ts';
 import type { EventExample } from '../paths/derive.ts';
 import { failureExamples } from '../paths/example-variants.ts';
+import { errorClass, text } from '../definitions/event-fields.ts';
 import type { EffectDeclaration, RetryPolicy } from './effect.ts';
+import { failure, result } from './events.ts';
 
 /** The events the trio reports (`<prefix>_SUCCEEDED`, … when given a prefix). */
 export interface LedgerEvents {
@@ -92,6 +94,32 @@ export function executionAfter<T extends { status: ExecutionStatus; receipt: unk
   const message = payload.message ?? (payload.error as { message?: unknown } | undefined)?.message ?? payload.reason;
   const failure = typeof message === 'string' ? message : execution.failure;
   return { ...execution, status: told[event.type] ?? 'unknown', failure };
+}
+
+/**
+ * The declarations of the trio's events under `ledgerEventsOf(prefix, …)`, for `setup({ events })`:
+ * `<prefix>_SUCCEEDED` and `_FOUND` carry `{ receipt }`, `_OUTCOME_UNKNOWN` `{ errorClass, message }`
+ * (the call may have reached the provider: reconcile before anything else), `_NOT_FOUND` and
+ * `_VOIDED` `{ idempotencyKey }`, and `_FAILED` is a flat `failure()`. The dead letter is the workflow's own.
+ */
+export function ledgerEventDeclarations<P extends string, R extends z.ZodType>(prefix: P, receipt: R) {
+  const receipted = () => result({ receipt });
+  const keyed = () => result({ idempotencyKey: text(300) });
+  type Receipted = ReturnType<typeof receipted>;
+  type Keyed = ReturnType<typeof keyed>;
+  const unknown = result({ errorClass, message: text(2000) });
+  const failed = failure({ flat: true });
+  return {
+    [`${prefix}_SUCCEEDED`]: receipted(),
+    [`${prefix}_FAILED`]: failed,
+    [`${prefix}_OUTCOME_UNKNOWN`]: unknown,
+    [`${prefix}_FOUND`]: receipted(),
+    [`${prefix}_NOT_FOUND`]: keyed(),
+    [`${prefix}_VOIDED`]: keyed(),
+  } as Record<`${P}_SUCCEEDED` | `${P}_FOUND`, Receipted> &
+    Record<`${P}_FAILED`, typeof failed> &
+    Record<`${P}_OUTCOME_UNKNOWN`, typeof unknown> &
+    Record<`${P}_NOT_FOUND` | `${P}_VOIDED`, Keyed>;
 }
 
 type KeyParams = { idempotencyKey: string };

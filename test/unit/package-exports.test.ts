@@ -19,6 +19,7 @@ describe('the package root export', () => {
     'ledgerEffects',
     'ledgerEventsOf',
     'executionAfter',
+    'ledgerEventDeclarations',
     'executionRecord',
     'decisionChecks',
     'renderBySchema',

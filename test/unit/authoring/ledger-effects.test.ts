@@ -4,6 +4,7 @@ import {
   executionAfter,
   executionRecord,
   ledgerEffects,
+  ledgerEventDeclarations,
   ledgerEventsOf,
   ledgerKeyOf,
 } from '../../../src/authoring/ledger-effects.ts';
@@ -190,5 +191,33 @@ describe('ledgerEffects', () => {
     expect(after('SHIP_VOIDED', { idempotencyKey: 'k' })).toEqual({ ...inFlight, status: 'voided' });
     expect(after('GIVE_UP', { reason: 'gave up' })).toEqual({ ...inFlight, status: 'unknown', failure: 'gave up' });
     expect(record.safeParse({ ...inFlight, status: 'done' }).success).toBe(false);
+  });
+
+  it('declares the trio’s events under the prefix: receipts, keys, an unknown outcome and a flat failure', () => {
+    const declared = ledgerEventDeclarations('SHIP', z.strictObject({ key: z.string() }));
+    expect(Object.keys(declared)).toEqual([
+      'SHIP_SUCCEEDED',
+      'SHIP_FAILED',
+      'SHIP_OUTCOME_UNKNOWN',
+      'SHIP_FOUND',
+      'SHIP_NOT_FOUND',
+      'SHIP_VOIDED',
+    ]);
+    const ok = (type: keyof typeof declared, payload: unknown) => declared[type].schema.safeParse(payload).success;
+    const jobId = 'w/execute/1';
+    expect(ok('SHIP_SUCCEEDED', { jobId, receipt: { key: 'k' } })).toBe(true);
+    expect(ok('SHIP_FOUND', { jobId, receipt: { other: 1 } })).toBe(false);
+    expect(ok('SHIP_OUTCOME_UNKNOWN', { jobId, errorClass: 'TRANSPORT', message: 'reset' })).toBe(true);
+    expect(ok('SHIP_NOT_FOUND', { jobId, idempotencyKey: 'k' })).toBe(true);
+    expect(ok('SHIP_VOIDED', { jobId })).toBe(false);
+    expect(ok('SHIP_FAILED', { jobId, errorClass: 'UNAVAILABLE', message: 'down', retryable: true })).toBe(true);
+    expect(Object.values(declared).map((d) => d.kind)).toEqual([
+      'result',
+      'failure',
+      'result',
+      'result',
+      'result',
+      'result',
+    ]);
   });
 });
