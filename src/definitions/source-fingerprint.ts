@@ -110,6 +110,14 @@ function declaredIn(
             ? followed(t, declaration.initializer, file, hops + 1)
             : { node: declaration, file };
         }
+        // `const { execute: executeOperation } = ledgerEffects({...})`: what made it, the whole call.
+        if (
+          t.isObjectBindingPattern(declaration.name) &&
+          declaration.initializer &&
+          declaration.name.elements.some((e) => t.isIdentifier(e.name) && e.name.text === name)
+        ) {
+          return followed(t, declaration.initializer, file, hops + 1);
+        }
       }
     } else if (
       (t.isFunctionDeclaration(statement) || t.isClassDeclaration(statement)) &&
@@ -441,7 +449,11 @@ export function authoredSource(origin: AuthoredOrigin): string {
       `${what}: ${path} declares no ${origin.name} in its setup({ ${origin.section} })`,
     );
   }
-  const found = origin.member === undefined ? declaration : memberOf(t, declaration, origin.member);
+  // A member a helper builds (`ledgerEffects({...})` makes each effect's params from its `key`): the call is its source.
+  const found =
+    origin.member === undefined
+      ? declaration
+      : (memberOf(t, declaration, origin.member) ?? (t.isCallExpression(declaration.node) ? declaration : undefined));
   if (!found) {
     throw new UnverifiableSourceError(`${what}: its declaration has no ${origin.member ?? ''} entry`);
   }

@@ -21,6 +21,11 @@ import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { mutant, patchAt } from '../model/mutants.ts';
 
 const onDisk = statelyFilesOnDisk(workflowRegistry);
+/** The committed files as they were before support@2's release: its chart a draft, free to change. */
+const draft = {
+  ...onDisk,
+  [stateLockPath]: (onDisk[stateLockPath] ?? '').replace(/("support@2": \{[^}]*?\])(,\n\s*"released": true)/, '$1'),
+};
 
 /** Checks a registry whose support@2 is `v2`, against files generated from it (so only the fault shows). */
 function checkWith(v2: WorkflowDefinition, extra: Partial<Record<string, WorkflowDefinition>> = {}): Problem[] {
@@ -31,7 +36,7 @@ function checkWith(v2: WorkflowDefinition, extra: Partial<Record<string, Workflo
   // stale by design, so that one STALE_FILE is left out.
   return statelyCheck(
     { definitions: registry, findMigration },
-    { ...files, [stateLockPath]: onDisk[stateLockPath] ?? null },
+    { ...files, [stateLockPath]: draft[stateLockPath] },
   ).filter((p) => !(p.code === 'STALE_FILE' && p.message.startsWith(stateLockPath)));
 }
 
@@ -100,10 +105,21 @@ describe('npm run stately:check', () => {
           'support@1 is a released version and its chart changed in place; restore its released config (versions/support.v1.json beside its machine file) and register a new version instead',
       },
     ]);
-    // The latest version is the one the editor changes: only its states are locked.
+    // A draft latest version is the one the editor changes: only its states are locked.
     const latest = new Map<string, WorkflowDefinition>([...definitions, ['support@2', retargeted(supportV2)]]);
-    expect(statelyCheck({ definitions: latest, findMigration }, onDisk).filter((p) => p.code !== 'STALE_FILE')).toEqual(
+    expect(draft[stateLockPath]).not.toBe(onDisk[stateLockPath]);
+    expect(statelyCheck({ definitions: latest, findMigration }, draft).filter((p) => p.code !== 'STALE_FILE')).toEqual(
       [],
+    );
+    // Released (`warden release support`), the latest changes only as a new version.
+    expect(statelyCheck({ definitions: latest, findMigration }, onDisk).filter((p) => p.code !== 'STALE_FILE')).toEqual(
+      [
+        {
+          code: 'VERSION_CHANGED',
+          message:
+            'support@2 is released (stately/states.lock.json): its chart is what workflows running on it do, so it does not change in place; restore it (git checkout, or versions/support.v2.json beside its machine file), start the next version with `warden version new support` and make the change there',
+        },
+      ],
     );
   });
 

@@ -17,6 +17,7 @@ import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
 import { statelyImport } from '../../src/cli/stately-import.ts';
 import { serialisableConfig } from '../../src/definitions/describe.ts';
 import { findChart } from '../../src/definitions/machine-file.ts';
+import { stateLockPath } from '../../src/definitions/stately.ts';
 import { patchAt } from '../model/mutants.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -53,7 +54,7 @@ async function importInto(target: string, exportFile: string, definition?: strin
     findMigration: workflowRegistry.migration,
     machineFile: target,
     root,
-    files: statelyFilesOnDisk(workflowRegistry),
+    files: asDraft(statelyFilesOnDisk(workflowRegistry)),
     load: async (path) => {
       const module = (await import(path)) as Record<string, unknown>;
       loaded.set(path, module.supportMachine as AnyStateMachine);
@@ -74,6 +75,12 @@ function declared(source: string, names: Partial<Record<'guards' | 'updates' | '
       : text.replace(`\n  ${block},\n`, `\n  ${block}: { ...${block}, ${entry} },\n`);
   }
   return text;
+}
+
+/** The committed files with support@2 a draft again (it is released): the import edits a copy of it. */
+function asDraft(files: Record<string, string | null>): Record<string, string | null> {
+  const lock = files[stateLockPath] ?? '';
+  return { ...files, [stateLockPath]: lock.replace(/("support@2": \{[^}]*?\])(,\n\s*"released": true)/, '$1') };
 }
 
 /** The text before and after the config literal of a machine file. */
@@ -212,6 +219,24 @@ describe('warden stately import', () => {
       expect(readFileSync(target, 'utf8')).toBe(before);
     },
   );
+
+  it('refuses an edit of a released version (agent-task@1): a new state, ESCALATE rewired to it without its guard', async () => {
+    const target = machineFileCopy(join(root, 'machines/agent-task/agent-task.machine.ts'));
+    const before = readFileSync(target, 'utf8');
+    const generated = JSON.parse(readFileSync(join(root, 'stately/agent-task.machine.json'), 'utf8')) as Config;
+    const withState = patchAt(generated, ['states'], (states) => ({ ...states, triage: { type: 'final' } }));
+    const edited = patchAt(withState, ['states', 'awaitingApproval', 'on', 'ESCALATE'], () => ({ target: 'triage' }));
+    const exportFile = join(scratch, 'agent-task-escalate.ts');
+    writeFileSync(exportFile, `createMachine(${JSON.stringify(edited)});\n`);
+    const { code, lines } = await importInto(target, exportFile);
+    expect(code).toBe(1);
+    expect(readFileSync(target, 'utf8')).toBe(before);
+    // What it would change, the authority change named, then why nothing is written.
+    expect(lines.some((l) => l.includes('GUARD_REMOVED') && l.includes('ESCALATE'))).toBe(true);
+    expect(lines.at(-1)).toBe(
+      'not written: agent-task@1 is released (stately/states.lock.json): its chart is what workflows running on it do, so it does not change in place; start the next version with `warden version new agent-task` and make the change there, then import again',
+    );
+  });
 
   it('refuses an export whose machine is not a registered definition', async () => {
     const exportFile = join(scratch, 'other.ts');

@@ -18,7 +18,12 @@ import { stately } from '../../src/cli/stately.ts';
 import { authoredOrigin } from '../../src/definitions/authored-source.ts';
 import { implementationsOf } from '../../src/definitions/chart-references.ts';
 import { changedImplementations, implementationPins, type ImplementationPins } from '../../src/definitions/pins.ts';
-import { loadReleasedParts, releasedPartsOf, type ReleasedParts } from '../../src/definitions/released-parts.ts';
+import {
+  loadReleasedParts,
+  releasedPartsOf,
+  type ReleasableParts,
+  type ReleasedParts,
+} from '../../src/definitions/released-parts.ts';
 import { loadReleasedMachine, releaseFiles } from '../../src/definitions/released-version.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import { statelyCheck, statelyFiles } from '../../src/definitions/stately.ts';
@@ -308,5 +313,17 @@ console.log(JSON.stringify(pins));
     expect(typescriptSourceOf(join(scratch, 'build/m.js'))).toBe(join(scratch, 'src/m.ts'));
     expect(typescriptSourceOf(join(scratch, 'build/gone.js'))).toBeUndefined();
     expect(typescriptSourceOf(join(scratch, 'src/gone.ts'))).toBeUndefined();
+  });
+});
+
+describe('the pins of an effect a helper makes', () => {
+  it('are taken from the call that made it: agent-task’s ledger effects, destructured from ledgerEffects({...})', () => {
+    const parts = releasedPartsOf(workflowRegistry.resolve('agent-task@1') as WorkflowDefinition & ReleasableParts);
+    const ledger = ['executeOperation', 'reconcileOperation', 'voidOperation'].map(
+      (name) => parts.effects[name]?.params,
+    );
+    expect(ledger.every((pin) => pin?.startsWith('ts:sha256:'))).toBe(true);
+    // One call made all three: it is their source.
+    expect(new Set(ledger).size).toBe(1);
   });
 });
