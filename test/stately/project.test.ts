@@ -70,6 +70,34 @@ function project(machineFiles = ", machineFiles: { kstamp: 'lib/stamp.ts' }") {
   return dir;
 }
 
+type Chart = Record<string, unknown>;
+
+/** What releasing loan@1 prints (`warden release loan`, `warden stately release loan@1`). */
+const loanReleased = [
+  'wrote workflows/loan/versions/loan.v1.json',
+  'wrote workflows/loan/versions/loan.v1.pins.json',
+  'wrote workflows/loan/versions/loan.v1.parts.json',
+  'loan@1 is released: stately/states.lock.json marks it; its chart now changes only as a new version (warden version new loan)',
+];
+
+/**
+ * The project's generated loan chart (`stately/loan.machine.json`), edited by `edit`, written at
+ * `name` in the project as the editor exports it; returns `name` and the edited chart.
+ */
+function loanExport(dir: string, name: string, edit: (chart: Chart) => Chart): [string, Chart] {
+  const chart = edit(JSON.parse(readFileSync(join(dir, 'stately/loan.machine.json'), 'utf8')) as Chart);
+  mkdirSync(dirname(join(dir, name)), { recursive: true });
+  writeFileSync(
+    join(dir, name),
+    `import { createMachine } from "xstate";\n\nexport const machine = createMachine(${JSON.stringify(chart, null, 2)});\n`,
+  );
+  return [name, chart];
+}
+
+/** The loan chart with the referred state's description changed: an edit of the chart and nothing else. */
+const referredDescribed = (chart: Chart) =>
+  patchAt(chart, ['states', 'referred'], (state) => ({ ...state, description: 'An officer takes the case over.' }));
+
 async function warden(cwd: string, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
@@ -112,12 +140,7 @@ describe('warden stately in a project', () => {
   it('release writes versions/ beside the machine file: found from the imports, or named in the config', async () => {
     const released = await warden(dir, 'stately', 'release', 'loan@1');
     expect(released.err).toEqual([]);
-    expect(released.out).toEqual([
-      'wrote workflows/loan/versions/loan.v1.json',
-      'wrote workflows/loan/versions/loan.v1.pins.json',
-      'wrote workflows/loan/versions/loan.v1.parts.json',
-      'loan@1 is released: stately/states.lock.json marks it; its chart now changes only as a new version (warden version new loan)',
-    ]);
+    expect(released.out).toEqual(loanReleased);
     expect(JSON.parse(readFileSync(join(dir, 'workflows/loan/versions/loan.v1.json'), 'utf8'))).toMatchObject({
       id: 'loan',
     });
@@ -136,19 +159,7 @@ describe('warden stately in a project', () => {
     const dir = project();
     expect((await warden(dir, 'stately', 'gen')).code).toBe(0);
     const machineFile = join(dir, 'workflows/loan/loan.machine.ts');
-    const generated = JSON.parse(readFileSync(join(dir, 'stately/loan.machine.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    const edited = patchAt(generated, ['states', 'referred'], (state) => ({
-      ...state,
-      description: 'An officer takes the case over.',
-    }));
-    mkdirSync(join(dir, 'exports'));
-    writeFileSync(
-      join(dir, 'exports/loan.ts'),
-      `import { createMachine } from "xstate";\n\nexport const machine = createMachine(${JSON.stringify(edited, null, 2)});\n`,
-    );
+    const [, edited] = loanExport(dir, 'exports/loan.ts', referredDescribed);
     const imported = await warden(dir, 'stately', 'import', 'exports/loan.ts');
     expect(imported.err).toEqual([]);
     expect(imported.out[0]).toBe('wrote workflows/loan/loan.machine.ts (the config of loan@1)');
@@ -172,22 +183,13 @@ describe('warden stately in a project', () => {
     const machineFile = join(broken, 'workflows/loan/loan.machine.ts');
     const original = readFileSync(machineFile, 'utf8');
     expect((await warden(broken, 'stately', 'gen')).code).toBe(0);
-    const generated = JSON.parse(readFileSync(join(broken, 'stately/loan.machine.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    const exported = (name: string, chart: unknown) => {
-      writeFileSync(
-        join(broken, name),
-        `import { createMachine } from "xstate";\n\nexport const machine = createMachine(${JSON.stringify(chart, null, 2)});\n`,
-      );
-      return name;
-    };
+    const exported = (name: string, edit: (chart: Chart) => Chart) => loanExport(broken, name, edit)[0];
     // A delay the kit's setup() does not declare: said, with where and what to write; the file is untouched.
-    const delayed = patchAt(generated, ['states', 'awaitingUnderwriter'], (state) => ({
-      ...state,
-      after: { coolOff: { target: 'declined' } },
-    }));
+    const delayed = (c: Chart) =>
+      patchAt(c, ['states', 'awaitingUnderwriter'], (state) => ({
+        ...state,
+        after: { coolOff: { target: 'declined' } },
+      }));
     const refused = await warden(broken, 'stately', 'import', exported('delay.ts', delayed));
     expect(refused.code).toBe(1);
     expect(readFileSync(machineFile, 'utf8')).toBe(original);
@@ -196,10 +198,11 @@ describe('warden stately in a project', () => {
       'not written: workflows/loan/loan.machine.ts is unchanged; make the changes above in it, then import the export again',
     );
     // An event the workflow has no schema for: the chart does not register, so the file is restored.
-    const pinged = patchAt(generated, ['states', 'awaitingUnderwriter'], (state) => ({
-      ...state,
-      on: { ...(state.on as Record<string, unknown>), PING: { target: 'declined' } },
-    }));
+    const pinged = (c: Chart) =>
+      patchAt(c, ['states', 'awaitingUnderwriter'], (state) => ({
+        ...state,
+        on: { ...(state.on as Record<string, unknown>), PING: { target: 'declined' } },
+      }));
     const unregistered = await warden(broken, 'stately', 'import', exported('ping.ts', pinged));
     expect(unregistered.code).toBe(1);
     expect(readFileSync(machineFile, 'utf8')).toBe(original);
@@ -245,30 +248,14 @@ describe('warden stately in a project', () => {
 
     const released = await warden(dir, 'release', 'loan');
     expect(released.err).toEqual([]);
-    expect(released.out).toEqual([
-      'wrote workflows/loan/versions/loan.v1.json',
-      'wrote workflows/loan/versions/loan.v1.pins.json',
-      'wrote workflows/loan/versions/loan.v1.parts.json',
-      'loan@1 is released: stately/states.lock.json marks it; its chart now changes only as a new version (warden version new loan)',
-    ]);
+    expect(released.out).toEqual(loanReleased);
     const lock = JSON.parse(readFileSync(join(dir, 'stately/states.lock.json'), 'utf8')) as Record<string, object>;
     expect(lock['loan@1']).toMatchObject({ released: true });
     expect(lock['kstamp@1']).not.toHaveProperty('released');
     expect((await warden(dir, 'stately', 'check')).code).toBe(0);
 
     // An edit of the released chart: the import writes nothing, the check fails naming what to do.
-    const generated = JSON.parse(readFileSync(join(dir, 'stately/loan.machine.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    const edited = patchAt(generated, ['states', 'referred'], (state) => ({
-      ...state,
-      description: 'An officer takes the case over.',
-    }));
-    writeFileSync(
-      join(dir, 'edited.ts'),
-      `import { createMachine } from "xstate";\n\nexport const machine = createMachine(${JSON.stringify(edited, null, 2)});\n`,
-    );
+    loanExport(dir, 'edited.ts', referredDescribed);
     const refused = await warden(dir, 'stately', 'import', 'edited.ts');
     expect(refused.code).toBe(1);
     expect(refused.out.at(-1)).toBe(
