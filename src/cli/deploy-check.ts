@@ -7,7 +7,7 @@
 import type { Config } from '../config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { AuditEntry, WorkflowRecord } from '../engine/decision.ts';
-import { checkLiveWorkflow, type Finding } from '../deploy/deploy-check.ts';
+import { checkLiveWorkflow, type Finding } from '../definitions/deploy-check.ts';
 import { connectRedis } from '../store/redis/connect.ts';
 import { RedisStore } from '../store/redis/redis-store.ts';
 

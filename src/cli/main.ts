@@ -222,10 +222,13 @@ export async function main(
           return 2;
         }
         const { deployCheckCommand } = await import('./deploy-check.ts');
+        const { withReleasedPins } = await import('./released-pins.ts');
+        const { wardenRepository } = await import('./stately.ts');
         const terminal = process.stderr.isTTY;
+        const workflows = await registry();
         return await deployCheckCommand(
           loadConfig(),
-          await registry(),
+          withReleasedPins(workflows, statelyProject() ?? wardenRepository),
           {
             json,
             ...(terminal ? { progress: (text: string) => process.stderr.write(`\r${text}\u001b[K`) } : {}),

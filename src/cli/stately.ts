@@ -22,6 +22,7 @@ import { releasedPartsOf } from '../definitions/released-parts.ts';
 import { releasedIn, stateLock, stateLockPath, statelyCheck, statelyFiles } from '../definitions/stately.ts';
 import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts';
 import { locateMachineFile, MachineFileError, shownPath, type StatelyProject } from './machine-files.ts';
+import { withReleasedPins } from './released-pins.ts';
 
 type Print = (line: string) => void;
 
@@ -190,7 +191,9 @@ export function stately(
       return 0;
     }
     if (action === 'check') {
-      const problems = statelyCheck(input, onDisk());
+      // A released latest version is held to its release files' pins too.
+      const pinned = withReleasedPins(registry, project);
+      const problems = statelyCheck({ ...input, definitions: pinned.versions }, onDisk());
       for (const problem of problems) print(`${problem.code}: ${problem.message}`);
       if (problems.length === 0) print('stately: the generated files are current and the round trip is safe');
       return problems.length === 0 ? 0 : 1;

@@ -13,9 +13,11 @@ import { registry } from '../../machines/index.ts';
 import { supportV2 } from '../../machines/support/index.ts';
 import { supportKit } from '../../machines/support/support.machine.ts';
 import { deployCheck } from '../../src/cli/deploy-check.ts';
+import { withReleasedPins } from '../../src/cli/released-pins.ts';
+import { wardenRepository } from '../../src/cli/stately.ts';
 import type { WorkflowRegistry } from '../../src/definitions/registry.ts';
 import { serialisableConfig } from '../../src/definitions/describe.ts';
-import type { Finding } from '../../src/deploy/deploy-check.ts';
+import type { Finding } from '../../src/definitions/deploy-check.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { patchAt } from '../model/mutants.ts';
@@ -156,6 +158,48 @@ describe('warden deploy check', () => {
     const moved = await check(withMigration);
     expect(moved.findings[0]).toMatchObject({ kind: 'MIGRATION_NEEDED', stranded: true });
     expect(moved.findings[0]?.message).toContain('migrate the workflow to support@3');
+  });
+
+  it('names every workflow on a released version whose guard changed: a recorded approval may now be refused', async () => {
+    // support@2 is released: its pins (versions/support.v2.pins.json) hold its implementations.
+    const pinned = withReleasedPins(registry, wardenRepository);
+    expect((await check(pinned)).findings).toEqual([]);
+    const v2 = pinned.versions.get('support@2') as WorkflowDefinition;
+    const tightened = new Map(pinned.versions);
+    tightened.set('support@2', {
+      ...v2,
+      machine: v2.machine.provide({ guards: { approvalIsCurrentAndAuthorized: () => false } }),
+    });
+    const { findings, report } = await check(changed(undefined, tightened));
+    const changedGuard = findings.filter((f) => f.kind === 'IMPLEMENTATION_CHANGED');
+    expect(changedGuard.map((f) => f.workflowId).sort()).toEqual([ids.approval, ids.review].sort());
+    expect(changedGuard[0]?.message).toContain(
+      'the guard approvalIsCurrentAndAuthorized is not the one support@2 was released with',
+    );
+    expect(report.differing).toBe(2);
+  });
+
+  it('tries the registered migration to the next version on each workflow: one that maps a removed state passes', async () => {
+    const rename = (text: string) => text.replaceAll('awaitingApproval', 'waitingForApproval');
+    const { context: _context, ...config } = serialisableConfig(supportV2.machine) as Config;
+    const v3 = {
+      ...supportV2,
+      version: 3,
+      machine: supportKit.createMachine(JSON.parse(rename(JSON.stringify(config))) as never),
+    };
+    const withV3 = new Map(registry.versions).set('support@3', v3);
+    const migrating = (migrate: (snapshot: never) => unknown) => ({
+      ...changed(undefined, withV3),
+      migration: (from: string, to: string) =>
+        from === 'support@2' && to === 'support@3' ? { from, to, migrate } : undefined,
+    });
+    const mapped = await check(migrating((s) => JSON.parse(rename(JSON.stringify(s))) as unknown));
+    expect(mapped.findings).toEqual([]);
+    const identity = await check(migrating((s) => s));
+    expect(identity.findings).toEqual([
+      expect.objectContaining({ workflowId: ids.approval, kind: 'MIGRATION_FAILS', stranded: false }),
+    ]);
+    expect(identity.findings[0]?.message).toContain('support@3 cannot restore the migrated snapshot');
   });
 
   it('runs as a command: exit 0 with nothing to report, --json, and a usage error without REDIS_URL', () => {

@@ -8,7 +8,7 @@ import { registry as workflowRegistry } from '../../machines/index.ts';
 const definitions = workflowRegistry.versions;
 const findMigration = workflowRegistry.migration;
 import { supportV1, supportV2 } from '../../machines/support/index.ts';
-import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
+import { stately, statelyFilesOnDisk } from '../../src/cli/stately.ts';
 import {
   stateLockPath,
   statelyCheck,
@@ -201,5 +201,24 @@ describe('npm run stately:check', () => {
       },
     ]);
     expect(supportV2.version).toBe(2);
+  });
+});
+
+describe('warden stately check on a released latest version', () => {
+  it('holds its implementations to the pins its release wrote: a guard changed is named', async () => {
+    const lines: string[] = [];
+    const v2 = supportV2 as WorkflowDefinition;
+    const versions = new Map(workflowRegistry.versions).set('support@2', {
+      ...v2,
+      machine: v2.machine.provide({ guards: { approvalIsCurrentAndAuthorized: () => false } }),
+    });
+    const changedGuard = { ...workflowRegistry, versions, resolve: (key: string) => versions.get(key) };
+    expect(await stately(changedGuard, 'check', (line) => lines.push(line))).toBe(1);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^IMPLEMENTATION_CHANGED: support@2: the guard approvalIsCurrentAndAuthorized is not the one support@2 was released with/,
+      ),
+    ]);
+    expect(await stately(workflowRegistry, 'check', () => undefined)).toBe(0);
   });
 });

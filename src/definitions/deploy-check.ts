@@ -17,8 +17,8 @@ import type { AuditEntry, WorkflowRecord } from '../engine/decision.ts';
 import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts';
 import type { SnapshotMigration } from '../engine/migrate.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
-import { changedImplementations, type PinnedVersion } from '../definitions/pins.ts';
-import { changedParts, type ReleasableParts } from '../definitions/released-parts.ts';
+import { changedImplementations, type PinnedVersion } from './pins.ts';
+import { changedParts, type ReleasableParts } from './released-parts.ts';
 
 /** Stranded: the workflow cannot go on. Differs: it goes on, but not as it would have. */
 export type FindingKind =
@@ -30,7 +30,8 @@ export type FindingKind =
   | 'JOB_ORPHANED'
   | 'REPLAY_DIVERGES'
   | 'REFUSAL_NOW_ACCEPTED'
-  | 'IMPLEMENTATION_CHANGED';
+  | 'IMPLEMENTATION_CHANGED'
+  | 'MIGRATION_FAILS';
 
 export const strandingKinds: ReadonlySet<FindingKind> = new Set([
   'VERSION_GONE',
@@ -178,15 +179,17 @@ export async function checkLiveWorkflow(
       message,
     });
   const definition = target.resolve(key);
+  // The registered migration to a later version, tried on a copy: what an operator's migration would do.
+  const later = [...target.versions.values()]
+    .filter((d) => d.id === record.definitionId && d.version > record.definitionVersion)
+    .sort((a, b) => a.version - b.version)
+    .find((d) => target.migration(key, definitionKey(d)));
+  const migrationFault = later && migrationFaultOf(record, later, target.migration(key, definitionKey(later)));
   if (!definition) {
-    const later = [...target.versions.values()]
-      .filter((d) => d.id === record.definitionId && d.version > record.definitionVersion)
-      .sort((a, b) => a.version - b.version)
-      .find((d) => target.migration(key, definitionKey(d)));
     if (later) {
       say(
         'MIGRATION_NEEDED',
-        `${key} is no longer registered; migrate the workflow to ${definitionKey(later)} (its registered migration) before this deploy, or keep ${key} registered`,
+        `${key} is no longer registered; migrate the workflow to ${definitionKey(later)} (its registered migration) before this deploy, or keep ${key} registered${migrationFault ? `; and that migration fails on it: ${migrationFault}` : ''}`,
       );
     } else {
       say(
@@ -226,6 +229,9 @@ export async function checkLiveWorkflow(
     }
   }
   for (const change of chart.changed) say('IMPLEMENTATION_CHANGED', change);
+  if (later && migrationFault) {
+    say('MIGRATION_FAILS', `the migration ${key} → ${definitionKey(later)} fails on it: ${migrationFault}`);
+  }
   for await (const entry of audit) {
     if (entry.definition !== key || entry.channel === 'create') continue;
     if (entry.outcome === 'accepted' && !explains(chart, entry)) {
@@ -241,4 +247,26 @@ export async function checkLiveWorkflow(
     }
   }
   return findings;
+}
+
+/** Why the migration of `record` to `to` would be refused (run on a copy), or undefined when it would not. */
+function migrationFaultOf(
+  record: WorkflowRecord,
+  to: WorkflowDefinition,
+  migration: SnapshotMigration | undefined,
+): string | undefined {
+  if (!migration) return undefined;
+  let migrated: unknown;
+  try {
+    migrated = migration.migrate(structuredClone(record.snapshot) as never);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  try {
+    restoreSnapshot(to.machine, record.workflowId, migrated);
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+    return `${definitionKey(to)} cannot restore the migrated snapshot (${cause})`;
+  }
+  return undefined;
 }
