@@ -132,6 +132,65 @@ const platformView = z
   })
   .meta({ title: 'Workflow (platform fields)' });
 
+/** `ChartDiff` (src/definitions/chart-diff.ts), as `warden diff --json` prints it. */
+const change = <T extends z.ZodType>(item: T) => z.object({ before: item, after: item });
+const stateRef = z.object({ state: z.string(), parent: z.string().nullable(), type: z.string() });
+const chartTransition = z.object({
+  source: z.string().describe("The source state path (`''` is the root)"),
+  event: z.string().describe('The event type, `after` (with its `delay`), `always` or `done`'),
+  delay: z.string().nullable(),
+  guard: z.string().nullable(),
+  targets: z.array(z.string()),
+  actions: z.array(z.string()),
+});
+const eventRoles = z.object({ event: z.string(), roles: z.array(z.string()) });
+const chartDiff = z.object({
+  from: z.string(),
+  to: z.string(),
+  states: z.object({
+    added: z.array(stateRef),
+    removed: z.array(stateRef),
+    moved: z.array(z.object({ state: z.string(), to: z.string(), parent: change(z.string().nullable()) })),
+    changed: z.array(
+      z.object({
+        state: z.string(),
+        changes: z.record(z.string(), change(z.union([z.string(), z.array(z.string())]))),
+      }),
+    ),
+  }),
+  transitions: z.object({
+    added: z.array(chartTransition),
+    removed: z.array(chartTransition),
+    changed: z.array(
+      chartTransition.omit({ targets: true, actions: true }).extend({
+        changes: z.object({
+          target: change(z.array(z.string())).optional(),
+          guard: change(z.string().nullable()).optional(),
+          actions: change(z.array(z.string())).optional(),
+          delay: change(z.string().nullable()).optional(),
+        }),
+      }),
+    ),
+  }),
+  events: z.object({
+    added: z.array(eventRoles),
+    removed: z.array(eventRoles),
+    rolesChanged: z.array(change(z.array(z.string())).extend({ event: z.string() })),
+  }),
+  authority: z
+    .array(
+      z.object({
+        code: z.enum(['GUARD_REMOVED', 'GUARD_WEAKENED', 'APPROVAL_SKIPPED', 'NEW_ROUTE_TO_FINAL', 'ROLE_ADDED']),
+        state: z.string().nullable(),
+        event: z.string().nullable(),
+        message: z.string(),
+      }),
+    )
+    .describe(
+      'Changes of who decides, flagged apart: a guard removed or weakened on an event a person may send, an effect reached without an approval, a new route to a final state, a role added',
+    ),
+});
+
 const auditEntry = z.object({
   workflowId: z.string(),
   eventId: z.string(),
@@ -283,6 +342,21 @@ export const responseSchemas = {
       ),
     }),
     mermaid: z.string().describe('A Mermaid `stateDiagram-v2`'),
+  }),
+  DefinitionDiff: z.object({
+    from: z.string().describe('`<id>@<version>` compared with'),
+    to: z.string().describe('`<id>@<version>` described'),
+    diff: chartDiff.describe('What `warden diff --json` prints'),
+    summary: z
+      .array(z.string())
+      .describe(
+        'The counts, the states added, removed or moved and every authority change, a line each (none when nothing changed)',
+      ),
+    mermaid: z
+      .string()
+      .describe(
+        'The new chart as a Mermaid `stateDiagram-v2`, removed states and transitions put back, the changes marked',
+      ),
   }),
   Health: z.object({ status: z.literal('ok') }),
   Readiness: z.object({ status: z.enum(['ready', 'unavailable']), store: z.boolean(), workers: z.boolean() }),

@@ -26,7 +26,7 @@ import {
 } from './openapi-components.ts';
 import { statusOf } from './errors.ts';
 import { bodyCodes, errorResponseComponents, errorResponses, eventRefusals, publicCodes } from './openapi-errors.ts';
-import { auditQuery, lastEventIdPattern, proposalBody, queueQuery, viewQuery } from './schemas.ts';
+import { auditQuery, definitionDiffQuery, lastEventIdPattern, proposalBody, queueQuery, viewQuery } from './schemas.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -84,6 +84,22 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     content: { 'application/json': { schema: ref('schemas', schema) } },
   });
   const idCodes = ['NOT_FOUND'];
+  const definitionParameters = [
+    {
+      name: 'id',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      ...(bundles[0] ? { example: bundles[0].id } : {}),
+    },
+    {
+      name: 'version',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', pattern: '^[0-9]+$' },
+      ...(bundles[0] ? { example: String(bundles[0].latest.version) } : {}),
+    },
+  ];
   const eventCodes = [...bodyCodes, ...idCodes, 'BAD_REQUEST', 'PRECONDITION_FAILED', 'CONFLICT', ...eventRefusals];
   const accepted = ok('Accepted: the new state and version', 'EventAccepted', {
     headers: { ETag: ref('headers', 'ETag') },
@@ -217,23 +233,22 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         operationId: 'getDefinition',
         summary: 'A definition: config JSON, directed graph, Mermaid diagram',
         tags: ['definitions'],
-        parameters: [
-          {
-            name: 'id',
-            in: 'path',
-            required: true,
-            schema: { type: 'string' },
-            ...(bundles[0] ? { example: bundles[0].id } : {}),
-          },
-          {
-            name: 'version',
-            in: 'path',
-            required: true,
-            schema: { type: 'string', pattern: '^[0-9]+$' },
-            ...(bundles[0] ? { example: String(bundles[0].latest.version) } : {}),
-          },
-        ],
+        parameters: definitionParameters,
         responses: { '200': ok('The definition', 'Definition'), ...errorResponses(idCodes) },
+      },
+    },
+    '/v1/definitions/{id}/{version}/diff': {
+      get: {
+        operationId: 'diffDefinition',
+        summary: 'What changed in a definition since another version: the chart diff and its Mermaid picture',
+        description:
+          'The chart diff `warden diff <id>@<from> <id>@<version> --json` prints (states, transitions and events added, removed and changed, and apart the `authority` changes), the summary lines `warden stately import` prints, and the new chart as a Mermaid `stateDiagram-v2` with the changes marked (`warden diff --mermaid`). `from` is the previous registered version by default; an unknown version, or none before this one, is 404 `NOT_FOUND`; a `from` that is not a version number is 400 `BAD_REQUEST`.',
+        tags: ['definitions'],
+        parameters: [...definitionParameters, ...queryParameters(definitionDiffQuery)],
+        responses: {
+          '200': ok('The diff', 'DefinitionDiff'),
+          ...errorResponses([...idCodes, 'BAD_REQUEST']),
+        },
       },
     },
     ...jobPaths,

@@ -103,6 +103,14 @@ export const viewQuery = z.object({
     ),
 });
 
+export const definitionDiffQuery = z.strictObject({
+  from: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}$/, 'a version number such as 1')
+    .optional()
+    .describe('The version to compare with; the previous registered version by default'),
+});
+
 export const auditQuery = z.strictObject({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),

@@ -115,38 +115,6 @@ export function diffText(diff: ChartDiff): string[] {
   return lines;
 }
 
-/** A few lines for `stately import`: the counts, the states added, removed or moved, every authority change. */
-export function diffSummary(diff: ChartDiff): string[] {
-  if (!hasDifferences(diff)) return [];
-  const { states, transitions, events } = diff;
-  const counts: [number, string, string][] = [
-    [states.added.length, 'state', 'added'],
-    [states.removed.length, 'state', 'removed'],
-    [states.moved.length, 'state', 'moved'],
-    [states.changed.length, 'state', 'changed'],
-    [transitions.added.length, 'transition', 'added'],
-    [transitions.removed.length, 'transition', 'removed'],
-    [transitions.changed.length, 'transition', 'changed'],
-    [
-      events.added.length + events.removed.length + events.rolesChanged.length,
-      'event',
-      'added, removed or with roles changed',
-    ],
-    [diff.authority.length, 'authority change', ''],
-  ];
-  const lines = [
-    `chart diff ${diff.from} → ${diff.to}: ${counts
-      .filter(([n]) => n > 0)
-      .map(([n, noun, what]) => `${n} ${noun}${n === 1 ? '' : 's'}${what ? ` ${what}` : ''}`)
-      .join(', ')}`,
-  ];
-  for (const s of states.added) lines.push(`  + ${s.state}`);
-  for (const s of states.removed) lines.push(`  - ${s.state}`);
-  for (const m of states.moved) lines.push(`  ~ ${m.state} → ${m.to}`);
-  for (const a of diff.authority) lines.push(`  ! ${a.code} ${a.message}`);
-  return lines;
-}
-
 /** The machine `id` a file holds: a config as JSON, or a Stately export as code (the machine of that id, or its only one). */
 function machineInFile(path: string, id: string, name: string): AnyStateMachine {
   let text: string;

@@ -9,7 +9,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createMachine, type AnyStateMachine } from 'xstate';
-import { definitionSide, diffCharts } from '../definitions/chart-diff.ts';
+import { definitionSide, diffCharts, diffSummary } from '../definitions/chart-diff.ts';
 import { unimplementedReferences } from '../definitions/chart-references.ts';
 import { kitReferenceProblems, type KitFacts } from '../definitions/kit-references.ts';
 import { withChart } from '../definitions/machine-file.ts';
@@ -17,7 +17,6 @@ import { isReleased, releasedEdit, statelyCheck } from '../definitions/stately.t
 import { readStatelyExport, type ExportedMachine } from '../definitions/stately-export.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import { definitionKey } from '../engine/definition.ts';
-import { diffSummary } from './diff.ts';
 
 type Print = (line: string) => void;
 

@@ -331,3 +331,35 @@ export function hasDifferences(diff: ChartDiff): boolean {
     Object.values(group).some((list: unknown[]) => list.length > 0),
   );
 }
+
+/** A few lines for `stately import` and the console: the counts, the states added, removed or moved, every authority change. */
+export function diffSummary(diff: ChartDiff): string[] {
+  if (!hasDifferences(diff)) return [];
+  const { states, transitions, events } = diff;
+  const counts: [number, string, string][] = [
+    [states.added.length, 'state', 'added'],
+    [states.removed.length, 'state', 'removed'],
+    [states.moved.length, 'state', 'moved'],
+    [states.changed.length, 'state', 'changed'],
+    [transitions.added.length, 'transition', 'added'],
+    [transitions.removed.length, 'transition', 'removed'],
+    [transitions.changed.length, 'transition', 'changed'],
+    [
+      events.added.length + events.removed.length + events.rolesChanged.length,
+      'event',
+      'added, removed or with roles changed',
+    ],
+    [diff.authority.length, 'authority change', ''],
+  ];
+  const lines = [
+    `chart diff ${diff.from} → ${diff.to}: ${counts
+      .filter(([n]) => n > 0)
+      .map(([n, noun, what]) => `${n} ${noun}${n === 1 ? '' : 's'}${what ? ` ${what}` : ''}`)
+      .join(', ')}`,
+  ];
+  for (const s of states.added) lines.push(`  + ${s.state}`);
+  for (const s of states.removed) lines.push(`  - ${s.state}`);
+  for (const m of states.moved) lines.push(`  ~ ${m.state} → ${m.to}`);
+  for (const a of diff.authority) lines.push(`  ! ${a.code} ${a.message}`);
+  return lines;
+}

@@ -148,6 +148,7 @@ describe('the OpenAPI document', () => {
       '/v1/workflows/{id}/proposals',
       '/v1/definitions',
       '/v1/definitions/{id}/{version}',
+      '/v1/definitions/{id}/{version}/diff',
       '/healthz',
       '/readyz',
       '/metrics',

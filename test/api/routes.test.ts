@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry, workflows } from '../../machines/index.ts';
 import { support } from '../../machines/support/index.ts';
 import { expectDefinitionsListed, idsOf } from '../platform/registered.ts';
+import { responseSchemas } from '../../src/api/openapi-components.ts';
+import { definitionSide, diffCharts, diffSummary } from '../../src/definitions/chart-diff.ts';
 import { apiWorld, approvalBody, refundRequest, type ApiWorld } from './support.ts';
 
 let w: ApiWorld;
@@ -600,6 +602,41 @@ describe('definitions, health, unknown routes, internal errors', () => {
     expect(detail.mermaid).toMatch(/^stateDiagram-v2\n/);
     expect(detail.mermaid).toContain('screeningFraud');
     expect((await w.call('GET', '/v1/definitions/support/9', { token: w.tokens.agent })).status).toBe(404);
+  });
+
+  it('diffs a definition against its previous version (or the one asked for), as warden diff does', async () => {
+    const get = (path: string) => w.call('GET', `/v1/definitions/${path}`, { token: w.tokens.agent });
+    const response = await get('support/2/diff');
+    expect(response.status).toBe(200);
+    const body = responseSchemas.DefinitionDiff.parse(await w.json(response));
+    const expected = diffCharts(
+      definitionSide(registry.versions.get('support@1')!),
+      definitionSide(registry.versions.get('support@2')!),
+    );
+    expect(body).toMatchObject({ from: 'support@1', to: 'support@2', summary: diffSummary(expected) });
+    expect(body.diff).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(body.diff.states.added.map((s) => s.state)).toContain('beforeAction.screeningFraud');
+    expect(body.summary[0]).toMatch(/^chart diff support@1 → support@2: 4 states added/);
+    expect(body.mermaid).toMatch(/^stateDiagram-v2\n/);
+    expect(body.mermaid).toContain('class s_beforeAction_screeningFraud added');
+    // Backwards on request: the fraud screen is then removed.
+    const back = await w.json<{ diff: typeof expected }>(await get('support/1/diff?from=2'));
+    expect(back.diff.states.removed.map((s) => s.state)).toContain('beforeAction.screeningFraud');
+    // Unknown versions, none before the first, a malformed `from`; a token as for every definition route.
+    for (const [path, status] of [
+      ['support/9/diff', 404],
+      ['support/2/diff?from=7', 404],
+      ['support/1/diff', 404],
+      ['nope/1/diff', 404],
+      ['support/2/diff?from=one', 400],
+      ['support/2/diff?from=1&to=2', 400],
+    ] as const) {
+      const refused = await get(path);
+      expect(refused.status, path).toBe(status);
+      expect((await errorOf(refused)).code, path).toBe(status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST');
+    }
+    expect((await errorOf(await get('support/1/diff'))).details).toEqual({ versions: ['support@1', 'support@2'] });
+    expect((await w.call('GET', '/v1/definitions/support/2/diff')).status).toBe(401);
   });
 
   it('exposes Prometheus metrics, stuck workflows included', async () => {

@@ -1,13 +1,17 @@
 /**
  * `/v1/definitions`: the registered workflow definitions — config JSON, directed graph and a
- * Mermaid state diagram.
+ * Mermaid state diagram — and what changed between two versions of one (`warden diff`'s).
  */
 import { Hono } from 'hono';
 import { payloadJsonSchema } from '../../engine/allowed-events.ts';
-import { definitionKey } from '../../engine/definition.ts';
+import { definitionKey, type WorkflowDefinition } from '../../engine/definition.ts';
+import { definitionSide, diffCharts, diffSummary } from '../../definitions/chart-diff.ts';
+import { mermaidChartDiff } from '../../definitions/chart-diff-mermaid.ts';
 import { definitionGraph, mermaidDiagram, serialisableConfig } from '../../definitions/describe.ts';
 import type { ApiDeps, ApiEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { parse } from '../read-json.ts';
+import { definitionDiffQuery } from '../schemas.ts';
 
 export function definitionRoutes(deps: ApiDeps) {
   const app = new Hono<ApiEnv>();
@@ -36,16 +40,42 @@ export function definitionRoutes(deps: ApiDeps) {
       }),
     }),
   );
+  const registered = (id: string, version: string) => {
+    const definition = deps.definitions.find((d) => d.id === id && String(d.version) === version);
+    if (!definition) throw new ApiError('NOT_FOUND', `no definition ${id}@${version}`);
+    return definition;
+  };
   app.get('/:id/:version', (c) => {
-    const definition = deps.definitions.find(
-      (d) => d.id === c.req.param('id') && String(d.version) === c.req.param('version'),
-    );
-    if (!definition) throw new ApiError('NOT_FOUND', `no definition ${c.req.param('id')}@${c.req.param('version')}`);
+    const definition = registered(c.req.param('id'), c.req.param('version'));
     return c.json({
       key: definitionKey(definition),
       config: serialisableConfig(definition.machine),
       graph: definitionGraph(definition.machine),
       mermaid: mermaidDiagram(definition.machine),
+    });
+  });
+  // The chart diff from `from` (the previous registered version by default) to this version.
+  app.get('/:id/:version/diff', (c) => {
+    const to = registered(c.req.param('id'), c.req.param('version'));
+    const { from: wanted } = parse(definitionDiffQuery, c.req.query(), 'BAD_REQUEST');
+    let from: WorkflowDefinition | undefined;
+    if (wanted === undefined) {
+      from = deps.definitions
+        .filter((d) => d.id === to.id && d.version < to.version)
+        .reduce<WorkflowDefinition | undefined>((best, d) => (best && best.version > d.version ? best : d), undefined);
+      if (!from) {
+        const versions = deps.definitions.filter((d) => d.id === to.id).map(definitionKey);
+        throw new ApiError('NOT_FOUND', `${definitionKey(to)} has no earlier registered version`, { versions });
+      }
+    } else from = registered(to.id, wanted);
+    const [before, after] = [definitionSide(from), definitionSide(to)];
+    const diff = diffCharts(before, after);
+    return c.json({
+      from: before.label,
+      to: after.label,
+      diff,
+      summary: diffSummary(diff),
+      mermaid: mermaidChartDiff(before, after, diff),
     });
   });
   return app;
