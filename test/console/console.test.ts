@@ -418,6 +418,25 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.screenshot({ path: `${shots}/9-manual-review-full.png`, fullPage: true });
   });
 
+  it('shows a definition with the changes from its previous version: the fraud screen added, authority apart, the chart marked', async () => {
+    await signIn(tokens.agent);
+    await page.click('nav a[href="#/definitions"]');
+    await page.click('a[data-definition="support@2"]');
+    await page.waitForSelector('#changes #diff-diagram svg');
+    expect(await page.textContent('#changes-title')).toBe('Changes from v1 (support@1 → support@2)');
+    expect(await page.textContent('#changes-summary')).toMatch(/^chart diff support@1 → support@2: 4 states added, /);
+    const added = await page.locator('#changes-states li[data-mark="added"]').allTextContents();
+    expect(added).toContain('+ beforeAction.screeningFraud');
+    expect(await page.locator('#authority-changes li[data-code="GUARD_WEAKENED"]').count()).toBeGreaterThan(0);
+    expect(await page.textContent('#diff-diagram svg')).toContain('screeningFraud');
+    expect(await page.locator('#diff-diagram svg .added').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${shots}/10-definition-changes.png`, fullPage: true });
+    // The first version has nothing to compare with: its chart alone.
+    await page.click('#versions a:text("support@1")');
+    await page.waitForSelector('#definition-diagram svg');
+    expect(await page.locator('#changes').count()).toBe(0);
+  });
+
   it('shows an error as a message, never a blank page', async () => {
     await page.goto(`${origin}/console#/workflows/no-such-workflow`);
     await page.waitForSelector('#message:not([hidden])');
