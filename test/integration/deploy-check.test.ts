@@ -4,10 +4,11 @@
  * to report, the audit replay explains every recorded step, parallel evidence and transient states
  * included) and against changed ones: a state renamed, a delayed transition dropped, a recorded
  * transition retargeted, a refused event now taken, a version gone with or without a migration.
+ * On a 3-master Redis Cluster too: the scan reads every master.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../machines/index.ts';
 import { supportV2 } from '../../machines/support/index.ts';
@@ -21,6 +22,7 @@ import type { Finding } from '../../src/definitions/deploy-check.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { patchAt } from '../model/mutants.ts';
+import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
 import { principals } from '../support/principals.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
@@ -60,10 +62,10 @@ function changed(edit?: (config: Config) => Config, versions?: Map<string, Workf
   return { ...registry, versions: all, resolve: (key: string) => all.get(key) };
 }
 
-async function check(target: WorkflowRegistry) {
+async function check(target: WorkflowRegistry, world: RuntimeWorld = w) {
   const findings: Finding[] = [];
-  if (!(w.store instanceof RedisStore)) throw new Error('a Redis world');
-  const report = await deployCheck(w.store, target, (f) => findings.push(f));
+  if (!(world.store instanceof RedisStore)) throw new Error('a Redis world');
+  const report = await deployCheck(world.store, target, (f) => findings.push(f));
   return { report, findings };
 }
 
@@ -226,4 +228,55 @@ describe('warden deploy check', () => {
     expect(unset.status).toBe(2);
     expect(unset.stderr).toContain('set REDIS_URL');
   }, 60_000);
+});
+
+describe('warden deploy check on a Redis Cluster', () => {
+  let cluster: TestCluster;
+  let client: Cluster;
+  let cw: RuntimeWorld;
+  const approvals: string[] = [];
+  const reviews: string[] = [];
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    client = connectCluster(cluster);
+    cw = await runtimeWorld({ redis: client });
+    for (let i = 0; i < 6; i++) {
+      const { workflowId } = await createSupport(cw, { request: { requestedAmount: 40, currency: 'EUR' } });
+      (i % 2 === 0 ? approvals : reviews).push(workflowId);
+    }
+    await cw.settle();
+    for (const id of reviews) await send(cw, id, 'ESCALATE', { reason: 'The customer called.' }, principals.agent);
+    await cw.settle();
+  }, 60_000);
+  afterAll(async () => {
+    await cw.cleanup();
+    await client.quit();
+    await cluster.stop();
+  });
+
+  it('reads the live workflows of every master', async () => {
+    const held = await Promise.all(
+      client.nodes('master').map(async (node) => (await node.keys(`${cw.prefix}:{s*}:wf:*`)).length),
+    );
+    expect(held.filter((n) => n > 0).length).toBeGreaterThan(1);
+    expect(held.reduce((a, b) => a + b)).toBe(6);
+    for (const id of approvals) expect((await cw.state(id)).statePaths).toEqual(['beforeAction.awaitingApproval']);
+    for (const id of reviews) expect((await cw.state(id)).statePaths).toEqual(['manualReview']);
+
+    const { report, findings } = await check(registry, cw);
+    expect(findings).toEqual([]);
+    expect(report).toEqual({ checked: 6, stranded: 0, differing: 0 });
+  });
+
+  it('names the workflows a renamed state strands, wherever they are', async () => {
+    const renamed = changed(
+      (c) => JSON.parse(JSON.stringify(c).replaceAll('awaitingApproval', 'waitingForApproval')) as Config,
+    );
+    const { report, findings } = await check(renamed, cw);
+    const gone = findings.filter((f) => f.kind === 'STATE_GONE');
+    expect(gone.map((f) => f.workflowId).sort()).toEqual([...approvals].sort());
+    expect(gone.every((f) => f.stranded)).toBe(true);
+    expect(report).toMatchObject({ checked: 6, stranded: 3 });
+  });
 });

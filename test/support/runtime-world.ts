@@ -3,7 +3,6 @@
  * Redis-backed refunds and notifications), a worker and the timer service, all on an injected
  * clock. `settle()` runs them until nothing moves; `advance()` jumps the clock to the next timer.
  */
-import type { Redis } from 'ioredis';
 import {
   createEffectHandlers,
   createOfflineEffectDeps,
@@ -19,6 +18,7 @@ import { createWorker, type JobOutcome, type Worker, type WorkerOptions } from '
 import type { EffectHandler } from '../../src/effects/index.ts';
 import type { WorkflowStore } from '../../src/engine/store-port.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
+import type { RedisClient } from '../../src/store/redis/connect.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { t0 } from './harness.ts';
@@ -38,7 +38,8 @@ export interface RuntimeWorld extends World {
 }
 
 export interface RuntimeWorldOptions {
-  redis?: Redis;
+  /** One Redis node or a cluster. */
+  redis?: RedisClient;
   shards?: number;
   deps?: Partial<EffectDeps>;
   /** Replaces some effect handlers. */
