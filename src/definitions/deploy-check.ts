@@ -66,6 +66,8 @@ interface Chart {
   byPath: Map<string, AnyStateNode>;
   /** Problems of the version itself (its pins), said for each workflow on it. */
   changed: string[];
+  /** What `explains` answered for a recorded step (from, event, to): workflows repeat the same steps. */
+  explained: Map<string, boolean>;
 }
 
 const charts = new WeakMap<AnyStateMachine, Chart>();
@@ -84,6 +86,7 @@ function chartOf(definition: WorkflowDefinition): Chart {
     byId: new Map([definition.machine.root, ...nodes].map((n) => [n.id, n])),
     byPath: new Map(nodes.map((n) => [n.path.join('.'), n])),
     changed,
+    explained: new Map(),
   };
   charts.set(definition.machine, chart);
   return chart;
@@ -134,8 +137,18 @@ function settlesIn(targets: readonly AnyStateNode[]): Set<AnyStateNode> {
   return reached;
 }
 
-/** Could an event taken in `from` have led to `to` on this chart (guards aside)? */
+/** Could an event taken in `from` have led to `to` on this chart (guards aside)? Kept per step. */
 function explains(chart: Chart, entry: AuditEntry): boolean {
+  const step = `${entry.from.join(',')} ${entry.eventType} ${entry.to.join(',')}`;
+  let answer = chart.explained.get(step);
+  if (answer === undefined) {
+    answer = explainsStep(chart, entry);
+    chart.explained.set(step, answer);
+  }
+  return answer;
+}
+
+function explainsStep(chart: Chart, entry: AuditEntry): boolean {
   const options = candidates(chart, entry.from, entry.eventType);
   if (options.length === 0) return false;
   const entered = entry.to.filter((path) => !entry.from.includes(path));

@@ -396,9 +396,12 @@ export class RedisStore implements WorkflowStore {
         const [next, keys] = await node.scan(cursor, 'MATCH', this.keys.workflows.pattern, 'COUNT', batch);
         cursor = next;
         const own = keys.filter((key) => this.keys.workflows.idOf(key) !== null);
-        const replies = await Promise.all(own.map((key) => node.hget(key, 'r')));
-        for (const json of replies) {
-          if (!json) continue; // archived: finished
+        const pipeline = node.pipeline();
+        for (const key of own) pipeline.hget(key, 'r');
+        const replies = own.length > 0 ? ((await pipeline.exec()) ?? []) : [];
+        for (const [error, json] of replies) {
+          if (error) throw error;
+          if (typeof json !== 'string') continue; // archived: finished
           const record = JSON.parse(json) as WorkflowRecord;
           if (record.status === 'active') yield record;
         }
