@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../machines/index.ts';
 import { supportV2 } from '../../machines/support/index.ts';
 import { supportKit } from '../../machines/support/support.machine.ts';
+import { kitOf } from '../../src/authoring/setup.ts';
 import { deployCheck } from '../../src/cli/deploy-check.ts';
 import { withReleasedPins } from '../../src/cli/released-pins.ts';
 import { wardenRepository } from '../../src/cli/stately.ts';
@@ -24,6 +25,7 @@ import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { patchAt } from '../model/mutants.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
 import { principals } from '../support/principals.ts';
+import { bodyWith, principals as taskPrincipals } from '../agent-task/harness.ts';
 import { connectTestRedis } from '../support/redis.ts';
 import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
 import { createSupport, send } from '../support/world.ts';
@@ -33,12 +35,17 @@ type Config = Record<string, unknown>;
 
 let redis: Redis;
 let w: RuntimeWorld;
-const ids: Record<'approval' | 'review' | 'cancelled', string> = { approval: '', review: '', cancelled: '' };
+const ids: Record<'approval' | 'review' | 'cancelled' | 'task', string> = {
+  approval: '',
+  review: '',
+  cancelled: '',
+  task: '',
+};
 
 beforeAll(async () => {
   redis = await connectTestRedis();
   w = await runtimeWorld({ redis });
-  for (const name of Object.keys(ids) as (keyof typeof ids)[]) {
+  for (const name of ['approval', 'review', 'cancelled'] as const) {
     ids[name] = (await createSupport(w, { request: { requestedAmount: 40, currency: 'EUR' } })).workflowId;
   }
   await w.settle();
@@ -46,6 +53,14 @@ beforeAll(async () => {
   await send(w, ids.cancelled, 'CANCEL_REQUESTED', {}, principals.agent);
   await send(w, ids.approval, 'REVIEW_ASSIGN', {}, principals.reviewer); // refused: no transition in awaitingApproval
   await w.settle();
+  // An agent's task, created last: it rests in planning with its plan job in flight.
+  const task = await w.engine.createWorkflow({
+    definitionId: 'agent-task',
+    body: bodyWith(),
+    principal: taskPrincipals.requester,
+  });
+  if (task.outcome === 'refused') throw new Error(task.message);
+  ids.task = task.record.workflowId;
 }, 60_000);
 afterAll(async () => {
   await w.cleanup();
@@ -79,7 +94,34 @@ describe('warden deploy check', () => {
   it('finds nothing when the definitions are those the workflows run on: the replay explains every step', async () => {
     const { report, findings } = await check(registry);
     expect(findings).toEqual([]);
-    expect(report).toEqual({ checked: 2, stranded: 0, differing: 0 });
+    expect(report).toEqual({ checked: 3, stranded: 0, differing: 0 });
+  });
+
+  it('finds nothing after a cosmetic change: every description of support@2 rewritten', async () => {
+    const described = (node: unknown): unknown =>
+      Array.isArray(node)
+        ? node.map(described)
+        : typeof node === 'object' && node !== null
+          ? Object.fromEntries(
+              Object.entries(node).map(([k, v]) => [k, k === 'description' ? `Reworded: ${String(v)}` : described(v)]),
+            )
+          : node;
+    const { findings, report } = await check(changed((c) => described(c) as Config));
+    expect(findings).toEqual([]);
+    expect(report.checked).toBe(3);
+  });
+
+  it('names an agent task whose state is gone, with the plan job it has in flight', async () => {
+    const agentTask = registry.resolve('agent-task@1') as WorkflowDefinition;
+    const { context: _context, ...config } = serialisableConfig(agentTask.machine) as Config;
+    const kit = kitOf(agentTask.machine);
+    if (!kit) throw new Error('agent-task is made with the kit');
+    const renamed = kit.createMachine(JSON.parse(JSON.stringify(config).replaceAll('planning', 'drafting')));
+    const versions = new Map(registry.versions).set('agent-task@1', { ...agentTask, machine: renamed });
+    const { findings } = await check(changed(undefined, versions));
+    expect(findings).toContainEqual(
+      expect.objectContaining({ workflowId: ids.task, kind: 'STATE_GONE', definition: 'agent-task@1', stranded: true }),
+    );
   });
 
   it('names a workflow whose state is gone, and one whose armed timer is', async () => {
@@ -148,7 +190,7 @@ describe('warden deploy check', () => {
     without.delete('support@2');
     const gone = await check(changed(undefined, without));
     expect(gone.findings.map((f) => f.kind)).toEqual(['VERSION_GONE', 'VERSION_GONE']);
-    expect(gone.report).toEqual({ checked: 2, stranded: 2, differing: 0 });
+    expect(gone.report).toEqual({ checked: 3, stranded: 2, differing: 0 });
 
     without.set('support@3', { ...supportV2, version: 3 });
     const migrating = changed(undefined, without);
@@ -221,9 +263,9 @@ describe('warden deploy check', () => {
     const json = run({}, '--json');
     expect(json.stderr).toBe('');
     expect(json.status).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ checked: 2, stranded: 0, differing: 0, findings: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ checked: 3, stranded: 0, differing: 0, findings: [] });
     const text = run({});
-    expect(text.stdout.trim()).toBe('deploy check: 2 live workflows; 0 would be stranded, 0 decided differently');
+    expect(text.stdout.trim()).toBe('deploy check: 3 live workflows; 0 would be stranded, 0 decided differently');
     const unset = run({ REDIS_URL: undefined });
     expect(unset.status).toBe(2);
     expect(unset.stderr).toContain('set REDIS_URL');
