@@ -8,8 +8,7 @@ import type { Config } from '../config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { AuditEntry, WorkflowRecord } from '../engine/decision.ts';
 import { checkLiveWorkflow, type Finding } from '../definitions/deploy-check.ts';
-import { connectRedis } from '../store/redis/connect.ts';
-import { RedisStore } from '../store/redis/redis-store.ts';
+import { withLiveStore } from './live-store.ts';
 
 type Print = (line: string) => void;
 
@@ -80,13 +79,10 @@ export async function deployCheckCommand(
   print: Print,
   printError: Print,
 ): Promise<number> {
-  if (!config.REDIS_URL) {
+  const missing = () => {
     printError('warden deploy check: set REDIS_URL to the live store (the workflows running now are there)');
-    return 2;
-  }
-  const client = connectRedis({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER, name: 'warden:deploy-check' });
-  try {
-    const store = new RedisStore(client, { prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS });
+  };
+  return withLiveStore(config, 'deploy-check', missing, async (store) => {
     // --json is one document: its findings are kept; the text is printed as it is found.
     const findings: Finding[] = [];
     const report = await deployCheck(
@@ -109,7 +105,5 @@ export async function deployCheckCommand(
       );
     }
     return report.stranded + report.differing > 0 ? 1 : 0;
-  } finally {
-    await client.quit();
-  }
+  });
 }

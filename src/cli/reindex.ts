@@ -4,25 +4,23 @@
  * tenant, definition and state. Safe to run again, and while the new version serves.
  */
 import type { Config } from '../config.ts';
-import { connectRedis } from '../store/redis/connect.ts';
-import { RedisStore } from '../store/redis/redis-store.ts';
+import { withLiveStore } from './live-store.ts';
 
 export async function reindex(config: Config, print: (line: string) => void): Promise<number> {
-  if (!config.REDIS_URL) {
-    print('set REDIS_URL: only a Redis deployment has queue indexes to move');
-    return 2;
-  }
-  const client = connectRedis({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER, name: 'warden:reindex' });
-  try {
-    const store = new RedisStore(client, { prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS });
-    const { moved, dropped, left } = await store.reindexStateIndexes();
-    print(`moved ${moved} queue entries into per-definition indexes; dropped ${dropped} stale ones`);
-    if (left > 0) {
-      print(`${left} entries belong to workflows that kept changing meanwhile: run warden reindex again`);
-      return 1;
-    }
-    return 0;
-  } finally {
-    await client.quit();
-  }
+  return withLiveStore(
+    config,
+    'reindex',
+    () => {
+      print('set REDIS_URL: only a Redis deployment has queue indexes to move');
+    },
+    async (store) => {
+      const { moved, dropped, left } = await store.reindexStateIndexes();
+      print(`moved ${moved} queue entries into per-definition indexes; dropped ${dropped} stale ones`);
+      if (left > 0) {
+        print(`${left} entries belong to workflows that kept changing meanwhile: run warden reindex again`);
+        return 1;
+      }
+      return 0;
+    },
+  );
 }
