@@ -61,7 +61,8 @@ export interface DeployTarget {
 
 /** What the check knows of one definition version, computed once. */
 interface Chart {
-  byId: Map<string, AnyStateNode>;
+  /** Every event type a state of the chart has transitions for (a timer's is `xstate.after.<delay>.<state id>`). */
+  handled: Set<string>;
   /** Dotted state path (without the machine id) → node. */
   byPath: Map<string, AnyStateNode>;
   /** Problems of the version itself (its pins), said for each workflow on it. */
@@ -83,7 +84,7 @@ function chartOf(definition: WorkflowDefinition): Chart {
     ...changedParts(definition as WorkflowDefinition & ReleasableParts, key),
   ].map((p) => p.message);
   const chart: Chart = {
-    byId: new Map([definition.machine.root, ...nodes].map((n) => [n.id, n])),
+    handled: new Set([definition.machine.root, ...nodes].flatMap((n) => [...n.transitions.keys()])),
     byPath: new Map(nodes.map((n) => [n.path.join('.'), n])),
     changed,
     explained: new Map(),
@@ -225,8 +226,8 @@ export async function checkLiveWorkflow(
     }
   }
   for (const timer of Object.keys(record.timers)) {
-    const owner = [...chart.byId.values()].find((node) => node.transitions.has(timer));
-    if (!owner) say('TIMER_ORPHANED', `its armed timer ${timer} is a delayed transition ${key} no longer has`);
+    if (!chart.handled.has(timer))
+      say('TIMER_ORPHANED', `its armed timer ${timer} is a delayed transition ${key} no longer has`);
   }
   if (context !== undefined && gone.length === 0) {
     for (const [operation, jobId] of Object.entries(definition.currentJobs(context as never, record.statePaths))) {
