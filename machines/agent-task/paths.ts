@@ -1,9 +1,9 @@
 /** The agent task's path model: the creation bodies and payloads that decide branches, and the invariants of a step. */
-import { attemptOf, decisionExamples, failureExamples, foreignHash } from '../../src/authoring/index.ts';
-import { modelBudgetExhausted, type WorkflowSpec } from '../../src/authoring/index.ts';
+import { approvedExecutionInvariants, attemptOf, decisionExamples } from '../../src/authoring/index.ts';
+import { failureExamples, foreignHash, modelBudgetExhausted, type WorkflowSpec } from '../../src/authoring/index.ts';
 import { roles } from './agent-task.machine.ts';
 import { completedChecks, operations, refusedPlanHashesOf, type AgentTaskContext as Context } from './context.ts';
-import { ledgerExamples, planTask } from './effects.ts';
+import { ledgerExamples, operationEvents, planTask } from './effects.ts';
 
 /** A valid creation body: an idempotent CRM update with fresh data (the walk starts 2026-11-30T09:00Z). */
 export const pathBody = {
@@ -33,7 +33,6 @@ const proposal = (plan: (c: Context) => object, hash: (c: Context) => string, us
   }),
 });
 const self = { requester: roles.requester, decider: roles.approver };
-const resultEvents = ['PLAN_PROPOSED', 'PLAN_FAILED', ...Object.keys(ledgerExamples)];
 
 export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
   bodies: [
@@ -58,39 +57,18 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
     REJECTED: decisionExamples('plan', { self, extra: { reason: 'not now' } }),
     ...ledgerExamples,
   },
-  invariants({ decision, context: c, trail }) {
-    if (decision.outcome !== 'accepted') return [];
-    const operation = c.plan?.operation;
-    const violations: string[] = [];
-    if (decision.audit.eventType === 'OPERATION_NOT_FOUND' && decision.record.statePaths.includes('failed'))
-      violations.push('a not-found is taken as proof: the task failed without fencing the key');
-    const executions = decision.effects.filter((e) => e.type === 'executeOperation');
-    if (executions.length === 0) return violations;
-    const approved = trail.findLast((e) => e.eventType === 'APPROVED' && e.outcome === 'accepted');
-    if (!approved) violations.push('an operation executes without an accepted approval');
-    else {
-      if (!approved.actor.roles.includes(roles.approver)) violations.push('the approval was not by a task_approver');
-      if (c.approval?.approverId !== approved.actor.id) violations.push('the recorded approver is not who approved');
-    }
+  invariants: approvedExecutionInvariants({
+    ...{ effect: 'executeOperation', events: operationEvents, failedState: 'failed' },
+    approval: { event: 'APPROVED', role: roles.approver, recordedBy: (c) => c.approval?.approverId },
     // The approval names the current plan version and hash, by another person of the tenant; the plan passed validation.
-    for (const check of ['approvedCurrentPlan', 'planValidated'] as const)
-      if (!completedChecks[check](c)) violations.push(`an operation executes without ${check}`);
-    if (!operations.isReversibleOrRecoverable(operation))
-      violations.push(`an operation that is neither reversible nor recoverable executes: ${operation ?? 'none'}`);
-    // The step before this one (a result, or the retry timer after it): a fence means a fresh key.
-    const previous = trail.slice(0, -1).findLast((e) => resultEvents.includes(e.eventType));
-    const attempt = attemptOf(c, 'execute');
-    for (const { params, jobId } of executions) {
-      const key = params.idempotencyKey;
-      const fresh = typeof key === 'string' && key.endsWith(`:attempt-${attempt}`);
-      if (previous?.eventType === 'OPERATION_VOIDED' && !fresh)
-        violations.push(`an execution after a fence does not use a fresh key: ${String(key)}`);
-      // A second attempt of the same plan (a replan after a fence starts the new plan's count at 1).
-      if (attempt > 1 && !operations.isIdempotent(operation))
-        violations.push(`a non-idempotent operation (${operation ?? 'none'}) is retried: ${jobId}`);
-    }
-    return violations;
-  },
+    checks: {
+      approvedCurrentPlan: completedChecks.approvedCurrentPlan,
+      planValidated: completedChecks.planValidated,
+      reversibleOrRecoverable: (c) => operations.isReversibleOrRecoverable(c.plan?.operation),
+    },
+    repeatable: (c) => operations.isIdempotent(c.plan?.operation),
+    freshKey: (key, attempt) => typeof key === 'string' && key.endsWith(`:attempt-${attempt}`),
+  }),
   behaviour: (c) => ({
     attempts: [attemptOf(c, 'plan'), attemptOf(c, 'execute')],
     hasPlan: c.plan !== null,

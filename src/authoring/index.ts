@@ -5,8 +5,9 @@
  * And the pieces most workflows need: an operation run once under an idempotency key
  * (`ledgerEffects`), the checks of a person's decision on a versioned subject (`decisionChecks`), a
  * view rendered from its schema, the demo's decision from the console's prefill, the model budget,
- * a path model's shared example payloads, the jobs of a context that predates the kit, and a
- * catalogue of the operations an agent may propose, and a model's proposal as a job's result.
+ * a path model's shared example payloads, the jobs of a context that predates the kit, a catalogue
+ * of the operations an agent may propose, a model's proposal as a job's result, and the path
+ * invariants of an operation a person approves before the ledger executes it.
  */
 export {
   attemptOf,
@@ -36,6 +37,7 @@ export {
   type LedgerEvents,
 } from './ledger-effects.ts';
 export { decisionChecks, type DecisionChecksSpec } from './decision-checks.ts';
+export { approvedExecutionInvariants, type ApprovedExecutionSpec } from './approved-execution.ts';
 export { pickBySchema, renderBySchema } from './view-pick.ts';
 export { prefilledDecision, type PrefilledDecisionSpec } from './demo-decide.ts';
 export { jobsFromCounts } from './legacy-jobs.ts';

@@ -36,6 +36,7 @@ describe('the package root export', () => {
     'modelBudgetExhausted',
     'spendingOf',
     'decisionExamples',
+    'approvedExecutionInvariants',
     'MemoryIdempotencyLedger',
     'createIdempotencyLedger',
     'jobHandler',
