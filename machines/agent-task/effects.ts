@@ -3,8 +3,8 @@
  * execution, reconciliation and fencing under the plan's idempotency key in the platform's ledger.
  */
 import { z } from 'zod';
-import { catalogueExecution, effect, ledgerEffects, ledgerEventsOf } from '../../src/authoring/index.ts';
-import { operationReceipt, proposalOutcome, type OperationReceipt } from '../../src/authoring/index.ts';
+import { catalogueExecution, ledgerEffects, ledgerEventsOf, operationReceipt } from '../../src/authoring/index.ts';
+import { effect, operationSummary, proposalOutcome, type OperationReceipt } from '../../src/authoring/index.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
 import { errorClasses } from '../../src/effects/effect-errors.ts';
 import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
@@ -47,9 +47,7 @@ export const planTask = {
 export const planInput = z.strictObject({
   planVersion: z.number().int().positive(),
   task: agentTaskCreateSchema.shape.task,
-  operations: z.array(
-    z.strictObject({ name: z.string(), description: z.string(), idempotent: z.boolean(), reversible: z.boolean() }),
-  ),
+  operations: z.array(operationSummary),
   previousReasons: z.array(z.string()),
 });
 

@@ -41,25 +41,18 @@ const schema = z.object({
 const view: WorkflowSpec<Context>['view'] = {
   schema,
   /** The context's fields the schema names, with what the catalogue and the kit say of them. */
-  render: renderBySchema(schema, (c, record) => {
-    const s = c.plan && operations.spec(c.plan.operation);
-    return {
-      ...c,
-      task: { ...c.task, requesterId: c.requesterId },
-      plan: c.plan && { ...c.plan, inCatalogue: s !== null, idempotent: !!s?.idempotent, reversible: !!s?.reversible },
-      execution: { ...c.execution, attempts: attemptOf(c, 'execute'), maxAttempts: c.config.maxExecutionAttempts },
-      outcome: outcomeOf(c, record),
-    };
-  }),
+  render: renderBySchema(schema, (c, record) => ({
+    ...c,
+    task: { ...c.task, requesterId: c.requesterId },
+    plan: c.plan && { ...c.plan, ...operations.flags(c.plan.operation) },
+    execution: { ...c.execution, attempts: attemptOf(c, 'execute'), maxAttempts: c.config.maxExecutionAttempts },
+    outcome: outcomeOf(c, record),
+  })),
   present: {
     facts: {
       Task: '{task.title} (requested by {task.requesterId})',
       Plan: 'v{plan.version}: {plan.operation} {plan.parameters}',
-      Operation: ({ plan }) => {
-        const s = plan && operations.spec(plan.operation);
-        const recovery = s?.reversible ? '' : s?.recoveryPath ? `; recovery: ${s.recoveryPath}` : ', no recovery path';
-        return plan && `${s?.idempotent ? '' : 'not '}idempotent, ${s?.reversible ? '' : 'not '}reversible${recovery}`;
-      },
+      Operation: ({ plan }) => plan && operations.safety(plan.operation),
       'Model rationale (supporting information, not proof)': { value: '{plan.rationale}', supporting: true },
       Model: '{plan.model}, prompt {plan.promptVersion}',
       'Plan hash': '{plan.hash}',

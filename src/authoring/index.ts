@@ -46,9 +46,11 @@ export {
   catalogueExecution,
   operationCatalogue,
   operationReceipt,
+  operationSummary,
   type OperationCatalogue,
   type OperationReceipt,
   type OperationSpec,
+  type OperationSummary,
 } from './operation-catalogue.ts';
 export {
   defaultModelBudget,

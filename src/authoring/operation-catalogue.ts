@@ -28,14 +28,30 @@ export interface OperationCatalogue<TName extends string> {
   isIdempotent(name: unknown): boolean;
   /** Can be undone or declares a recovery path; an unknown operation cannot. */
   isReversibleOrRecoverable(name: unknown): boolean;
-  /** The catalogue as a model sees it: names, descriptions and flags, no schemas. */
-  summary(): { name: TName; description: string; idempotent: boolean; reversible: boolean }[];
+  /** What a view shows of a proposed operation: whether the catalogue holds it, and its flags (false outside it). */
+  flags(name: unknown): { inCatalogue: boolean; idempotent: boolean; reversible: boolean };
+  /**
+   * How it behaves, as an approver reads it: `idempotent, reversible`, or what it is not, and for one
+   * that cannot be undone its recovery path (`; recovery: …`) or `, no recovery path`.
+   */
+  safety(name: unknown): string;
+  /** The catalogue as a model sees it: names, descriptions and flags, no schemas (`operationSummary` each). */
+  summary(): OperationSummary[];
   /**
    * What is wrong with a proposed call: the operation is not in the catalogue, or each issue of its
    * parameters (`parameters.<path>: <message>`); empty when it parses. `parsed` is the parameters as parsed.
    */
   check(name: unknown, parameters: unknown): { problems: string[]; parsed?: Record<string, unknown> };
 }
+
+/** One operation of a catalogue's `summary()`, for the schema of what a model is sent. */
+export const operationSummary = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  idempotent: z.boolean(),
+  reversible: z.boolean(),
+});
+export type OperationSummary = z.infer<typeof operationSummary>;
 
 export function operationCatalogue<TName extends string>(
   specs: Readonly<Record<TName, OperationSpec>>,
@@ -51,6 +67,15 @@ export function operationCatalogue<TName extends string>(
     isReversibleOrRecoverable: (name) => {
       const s = spec(name);
       return s !== null && (s.reversible || (s.recoveryPath ?? '') !== '');
+    },
+    flags: (name) => {
+      const s = spec(name);
+      return { inCatalogue: s !== null, idempotent: !!s?.idempotent, reversible: !!s?.reversible };
+    },
+    safety: (name) => {
+      const s = spec(name);
+      const recovery = s?.reversible ? '' : s?.recoveryPath ? `; recovery: ${s.recoveryPath}` : ', no recovery path';
+      return `${s?.idempotent ? '' : 'not '}idempotent, ${s?.reversible ? '' : 'not '}reversible${recovery}`;
     },
     summary: () =>
       names.map((name) => {

@@ -4,6 +4,7 @@ import {
   catalogueExecution,
   operationCatalogue,
   operationReceipt,
+  operationSummary,
 } from '../../../src/authoring/operation-catalogue.ts';
 import { contentHashOf } from '../../../src/effects/canonical-json.ts';
 import { EffectError } from '../../../src/effects/effect-errors.ts';
@@ -40,12 +41,24 @@ describe('operationCatalogue', () => {
     ]);
   });
 
+  it('gives a view its flags and an approver its safety, for one outside it too', () => {
+    expect(catalogue.flags('tag')).toEqual({ inCatalogue: true, idempotent: true, reversible: true });
+    expect(catalogue.flags('drop')).toEqual({ inCatalogue: false, idempotent: false, reversible: false });
+    expect(['tag', 'pay', 'purge', 'drop'].map((n) => catalogue.safety(n))).toEqual([
+      'idempotent, reversible',
+      'not idempotent, not reversible; recovery: Refund it.',
+      'idempotent, not reversible, no recovery path',
+      'not idempotent, not reversible, no recovery path',
+    ]);
+  });
+
   it('summarises it for a model without schemas', () => {
     expect(catalogue.summary()).toEqual([
       { name: 'tag', description: 'Tag a record.', idempotent: true, reversible: true },
       { name: 'pay', description: 'Pay once.', idempotent: false, reversible: false },
       { name: 'purge', description: 'Purge for good.', idempotent: true, reversible: false },
     ]);
+    expect(z.array(operationSummary).parse(catalogue.summary())).toEqual(catalogue.summary());
   });
 
   it('checks a proposed call: an unknown operation, each issue of its parameters by path, or the parsed parameters', () => {
