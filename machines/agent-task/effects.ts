@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { catalogueExecution, ledgerEffects, ledgerEventsOf, operationReceipt } from '../../src/authoring/index.ts';
-import { effect, operationSummary, proposalOutcome, type OperationReceipt } from '../../src/authoring/index.ts';
+import { effect, keywordPlanner, operationSummary, proposalOutcome } from '../../src/authoring/index.ts';
+import type { OperationReceipt } from '../../src/authoring/index.ts';
 import type { PlatformAdapters } from '../../src/definitions/workflow.ts';
 import { errorClasses } from '../../src/effects/effect-errors.ts';
 import type { IdempotencyLedger } from '../../src/effects/idempotency-ledger.ts';
@@ -51,36 +52,17 @@ export const planInput = z.strictObject({
   previousReasons: z.array(z.string()),
 });
 
-/** Keywords of the title and instructions, first match wins. */
-const keywordRules: readonly [RegExp, (typeof operations.names)[number]][] = [
-  [/\b(credit|refund|compensat\w*|goodwill)\b/i, 'issue_credit'],
-  [/\b(publish|post|announce\w*|blog)\b/i, 'publish_post'],
-  [/\b(report|summary|digest)\b/i, 'send_report'],
-  [/\b(crm|record|contact|account|update)\b/i, 'update_crm_record'],
-];
-
-/**
- * The offline planner: the task's `requestedOperation` and `parameters` when given, else the
- * operation its keywords name. A task it cannot read, or that names none, gets an invalid answer.
- */
-export function localPlanner(input: unknown): unknown {
-  const parsed = planInput.safeParse(input);
-  if (!parsed.success) return { rationale: 'the planning input could not be read' };
-  const { task } = parsed.data;
-  const parameters = task.parameters ?? {};
-  if (task.requestedOperation !== undefined) {
-    const rationale = `The requester asked for ${task.requestedOperation}: "${task.title}".`;
-    return { operation: task.requestedOperation, parameters, rationale };
-  }
-  const match = keywordRules.find(([pattern]) => pattern.test(`${task.title}\n${task.instructions}`));
-  if (!match) return { parameters, rationale: 'No catalogue operation matches this task.' };
-  const words = match[0].source.replace(/\\b|\(|\)|\\w\*/g, '');
-  return {
-    operation: match[1],
-    parameters,
-    rationale: `The task mentions ${words}: ${match[1]} fits "${task.title}".`,
-  };
-}
+/** The offline planner: the task's `requestedOperation` and `parameters`, else the operation its keywords name. */
+export const localPlanner = keywordPlanner({
+  input: planInput,
+  request: ({ task }) => ({ ...task, text: `${task.title}\n${task.instructions}`, operation: task.requestedOperation }),
+  rules: [
+    [/\b(credit|refund|compensat\w*|goodwill)\b/i, 'issue_credit'],
+    [/\b(publish|post|announce\w*|blog)\b/i, 'publish_post'],
+    [/\b(report|summary|digest)\b/i, 'send_report'],
+    [/\b(crm|record|contact|account|update)\b/i, 'update_crm_record'],
+  ],
+});
 
 /** A valid plan is proposed (it grants no authority); an answer still invalid after the repair goes to a person. */
 const planProposal = { name: 'plan', result: 'PLAN_PROPOSED', giveUp: 'ESCALATE', who: 'The planning model' };

@@ -42,6 +42,7 @@ export { pickBySchema, renderBySchema } from './view-pick.ts';
 export { prefilledDecision, type PrefilledDecisionSpec } from './demo-decide.ts';
 export { jobsFromCounts } from './legacy-jobs.ts';
 export { proposalFields, proposalOutcome, type ProposalSpec } from './model-proposal.ts';
+export { keywordPlanner, type KeywordPlannerSpec } from './keyword-planner.ts';
 export {
   catalogueExecution,
   operationCatalogue,

@@ -33,6 +33,7 @@ describe('the package root export', () => {
     'attemptOf',
     'proposalFields',
     'proposalOutcome',
+    'keywordPlanner',
     'modelBudgetExhausted',
     'spendingOf',
     'decisionExamples',
