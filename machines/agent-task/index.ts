@@ -4,27 +4,21 @@
  * drives it; the path model (paths.ts) beside it.
  */
 import { z } from 'zod';
-import { attemptOf, prefilledDecision, renderBySchema, workflow } from '../../src/authoring/index.ts';
+import { attemptOf, finalOutcome, prefilledDecision, renderBySchema, workflow } from '../../src/authoring/index.ts';
 import type { WorkflowSpec } from '../../src/authoring/index.ts';
-import { finalStates } from '../../src/definitions/final-states.ts';
-import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import { agentTaskMachine, roles } from './agent-task.machine.ts';
 import { completedChecks, operations, records, type AgentTaskContext as Context } from './context.ts';
 import { createExecutor, localPlanner, planTask, type AgentTaskAdapters } from './effects.ts';
 import { agentTaskPaths } from './paths.ts';
 
-function outcomeOf(c: Context, record: WorkflowRecord) {
-  if (record.status === 'active') return null;
-  const kind = record.statePaths[0] ?? 'finished';
-  const details: Record<string, string | null | undefined> = {
-    ...{ completed: c.execution.receipt?.executionId, validationFailed: c.validation?.reasons.join('; ') },
-    ...{ rejected: c.rejection?.reason, cancelled: c.cancellation?.reason },
-  };
-  return { kind, detail: (kind in details ? details[kind] : c.execution.failure) ?? null };
-}
-
+const outcome = finalOutcome<Context>(agentTaskMachine, 'The final state the task ended in', {
+  completed: (c) => c.execution.receipt?.executionId,
+  validationFailed: (c) => c.validation?.reasons.join('; '),
+  rejected: (c) => c.rejection?.reason,
+  cancelled: (c) => c.cancellation?.reason,
+  failed: (c) => c.execution.failure,
+});
 const [str, orNull] = [z.string(), z.string().nullable()];
-const kind = z.enum(finalStates(agentTaskMachine)).describe('The final state the task ended in');
 const schema = z.object({
   task: z.object({ title: str, instructions: str, requestedOperation: orNull, dataAsOf: orNull, requesterId: str }),
   plan: records.plan
@@ -35,7 +29,7 @@ const schema = z.object({
   approval: records.approval.pick({ approverId: true, planVersion: true, planHash: true, at: true }).nullable(),
   execution: records.execution.omit({ planVersion: true }).extend({ attempts: z.number(), maxAttempts: z.number() }),
   escalation: records.escalation.omit({ by: true, at: true }).nullable(),
-  outcome: z.object({ kind, detail: orNull }).nullable(),
+  outcome: outcome.schema,
 });
 
 const view: WorkflowSpec<Context>['view'] = {
@@ -46,7 +40,7 @@ const view: WorkflowSpec<Context>['view'] = {
     task: { ...c.task, requesterId: c.requesterId },
     plan: c.plan && { ...c.plan, ...operations.flags(c.plan.operation) },
     execution: { ...c.execution, attempts: attemptOf(c, 'execute'), maxAttempts: c.config.maxExecutionAttempts },
-    outcome: outcomeOf(c, record),
+    outcome: outcome.of(c, record),
   })),
   present: {
     facts: {

@@ -38,7 +38,7 @@ export {
 } from './ledger-effects.ts';
 export { decisionChecks, type DecisionChecksSpec } from './decision-checks.ts';
 export { approvedExecutionInvariants, type ApprovedExecutionSpec } from './approved-execution.ts';
-export { pickBySchema, renderBySchema } from './view-pick.ts';
+export { finalOutcome, pickBySchema, renderBySchema } from './view-pick.ts';
 export { prefilledDecision, type PrefilledDecisionSpec } from './demo-decide.ts';
 export { jobsFromCounts } from './legacy-jobs.ts';
 export { proposalFields, proposalOutcome, type ProposalSpec } from './model-proposal.ts';

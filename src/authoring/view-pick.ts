@@ -1,9 +1,13 @@
 /**
  * A view rendered from its schema: the fields the schema names, read from a source object (the
  * context, or objects built from it), so a workflow writes its view's shape once. Never throws: a
- * field missing from the source is `null` where the schema allows it, else left out.
+ * field missing from the source is `null` where the schema allows it, else left out. And a view's
+ * outcome once the workflow is finished, from the chart's final states.
  */
-import type { z } from 'zod';
+import type { AnyStateMachine } from 'xstate';
+import { z } from 'zod';
+import { finalStates } from '../definitions/final-states.ts';
+import type { WorkflowRecord } from '../engine/decision.ts';
 
 interface Def {
   type: string;
@@ -58,4 +62,25 @@ export function renderBySchema<TContext, TRecord>(
   source: (context: TContext, record: TRecord) => Record<string, unknown>,
 ): (context: TContext, record: TRecord) => Record<string, unknown> {
   return (context, record) => pickBySchema(schema, source(context, record)) as Record<string, unknown>;
+}
+
+/**
+ * A view's `outcome`: null while the workflow is active; once finished, the final state it ended in
+ * (`kind`, one of the chart's top-level final states, `kindDescription` in the schema) and what
+ * explains it (`detail`, from `details` by final state; null for one it has none for).
+ */
+export function finalOutcome<TContext>(
+  machine: AnyStateMachine,
+  kindDescription: string,
+  details: Readonly<Record<string, (context: TContext) => string | null | undefined>>,
+) {
+  const kind = z.enum(finalStates(machine)).describe(kindDescription);
+  return {
+    schema: z.object({ kind, detail: z.string().nullable() }).nullable(),
+    of: (context: TContext, record: WorkflowRecord) => {
+      if (record.status === 'active') return null;
+      const kind = record.statePaths[0] ?? 'finished';
+      return { kind, detail: (Object.hasOwn(details, kind) ? details[kind]?.(context) : null) ?? null };
+    },
+  };
 }

@@ -24,6 +24,7 @@ describe('the package root export', () => {
     'decisionChecks',
     'renderBySchema',
     'pickBySchema',
+    'finalOutcome',
     'prefilledDecision',
     'presentFromSpec',
     'outcomesOf',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { pickBySchema, renderBySchema } from '../../../src/authoring/view-pick.ts';
+import { createMachine } from 'xstate';
+import { finalOutcome, pickBySchema, renderBySchema } from '../../../src/authoring/view-pick.ts';
+import type { WorkflowRecord } from '../../../src/engine/decision.ts';
 
 const schema = z.object({
   title: z.string(),
@@ -51,5 +53,26 @@ describe('pickBySchema', () => {
     const view = render({ title: 'x', n: 2 }, undefined);
     expect(view).toEqual({ title: 'x', note: null, owner: null, items: [], meta: {}, count: 2 });
     expect(schema.strict().safeParse(view).success).toBe(true);
+  });
+});
+
+describe('finalOutcome', () => {
+  const machine = createMachine({
+    initial: 'open',
+    states: { open: {}, done: { type: 'final' }, dropped: { type: 'final' } },
+  });
+  const outcome = finalOutcome<{ receipt: string | null }>(machine, 'How it ended', { done: (c) => c.receipt });
+  const record = (status: string, statePaths: string[]) => ({ status, statePaths }) as unknown as WorkflowRecord;
+
+  it('is null while active, else the final state and its detail', () => {
+    expect(outcome.of({ receipt: 'r1' }, record('active', ['open']))).toBeNull();
+    expect(outcome.of({ receipt: 'r1' }, record('done', ['done']))).toEqual({ kind: 'done', detail: 'r1' });
+    expect(outcome.of({ receipt: 'r1' }, record('done', ['dropped']))).toEqual({ kind: 'dropped', detail: null });
+  });
+
+  it('describes the kinds the chart can end in', () => {
+    const json = z.toJSONSchema(outcome.schema) as { anyOf: { properties?: { kind: unknown } }[] };
+    expect(json.anyOf[0]?.properties?.kind).toMatchObject({ enum: ['done', 'dropped'], description: 'How it ended' });
+    expect(outcome.schema.safeParse({ kind: 'open', detail: null }).success).toBe(false);
   });
 });
