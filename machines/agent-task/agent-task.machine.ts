@@ -8,7 +8,7 @@ import { attemptOf, deadLetter, decisionChecks, event, failure, result, setup } 
 import { executionAfter, jobsFromCounts, ledgerEventDeclarations, spendingOf } from '../../src/authoring/index.ts';
 import { modelBudgetExhausted, operationReceipt, proposalFields, type EngineInput } from '../../src/authoring/index.ts';
 import { agentTaskConfigSchema, agentTaskCreateSchema, completedChecks, dataAsOfMs } from './context.ts';
-import { operations, refusedPlanHashesOf, validationOf, type AgentTaskContext } from './context.ts';
+import { operations, refusedPlanHashesOf, validationOf, type AgentTaskContext as Context } from './context.ts';
 import { executeOperation, operationEvents, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
 
 export const roles = {
@@ -18,7 +18,6 @@ export const roles = {
   worker: 'worker',
 };
 
-type Context = AgentTaskContext;
 const planned = { operation: text(100), parameters: z.record(z.string().max(100), z.unknown()), rationale: text(4000) };
 const decision = { planVersion: z.number().int().positive(), planHash: contentHash };
 const note = { note: text(2000) };
@@ -29,7 +28,6 @@ const withRefused = (c: Context, hash: string) =>
 const executionCannotHaveHappened = ({ context: c }: { context: Context }) =>
   c.execution.status === 'notStarted' || c.execution.status === 'voided';
 const planIsValid = ({ context }: { context: Context }) => completedChecks.planValidated(context);
-/** Who may decide on a plan and on which one: shared by APPROVED and REJECTED. */
 const approverChecks = decisionChecks({ subject: 'plan', decider: 'approver', role: roles.approver });
 
 export const agentTaskMachine = setup({
@@ -66,7 +64,6 @@ export const agentTaskMachine = setup({
       e.type === 'PLAN_PROPOSED' && refusedPlanHashesOf(context).includes(e.payload.planHash),
     planIsValid,
     approverMayDecide: approverChecks,
-    /** The current version and hash, validated and still fresh, by an approver of the tenant who is not the requester. */
     approvalIsCurrentAndAuthorized: {
       ...approverChecks,
       validationPassedForCurrentPlan: planIsValid,
@@ -93,7 +90,6 @@ export const agentTaskMachine = setup({
   },
   updates: {
     recordModelUsage: ({ context: c, event: e }) => (e.type === 'PLAN_PROPOSED' ? spendingOf(c, e.payload.usage) : {}),
-    /** The next plan version, validated at the event time. */
     recordPlan: ({ context: c, event: e }) => {
       if (e.type !== 'PLAN_PROPOSED') return {};
       const { plan: p, planHash: hash, artifact, model, promptVersion } = e.payload;
@@ -136,7 +132,6 @@ export const agentTaskMachine = setup({
       const idempotencyKey = x.planVersion === planVersion ? (fenced ?? planKey) : planKey;
       return { execution: { ...x, status: 'inFlight' as const, idempotencyKey, planVersion, failure: null } };
     },
-    /** The executor's answer: a receipt (executed, or found), or what is known without one; a worker giving up: unknown. */
     recordExecution: ({ context: c, event: e }) => ({ execution: executionAfter(c.execution, operationEvents, e) }),
   },
   delays: { approvalTimeout: ({ context }) => context.config.approvalTimeoutMs },

@@ -1,9 +1,7 @@
 /**
- * The agent task's data (seed 002): the task and its configuration, the operations an agent may
- * propose (a name outside the catalogue never executes; an approval needs one that is reversible or
- * declares a recovery path) and the policy a plan is validated against, the context's records (the
- * view picks from them), and the checks guards, outcomes and paths share. Pure: no I/O, no clock
- * of its own (the time is the event's `at`); the kit keeps the jobs and their attempts.
+ * The agent task's data (seed 002): its input, configuration and records, the operations an agent may
+ * propose and the policy a plan is validated against. Pure: no I/O, no clock of its own (the time is
+ * the event's `at`); the kit keeps the jobs and their attempts.
  */
 import { z } from 'zod';
 import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-spend.ts';

@@ -13,7 +13,6 @@ import type { ModelTask } from '../../src/effects/model-client.ts';
 import { createIdempotencyLedger } from '../../src/effects/redis-idempotency-ledger.ts';
 import { agentTaskCreateSchema, operations, type AgentTaskContext } from './context.ts';
 
-/** The events of the executor's answers, and the dead letter of a worker giving up on its job. */
 export const operationEvents = ledgerEventsOf('OPERATION', 'ESCALATE');
 
 /** The executor of catalogue operations: the platform's idempotency ledger, under the namespace `agent-task`. */

@@ -1,8 +1,4 @@
-/**
- * The agent-task workflow bundle (seed 002): who creates and decides, what `completed` proves, what
- * callers and the console see (the view, its presentation, the queue summary) and how the demo
- * drives it; the path model (paths.ts) beside it.
- */
+/** The agent-task workflow bundle (seed 002): roles, what `completed` proves, the view and the demo. */
 import { z } from 'zod';
 import { attemptOf, finalOutcome, prefilledDecision, renderBySchema, workflow } from '../../src/authoring/index.ts';
 import type { WorkflowSpec } from '../../src/authoring/index.ts';
@@ -34,7 +30,6 @@ const schema = z.object({
 
 const view: WorkflowSpec<Context>['view'] = {
   schema,
-  /** The context's fields the schema names, with what the catalogue and the kit say of them. */
   render: renderBySchema(schema, (c, record) => ({
     ...c,
     task: { ...c.task, requesterId: c.requesterId },
