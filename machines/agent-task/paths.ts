@@ -1,6 +1,7 @@
 /** The agent task's path model: the creation bodies and payloads that decide branches, and the invariants of a step. */
 import { approvedExecutionInvariants, attemptOf, decisionExamples } from '../../src/authoring/index.ts';
-import { failureExamples, foreignHash, modelBudgetExhausted, type WorkflowSpec } from '../../src/authoring/index.ts';
+import { failureExamples, foreignHash, modelBudgetExhausted, proposalExamples } from '../../src/authoring/index.ts';
+import type { WorkflowSpec } from '../../src/authoring/index.ts';
 import { roles } from './agent-task.machine.ts';
 import { completedChecks, operations, refusedPlanHashesOf, type AgentTaskContext as Context } from './context.ts';
 import { ledgerExamples, operationEvents, planTask } from './effects.ts';
@@ -20,18 +21,11 @@ const bodyFor = (requestedOperation: string, parameters: Record<string, unknown>
   ...{ task: { ...pathBody.task, requestedOperation, parameters }, config: pathBody.config },
 });
 
-/** A proposal's content hash no earlier plan of the walk has: one per plan version. */
-const freshHash = (c: Context) => `sha256:${((c.plan?.version ?? 0) + 1).toString(16).padStart(64, 'e')}`;
 /** The plan the task asks for: the bodies decide between an idempotent, a non-idempotent and an irreversible one. */
 const requested = ({ task }: Context) => ({
   ...{ operation: task.requestedOperation, parameters: task.parameters ?? {}, rationale: 'requested' },
 });
-const proposal = (plan: (c: Context) => object, hash: (c: Context) => string, usage?: Record<string, number>) => ({
-  payload: (c: Context) => ({
-    ...{ plan: plan(c), planHash: hash(c), artifact: { id: 'artifact-plan', hash: foreignHash } },
-    ...{ model: 'local', promptVersion: planTask.promptVersion, ...(usage ? { usage } : {}) },
-  }),
-});
+const proposal = proposalExamples<Context>('plan', planTask.promptVersion);
 const self = { requester: roles.requester, decider: roles.approver };
 
 export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
@@ -42,15 +36,14 @@ export const agentTaskPaths: WorkflowSpec<Context>['paths'] = {
   ],
   examples: {
     PLAN_PROPOSED: {
-      valid: proposal(requested, freshHash, { promptTokens: 1200, completionTokens: 300, calls: 1 }),
-      invalidPlan: proposal(
-        () => ({ operation: 'delete_database', parameters: {}, rationale: 'clean up' }),
-        () => foreignHash,
-      ),
+      valid: proposal(requested, { usage: { promptTokens: 1200, completionTokens: 300, calls: 1 } }),
+      invalidPlan: proposal(() => ({ operation: 'delete_database', parameters: {}, rationale: 'clean up' }), {
+        hash: () => foreignHash,
+      }),
       /** Spends the default token budget (200k) at once. */
-      overBudget: proposal(requested, freshHash, { promptTokens: 150_000, completionTokens: 50_000, calls: 1 }),
+      overBudget: proposal(requested, { usage: { promptTokens: 150_000, completionTokens: 50_000, calls: 1 } }),
       /** A refused plan again (a fresh one while nothing was refused). */
-      repeated: proposal(requested, (c) => refusedPlanHashesOf(c)[0] ?? freshHash(c)),
+      repeated: proposal(requested, { hash: (c, fresh) => refusedPlanHashesOf(c)[0] ?? fresh }),
     },
     PLAN_FAILED: failureExamples,
     APPROVED: decisionExamples('plan', { self }),

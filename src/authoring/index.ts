@@ -41,7 +41,14 @@ export { approvedExecutionInvariants, type ApprovedExecutionSpec } from './appro
 export { finalOutcome, pickBySchema, renderBySchema } from './view-pick.ts';
 export { prefilledDecision, type PrefilledDecisionSpec } from './demo-decide.ts';
 export { jobsFromCounts } from './legacy-jobs.ts';
-export { proposalFields, proposalOutcome, type ProposalSpec } from './model-proposal.ts';
+export {
+  freshProposalHash,
+  proposalExamples,
+  proposalFields,
+  proposalOutcome,
+  type ProposalExampleOptions,
+  type ProposalSpec,
+} from './model-proposal.ts';
 export { keywordPlanner, type KeywordPlannerSpec } from './keyword-planner.ts';
 export {
   catalogueExecution,

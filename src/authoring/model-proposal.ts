@@ -3,6 +3,7 @@
  * hash, the answer's artifact, model, prompt version and usage) and the outcome of an effect that
  * asked for it — that result for a valid answer, the dead letter (a person) for an answer still
  * invalid after the repair. A proposal grants no authority: the chart validates it and a person decides.
+ * And a path model's examples of such a result.
  */
 import { z } from 'zod';
 import { artifactRef, contentHash, modelUsage, text } from '../definitions/event-fields.ts';
@@ -10,6 +11,7 @@ import { contentHashOf } from '../effects/canonical-json.ts';
 import { clip } from '../effects/handler-kit.ts';
 import { reportedUsageOf, type ModelCallResult } from '../effects/model-call.ts';
 import type { ModelTask } from '../effects/model-client.ts';
+import { foreignHash } from '../paths/example-variants.ts';
 
 type Fields<N extends string, S extends z.ZodRawShape> = { [K in N]: z.ZodObject<S, z.core.$strict> } & {
   [K in `${N}Hash`]: typeof contentHash;
@@ -62,4 +64,39 @@ export function proposalOutcome<T>(answer: ModelCallResult<T>, task: ModelTask, 
       usage: reportedUsageOf(answer.usage),
     },
   };
+}
+
+/**
+ * A content hash no earlier proposal of a walk has: one per version of the context's `name` record
+ * (`{ version }`, null before the first), the next version's.
+ */
+export function freshProposalHash(context: unknown, name: string): string {
+  const current = (context as Record<string, { version?: unknown } | null | undefined>)[name];
+  const version = typeof current?.version === 'number' ? current.version : 0;
+  return `sha256:${(version + 1).toString(16).padStart(64, 'e')}`;
+}
+
+export interface ProposalExampleOptions<TContext> {
+  /** The proposal's hash (a tampered or a repeated one), given the fresh one it is by default. */
+  hash?: (context: TContext, fresh: string) => string;
+  /** What the calls spent, reported with the result. */
+  usage?: Readonly<Record<string, number>>;
+}
+
+/**
+ * A maker of a path model's examples of the result `proposalFields(name, …)` declares: the output
+ * `output(context)` under `name`, its hash (`freshProposalHash` unless `hash` says otherwise), a
+ * placeholder artifact, the `local` model and `promptVersion`.
+ */
+export function proposalExamples<TContext>(name: string, promptVersion: string) {
+  return (output: (context: TContext) => object, options: ProposalExampleOptions<TContext> = {}) => ({
+    payload: (c: TContext) => {
+      const fresh = freshProposalHash(c, name);
+      const hash = options.hash ? options.hash(c, fresh) : fresh;
+      return {
+        ...{ [name]: output(c), [`${name}Hash`]: hash, artifact: { id: `artifact-${name}`, hash: foreignHash } },
+        ...{ model: 'local', promptVersion, ...(options.usage ? { usage: options.usage } : {}) },
+      };
+    },
+  });
 }

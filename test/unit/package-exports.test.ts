@@ -34,6 +34,7 @@ describe('the package root export', () => {
     'attemptOf',
     'proposalFields',
     'proposalOutcome',
+    'proposalExamples',
     'keywordPlanner',
     'modelBudgetExhausted',
     'spendingOf',

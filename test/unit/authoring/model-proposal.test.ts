@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { result } from '../../../src/authoring/index.ts';
-import { proposalFields, proposalOutcome } from '../../../src/authoring/model-proposal.ts';
+import {
+  freshProposalHash,
+  proposalExamples,
+  proposalFields,
+  proposalOutcome,
+} from '../../../src/authoring/model-proposal.ts';
 import { contentHashOf } from '../../../src/effects/canonical-json.ts';
 
 const task = {
@@ -65,6 +70,33 @@ describe('a model proposal as a result', () => {
         reason:
           'The drafting model (m1) answered invalid output twice, the second time after a repair request (artifact artifact-1): text: Required; extra key',
       },
+    });
+  });
+});
+
+describe('a proposal result in a path model', () => {
+  const proposal = proposalExamples<{ draft: { version: number } | null }>('draft', 'draft/3');
+  const payloadOf = (example: ReturnType<typeof proposal>, c: { draft: { version: number } | null }) =>
+    example.payload(c);
+
+  it('carries the output, a fresh hash per version, a placeholder artifact and the local model', () => {
+    const valid = proposal(() => ({ text: 'hi' }));
+    expect(payloadOf(valid, { draft: null })).toEqual({
+      draft: { text: 'hi' },
+      draftHash: freshProposalHash({ draft: null }, 'draft'),
+      artifact: { id: 'artifact-draft', hash: expect.stringMatching(/^sha256:/) as unknown },
+      model: 'local',
+      promptVersion: 'draft/3',
+    });
+    expect(freshProposalHash({ draft: { version: 1 } }, 'draft')).not.toBe(freshProposalHash({ draft: null }, 'draft'));
+    expect(freshProposalHash({ draft: null }, 'draft')).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('takes another hash given the fresh one, and usage', () => {
+    const repeated = proposal(() => ({ text: 'hi' }), { hash: (_, fresh) => `${fresh}!`, usage: { calls: 1 } });
+    expect(payloadOf(repeated, { draft: null })).toMatchObject({
+      draftHash: `${freshProposalHash({ draft: null }, 'draft')}!`,
+      usage: { calls: 1 },
     });
   });
 });
