@@ -7,6 +7,7 @@ import { contentHash, text } from '../../src/definitions/event-fields.ts';
 import { attemptOf, deadLetter, decisionChecks, event, failure, result, setup } from '../../src/authoring/index.ts';
 import { executionAfter, jobsFromCounts, ledgerEventDeclarations, spendingOf } from '../../src/authoring/index.ts';
 import { modelBudgetExhausted, operationReceipt, proposalFields, type EngineInput } from '../../src/authoring/index.ts';
+import { escalationOf } from '../../src/authoring/index.ts';
 import { agentTaskConfigSchema, agentTaskCreateSchema, completedChecks, dataAsOfMs } from './context.ts';
 import { operations, refusedPlanHashesOf, validationOf, type AgentTaskContext as Context } from './context.ts';
 import { executeOperation, operationEvents, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
@@ -21,7 +22,6 @@ export const roles = {
 const planned = { operation: text(100), parameters: z.record(z.string().max(100), z.unknown()), rationale: text(4000) };
 const decision = { planVersion: z.number().int().positive(), planHash: contentHash };
 const note = { note: text(2000) };
-const field = (e: { payload?: unknown }, name: string) => (e.payload as Record<string, unknown> | undefined)?.[name];
 const withRefused = (c: Context, hash: string) =>
   refusedPlanHashesOf(c).includes(hash) ? {} : { refusedPlanHashes: [...refusedPlanHashesOf(c), hash] };
 /** Never requested, or the only key used was fenced with nothing under it. */
@@ -82,7 +82,7 @@ export const agentTaskMachine = setup({
     },
     /** A worker about its own job in flight (the engine refuses stale ids), or the requester in person. */
     escalationIsAuthorised: ({ context, event: e }) =>
-      typeof field(e, 'jobId') === 'string' ||
+      typeof (e.payload as { jobId?: unknown } | undefined)?.jobId === 'string' ||
       (e.actor.id === context.requesterId && e.actor.roles.includes(roles.requester)),
     executionCannotHaveHappened,
     executionOutcomeUncertain: ({ context }) => ['inFlight', 'unknown', 'notFound'].includes(context.execution.status),
@@ -117,12 +117,7 @@ export const agentTaskMachine = setup({
     recordCancellation: ({ event: e }) => ({
       cancellation: { by: e.actor.id, reason: e.type === 'CANCEL_REQUESTED' ? e.payload.reason : e.type, at: e.at },
     }),
-    escalate: ({ context: c, event: e }, params) => {
-      const detail = field(e, 'reason') ?? field(e, 'message') ?? c.execution.failure;
-      const { reason, step } = params as { reason: string; step: string };
-      const by = (e as { actor?: { id: string } }).actor?.id ?? 'timer'; // a timer has no actor
-      return { escalation: { reason, detail: typeof detail === 'string' ? detail : null, step, by, at: e.at } };
-    },
+    escalate: ({ context: c, event: e }, params) => ({ escalation: escalationOf(e, params, c.execution.failure) }),
     closeEscalation: () => ({ escalation: null }),
     /** The plan version's key, kept across retries; a fresh one per attempt once it was fenced. */
     startExecution: ({ context: c }) => {

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
-import { executionRecord, operationCatalogue, operationReceipt, type EngineInput } from '../../src/authoring/index.ts';
+import { escalationRecord, executionRecord, operationCatalogue, operationReceipt } from '../../src/authoring/index.ts';
+import type { EngineInput } from '../../src/authoring/index.ts';
 
 const maxMs = 366 * 24 * 60 * 60 * 1000;
 const day = 24 * 60 * 60 * 1000;
@@ -60,7 +61,7 @@ export const records = {
   }),
   rejection: z.object({ ...decided, by: str, reason: str }),
   cancellation: z.object({ by: str, reason: str, at: num }),
-  escalation: z.object({ reason: str, detail: str.nullable(), step: str, by: str, at: num }),
+  escalation: escalationRecord,
   /** What the executor answered (`executionAfter`), under the key of the plan version it runs. */
   execution: executionRecord(operationReceipt).extend({ planVersion: num.nullable() }),
 };

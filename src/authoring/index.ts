@@ -37,6 +37,7 @@ export {
   type LedgerEvents,
 } from './ledger-effects.ts';
 export { decisionChecks, type DecisionChecksSpec } from './decision-checks.ts';
+export { escalationDetail, escalationOf, escalationRecord, type EscalationRecord } from './escalation.ts';
 export { approvedExecutionInvariants, type ApprovedExecutionSpec } from './approved-execution.ts';
 export { finalOutcome, pickBySchema, renderBySchema } from './view-pick.ts';
 export { prefilledDecision, type PrefilledDecisionSpec } from './demo-decide.ts';
