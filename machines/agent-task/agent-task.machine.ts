@@ -7,7 +7,7 @@ import { contentHash, text } from '../../src/definitions/event-fields.ts';
 import { attemptOf, deadLetter, decisionChecks, event, failure, result, setup } from '../../src/authoring/index.ts';
 import { executionAfter, jobsFromCounts, ledgerEventDeclarations, spendingOf } from '../../src/authoring/index.ts';
 import { modelBudgetExhausted, operationReceipt, proposalFields, type EngineInput } from '../../src/authoring/index.ts';
-import { escalationOf } from '../../src/authoring/index.ts';
+import { deciderOf, escalationOf } from '../../src/authoring/index.ts';
 import { agentTaskConfigSchema, agentTaskCreateSchema, completedChecks, dataAsOfMs } from './context.ts';
 import { operations, refusedPlanHashesOf, validationOf, type AgentTaskContext as Context } from './context.ts';
 import { executeOperation, operationEvents, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
@@ -103,11 +103,7 @@ export const agentTaskMachine = setup({
       !c.plan || c.approval?.planVersion === c.plan.version ? {} : withRefused(c, c.plan.hash),
     recordApproval: ({ event: e }) => {
       if (e.type !== 'APPROVED') return {};
-      const approver = {
-        approverId: e.actor.id,
-        approverTenantId: e.actor.tenantId,
-        approverRoles: [...e.actor.roles],
-      };
+      const approver = deciderOf(e.actor, 'approver');
       return { approval: { ...approver, ...e.payload, comment: e.payload.comment ?? null, at: e.at } };
     },
     recordRejection: ({ context: c, event: e }) =>

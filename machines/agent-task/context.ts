@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-spend.ts';
 import { text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
-import { escalationRecord, executionRecord, operationCatalogue, operationReceipt } from '../../src/authoring/index.ts';
-import type { EngineInput } from '../../src/authoring/index.ts';
+import { deciderFields, escalationRecord, executionRecord, operationCatalogue } from '../../src/authoring/index.ts';
+import { operationReceipt, type EngineInput } from '../../src/authoring/index.ts';
 
 const maxMs = 366 * 24 * 60 * 60 * 1000;
 const day = 24 * 60 * 60 * 1000;
@@ -52,13 +52,7 @@ export const records = {
     ...{ artifact: z.object({ id: str, hash: str }), model: str, promptVersion: str, proposedAt: num },
   }),
   validation: z.object({ ...decided, ok: z.boolean(), reasons: strings, policyVersion: str }),
-  approval: z.object({
-    ...decided,
-    approverId: str,
-    approverTenantId: str,
-    approverRoles: strings,
-    comment: str.nullable(),
-  }),
+  approval: z.object({ ...decided, ...deciderFields('approver'), comment: str.nullable() }),
   rejection: z.object({ ...decided, by: str, reason: str }),
   cancellation: z.object({ by: str, reason: str, at: num }),
   escalation: escalationRecord,

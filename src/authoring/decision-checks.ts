@@ -4,8 +4,9 @@
  * the payload against `<subject>.version`, `.hash`), and the decider is of the case's tenant, holds
  * the deciding role and is not the requester (four eyes). Named `<subject>VersionIsCurrent`,
  * `<subject>HashMatches`, `<decider>IsNotRequester`, `<decider>SameTenant`, `<decider>HasRole`, so a
- * refusal lists what failed.
+ * refusal lists what failed. And who decided, as the decision's record keeps them.
  */
+import { z } from 'zod';
 import type { AnyEnvelope } from './events.ts';
 
 type DecisionCheck = (args: { context: unknown; event: AnyEnvelope }) => boolean;
@@ -37,5 +38,26 @@ export function decisionChecks({ subject, decider, role }: DecisionChecksSpec): 
       e.actor !== undefined && e.actor.id !== fieldOf(c, 'requesterId'),
     [`${decider}SameTenant`]: ({ context: c, event: e }) => e.actor?.tenantId === fieldOf(c, 'tenantId'),
     [`${decider}HasRole`]: ({ event: e }) => e.actor?.roles.includes(role) ?? false,
+  };
+}
+
+type DeciderFields<D extends string> = { [K in `${D}Id` | `${D}TenantId`]: z.ZodString } & {
+  [K in `${D}Roles`]: z.ZodArray<z.ZodString>;
+};
+
+/** The fields of a decision's record naming who decided: `<decider>Id`, `<decider>TenantId`, `<decider>Roles`. */
+export function deciderFields<D extends string>(decider: D): DeciderFields<D> {
+  const fields = { [`${decider}Id`]: z.string(), [`${decider}TenantId`]: z.string() };
+  return { ...fields, [`${decider}Roles`]: z.array(z.string()) } as DeciderFields<D>;
+}
+
+/** Who decided, as `deciderFields(decider)` names them: the actor's id, tenant and roles at the time. */
+export function deciderOf<D extends string>(
+  actor: { id: string; tenantId: string; roles: readonly string[] },
+  decider: D,
+) {
+  const fields = { [`${decider}Id`]: actor.id, [`${decider}TenantId`]: actor.tenantId };
+  return { ...fields, [`${decider}Roles`]: [...actor.roles] } as { [K in `${D}Id` | `${D}TenantId`]: string } & {
+    [K in `${D}Roles`]: string[];
   };
 }

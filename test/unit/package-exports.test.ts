@@ -22,6 +22,7 @@ describe('the package root export', () => {
     'ledgerEventDeclarations',
     'executionRecord',
     'decisionChecks',
+    'deciderOf',
     'escalationOf',
     'renderBySchema',
     'pickBySchema',

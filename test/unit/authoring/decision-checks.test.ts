@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decisionChecks } from '../../../src/authoring/decision-checks.ts';
+import { z } from 'zod';
+import { decisionChecks, deciderFields, deciderOf } from '../../../src/authoring/decision-checks.ts';
 import type { AnyEnvelope } from '../../../src/authoring/events.ts';
 
 const checks = decisionChecks({ subject: 'offer', decider: 'buyer', role: 'buyer' });
@@ -46,5 +47,16 @@ describe('decisionChecks', () => {
     const check = checks.offerVersionIsCurrent;
     expect(check?.({ context, event: { ...envelope({}), payload: probe } })).toBe(false);
     expect(reads).toContain('offerVersion');
+  });
+});
+
+describe('deciderFields and deciderOf', () => {
+  it('record who decided under the decider’s name: id, tenant and roles at the time', () => {
+    const actor = { id: 'b-1', tenantId: 't', roles: ['buyer'] };
+    const decided = deciderOf(actor, 'buyer');
+    expect(decided).toEqual({ buyerId: 'b-1', buyerTenantId: 't', buyerRoles: ['buyer'] });
+    expect(decided.buyerRoles).not.toBe(actor.roles);
+    expect(z.strictObject(deciderFields('buyer')).safeParse(decided).success).toBe(true);
+    expect(Object.keys(deciderFields('buyer'))).toEqual(['buyerId', 'buyerTenantId', 'buyerRoles']);
   });
 });
