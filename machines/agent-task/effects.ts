@@ -24,11 +24,7 @@ export type AgentTaskDeps = PlatformAdapters & AgentTaskAdapters;
 export const createExecutor = (platform: PlatformAdapters) =>
   createIdempotencyLedger(platform, { namespace: 'agent-task', receipt: operationReceipt });
 
-export const planOutput = z.strictObject({
-  operation: z.enum(operations.names),
-  parameters: z.record(z.string(), z.unknown()),
-  rationale: z.string().trim().min(1).max(4000),
-});
+export const planOutput = operations.proposalOutput(4000);
 
 export const planTask = {
   name: 'plan-agent-task',

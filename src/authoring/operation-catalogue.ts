@@ -35,6 +35,15 @@ export interface OperationCatalogue<TName extends string> {
    * that cannot be undone its recovery path (`; recovery: …`) or `, no recovery path`.
    */
   safety(name: unknown): string;
+  /**
+   * What a model answers when it proposes one call (a model task's `output`): an `operation` of the
+   * catalogue, its `parameters` (checked by `check`, not here) and a `rationale` of at most `rationaleMax` characters.
+   */
+  proposalOutput(rationaleMax?: number): z.ZodObject<{
+    operation: z.ZodEnum<{ [K in TName]: K }>;
+    parameters: z.ZodRecord<z.ZodString, z.ZodUnknown>;
+    rationale: z.ZodString;
+  }>;
   /** The catalogue as a model sees it: names, descriptions and flags, no schemas (`operationSummary` each). */
   summary(): OperationSummary[];
   /**
@@ -77,6 +86,12 @@ export function operationCatalogue<TName extends string>(
       const recovery = s?.reversible ? '' : s?.recoveryPath ? `; recovery: ${s.recoveryPath}` : ', no recovery path';
       return `${s?.idempotent ? '' : 'not '}idempotent, ${s?.reversible ? '' : 'not '}reversible${recovery}`;
     },
+    proposalOutput: (rationaleMax = 4000) =>
+      z.strictObject({
+        operation: z.enum(names),
+        parameters: z.record(z.string(), z.unknown()),
+        rationale: z.string().trim().min(1).max(rationaleMax),
+      }),
     summary: () =>
       names.map((name) => {
         const { description, idempotent, reversible } = specs[name];

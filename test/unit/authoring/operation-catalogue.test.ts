@@ -52,6 +52,18 @@ describe('operationCatalogue', () => {
     ]);
   });
 
+  it('gives a model’s proposal of one call its output schema', () => {
+    const output = catalogue.proposalOutput(10);
+    expect(output.parse({ operation: 'pay', parameters: { amount: 1 }, rationale: ' why ' })).toEqual({
+      operation: 'pay',
+      parameters: { amount: 1 },
+      rationale: 'why',
+    });
+    expect(output.safeParse({ operation: 'drop', parameters: {}, rationale: 'why' }).success).toBe(false);
+    expect(output.safeParse({ operation: 'pay', parameters: {}, rationale: 'x'.repeat(11) }).success).toBe(false);
+    expect(output.safeParse({ operation: 'pay', parameters: {}, rationale: 'why', extra: 1 }).success).toBe(false);
+  });
+
   it('summarises it for a model without schemas', () => {
     expect(catalogue.summary()).toEqual([
       { name: 'tag', description: 'Tag a record.', idempotent: true, reversible: true },
