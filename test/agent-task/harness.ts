@@ -1,7 +1,7 @@
 /** Drives one agent task through the pure decider, keeping the record, the jobs, the timers and the audit trail. */
 import { heldJob } from '../support/job-results.ts';
 import { agentTaskV1 } from '../../machines/agent-task/index.ts';
-import { pathBody } from '../../machines/agent-task/paths.ts';
+import { pathBody } from '../../machines/agent-task/index.ts';
 import type { AgentTaskContext } from '../../machines/agent-task/context.ts';
 import { decideCreate, decideEvent, decideTimer } from '../../src/engine/decider.ts';
 import type { AuditEntry, Decision, Effect, WorkflowRecord } from '../../src/engine/decision.ts';
