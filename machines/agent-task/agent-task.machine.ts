@@ -7,7 +7,7 @@ import { contentHash, text } from '../../src/definitions/event-fields.ts';
 import { attemptOf, deadLetter, decisionChecks, event, failure, result, setup } from '../../src/authoring/index.ts';
 import { executionAfter, jobsFromCounts, ledgerEventDeclarations, spendingOf } from '../../src/authoring/index.ts';
 import { modelBudgetExhausted, operationReceipt, proposalFields, type EngineInput } from '../../src/authoring/index.ts';
-import { deciderOf, escalationOf } from '../../src/authoring/index.ts';
+import { deciderOf, escalationOf, nextProposal } from '../../src/authoring/index.ts';
 import { agentTaskConfigSchema, agentTaskCreateSchema, completedChecks, dataAsOfMs } from './context.ts';
 import { operations, refusedPlanHashesOf, validationOf, type AgentTaskContext as Context } from './context.ts';
 import { executeOperation, operationEvents, reconcileOperation, requestPlan, voidOperation } from './effects.ts';
@@ -92,11 +92,9 @@ export const agentTaskMachine = setup({
     recordModelUsage: ({ context: c, event: e }) => (e.type === 'PLAN_PROPOSED' ? spendingOf(c, e.payload.usage) : {}),
     recordPlan: ({ context: c, event: e }) => {
       if (e.type !== 'PLAN_PROPOSED') return {};
-      const { plan: p, planHash: hash, artifact, model, promptVersion } = e.payload;
-      const version = (c.plan?.version ?? 0) + 1;
-      const plan = { version, hash, ...p, artifact, model, promptVersion, proposedAt: e.at };
+      const plan = nextProposal(c.plan, 'plan', e.payload, e.at);
       const validation = validationOf(plan, c, e.at);
-      return { plan, validation, approval: null, rejection: null, ...(validation.ok ? {} : withRefused(c, hash)) };
+      return { plan, validation, approval: null, rejection: null, ...(validation.ok ? {} : withRefused(c, plan.hash)) };
     },
     /** A plan sent back before any approval is refused with it (an approved, fenced one may come again). */
     recordReplan: ({ context: c }) =>

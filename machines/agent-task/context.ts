@@ -8,7 +8,7 @@ import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-
 import { text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
 import { deciderFields, escalationRecord, executionRecord, operationCatalogue } from '../../src/authoring/index.ts';
-import { operationReceipt, type EngineInput } from '../../src/authoring/index.ts';
+import { operationReceipt, proposalRecord, type EngineInput } from '../../src/authoring/index.ts';
 
 const maxMs = 366 * 24 * 60 * 60 * 1000;
 const day = 24 * 60 * 60 * 1000;
@@ -45,11 +45,10 @@ const decided = { planVersion: num, planHash: str, at: num };
 
 /** The context's records, each null until it happens (the view picks its fields from them). */
 export const records = {
-  plan: z.object({
-    /** `hash`: `contentHashOf({ operation, parameters, rationale })`, what an approver approves. */
-    ...{ version: num, hash: str, operation: str, parameters: z.record(str, z.unknown()) },
+  /** `hash`: `contentHashOf({ operation, parameters, rationale })`, what an approver approves. */
+  plan: proposalRecord({
+    ...{ operation: str, parameters: z.record(str, z.unknown()) },
     rationale: str.describe('The model’s rationale: supporting information for the approver, not proof'),
-    ...{ artifact: z.object({ id: str, hash: str }), model: str, promptVersion: str, proposedAt: num },
   }),
   validation: z.object({ ...decided, ok: z.boolean(), reasons: strings, policyVersion: str }),
   approval: z.object({ ...decided, ...deciderFields('approver'), comment: str.nullable() }),

@@ -44,9 +44,11 @@ export { prefilledDecision, type PrefilledDecisionSpec } from './demo-decide.ts'
 export { jobsFromCounts } from './legacy-jobs.ts';
 export {
   freshProposalHash,
+  nextProposal,
   proposalExamples,
   proposalFields,
   proposalOutcome,
+  proposalRecord,
   type ProposalExampleOptions,
   type ProposalSpec,
 } from './model-proposal.ts';

@@ -67,6 +67,37 @@ export function proposalOutcome<T>(answer: ModelCallResult<T>, task: ModelTask, 
 }
 
 /**
+ * A model's proposal as the context records it, version after version: its `version` (1, 2, …), its
+ * content `hash` (what a person approves), the output's fields (`shape`), the artifact the answer is
+ * kept as, the model, the prompt version and when it was proposed.
+ */
+export function proposalRecord<S extends z.ZodRawShape>(shape: S) {
+  const [str, num] = [z.string(), z.number()];
+  const source = { artifact: z.object({ id: str, hash: str }), model: str, promptVersion: str, proposedAt: num };
+  return z.object({ version: num, hash: str, ...shape, ...source });
+}
+
+type ProposalPayload<N extends string> = { [K in N]: object } & {
+  artifact: { id: string; hash: string };
+  model: string;
+  promptVersion: string;
+};
+type Source = { artifact: { id: string; hash: string }; model: string; promptVersion: string; proposedAt: number };
+
+/** The next version of the proposal `name` (`proposalRecord`), from the payload of its result (`proposalFields`) at `at`. */
+export function nextProposal<N extends string, P extends ProposalPayload<N>>(
+  current: { version: number } | null,
+  name: N,
+  payload: P,
+  at: number,
+): { version: number; hash: string } & P[N] & Source {
+  const { artifact, model, promptVersion } = payload;
+  const hash = (payload as unknown as Record<string, string>)[`${name}Hash`] ?? '';
+  const version = (current?.version ?? 0) + 1;
+  return { version, hash, ...payload[name], artifact, model, promptVersion, proposedAt: at };
+}
+
+/**
  * A content hash no earlier proposal of a walk has: one per version of the context's `name` record
  * (`{ version }`, null before the first), the next version's.
  */

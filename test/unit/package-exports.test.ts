@@ -36,6 +36,7 @@ describe('the package root export', () => {
     'attemptOf',
     'proposalFields',
     'proposalOutcome',
+    'nextProposal',
     'proposalExamples',
     'keywordPlanner',
     'modelBudgetExhausted',

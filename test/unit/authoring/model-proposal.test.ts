@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { result } from '../../../src/authoring/index.ts';
-import {
-  freshProposalHash,
-  proposalExamples,
-  proposalFields,
-  proposalOutcome,
-} from '../../../src/authoring/model-proposal.ts';
+import { freshProposalHash, nextProposal, proposalExamples } from '../../../src/authoring/model-proposal.ts';
+import { proposalFields, proposalOutcome, proposalRecord } from '../../../src/authoring/model-proposal.ts';
 import { contentHashOf } from '../../../src/effects/canonical-json.ts';
 
 const task = {
@@ -98,5 +94,23 @@ describe('a proposal result in a path model', () => {
       draftHash: `${freshProposalHash({ draft: null }, 'draft')}!`,
       usage: { calls: 1 },
     });
+  });
+});
+
+describe('a proposal as the context records it', () => {
+  it('numbers the versions and keeps the output, its hash, the artifact, model, prompt and time', () => {
+    const payload = { draft: { text: 'hi' }, draftHash: 'sha256:h', artifact, model: 'm', promptVersion: 'p', usage };
+    const first = nextProposal(null, 'draft', payload, 5);
+    expect(first).toEqual({
+      version: 1,
+      hash: 'sha256:h',
+      text: 'hi',
+      artifact,
+      model: 'm',
+      promptVersion: 'p',
+      proposedAt: 5,
+    });
+    expect(nextProposal(first, 'draft', payload, 6)).toMatchObject({ version: 2, proposedAt: 6 });
+    expect(proposalRecord({ text: z.string() }).strict().safeParse(first).success).toBe(true);
   });
 });
