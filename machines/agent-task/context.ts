@@ -8,7 +8,7 @@ import { modelBudgetFields, type ModelSpend } from '../../src/definitions/model-
 import { text } from '../../src/definitions/event-fields.ts';
 import { isoToEpochMs } from '../../src/definitions/iso-time.ts';
 import { deciderFields, escalationRecord, executionRecord, operationCatalogue } from '../../src/authoring/index.ts';
-import { operationReceipt, proposalRecord, type EngineInput } from '../../src/authoring/index.ts';
+import { namesCurrent, operationReceipt, proposalRecord, type EngineInput } from '../../src/authoring/index.ts';
 
 const maxMs = 366 * 24 * 60 * 60 * 1000;
 const day = 24 * 60 * 60 * 1000;
@@ -74,15 +74,11 @@ type Context = AgentTaskContext;
 export const refusedPlanHashesOf = (c: Pick<Context, 'refusedPlanHashes'>) => c.refusedPlanHashes ?? [];
 export const dataAsOfMs = (c: Context) => (c.task.dataAsOf === undefined ? null : isoToEpochMs(c.task.dataAsOf));
 
-/** A record (a validation, an approval) naming the current plan's version and hash. */
-const namesCurrentPlan = ({ plan }: Context, r: { planVersion: number; planHash: string } | null) =>
-  plan !== null && r !== null && r.planVersion === plan.version && r.planHash === plan.hash;
-
 /** What `completed` proves: the current plan validated, approved by another person of the tenant, executed with a receipt. */
 export const completedChecks = {
-  planValidated: (c) => namesCurrentPlan(c, c.validation) && c.validation?.ok === true,
+  planValidated: (c) => namesCurrent(c, 'plan', c.validation) && c.validation?.ok === true,
   approvedCurrentPlan: (c) =>
-    namesCurrentPlan(c, c.approval) &&
+    namesCurrent(c, 'plan', c.approval) &&
     c.approval?.approverTenantId === c.tenantId &&
     c.approval.approverId !== c.requesterId,
   executionReceipt: ({ plan, execution: x }) =>

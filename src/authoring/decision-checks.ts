@@ -23,6 +23,22 @@ export interface DecisionChecksSpec {
 const fieldOf = (value: unknown, name: string): unknown =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 
+/**
+ * Whether `record` (a validation, an approval: a decision's record) names the context's current
+ * `subject` by its `<subject>Version` and `<subject>Hash`; never while there is no subject or record.
+ */
+export function namesCurrent(context: unknown, subject: string, record: unknown): boolean {
+  const current = fieldOf(context, subject);
+  const version = fieldOf(current, 'version');
+  const hash = fieldOf(current, 'hash');
+  return (
+    version !== undefined &&
+    hash !== undefined &&
+    fieldOf(record, `${subject}Version`) === version &&
+    fieldOf(record, `${subject}Hash`) === hash
+  );
+}
+
 export function decisionChecks({ subject, decider, role }: DecisionChecksSpec): Record<string, DecisionCheck> {
   const current = (context: unknown, part: 'version' | 'hash') => fieldOf(fieldOf(context, subject), part);
   // Read as a property whatever the payload is: the allowed-events probe (a proxy) must see the read.

@@ -36,7 +36,7 @@ export {
   type ExecutionStatus,
   type LedgerEvents,
 } from './ledger-effects.ts';
-export { decisionChecks, deciderFields, deciderOf, type DecisionChecksSpec } from './decision-checks.ts';
+export { decisionChecks, deciderFields, deciderOf, namesCurrent, type DecisionChecksSpec } from './decision-checks.ts';
 export { escalationDetail, escalationOf, escalationRecord, type EscalationRecord } from './escalation.ts';
 export { approvedExecutionInvariants, type ApprovedExecutionSpec } from './approved-execution.ts';
 export { finalOutcome, pickBySchema, renderBySchema } from './view-pick.ts';

@@ -22,6 +22,7 @@ describe('the package root export', () => {
     'ledgerEventDeclarations',
     'executionRecord',
     'decisionChecks',
+    'namesCurrent',
     'deciderOf',
     'escalationOf',
     'renderBySchema',

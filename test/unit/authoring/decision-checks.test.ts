@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { decisionChecks, deciderFields, deciderOf } from '../../../src/authoring/decision-checks.ts';
+import { decisionChecks, deciderFields, deciderOf, namesCurrent } from '../../../src/authoring/decision-checks.ts';
 import type { AnyEnvelope } from '../../../src/authoring/events.ts';
 
 const checks = decisionChecks({ subject: 'offer', decider: 'buyer', role: 'buyer' });
@@ -58,5 +58,16 @@ describe('deciderFields and deciderOf', () => {
     expect(decided.buyerRoles).not.toBe(actor.roles);
     expect(z.strictObject(deciderFields('buyer')).safeParse(decided).success).toBe(true);
     expect(Object.keys(deciderFields('buyer'))).toEqual(['buyerId', 'buyerTenantId', 'buyerRoles']);
+  });
+});
+
+describe('namesCurrent', () => {
+  it('holds for a record naming the current version and hash, never without a subject or a record', () => {
+    const record = { offerVersion: 2, offerHash: 'h2' };
+    expect(namesCurrent(context, 'offer', record)).toBe(true);
+    expect(namesCurrent(context, 'offer', { ...record, offerVersion: 1 })).toBe(false);
+    expect(namesCurrent(context, 'offer', { ...record, offerHash: 'hx' })).toBe(false);
+    expect(namesCurrent(context, 'offer', null)).toBe(false);
+    expect(namesCurrent({ ...context, offer: null }, 'offer', {})).toBe(false);
   });
 });
