@@ -32,10 +32,9 @@ export function createApp(deps: ApiDeps) {
     // The template of the route that answered (`/v1/workflows/:id`); a request no route took
     // answers from a middleware's pattern (`/v1/*`, `*`). Either way the label values are bounded.
     const route = routePath(c as Context);
-    deps.metrics?.httpDuration?.observe(
-      { method: c.req.method, route, status: String(c.res.status) },
-      Math.max(0, ms) / 1000,
-    );
+    // A long poll lasts as long as it was asked to wait: its time is not the route's latency.
+    const histogram = c.get('waited') ? deps.metrics?.httpWaitDuration : deps.metrics?.httpDuration;
+    histogram?.observe({ method: c.req.method, route, status: String(c.res.status) }, Math.max(0, ms) / 1000);
     const fields = {
       requestId: c.get('requestId'),
       method: c.req.method,

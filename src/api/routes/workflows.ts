@@ -277,6 +277,7 @@ export function workflowRoutes(deps: ApiDeps) {
     waitMs = 30_000,
   ): Promise<WorkflowRecord> {
     if (done(first) || waitMs === 0) return first;
+    c.set('waited', true);
     const principal = c.get('principal');
     const who = callerKey(principal.tenantId, principal.id);
     const open = waits.get(who) ?? 0;
