@@ -84,5 +84,7 @@ export interface ApiEnv {
     workflowId: string;
     /** Set by a request that waits for something (a long poll, a claim with `waitMs`): timed apart. */
     waited: boolean;
+    /** The `error.code` of an error answer, for the request log. */
+    errorCode: string;
   };
 }

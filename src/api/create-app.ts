@@ -40,6 +40,7 @@ export function createApp(deps: ApiDeps) {
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
+      ...(c.res.status >= 400 ? { code: c.get('errorCode') } : {}),
       workflowId: c.get('workflowId'),
       ms,
     };
@@ -99,13 +100,14 @@ export function createApp(deps: ApiDeps) {
     return c.json({ status: ready ? 'ready' : 'unavailable', store, workers }, ready ? 200 : 503);
   });
 
-  app.notFound((c) => c.json(errorBody('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => sendError(c, new ApiError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => {
     if (error instanceof ApiError) return sendError(c, error);
     if (error instanceof HTTPException && error.status === 413) {
       return sendError(c, new ApiError('PAYLOAD_TOO_LARGE', 'the body is too large'));
     }
     if (error instanceof HTTPException && error.status < 500) {
+      c.set('errorCode', 'BAD_REQUEST');
       return c.json(errorBody('BAD_REQUEST', error.message || 'bad request'), error.status);
     }
     deps.logger?.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');

@@ -295,7 +295,10 @@ export function createWorker(options: WorkerOptions) {
     if (outcome.outcome === 'conflict') return 'retry';
     if (outcome.outcome === 'refused' && outcome.code === 'LEASE_NOT_HELD') {
       // Took longer than the job lease: another delivery owns the job now (or will, once reclaimed).
-      logger.warn({ jobId: message.jobId, reason: outcome.details.reason }, 'job lease lost before the result');
+      logger.warn(
+        { workflowId: message.workflowId, jobId: message.jobId, reason: outcome.details.reason },
+        'job lease lost before the result',
+      );
       return 'retry';
     }
     if (outcome.outcome === 'refused') {
@@ -304,7 +307,12 @@ export function createWorker(options: WorkerOptions) {
       // A job still in flight whose result does not fit it is no late result: it would wait forever.
       const late = outcome.code === 'STALE_JOB' && outcome.details.jobInFlight !== true;
       const benign = late || outcome.code === 'WORKFLOW_FINISHED';
-      const fields = { jobId: message.jobId, code: outcome.code, message: outcome.message };
+      const fields = {
+        workflowId: message.workflowId,
+        jobId: message.jobId,
+        code: outcome.code,
+        message: outcome.message,
+      };
       if (benign) {
         logger.debug(fields, 'job result refused');
         return 'refused';
