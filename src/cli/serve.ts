@@ -17,6 +17,7 @@ import type { ClaimValue } from '../engine/principal.ts';
 import type { Role } from '../runtime/runner.ts';
 import { setupTracing } from '../observability/index.ts';
 import { createSystem } from '../system.ts';
+import { UsageError } from './commands.ts';
 import { readOrCreateSecretFile } from './secret-file.ts';
 
 export const roleNames = ['api', 'worker', 'timers'] as const;
@@ -26,7 +27,7 @@ export function parseRoles(role: string | undefined): Set<ProcessRole> {
   if (role === undefined || role === 'all') return new Set(roleNames);
   const roles = role.split(',');
   if (roles.every((r) => (roleNames as readonly string[]).includes(r))) return new Set(roles as ProcessRole[]);
-  throw new Error(`unknown role ${role}: use ${roleNames.join(', ')} (comma-separated) or all`);
+  throw new UsageError(`unknown role ${role}: use ${roleNames.join(', ')} (comma-separated) or all`);
 }
 
 /** The claims a starter token of `role` carries: what the workflow names for it (an approver's limit). */

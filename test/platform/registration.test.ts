@@ -22,8 +22,14 @@ const registry = createRegistry(bundles);
 
 async function warden(...argv: string[]) {
   const lines: string[] = [];
-  const code = await main(argv, bundles, (line) => lines.push(line));
-  return { code, out: lines.join('\n') };
+  const errors: string[] = [];
+  const code = await main(
+    argv,
+    bundles,
+    (line) => lines.push(line),
+    (line) => errors.push(line),
+  );
+  return { code, out: lines.join('\n'), err: errors.join('\n') };
 }
 
 let world: HttpWorld;
@@ -108,7 +114,7 @@ describe('a definition registered beside the shipped ones', () => {
     expect(report.transitionsCovered).toBe(report.transitionsTotal);
     const unknown = await warden('paths', '--definition', 'nope');
     expect(unknown.code).toBe(2);
-    expect(unknown.out).toBe(`unknown definition nope; registered: ${[...registry.versions.keys()].join(', ')}`);
+    expect(unknown.err).toBe(`unknown definition nope; registered: ${[...registry.versions.keys()].join(', ')}`);
   });
 
   it('passes the Stately check once its files are generated, every other definition’s as committed', () => {
