@@ -127,7 +127,8 @@ export async function main(
           const { createLogger } = await import('../observability/logger.ts');
           return await serveProcesses(processes, createLogger(config));
         }
-        const code = await serve(loadConfig(), await registry(), roles, print);
+        // Starter tokens are printed only on a terminal (else written to a file only its owner reads).
+        const code = await serve(loadConfig(), await registry(), roles, print, { terminal: process.stdout.isTTY });
         leaveServeCluster();
         return code;
       }

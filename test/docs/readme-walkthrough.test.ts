@@ -1,10 +1,11 @@
 /**
  * The README's "Walkthrough with curl", run as a newcomer would: `warden serve` started without
- * WARDEN_JWT_SECRET in a directory of its own, the `export BASE=… AGENT=…` line it prints pasted
- * into bash, then the README's block, verbatim, in the same shell.
+ * WARDEN_JWT_SECRET in a directory of its own, the `export BASE=… AGENT=…` line it gives pasted
+ * into bash, then the README's block, verbatim, in the same shell. Its stdout is a pipe here, not
+ * a terminal, so it writes that line to `.warden/starter-tokens` instead of printing it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,22 +66,28 @@ beforeAll(async () => {
   });
   const started = server;
   exportLine = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`warden serve printed no export line within 60 s:\n${printed}`));
-    }, 60_000);
     const take = (chunk: Buffer) => {
       printed += chunk.toString();
-      const line = /^export BASE=.*$/m.exec(printed)?.[0];
-      if (line) {
-        clearTimeout(timer);
-        resolve(line);
-      }
     };
     started.stdout?.on('data', take);
     started.stderr?.on('data', take);
+    const poll = setInterval(() => {
+      const file = join(cwd, '.warden/starter-tokens');
+      const line = existsSync(file) ? /^export BASE=.*$/m.exec(readFileSync(file, 'utf8'))?.[0] : undefined;
+      if (line) {
+        clearTimeout(timer);
+        clearInterval(poll);
+        resolve(line);
+      }
+    }, 100);
+    const timer = setTimeout(() => {
+      clearInterval(poll);
+      reject(new Error(`warden serve wrote no export line within 60 s:\n${printed}`));
+    }, 60_000);
     started.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`warden serve exited (${code}) before it printed the export line:\n${printed}`));
+      clearInterval(poll);
+      reject(new Error(`warden serve exited (${code}) before it wrote the export line:\n${printed}`));
     });
   });
 }, 90_000);
@@ -106,6 +113,9 @@ describe('the README walkthrough', () => {
       /^export BASE=http:\/\/127\.0\.0\.1:\d+ AGENT=[\w.-]+ APPROVER=[\w.-]+ REVIEWER=[\w.-]+$/,
     );
     expect(statSync(join(cwd, '.warden/secret')).mode & 0o777).toBe(0o600);
+    // Written for its owner only, never into the server's output (a log pipeline's input).
+    expect(statSync(join(cwd, '.warden/starter-tokens')).mode & 0o777).toBe(0o600);
+    expect(printed).not.toContain('export BASE=');
     expect(statSync(join(cwd, '.warden')).mode & 0o777).toBe(0o700);
   });
 

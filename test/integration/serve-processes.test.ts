@@ -4,7 +4,7 @@
  * stop on one SIGTERM to the first.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +57,10 @@ describe('serve --processes', { timeout: 90_000 }, () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       const base = await until('the API', () => Promise.resolve(/"url":"(http:\/\/[^"]+)"/.exec(output)?.[1] ?? null));
-      const agent = await until('the tokens', () => Promise.resolve(/AGENT=(\S+)/.exec(output)?.[1] ?? null));
+      // stdout is not a terminal: the first process writes the starter tokens beside the secret.
+      const agent = await until('the tokens', () =>
+        Promise.resolve(/AGENT=(\S+)/.exec(readFileSync(join(dir, 'starter-tokens'), 'utf8'))?.[1] ?? null),
+      );
       // Both processes hold worker leases, and between them every shard.
       await until('two worker processes', async () =>
         (await redis.zcard(`${prefix}:processes:worker`)) === 2 ? true : null,
@@ -71,7 +74,8 @@ describe('serve --processes', { timeout: 90_000 }, () => {
       });
       expect(holders.size).toBe(2);
       expect((output.match(/"msg":"API listening on /g) ?? []).length).toBe(2);
-      expect((output.match(/export BASE=/g) ?? []).length).toBe(1);
+      expect((output.match(/"tokensFile":/g) ?? []).length).toBe(1);
+      expect(output).not.toContain('export BASE=');
 
       const ids: string[] = [];
       for (let i = 0; i < 6; i++) {
