@@ -20,7 +20,25 @@ import { docsRoutes } from './routes/docs.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
 
+/** A workflow's stream, the one route a stream ticket opens. */
+const streamPath = /^\/v1\/workflows\/([^/]+)\/stream$/;
+
 export function createApp(deps: ApiDeps) {
+  /** The caller: its bearer token, or on a stream without one, its ticket for that stream. */
+  function authenticated(request: {
+    header(name: string): string | undefined;
+    query(name: string): string | undefined;
+    path: string;
+  }) {
+    const header = request.header('Authorization');
+    const ticket = header === undefined ? request.query('ticket') : undefined;
+    const stream = streamPath.exec(request.path);
+    if (ticket !== undefined && stream?.[1] && deps.auth.tickets) {
+      return Promise.resolve(deps.auth.tickets.redeem(ticket, decodeURIComponent(stream[1])));
+    }
+    return deps.auth.authenticate(header);
+  }
+
   const app = new Hono<ApiEnv>();
   const limiter = createRateLimiter({ perMinute: deps.ratePerMinute, clock: deps.clock });
 
@@ -71,7 +89,7 @@ export function createApp(deps: ApiDeps) {
     return streamedBodyLimit(c as Context<ApiEnv, string>, next);
   });
   app.use('/v1/*', async (c, next) => {
-    const principal = await deps.auth.authenticate(c.req.header('Authorization'));
+    const principal = await authenticated(c.req);
     c.set('principal', principal);
     const wait = limiter.take(callerKey(principal.tenantId, principal.id));
     if (wait > 0) {
