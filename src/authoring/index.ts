@@ -17,7 +17,17 @@ export {
   type GuardDeclaration,
   type Update,
 } from './setup.ts';
-export { effect, type EffectDeclaration, type EffectOutcome, type RetryPolicy, type RunContext } from './effect.ts';
+export {
+  effect,
+  effectsOf,
+  retryPoliciesOf,
+  type EffectDeclaration,
+  type EffectOutcome,
+  type RetryPolicy,
+  type RetryPolicyData,
+  type RunContext,
+  type TypedEffect,
+} from './effect.ts';
 export { deadLetter, event, failure, result, type EnvelopeOf } from './events.ts';
 export { outcomesOf, workflow, type OutcomeChecks, type WorkflowSpec } from './workflow.ts';
 export { fillTemplate, presentFromSpec, type PresentationSpec, type Shown } from './presentation.ts';
