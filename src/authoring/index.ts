@@ -30,6 +30,7 @@ export {
 } from './effect.ts';
 export { deadLetter, event, failure, result, type EnvelopeOf } from './events.ts';
 export { outcomesOf, workflow, type OutcomeChecks, type WorkflowSpec } from './workflow.ts';
+export { offlineHandlers, type OfflineAdapters } from '../definitions/offline-handlers.ts';
 export { fillTemplate, presentFromSpec, type PresentationSpec, type Shown } from './presentation.ts';
 export { EffectError } from '../effects/effect-errors.ts';
 export {
