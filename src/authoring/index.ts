@@ -1,12 +1,15 @@
 /**
  * The authoring kit: what a workflow's author writes against. The chart (`setup().createMachine`),
- * its events (`event`, `result`, `failure`, `deadLetter`), its effects (`effect`), and `workflow()`
+ * its events (`event`, `result`, `failure`, `deadLetter`), its effects (`effect`, or `effectsOf` to
+ * type them by their params' schemas; `retryPoliciesOf` for their policies as data), and `workflow()`
  * to bundle it. The platform owns the rest: job ids, attempts, retries, stale results, envelopes.
  * And the pieces most workflows need: an operation run once under an idempotency key
  * (`ledgerEffects`), the checks of a person's decision on a versioned subject (`decisionChecks`), a
  * view rendered from its schema, the demo's decision from the console's prefill, the model budget,
  * a path model's shared example payloads, the jobs of a context that predates the kit, and a
- * catalogue of the operations an agent may propose, and a model's proposal as a job's result.
+ * catalogue of the operations an agent may propose, a model's proposal as a job's result, JSON
+ * documents shipped with a deployment (`jsonDocuments`), and a workflow's handlers on adapters given
+ * by hand for its tests (`offlineHandlers`).
  */
 export {
   attemptOf,
@@ -31,6 +34,7 @@ export {
 export { deadLetter, event, failure, result, type EnvelopeOf } from './events.ts';
 export { outcomesOf, workflow, type OutcomeChecks, type WorkflowSpec } from './workflow.ts';
 export { offlineHandlers, type OfflineAdapters } from '../definitions/offline-handlers.ts';
+export { jsonDocuments } from '../effects/json-documents.ts';
 export { fillTemplate, presentFromSpec, type PresentationSpec, type Shown } from './presentation.ts';
 export { EffectError } from '../effects/effect-errors.ts';
 export {
