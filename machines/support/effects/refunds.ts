@@ -201,8 +201,8 @@ export class RefundProvider {
 export type ActionProvider = Pick<RefundProvider, 'execute' | 'reconcile' | 'fence' | 'compensate'>;
 
 /**
- * The offline store: the scripts of `lua/`, line for line, over maps. Each reads and writes without
- * awaiting in between, so it is as atomic as on Redis.
+ * The offline store: the scripts of `lua/` ported over maps (same replies, same JSON). Each reads
+ * and writes without awaiting in between, so it is as atomic as on Redis.
  */
 class MemoryRefundStore implements RefundStore {
   private readonly strings = new Map<string, string>();
