@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnv } from '../support/child-env.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,14 +27,8 @@ function walkthroughBlock(): string {
   return block;
 }
 
-/** The environment of a newcomer's shell: no secret of the test run's, Redis under a fresh prefix. */
-function newcomerEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: redisUrl, WARDEN_PREFIX: prefix };
-  delete env.WARDEN_JWT_SECRET;
-  delete env.WARDEN_JWKS_URL;
-  delete env.WARDEN_SECRET_FILE;
-  return env;
-}
+/** The environment of a newcomer's shell: no secret, Redis under a fresh prefix. */
+const newcomerEnv = (): NodeJS.ProcessEnv => childEnv({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
 
 function run(command: string, args: string[], timeoutMs: number, input?: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {

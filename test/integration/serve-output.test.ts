@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { childEnv, operatorShell } from '../support/child-env.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 const bin = fileURLToPath(new URL('../../bin/warden.mjs', import.meta.url));
@@ -19,8 +20,11 @@ const dir = mkdtempSync(join(tmpdir(), 'warden-serve-output-'));
 
 beforeAll(async () => {
   redis = await connectTestRedis();
+  // Run from an operator's shell: the processes below get only the environment given them.
+  for (const [name, value] of Object.entries(operatorShell)) vi.stubEnv(name, value);
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await redis.quit();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -29,7 +33,7 @@ afterAll(async () => {
 function serve(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [bin, 'serve', ...args], {
     cwd: dir,
-    env: { ...process.env, REDIS_URL: redisUrl, WARDEN_SHARDS: '8', LOG_FORMAT: 'auto', ...env },
+    env: childEnv({ REDIS_URL: redisUrl, WARDEN_SHARDS: '8', LOG_FORMAT: 'auto', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
