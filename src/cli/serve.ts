@@ -46,7 +46,7 @@ export const starterTokensFile = (secretFile: string): string => join(dirname(se
 
 /**
  * Tokens for a first try, when no secret is configured: the first workflow's roles as one
- * paste-ready `export BASE=… AGENT=… …` line (what the README walkthrough uses), the rest listed.
+ * paste-ready `export BASE=… AGENT=… …` line (what the README's five-minute tour uses), the rest listed.
  * These lines are for people to copy, not logs: printed as plain text between the JSON lines on a
  * terminal; otherwise (stdout piped into a log pipeline) written to a file only the owner can read,
  * whose path is logged, so that no bearer token ends up in the logs.

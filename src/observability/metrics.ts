@@ -135,7 +135,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     queueDepth: new Gauge({
       name: 'warden_queue_depth',
-      help: 'Workflows this process moved into a queue state minus those it moved out, since it started, by definition and state: sum it over every process of a deployment (see the README).',
+      help: 'Workflows this process moved into a queue state minus those it moved out, since it started, by definition and state: sum it over every process of a deployment (see docs/operations.md, Metrics).',
       labelNames: ['definition', 'state'] as const,
       registers,
     }),

@@ -1,5 +1,5 @@
 /**
- * The README's "Walkthrough with curl", run as a newcomer would: `warden serve` started without
+ * The README's "A five-minute tour", run as a newcomer would: `warden serve` started without
  * WARDEN_JWT_SECRET in a directory of its own, the `export BASE=… AGENT=…` line it gives pasted
  * into bash, then the README's block, verbatim, in the same shell. Its stdout is a pipe here, not
  * a terminal, so it writes that line to `.warden/starter-tokens` instead of printing it.
@@ -18,12 +18,14 @@ const bin = join(root, 'bin/warden.mjs');
 const prefix = freshPrefix('readme');
 const cwd = mkdtempSync(join(tmpdir(), 'warden-readme-'));
 
-/** The first ```bash block under the walkthrough heading of README.md. */
+/** Where the walkthrough lives: the first ```bash block under this heading of this file. */
+const walkthrough = { file: 'README.md', heading: '## A five-minute tour' };
+
 function walkthroughBlock(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.split('\n### Walkthrough with curl\n')[1];
+  const text = readFileSync(join(root, walkthrough.file), 'utf8');
+  const section = text.split(`\n${walkthrough.heading}\n`)[1];
   const block = section?.split(/\n#{2,6} /)[0]?.match(/\n```bash\n([\s\S]*?)\n```/)?.[1];
-  if (!block) throw new Error('README.md has no ```bash block under "### Walkthrough with curl"');
+  if (!block) throw new Error(`${walkthrough.file} has no \`\`\`bash block under "${walkthrough.heading}"`);
   return block;
 }
 
