@@ -78,6 +78,8 @@ export interface AuthenticatorOptions {
   issuer?: string;
   /** When set, tokens must carry this `aud`. */
   audience?: string;
+  /** What stream tickets are signed with (a key derived from it): default `secret`, else a key of this process. */
+  ticketSecret?: string;
 }
 
 /** Verified tokens kept, and for how long at most (never past their `exp`). */
@@ -96,7 +98,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   // outlives the token's `exp`, and with a JWKS at most a minute passes before a rotation counts.
   const verified = new Map<string, { principal: Principal; until: number }>();
   return {
-    tickets: createStreamTickets(options.secret),
+    tickets: createStreamTickets(options.ticketSecret ?? options.secret),
     async authenticate(header) {
       const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
       if (!match?.[1])

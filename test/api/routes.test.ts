@@ -8,6 +8,7 @@ import { support } from '../../machines/support/index.ts';
 import { expectDefinitionsListed, idsOf } from '../platform/registered.ts';
 import { responseSchemas } from '../../src/api/openapi-components.ts';
 import { definitionSide, diffCharts, diffSummary } from '../../src/definitions/chart-diff.ts';
+import { createAuthenticator } from '../../src/api/auth.ts';
 import { createStreamTickets } from '../../src/api/stream-tickets.ts';
 import { apiWorld, approvalBody, refundRequest, type ApiWorld } from './support.ts';
 
@@ -470,6 +471,11 @@ describe('audit, queues, stream', () => {
     // Another server's secret signs other tickets.
     const forged = createStreamTickets('another-secret').issue(principal, 'wf-1').ticket;
     expect(() => createStreamTickets('a-secret').redeem(forged, 'wf-1')).toThrow(/invalid/);
+    // Beside a JWKS, API processes that share WARDEN_JWT_SECRET accept each other's tickets.
+    const jwks = (ticketSecret: string) => createAuthenticator({ jwksUrl: 'http://127.0.0.1:9/jwks', ticketSecret });
+    const issued = jwks('shared').tickets!.issue(principal, 'wf-1').ticket;
+    expect(jwks('shared').tickets!.redeem(issued, 'wf-1')).toMatchObject({ id: 'a' });
+    expect(() => jwks('other').tickets!.redeem(issued, 'wf-1')).toThrow(/invalid/);
   });
 
   it('sends no event for a refused event, across a trail longer than one page read', async () => {
