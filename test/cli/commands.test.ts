@@ -4,6 +4,7 @@
  * error on stderr with exit 2; a bad value is one line on stderr, exit 2, never a stack trace.
  * Run in this process through `main`, as bin/warden.mjs runs it (bin.test.ts spawns it).
  */
+import { runWarden } from '../support/cli.ts';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,17 +27,7 @@ const fallback = () => {
   return Promise.reject(new Error('a command ran that should not have'));
 };
 
-async function warden(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    { fallback, cwd },
-    (line) => out.push(line),
-    (line) => err.push(line),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const warden = (...argv: string[]) => runWarden({ fallback, cwd }, argv);
 
 const names = Object.keys(commands).filter((name) => name !== 'help') as CommandName[];
 const words = (name: string) => name.split(' ');

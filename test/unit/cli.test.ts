@@ -1,27 +1,17 @@
+import { runWarden } from '../support/cli.ts';
 import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOrCreateSecretFile, readSecretFile } from '../../src/cli/secret-file.ts';
 import { runDemo } from '../../src/cli/demo.ts';
-import { main } from '../../src/cli/main.ts';
 import { registry, workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createAuthenticator } from '../../src/api/auth.ts';
 import { expectDefinitionsListed } from '../platform/registered.ts';
 
 /** `warden argv`: its exit code, what it printed (stdout) and its refusals (stderr). */
-async function run(...argv: string[]) {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const code = await main(
-    argv,
-    workflows,
-    (line) => lines.push(line),
-    (line) => errors.push(line),
-  );
-  return { code, out: lines.join('\n'), err: errors.join('\n') };
-}
+const run = (...argv: string[]) => runWarden(workflows, argv);
 
 describe('the warden command', () => {
   it('lists the registered definitions', async () => {
