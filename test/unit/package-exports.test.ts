@@ -15,6 +15,7 @@ describe('the package root export', () => {
     'result',
     'failure',
     'deadLetter',
+    'eventSchemasOf',
     'defineWorkflow',
     'ledgerEffects',
     'ledgerEventsOf',
