@@ -67,8 +67,11 @@ export interface DerivePathInput<TContext> {
   examples?: Readonly<Record<string, Readonly<Record<string, EventExample<TContext>>>>>;
   /** The definition's invariants of one step; none when absent. */
   invariants?: (observation: PathObservation<TContext>) => string[];
-  /** The facts that decide what happens next; `digestContext` of the context when absent. */
-  behaviour?: (context: TContext, record: WorkflowRecord) => unknown;
+  /**
+   * The facts that decide what happens next (the walk tells it the jobs in flight and the active
+   * states: `BehaviourFacts`); `digestContext` of the context when absent.
+   */
+  behaviour?: PathModel<TContext>['behaviour'];
   /**
    * Numbers (and digit runs of strings) above this are one value in the default behaviour (default 3),
    * but for the numbers of the bodies, the examples and the starter claims, kept as they are.

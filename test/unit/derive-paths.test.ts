@@ -12,7 +12,14 @@ import { createHandler } from '../../src/effects/handler-kit.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { derivePathModel, digestContext, type DerivePathInput } from '../../src/paths/derive.ts';
 import { generatePaths } from '../../src/paths/generate.ts';
-import { applyWalkEvent, contextOf, initialWalk, walkEvents, type Walkable } from '../../src/paths/walk.ts';
+import {
+  applyWalkEvent,
+  behaviouralState,
+  contextOf,
+  initialWalk,
+  walkEvents,
+  type Walkable,
+} from '../../src/paths/walk.ts';
 
 interface OrderContext {
   workflowId: string;
@@ -183,6 +190,26 @@ describe('derivePathModel', () => {
     const dead = applyWalkEvent(w, checking, { type: 'ESCALATE', variant: 'valid' });
     expect(dead.resolved).toMatchObject({ payload: { reason: 'reason', jobId: 'path/check/1' } });
     expect(dead.decision.outcome).toBe('accepted');
+  });
+
+  it('tells the behaviour the jobs in flight of the record and which states are active', () => {
+    const seen: { jobs: Readonly<Record<string, string | undefined>>; checking: boolean; decided: boolean }[] = [];
+    const w = walkable({
+      ...base,
+      behaviour: (c, _record, facts) => {
+        if (facts)
+          seen.push({ jobs: facts.jobs, checking: facts.within('checking'), decided: facts.within('decided') });
+        return c.checked;
+      },
+    });
+    const checking = applyWalkEvent(w, initialWalk(w), { type: 'START', variant: 'valid' }).after;
+    behaviouralState(w, checking);
+    const decided = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' }).after;
+    behaviouralState(w, decided);
+    expect(seen).toEqual([
+      { jobs: { check: 'path/check/1' }, checking: true, decided: false },
+      { jobs: {}, checking: false, decided: true },
+    ]);
   });
 
   it('from one body leaves the input-dependent branch out of reach, and names the guard that refused it', () => {
