@@ -265,6 +265,32 @@ describe('derivePathModel', () => {
     expect(reject).toContain('outOfBounds:reason');
   });
 
+  it('with failingChecks, sends the failing side of each named check of a guard: an approver over their limit', () => {
+    // The approval's guard as named checks: a refusal names the one that failed.
+    const explained: WorkflowDefinition<OrderContext> = {
+      ...orderV1,
+      explainGuard: (guard, c, event) => {
+        const limit = (event as Envelope).actor.claims?.approvalLimit;
+        if (guard !== 'withinLimit') return [guard];
+        return typeof limit === 'number' && limit >= c.amount ? [] : ['amountWithinLimit'];
+      },
+    };
+    const w: Walkable = {
+      definition: explained,
+      paths: derivePathModel({ ...base, definition: explained, bodies: [{ amount: 500 }], failingChecks: true }),
+    };
+    let walk = initialWalk(w);
+    for (const type of ['START', 'CHECKED', 'SUBMIT']) walk = applyWalkEvent(w, walk, { type, variant: 'valid' }).after;
+    const variants = walkEvents(w, walk).map((e) => `${e.type} ${e.variant}`);
+    expect(variants.filter((v) => v.includes('fails:'))).toEqual(['APPROVE fails:amountWithinLimit']);
+    const over = applyWalkEvent(w, walk, { type: 'APPROVE', variant: 'fails:amountWithinLimit' });
+    expect(over.resolved).toMatchObject({ principal: { id: 'approver-1', claims: { approvalLimit: 0 } } });
+    expect(over.decision).toMatchObject({ outcome: 'refused', code: 'GUARD_REJECTED' });
+    // Off by default.
+    const plain: Walkable = { definition: explained, paths: derivePathModel({ ...base, definition: explained }) };
+    expect(walkEvents(plain, walk).filter((e) => e.variant.startsWith('fails:'))).toEqual([]);
+  });
+
   it('tries the jobs of a released version’s record on that version’s definition', () => {
     // Two jobs in flight, the one the result answers second: the valid payload names the job a trial accepts.
     const twoJobs = (c: OrderContext) =>

@@ -109,6 +109,8 @@ export const supportPaths: Omit<DerivePathInput<SupportContext>, 'definition' | 
   examples: supportExamples,
   invariants: supportInvariants,
   behaviour: supportBehaviour,
+  // A stale version, a tampered hash, another amount, the requester, an approver over their limit.
+  failingChecks: true,
   finishedProbes: ['CANCEL_REQUESTED', 'APPROVED', 'REVIEW_COMPLETE'],
   /** Verifying is entered only with a receipt. */
   defensiveTransitions: ['executingAction.verifying always#2 → manualReview'],
