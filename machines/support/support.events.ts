@@ -6,8 +6,8 @@
  * so one definition serves TypeScript, runtime validation, OpenAPI and the path-test catalogue.
  */
 import { z } from 'zod';
-import { deadLetter, event, eventSchemasOf, failure, result } from '../../src/authoring/index.ts';
-import type { EnvelopeOf } from '../../src/authoring/events.ts';
+import { deadLetter, event, failure, result, type EnvelopeOf } from '../../src/authoring/index.ts';
+import { eventSchemasOf, payloadReaders, personEventsOf } from '../../src/authoring/index.ts';
 import { artifactRef, contentHash, errorClass, jobId, modelUsage, text } from '../../src/definitions/event-fields.ts';
 
 /** Who sends what: worker results only from `worker`, approvals from approvers, manual-review commands from reviewers. */
@@ -150,10 +150,7 @@ export const supportEventTypes = Object.keys(eventSchemas) as SupportEventType[]
  * reviewer's resolution, compensation and cancellation. Never offered to a model as a tool nor
  * applied from its proposal.
  */
-export const personEvents = (Object.keys(supportEvents) as (keyof typeof supportEvents)[]).filter((type) => {
-  const declared = supportEvents[type];
-  return declared.kind === 'person' && !declared.byModel;
-});
+export const personEvents = personEventsOf(supportEvents);
 
 /**
  * The event as support's guards and updates read it: the kit's envelope, typed by the declarations,
@@ -162,15 +159,5 @@ export const personEvents = (Object.keys(supportEvents) as (keyof typeof support
 export type AnySupportEvent =
   EnvelopeOf<typeof supportEvents> | { type: `xstate.after.${string}`; eventId: string; at: number };
 
-/** The payload of `event` when it is of `type`, otherwise null. */
-export function payloadOf<K extends SupportEventType>(
-  event: { type: string; payload?: unknown },
-  type: K,
-): PayloadOf<K> | null {
-  return event.type === type ? (event.payload as PayloadOf<K>) : null;
-}
-
-/** One payload field of any event, or undefined (timer events have no payload). */
-export function payloadField(event: object, field: string): unknown {
-  return 'payload' in event ? (event.payload as Record<string, unknown>)[field] : undefined;
-}
+/** The payload of an event when it is of a type (else null), and one field of any event's payload. */
+export const { payloadOf, payloadField } = payloadReaders(supportEvents);

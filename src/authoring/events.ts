@@ -171,6 +171,35 @@ export function eventSchemasOf(
   return Object.fromEntries(options.start ? [['START', startSchema], ...schemas] : schemas);
 }
 
+/**
+ * The events only a person may decide: people's events (`event()`) not open to a model's proposal
+ * (`byModel`), in the order declared. `workflow()` gives them to the definition as `personEvents`.
+ */
+export function personEventsOf<E extends EventDeclarations>(events: E): (keyof E & string)[] {
+  return Object.entries(events)
+    .filter(([, declared]) => declared.kind === 'person' && !declared.byModel)
+    .map(([type]) => type);
+}
+
+/** The payload of a declared event as guards and updates see it (a result's without its `jobId`). */
+export type DeclaredPayload<D> = D extends EventDeclaration<infer P, z.ZodType> ? P : never;
+
+/**
+ * Readers of an event's payload for guards and updates, typed by the declarations: `payloadOf(event,
+ * type)` is its payload when the event is of `type`, otherwise null; `payloadField(event, field)`
+ * one field of any event's payload, undefined for an event without one (a timer).
+ */
+export function payloadReaders<E extends EventDeclarations>(_events: E) {
+  return {
+    payloadOf: <K extends keyof E & string>(
+      event: { type: string; payload?: unknown },
+      type: K,
+    ): DeclaredPayload<E[K]> | null => (event.type === type ? (event.payload as DeclaredPayload<E[K]>) : null),
+    payloadField: (event: object, field: string): unknown =>
+      'payload' in event ? (event.payload as Record<string, unknown>)[field] : undefined,
+  };
+}
+
 /** The event as guards, updates and delays see it: its type, its parsed payload, who sent it and when. */
 export type EnvelopeOf<E extends EventDeclarations> = {
   [K in keyof E & string]: {

@@ -31,7 +31,17 @@ export {
   type RunContext,
   type TypedEffect,
 } from './effect.ts';
-export { deadLetter, event, eventSchemasOf, failure, result, type EnvelopeOf } from './events.ts';
+export {
+  deadLetter,
+  event,
+  eventSchemasOf,
+  failure,
+  payloadReaders,
+  personEventsOf,
+  result,
+  type DeclaredPayload,
+  type EnvelopeOf,
+} from './events.ts';
 export { outcomesOf, workflow, type OutcomeChecks, type WorkflowSpec } from './workflow.ts';
 export { offlineHandlers, type OfflineAdapters } from '../definitions/offline-handlers.ts';
 export { jsonDocuments } from '../effects/json-documents.ts';

@@ -16,6 +16,8 @@ describe('the package root export', () => {
     'failure',
     'deadLetter',
     'eventSchemasOf',
+    'personEventsOf',
+    'payloadReaders',
     'defineWorkflow',
     'ledgerEffects',
     'ledgerEventsOf',

@@ -1,6 +1,14 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { deadLetter, event, eventSchemasOf, failure, result } from '../../../src/authoring/events.ts';
+import {
+  deadLetter,
+  event,
+  eventSchemasOf,
+  failure,
+  payloadReaders,
+  personEventsOf,
+  result,
+} from '../../../src/authoring/events.ts';
 
 const events = {
   SCORED: result({ score: z.number() }),
@@ -36,5 +44,32 @@ describe('eventSchemasOf', () => {
   it('keeps a job id the shape names first where it was written', () => {
     const schema = result({ jobId: z.string(), score: z.number() }).schema;
     expect(Object.keys(schema.shape)).toEqual(['jobId', 'score']);
+  });
+});
+
+describe('personEventsOf', () => {
+  it('lists the people’s events a model may not propose, in the order declared', () => {
+    const declared = {
+      ...events,
+      ASSIGNED: event({ owner: z.string() }, { roles: ['reviewer'], byModel: true }),
+      CANCELLED: event({}, { roles: ['agent'] }),
+    };
+    expect(personEventsOf(declared)).toEqual(['APPROVED', 'CANCELLED']);
+  });
+});
+
+describe('payloadReaders', () => {
+  const { payloadOf, payloadField } = payloadReaders(events);
+
+  it('reads the payload of an event of the type asked, typed by its declaration', () => {
+    const approved = { type: 'APPROVED', payload: { note: 'fine' } };
+    expect(payloadOf(approved, 'APPROVED')?.note).toBe('fine');
+    expectTypeOf(payloadOf(approved, 'APPROVED')).toEqualTypeOf<{ note: string } | null>();
+    expect(payloadOf(approved, 'SCORED')).toBeNull();
+  });
+
+  it('reads one field of any payload, undefined for an event without one (a timer)', () => {
+    expect(payloadField({ type: 'SCORED', payload: { score: 3 } }, 'score')).toBe(3);
+    expect(payloadField({ type: 'xstate.after.t', eventId: 'e', at: 0 }, 'score')).toBeUndefined();
   });
 });
