@@ -47,6 +47,7 @@ export { offlineHandlers, type OfflineAdapters } from '../definitions/offline-ha
 export { jsonDocuments } from '../effects/json-documents.ts';
 export { fillTemplate, presentFromSpec, type PresentationSpec, type Shown } from './presentation.ts';
 export { EffectError } from '../effects/effect-errors.ts';
+export { claimOf } from '../engine/principal.ts';
 export {
   executionAfter,
   executionRecord,

@@ -17,6 +17,7 @@ describe('the package root export', () => {
     'deadLetter',
     'eventSchemasOf',
     'personEventsOf',
+    'claimOf',
     'payloadReaders',
     'defineWorkflow',
     'ledgerEffects',
