@@ -140,9 +140,8 @@ export const supportEvents = {
 /** Event payload schemas, one per event type, `START` (the request accepted: start processing) first. */
 export const eventSchemas = eventSchemasOf(supportEvents, { start: true });
 
-export type EventSchemas = typeof eventSchemas;
-export type SupportEventType = keyof EventSchemas;
-export type PayloadOf<K extends SupportEventType> = z.infer<EventSchemas[K]>;
+export type SupportEventType = keyof typeof eventSchemas;
+export type PayloadOf<K extends SupportEventType> = z.infer<(typeof eventSchemas)[K]>;
 export const supportEventTypes = Object.keys(eventSchemas) as SupportEventType[];
 
 /**

@@ -32,13 +32,11 @@ export const receipt = (c: SupportContext) => ({
   currency: c.recommendation?.currency ?? 'EUR',
   status: 'succeeded',
 });
-const decided =
-  (more: Record<string, unknown>): Payload =>
-  (c) => ({
-    recommendationVersion: version(c),
-    contentHash: c.recommendation?.contentHash ?? hashOf('none'),
-    ...more,
-  });
+/** A decision on the current recommendation: its version and content hash. */
+const decided = (c: SupportContext) => ({
+  recommendationVersion: version(c),
+  contentHash: c.recommendation?.contentHash ?? hashOf('none'),
+});
 const validated =
   (more: Record<string, unknown>): Payload =>
   (c) => ({
@@ -70,7 +68,6 @@ const classification = {
 const validPolicy = validated({ checks: ['amount-within-policy'] });
 const invalidPolicy = validated({ revisable: true, reasons: ['amount above policy maximum'] });
 const unclearPolicy = validated({ questions: ['Do the regional rules apply?'] });
-const approvedAmount: Payload = (c) => ({ ...decided({})(c), amount: c.recommendation?.amount ?? recommendedAmount });
 
 /** Named payloads by event type: `valid` is the one a well-behaved caller sends; the others decide a branch. */
 export const supportExamples: Partial<Record<SupportEventType, Record<string, EventExample<SupportContext>>>> = {
@@ -93,9 +90,9 @@ export const supportExamples: Partial<Record<SupportEventType, Record<string, Ev
     final: { payload: (c) => ({ ...invalidPolicy(c), revisable: false }) },
   },
   POLICY_UNCLEAR: { valid: { payload: unclearPolicy } },
-  APPROVED: { valid: { payload: approvedAmount } },
-  REJECTED_BY_REVIEWER: { valid: { payload: decided({ reason: 'Not eligible.' }) } },
-  CHANGES_REQUESTED: { valid: { payload: decided({ instructions: 'Offer a partial refund.' }) } },
+  APPROVED: { valid: { payload: (c) => ({ ...decided(c), amount: c.recommendation?.amount ?? recommendedAmount }) } },
+  REJECTED_BY_REVIEWER: { valid: { payload: (c) => ({ ...decided(c), reason: 'Not eligible.' }) } },
+  CHANGES_REQUESTED: { valid: { payload: (c) => ({ ...decided(c), instructions: 'Offer a partial refund.' }) } },
   ACTION_EXECUTED: {
     valid: { payload: (c) => ({ receipt: receipt(c) }) },
     mismatchedReceipt: { payload: (c) => ({ receipt: { ...receipt(c), amount: 1 } }) },
