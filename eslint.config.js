@@ -31,7 +31,7 @@ const noWorkflowImports = {
 };
 
 /**
- * The layer order (src/engine/ARCHITECTURE.md, test/unit/layers.test.ts): for each src/ folder and top-level module, the others it may
+ * The layer order (ARCHITECTURE.md, "Layers"; test/unit/layers.test.ts): for each src/ folder and top-level module, the others it may
  * import; every other one is refused. The table has no cycle (test/unit/layers.test.ts lints an
  * import of each from each and checks the relation): a folder never imports one that imports it.
  * `why` is the lint message.

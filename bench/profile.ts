@@ -3,7 +3,7 @@
  * real Redis (a fresh key prefix, deleted afterwards) under the V8 CPU profiler and writes
  * `reports/profile/applyEvent.cpuprofile` — open it in Chrome DevTools (Performance) or
  * speedscope.app for a flame graph — and prints the functions with the most time, self and
- * inclusive, so the numbers the README quotes can be reproduced.
+ * inclusive, so the numbers docs/performance.md quotes can be reproduced.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session, type Profiler, type Runtime } from 'node:inspector/promises';

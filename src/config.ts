@@ -141,9 +141,18 @@ export const configSchema = z.object({
     .int()
     .min(1024)
     .default(64 * 1024),
-  /** OTLP/HTTP endpoint for traces, e.g. `http://collector:4318`; unset = no export. */
+  /** OTLP/HTTP base endpoint, e.g. `http://collector:4318` (traces go to `<it>/v1/traces`); unset = no export. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
-  OTEL_SERVICE_NAME: z.string().min(1).default('warden'),
+  /** OTLP/HTTP traces endpoint, used as it is (`http://collector:4318/v1/traces`); wins over the base endpoint. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  /** The service name on spans; default `service.name` of `OTEL_RESOURCE_ATTRIBUTES`, else `warden`. */
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  /** Resource attributes of every span, `key=value,key=value` (values percent-encoded), as the specification has it. */
+  OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
+  /** `true`: no tracing whatever the endpoints say. */
+  OTEL_SDK_DISABLED: z.enum(['true', 'false']).optional(),
+  /** `otlp` (the default) or `none` (no export). */
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `json` (one object a line), `pretty` (a short line for people), or `auto`: pretty when stdout is a terminal. */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),

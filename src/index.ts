@@ -7,6 +7,7 @@
 export { defineWorkflow, InvalidWorkflowError } from './definitions/define-workflow.ts';
 export type {
   AnyWorkflowBundle,
+  BehaviourFacts,
   DemoDecision,
   DemoScript,
   LocalModelRule,

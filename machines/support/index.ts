@@ -153,7 +153,7 @@ export const support = workflow<SupportContext, SupportAdapters>({
     { state: 'beforeAction.awaitingApproval', title: 'Awaiting approval' },
     { state: 'manualReview', title: 'Manual review' },
   ],
-  paths: supportPaths([supportV1]),
+  paths: { ...supportPaths, versions: [supportV1] },
   demo: supportDemo,
 });
 

@@ -8,15 +8,14 @@
 import { z } from 'zod';
 import {
   EffectError,
+  effectsOf,
   ledgerKeyOf,
-  type EffectDeclaration,
+  retryPoliciesOf,
   type RetryPolicy,
   type RunContext,
 } from '../../src/authoring/index.ts';
-import { defaultBackoff, transientErrors } from '../../src/authoring/effect.ts';
-import type { Backoff } from '../../src/definitions/backoff.ts';
 import { contentHashOf } from '../../src/effects/canonical-json.ts';
-import { ActionRefusedError, classifyError, type ErrorClass } from '../../src/effects/effect-errors.ts';
+import { ActionRefusedError, classifyError } from '../../src/effects/effect-errors.ts';
 import { clip, loadReferenced } from '../../src/effects/handler-kit.ts';
 import { reportedUsageOf, type ModelCallResult } from '../../src/effects/model-call.ts';
 import { screenRefund, fraudScreenVersion, validateRecommendation, validatorVersion } from './effects/checks.ts';
@@ -39,22 +38,8 @@ export interface SupportAdapters {
   actions: ActionProvider;
 }
 
-/**
- * A support effect: the kit's `effect`, its `operation` always named (it is support's); the params its
- * builder sends are what `paramsSchema` accepts on the worker (anything else fails the job for good).
- */
-type SupportEffect<TParams, TOperation> = Omit<
-  EffectDeclaration<SupportContext, TParams, SupportAdapters>,
-  'params'
-> & {
-  operation: TOperation;
-  params: (context: SupportContext) => Record<string, unknown>;
-  paramsSchema: z.ZodType<TParams>;
-};
-const supportEffect = <TParams, const TOperation extends string>(
-  declaration: SupportEffect<TParams, TOperation>,
-): SupportEffect<TParams, TOperation> & EffectDeclaration<SupportContext, TParams, SupportAdapters> =>
-  declaration as never;
+/** The kit's `effect` on support's context and adapters: params typed by their schema, operations literal. */
+const supportEffect = effectsOf<SupportContext, SupportAdapters>();
 
 /** A result event without its job id (the kit adds it), typed by its schema. */
 const result = <K extends SupportEventType>(type: K, payload: Omit<PayloadOf<K>, 'jobId'>) => ({ type, payload });
@@ -461,13 +446,4 @@ export const operations = Object.values(supportEffects).map((effect) => effect.o
  * to the step, the first included, the backoff, and the error classes worth another attempt (none
  * for the writes).
  */
-export const retryPolicies = Object.fromEntries(
-  Object.values(supportEffects).map(({ operation, retry }) => [
-    operation,
-    {
-      maxAttempts: retry?.maxAttempts ?? 1,
-      ...((retry?.backoff as Backoff | undefined) ?? defaultBackoff),
-      retryableErrors: retry ? (retry.retryable ?? transientErrors) : [],
-    },
-  ]),
-) as Record<Operation, Backoff & { maxAttempts: number; retryableErrors: readonly ErrorClass[] }>;
+export const retryPolicies = retryPoliciesOf(supportEffects);

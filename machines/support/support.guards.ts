@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { GuardDeclaration } from '../../src/authoring/setup.ts';
 import type { TokenClaimSpec } from '../../src/definitions/workflow.ts';
-import type { Principal } from '../../src/engine/principal.ts';
+import { claimOf, type Principal } from '../../src/engine/principal.ts';
 import { modelBudgetExhausted } from '../../src/definitions/model-spend.ts';
 import type { SupportContext } from './support.context.ts';
 import { actionIdempotencyKey, createInitialContext, loopBoundsOf, reviewRetriesOf } from './support.context.ts';
@@ -22,12 +22,8 @@ import { retryPolicies } from './support.effects.ts';
 type ReviewStep = (typeof reviewSteps)[number];
 
 /** The highest refund amount the principal may approve (major units), or null when its token carries no valid limit. */
-export function approvalLimitOf(principal: Pick<Principal, 'claims'>): number | null {
-  const claims = principal.claims;
-  const raw = claims && Object.hasOwn(claims, 'approvalLimit') ? claims.approvalLimit : undefined;
-  const parsed = z.number().min(0).safeParse(raw);
-  return parsed.success ? parsed.data : null;
-}
+export const approvalLimitOf = (principal: Pick<Principal, 'claims'>) =>
+  claimOf(principal, 'approvalLimit', z.number().min(0));
 
 /** Is `amount` within the principal's approval limit? No valid limit, no authority. */
 export function withinApprovalLimit(principal: Pick<Principal, 'claims'>, amount: number): boolean {

@@ -8,6 +8,7 @@ import { sign, verify, verifyWithJwks } from 'hono/jwt';
 import { z } from 'zod';
 import { claimLimits, claimsSchema, type ClaimValue, type Principal } from '../engine/principal.ts';
 import { ApiError } from './errors.ts';
+import { createStreamTickets, type StreamTickets } from './stream-tickets.ts';
 
 /** Text claims must be well-formed UTF-16: a lone surrogate cannot be stored, keyed or logged faithfully. */
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -40,6 +41,8 @@ function otherClaims(payload: Record<string, unknown>): Record<string, ClaimValu
 
 export interface Authenticator {
   authenticate(header: string | undefined): Promise<Principal>;
+  /** Tickets to one workflow's stream, for a browser's `EventSource` (see stream-tickets.ts). */
+  tickets?: StreamTickets;
 }
 
 type Jwk = NonNullable<Parameters<typeof verifyWithJwks>[1]['keys']>[number];
@@ -75,6 +78,8 @@ export interface AuthenticatorOptions {
   issuer?: string;
   /** When set, tokens must carry this `aud`. */
   audience?: string;
+  /** What stream tickets are signed with (a key derived from it): default `secret`, else a key of this process. */
+  ticketSecret?: string;
 }
 
 /** Verified tokens kept, and for how long at most (never past their `exp`). */
@@ -93,6 +98,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   // outlives the token's `exp`, and with a JWKS at most a minute passes before a rotation counts.
   const verified = new Map<string, { principal: Principal; until: number }>();
   return {
+    tickets: createStreamTickets(options.ticketSecret ?? options.secret),
     async authenticate(header) {
       const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
       if (!match?.[1])

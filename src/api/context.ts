@@ -59,6 +59,10 @@ export interface ApiDeps {
     render(): Promise<string>;
     /** Seconds per answered request, labelled by route template (bounded), never the raw path. */
     httpDuration?: { observe(labels: { method: string; route: string; status: string }, seconds: number): void };
+    /** Seconds per answered request that waited (a long poll, a claim with `waitMs`): apart, so waits never skew latency. */
+    httpWaitDuration?: {
+      observe(labels: { method: string; route: string; status: string }, seconds: number): void;
+    };
   };
   /** When set, `/metrics` answers only `Authorization: Bearer <metricsToken>` (401 otherwise). */
   metricsToken?: string;
@@ -78,5 +82,9 @@ export interface ApiEnv {
     principal: Principal;
     requestId: string;
     workflowId: string;
+    /** Set by a request that waits for something (a long poll, a claim with `waitMs`): timed apart. */
+    waited: boolean;
+    /** The `error.code` of an error answer, for the request log. */
+    errorCode: string;
   };
 }

@@ -20,7 +20,25 @@ import { docsRoutes } from './routes/docs.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
 
+/** A workflow's stream, the one route a stream ticket opens. */
+const streamPath = /^\/v1\/workflows\/([^/]+)\/stream$/;
+
 export function createApp(deps: ApiDeps) {
+  /** The caller: its bearer token, or on a stream without one, its ticket for that stream. */
+  function authenticated(request: {
+    header(name: string): string | undefined;
+    query(name: string): string | undefined;
+    path: string;
+  }) {
+    const header = request.header('Authorization');
+    const ticket = header === undefined ? request.query('ticket') : undefined;
+    const stream = streamPath.exec(request.path);
+    if (ticket !== undefined && stream?.[1] && deps.auth.tickets) {
+      return Promise.resolve(deps.auth.tickets.redeem(ticket, decodeURIComponent(stream[1])));
+    }
+    return deps.auth.authenticate(header);
+  }
+
   const app = new Hono<ApiEnv>();
   const limiter = createRateLimiter({ perMinute: deps.ratePerMinute, clock: deps.clock });
 
@@ -32,15 +50,15 @@ export function createApp(deps: ApiDeps) {
     // The template of the route that answered (`/v1/workflows/:id`); a request no route took
     // answers from a middleware's pattern (`/v1/*`, `*`). Either way the label values are bounded.
     const route = routePath(c as Context);
-    deps.metrics?.httpDuration?.observe(
-      { method: c.req.method, route, status: String(c.res.status) },
-      Math.max(0, ms) / 1000,
-    );
+    // A long poll lasts as long as it was asked to wait: its time is not the route's latency.
+    const histogram = c.get('waited') ? deps.metrics?.httpWaitDuration : deps.metrics?.httpDuration;
+    histogram?.observe({ method: c.req.method, route, status: String(c.res.status) }, Math.max(0, ms) / 1000);
     const fields = {
       requestId: c.get('requestId'),
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
+      ...(c.res.status >= 400 ? { code: c.get('errorCode') } : {}),
       workflowId: c.get('workflowId'),
       ms,
     };
@@ -71,7 +89,7 @@ export function createApp(deps: ApiDeps) {
     return streamedBodyLimit(c as Context<ApiEnv, string>, next);
   });
   app.use('/v1/*', async (c, next) => {
-    const principal = await deps.auth.authenticate(c.req.header('Authorization'));
+    const principal = await authenticated(c.req);
     c.set('principal', principal);
     const wait = limiter.take(callerKey(principal.tenantId, principal.id));
     if (wait > 0) {
@@ -100,13 +118,14 @@ export function createApp(deps: ApiDeps) {
     return c.json({ status: ready ? 'ready' : 'unavailable', store, workers }, ready ? 200 : 503);
   });
 
-  app.notFound((c) => c.json(errorBody('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`), 404));
+  app.notFound((c) => sendError(c, new ApiError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => {
     if (error instanceof ApiError) return sendError(c, error);
     if (error instanceof HTTPException && error.status === 413) {
       return sendError(c, new ApiError('PAYLOAD_TOO_LARGE', 'the body is too large'));
     }
     if (error instanceof HTTPException && error.status < 500) {
+      c.set('errorCode', 'BAD_REQUEST');
       return c.json(errorBody('BAD_REQUEST', error.message || 'bad request'), error.status);
     }
     deps.logger?.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');

@@ -54,6 +54,8 @@ export function errorBody(code: string, message: string, details: Record<string,
 }
 
 export function sendError(c: Context, error: ApiError): Response {
+  // The request log names the code, not just the status.
+  c.set('errorCode', error.code);
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
   return c.json(errorBody(error.code, error.message, error.details), error.status);
 }

@@ -21,6 +21,18 @@ const streamEvent = (event: 'state' | 'finished', description: string, data: str
 });
 
 export const streamSchemas: Record<string, JsonSchema> = {
+  StreamTicket: {
+    type: 'object',
+    description:
+      'A ticket to one workflow’s stream, for a browser’s `EventSource` (which cannot send `Authorization`): it opens only that stream, for a minute, and is refused anywhere else.',
+    properties: {
+      ticket: { type: 'string', description: 'Send as `?ticket=` on the stream' },
+      expiresAt: { type: 'string', format: 'date-time', description: 'When it stops opening the stream' },
+      streamUrl: { type: 'string', description: 'The stream’s path with the ticket: `new EventSource(streamUrl)`' },
+    },
+    required: ['ticket', 'expiresAt', 'streamUrl'],
+    additionalProperties: false,
+  },
   StreamStateEvent: streamEvent(
     'state',
     'One committed version, in order',
@@ -117,9 +129,11 @@ export function streamPath(queryParameters: (schema: typeof streamQuery) => unkn
           'A `text/event-stream` a standard `EventSource` follows. One `state` event per committed version, in order, from the audit trail (`id`: the version, `data`: `StreamVersion` JSON); refused events send nothing.',
           'A reconnect with `Last-Event-ID` (or `?lastEventId=`, the header winning) gets only the later versions; a value that is not a version, or is past an active workflow’s version, is 400.',
           'Once the workflow has finished: the remaining versions, then one `finished` event (`id`: the final version) and the end of the stream; a request with `Last-Event-ID` at or past the final version gets 204, on which an `EventSource` stops.',
-          'A `: keep-alive` comment follows 15 s without an event; a stream ends after 15 min or when the server stops, and the client resumes with `Last-Event-ID`.',
+          'A `: keep-alive` comment follows 15 s without an event; a stream ends after 15 min or when the server stops, and the client resumes with `Last-Event-ID`. The stream starts with `retry: 2000`: an `EventSource` reconnects 2 s after it ends.',
+          'A browser’s `EventSource` cannot send `Authorization`: send `?ticket=` instead, from `POST /v1/workflows/{id}/stream-tickets` (never the token itself in a URL).',
         ].join('\n\n'),
         tags: ['workflows'],
+        security: [{ bearerAuth: [] }, { streamTicket: [] }] as Record<string, string[]>[],
         parameters: [
           ref('parameters', 'WorkflowId'),
           ref('parameters', 'Last-Event-ID'),
@@ -154,6 +168,24 @@ export function streamPath(queryParameters: (schema: typeof streamQuery) => unkn
             headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
           },
           ...errorResponses(['NOT_FOUND', 'BAD_REQUEST']),
+        },
+      },
+    },
+    '/v1/workflows/{id}/stream-tickets': {
+      post: {
+        operationId: 'createStreamTicket',
+        summary: 'A ticket to the workflow’s stream, for a browser',
+        description:
+          'Trades the caller’s token for a ticket that opens this workflow’s stream (`GET /v1/workflows/{id}/stream?ticket=…`) for a minute, as the caller: what a browser’s `EventSource` needs, without putting the long-lived token in a URL. A reconnect within the minute reuses it; after it, ask for another.',
+        tags: ['workflows'],
+        parameters: [ref('parameters', 'WorkflowId')],
+        responses: {
+          '201': {
+            description: 'The ticket',
+            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
+            content: { 'application/json': { schema: ref('schemas', 'StreamTicket') } },
+          },
+          ...errorResponses(['NOT_FOUND']),
         },
       },
     },

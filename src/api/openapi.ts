@@ -408,6 +408,13 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           description:
             'HS256 (or a JWKS) with claims `sub`, `tenant`, `roles` (and `kind`, and the claims a definition reads); `npx warden token` mints one.',
         },
+        streamTicket: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'ticket',
+          description:
+            'A ticket from `POST /v1/workflows/{id}/stream-tickets`: opens only that workflow’s stream, for a minute',
+        },
         metricsToken: {
           type: 'http',
           scheme: 'bearer',

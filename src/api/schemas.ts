@@ -72,6 +72,8 @@ export const lastEventIdPattern = /^[0-9]{1,15}$/;
 export const streamQuery = z.object({
   /** Resume after this version, for clients that cannot send the `Last-Event-ID` header (which wins). */
   lastEventId: z.string().regex(lastEventIdPattern, 'a version number such as 12').optional(),
+  /** A ticket to this stream (`POST /v1/workflows/{id}/stream-tickets`), for a browser's `EventSource`, which cannot send `Authorization`. */
+  ticket: z.string().max(2_000).optional(),
 });
 
 /** The longest a view read may wait for a new version, ms. */

@@ -70,6 +70,8 @@ export function authenticatorFor(system: ApiSystem, secret: string): Authenticat
   const { WARDEN_JWKS_URL: jwksUrl, WARDEN_JWT_ISSUER: issuer, WARDEN_JWT_AUDIENCE: audience } = system.config;
   return createAuthenticator({
     ...(jwksUrl ? { jwksUrl } : { secret }),
+    // Stream tickets are signed with the secret even beside a JWKS, so every API process accepts them.
+    ...(secret ? { ticketSecret: secret } : {}),
     ...(issuer ? { issuer } : {}),
     ...(audience ? { audience } : {}),
   });

@@ -145,6 +145,51 @@ export function effect<TContext, TParams = unknown, TDeps = object>(
   return declaration;
 }
 
+/**
+ * `effect` with a workflow's context and adapters given once: each declaration's parameters are
+ * typed by its `paramsSchema` (the builder sends the schema's fields, of any value: the worker's
+ * check of them is the schema; `run` gets what the schema gives, defaults applied), and its
+ * `operation` is kept as a literal type, so the workflow's operations are a type
+ * (`(typeof effects)[keyof typeof effects]['operation']`).
+ */
+export function effectsOf<TContext, TDeps = object>() {
+  return <TSchema extends z.ZodType<object, object>, const TOperation extends string>(
+    declaration: TypedEffect<TContext, TSchema, TOperation, TDeps>,
+  ): TypedEffect<TContext, TSchema, TOperation, TDeps> & EffectDeclaration<TContext, z.output<TSchema>, TDeps> =>
+    declaration as never;
+}
+
+/** A declaration `effectsOf` types. */
+export type TypedEffect<TContext, TSchema extends z.ZodType<object, object>, TOperation extends string, TDeps> = Omit<
+  EffectDeclaration<TContext, z.output<TSchema>, TDeps>,
+  'operation' | 'params'
+> & {
+  operation: TOperation;
+  params: (context: TContext) => { [K in keyof z.input<TSchema>]: unknown };
+  paramsSchema: TSchema;
+};
+
+/** An effect's retry policy as data: what a release pins of it (`pinnedFunctions`). */
+export type RetryPolicyData = Backoff & { maxAttempts: number; retryableErrors: readonly ErrorClass[] };
+
+/**
+ * Each effect's retry policy by its operation, as data a release can pin beside the declarations
+ * (whose pins do not follow a helper that builds a policy): attempts per visit to its step, the
+ * first included (1 without a policy), the backoff (the kit's default unless given), and the error
+ * classes worth another attempt (none without a policy). Throws for a policy read from the context.
+ */
+export function retryPoliciesOf<TEffect extends Pick<EffectDeclaration, 'retry'> & { operation: string }>(
+  effects: Readonly<Record<string, TEffect>>,
+): Record<TEffect['operation'], RetryPolicyData> {
+  const policies = Object.values(effects).map(({ operation, retry }) => {
+    const { maxAttempts = 1, backoff = defaultBackoff, retryable = transientErrors } = retry ?? {};
+    if (typeof maxAttempts === 'function' || typeof backoff === 'function')
+      throw new Error(`the retry policy of ${operation} is read from the context: it is no data to pin`);
+    return [operation, { maxAttempts, ...backoff, retryableErrors: retry ? retryable : [] }];
+  });
+  return Object.fromEntries(policies) as Record<TEffect['operation'], RetryPolicyData>;
+}
+
 /** The operation of an effect: its own, or its name lower-cased with everything but letters dropped. */
 export function operationOf(name: string, declaration: Pick<EffectDeclaration, 'operation'>): string {
   return declaration.operation ?? name.toLowerCase().replace(/[^a-z]/g, '');

@@ -57,10 +57,15 @@ type Shape = z.ZodRawShape;
 
 export type EventKind = 'person' | 'result' | 'failure' | 'deadLetter' | 'start';
 
-/** One declared event: its payload schema, its kind and who may send it. */
-export interface EventDeclaration<TPayload = unknown> {
+/**
+ * One declared event: its payload schema, its kind and who may send it. `TSchema` is the schema's own
+ * type (a `z.ZodObject`), so `eventSchemasOf` hands it on with its shape.
+ */
+export interface EventDeclaration<TPayload = unknown, TSchema extends z.ZodType = z.ZodType<TPayload>> {
   kind: EventKind;
-  schema: z.ZodType<TPayload>;
+  schema: TSchema;
+  /** Never set: the payload's type as guards, updates and delays see it (a result's without its `jobId`). */
+  readonly payloadType?: TPayload;
   /** Roles that may send it (the kit adds `worker` to results, failures, the dead letter and the start). */
   roles: readonly string[];
   /** A model may propose it (`POST …/proposals`); people's decisions never are. */
@@ -78,7 +83,7 @@ export interface EventDeclaration<TPayload = unknown> {
 export function event<S extends Shape>(
   shape: S,
   options: { roles: readonly string[]; byModel?: boolean },
-): EventDeclaration<z.infer<z.ZodObject<S, z.core.$strict>>> {
+): EventDeclaration<z.infer<z.ZodObject<S, z.core.$strict>>, z.ZodObject<S, z.core.$strict>> {
   return { kind: 'person', schema: z.strictObject(shape), roles: options.roles, byModel: options.byModel ?? false };
 }
 
@@ -86,7 +91,12 @@ export function event<S extends Shape>(
  * A job's result: only the worker holding the job sends it; the kit adds the `jobId` to its schema
  * and keeps it: guards, updates and delays get the payload without it (see `setup()`).
  */
-export function result<S extends Shape>(shape: S = {} as S): EventDeclaration<z.infer<z.ZodObject<S, z.core.$strict>>> {
+export function result<S extends Shape>(
+  shape: S = {} as S,
+): EventDeclaration<
+  z.infer<z.ZodObject<S, z.core.$strict>>,
+  z.ZodObject<z.util.Extend<S, { jobId: typeof jobIdSchema }>, z.core.$strict>
+> {
   return {
     kind: 'result',
     schema: z.strictObject({ ...shape, jobId: jobIdSchema }) as never,
@@ -102,12 +112,14 @@ export function result<S extends Shape>(shape: S = {} as S): EventDeclaration<z.
  * attempt may cure it (a pair, e.g. `RETRYABLE_ERROR` as the effects' `failure` and
  * `PERMANENT_ERROR` as their `permanentFailure`).
  */
-export function failure(): EventDeclaration<z.infer<typeof failureSchema>>;
+export function failure(): EventDeclaration<z.infer<typeof failureSchema>, typeof failureSchema>;
 export function failure(options: {
   flat: true;
   retryable: boolean;
-}): EventDeclaration<z.infer<typeof typedFailureSchema>>;
-export function failure(options: { flat: true }): EventDeclaration<z.infer<typeof flatFailureSchema>>;
+}): EventDeclaration<z.infer<typeof typedFailureSchema>, typeof typedFailureSchema>;
+export function failure(options: {
+  flat: true;
+}): EventDeclaration<z.infer<typeof flatFailureSchema>, typeof flatFailureSchema>;
 export function failure(options: { flat?: boolean; retryable?: boolean } = {}): EventDeclaration {
   const base = { kind: 'failure' as const, roles: ['worker'], byModel: false };
   if (options.flat && options.retryable !== undefined)
@@ -120,11 +132,16 @@ export function failure(options: { flat?: boolean; retryable?: boolean } = {}): 
  * workflow over; `roles` may send it too (a person handing the case over), with `fields` of its own
  * (optional ones: a worker sends only the reason and the job).
  */
-export function deadLetter(options?: { roles?: readonly string[] }): EventDeclaration<z.infer<typeof deadLetterSchema>>;
+export function deadLetter(options?: {
+  roles?: readonly string[];
+}): EventDeclaration<z.infer<typeof deadLetterSchema>, typeof deadLetterSchema>;
 export function deadLetter<S extends Shape>(options: {
   roles?: readonly string[];
   fields: S;
-}): EventDeclaration<z.infer<typeof deadLetterSchema> & z.infer<z.ZodObject<S, z.core.$strict>>>;
+}): EventDeclaration<
+  z.infer<typeof deadLetterSchema> & z.infer<z.ZodObject<S, z.core.$strict>>,
+  z.ZodObject<z.util.Extend<typeof deadLetterSchema.shape, S>, z.core.$strict>
+>;
 export function deadLetter(options: { roles?: readonly string[]; fields?: Shape } = {}): EventDeclaration {
   const schema = options.fields ? deadLetterSchema.extend(options.fields) : deadLetterSchema;
   return { kind: 'deadLetter', schema, roles: ['worker', ...(options.roles ?? [])], byModel: false };
@@ -132,11 +149,62 @@ export function deadLetter(options: { roles?: readonly string[]; fields?: Shape 
 
 export type EventDeclarations = Readonly<Record<string, EventDeclaration>>;
 
+/** `START`'s payload: none. */
+const startSchema = z.strictObject({});
+
+/**
+ * The payload schema of every declared event, by type, each with its own type (a `z.ZodObject`
+ * with its shape): one declaration serves the chart, tests and tools that read a schema, and a
+ * released version's parts (`eventSchemas` of `loadReleasedParts`). With `start`, `START` comes
+ * first with the empty payload `workflow()` gives it when the chart handles it.
+ */
+export function eventSchemasOf<E extends EventDeclarations>(events: E): { [K in keyof E]: E[K]['schema'] };
+export function eventSchemasOf<E extends EventDeclarations>(
+  events: E,
+  options: { start: true },
+): { START: typeof startSchema } & { [K in keyof E]: E[K]['schema'] };
+export function eventSchemasOf(
+  events: EventDeclarations,
+  options: { start?: boolean } = {},
+): Record<string, z.ZodType> {
+  const schemas = Object.entries(events).map(([type, declared]) => [type, declared.schema] as const);
+  return Object.fromEntries(options.start ? [['START', startSchema], ...schemas] : schemas);
+}
+
+/**
+ * The events only a person may decide: people's events (`event()`) not open to a model's proposal
+ * (`byModel`), in the order declared. `workflow()` gives them to the definition as `personEvents`.
+ */
+export function personEventsOf<E extends EventDeclarations>(events: E): (keyof E & string)[] {
+  return Object.entries(events)
+    .filter(([, declared]) => declared.kind === 'person' && !declared.byModel)
+    .map(([type]) => type);
+}
+
+/** The payload of a declared event as guards and updates see it (a result's without its `jobId`). */
+export type DeclaredPayload<D> = D extends EventDeclaration<infer P, z.ZodType> ? P : never;
+
+/**
+ * Readers of an event's payload for guards and updates, typed by the declarations: `payloadOf(event,
+ * type)` is its payload when the event is of `type`, otherwise null; `payloadField(event, field)`
+ * one field of any event's payload, undefined for an event without one (a timer).
+ */
+export function payloadReaders<E extends EventDeclarations>(_events: E) {
+  return {
+    payloadOf: <K extends keyof E & string>(
+      event: { type: string; payload?: unknown },
+      type: K,
+    ): DeclaredPayload<E[K]> | null => (event.type === type ? (event.payload as DeclaredPayload<E[K]>) : null),
+    payloadField: (event: object, field: string): unknown =>
+      'payload' in event ? (event.payload as Record<string, unknown>)[field] : undefined,
+  };
+}
+
 /** The event as guards, updates and delays see it: its type, its parsed payload, who sent it and when. */
 export type EnvelopeOf<E extends EventDeclarations> = {
   [K in keyof E & string]: {
     type: K;
-    payload: E[K] extends EventDeclaration<infer P> ? P : never;
+    payload: E[K] extends EventDeclaration<infer P, z.ZodType> ? P : never;
     actor: Principal;
     at: number;
     eventId: string;

@@ -1,13 +1,16 @@
 /**
  * The authoring kit: what a workflow's author writes against. The chart (`setup().createMachine`),
- * its events (`event`, `result`, `failure`, `deadLetter`), its effects (`effect`), and `workflow()`
+ * its events (`event`, `result`, `failure`, `deadLetter`), its effects (`effect`, or `effectsOf` to
+ * type them by their params' schemas; `retryPoliciesOf` for their policies as data), and `workflow()`
  * to bundle it. The platform owns the rest: job ids, attempts, retries, stale results, envelopes.
  * And the pieces most workflows need: an operation run once under an idempotency key
  * (`ledgerEffects`), the checks of a person's decision on a versioned subject (`decisionChecks`), a
  * view rendered from its schema, the demo's decision from the console's prefill, the model budget,
  * a path model's shared example payloads, the jobs of a context that predates the kit, a catalogue
- * of the operations an agent may propose, a model's proposal as a job's result, and the path
- * invariants of an operation a person approves before the ledger executes it.
+ * of the operations an agent may propose, a model's proposal as a job's result, the path
+ * invariants of an operation a person approves before the ledger executes it, JSON documents
+ * shipped with a deployment (`jsonDocuments`), and a workflow's handlers on adapters given by hand
+ * for its tests (`offlineHandlers`).
  */
 export {
   attemptOf,
@@ -18,11 +21,34 @@ export {
   type GuardDeclaration,
   type Update,
 } from './setup.ts';
-export { effect, type EffectDeclaration, type EffectOutcome, type RetryPolicy, type RunContext } from './effect.ts';
-export { deadLetter, event, failure, result, type EnvelopeOf } from './events.ts';
+export {
+  effect,
+  effectsOf,
+  retryPoliciesOf,
+  type EffectDeclaration,
+  type EffectOutcome,
+  type RetryPolicy,
+  type RetryPolicyData,
+  type RunContext,
+  type TypedEffect,
+} from './effect.ts';
+export {
+  deadLetter,
+  event,
+  eventSchemasOf,
+  failure,
+  payloadReaders,
+  personEventsOf,
+  result,
+  type DeclaredPayload,
+  type EnvelopeOf,
+} from './events.ts';
 export { outcomesOf, workflow, type OutcomeChecks, type WorkflowSpec } from './workflow.ts';
+export { offlineHandlers, type OfflineAdapters } from '../definitions/offline-handlers.ts';
+export { jsonDocuments } from '../effects/json-documents.ts';
 export { fillTemplate, presentFromSpec, type PresentationSpec, type Shown } from './presentation.ts';
 export { EffectError } from '../effects/effect-errors.ts';
+export { claimOf } from '../engine/principal.ts';
 export {
   executionAfter,
   executionRecord,

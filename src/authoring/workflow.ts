@@ -29,7 +29,7 @@ import type { EffectHandler, ResultEvent } from '../effects/effect.ts';
 import { callModelWithRepair } from '../effects/model-call.ts';
 import { derivePathModel, type DerivePathInput } from '../paths/derive.ts';
 import type { EffectDeclaration } from './effect.ts';
-import type { EventDeclaration } from './events.ts';
+import { personEventsOf, type EventDeclaration } from './events.ts';
 import { presentFromSpec, type PresentationSpec } from './presentation.ts';
 import { kitProblems, reportedEvents } from './kit-checks.ts';
 import { kitOf, type Kit, type KitMachine } from './setup.ts';
@@ -324,9 +324,7 @@ export function workflow<TContext, TDeps extends object = object>(
     startEvent,
     deadLetterEvent,
     ...(spec.outcomes ? { outcomes: outcomesOf(spec.outcomes) } : {}),
-    personEvents: Object.entries(events)
-      .filter(([, e]) => e.kind === 'person' && !e.byModel)
-      .map(([t]) => t),
+    personEvents: personEventsOf(events),
     ...(spec.pinnedFunctions ? { pinnedFunctions: spec.pinnedFunctions } : {}),
   };
   const roleNames = [...new Set([...spec.create, ...Object.values(eventRoles).flat()])].sort();

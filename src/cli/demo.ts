@@ -24,11 +24,12 @@ export async function runDemo(
   registry: WorkflowRegistry,
   print: (line: string) => void,
   options: { definition?: string | undefined; timeoutMs?: number } = {},
+  printError: (line: string) => void = print,
 ): Promise<number> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const bundle = registry.bundle(options.definition ?? registry.bundles[0]?.id ?? '');
   if (!bundle) {
-    print(
+    printError(
       `unknown definition ${options.definition ?? ''}; registered: ${registry.bundles.map((b) => b.id).join(', ')}`,
     );
     return 2;

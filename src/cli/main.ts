@@ -1,64 +1,17 @@
 /**
- * The `warden` command line. Each subcommand is one function; later issues add theirs here.
- * A command loads its module (and the workflows, when it needs them) only when it runs, so that
- * `warden token` starts without the server, the engine or the workflows.
+ * The `warden` command line. What each command accepts is one table (commands.ts, read strictly:
+ * help, an unknown or valueless option, are answered before anything runs); each command is then
+ * one function. A command loads its module (and the workflows, when it needs them) only when it
+ * runs, so that `warden token` starts without the server, the engine or the workflows. What a
+ * command prints goes to `print` (stdout); every mistake and refusal to `printError` (stderr).
  */
 import { relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { ProjectConfigError } from '../definitions/project-config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { WardenError } from '../engine/errors.ts';
+import { parseCommand, UsageError, usageLine, type ParsedCommandLine } from './commands.ts';
 import { loadProject, type ImportModule, type LoadedProject, type Workflows } from './project.ts';
-
-const usage = `warden <command> [options]
-
-Commands:
-  init [DIR]             make a Warden project in DIR (here by default): package.json, tsconfig.json,
-                         vitest.config.ts, warden.config.ts, workflows/, .gitignore
-  new ID                 a workflow folder workflows/ID/ (chart, schemas, effect, view, path test),
-                         registered in warden.config.ts
-  serve [--role api|worker|timers] [--processes N]
-                         the API, workers and timer service (all unless --role) until SIGTERM;
-                         --processes runs N processes of those roles (one per core; needs REDIS_URL)
-  token --sub ID --tenant T --roles a,b [--claim name=value]... [--kind user|service]
-                         mint a Bearer token with WARDEN_JWT_SECRET, or else with the secret
-                         a server started without it keeps in .warden/secret; --claim adds a claim
-                         a definition reads (JSON, else text), listed by \`warden token\` alone; an
-                         external worker is --kind service --roles worker
-  reindex                one-off after upgrading: move the queue entries of earlier versions (indexed
-                         per tenant and state) into one index per tenant, definition and state
-  demo [--definition ID] drive one workflow (the first registered by default) to completion with the local adapters
-  definitions [--json]   the registered workflow definitions, their states and events
-  paths [--json] [--definition ID[@V]] [--no-simple]
-                         traverse a definition: reachable states, paths, transition coverage, invariants
-  diff ID@A ID@B|FILE [--json | --mermaid] [--exit-code]
-                         what changed between two versions of a chart (or a version and a config JSON
-                         or Stately export): states, transitions, guards, actions, event roles, and
-                         authority changes apart; --exit-code exits 1 when there are differences
-  stately gen|check      write the project's stately/ from every definition, or check it is current and
-                         the round trip safe
-  release ID[@V]         release a version (the latest by default): write its release files (config JSON,
-                         implementation pins, other parts) to versions/ beside its machine file and mark it
-                         released in stately/states.lock.json; its chart then changes only as a new version
-  version new ID         start the next version of ID, whose latest is released: versions/ID.vN.ts keeps
-                         version N as data, with a migration scaffold; the machine file is the new draft
-  stately release ID[@V] the same as release
-  deploy check [--json]  before a deploy, read the live store (REDIS_URL) and name every running workflow the
-                         workflows of this project would strand (state, timer, job or version gone) or decide
-                         differently (a recorded transition gone, a refusal now accepted, a pinned
-                         implementation changed); exit 1 when any
-  stately import FILE [--definition ID]
-                         replace a machine file's config (setup(...).createMachine or kit.createMachine)
-                         with a chart the Stately editor exported as XState v5 code; lists names setup()
-                         lacks, then runs the check. A machine file is found from warden.config.ts's
-                         imports, else in workflows/; or name it: defineConfig({ machineFiles: { ID: PATH } })
-  help                   this text
-
-The commands that run workflows load them from --definitions MODULE (a module whose default export
-is defineConfig({ workflows }), or which exports workflows), else from warden.config.ts (.mts, .js,
-.mjs) in the working directory.
-`;
 
 type Print = (line: string) => void;
 
@@ -112,25 +65,26 @@ export async function main(
   const isWorkflows = (given: Workflows | CliProject): given is Workflows =>
     Array.isArray(given) || typeof given === 'function';
   const { fallback, importModule, cwd }: CliProject = isWorkflows(project) ? { fallback: project } : project;
-  const [command = 'help', ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: {
-      json: { type: 'boolean', default: false },
-      role: { type: 'string' },
-      sub: { type: 'string' },
-      tenant: { type: 'string' },
-      roles: { type: 'string' },
-      claim: { type: 'string', multiple: true },
-      limit: { type: 'string' },
-      kind: { type: 'string' },
-      processes: { type: 'string' },
-      definition: { type: 'string' },
-      'no-simple': { type: 'boolean', default: false },
-      definitions: { type: 'string' },
-    },
-    strict: false,
-  });
+  let parsed: ParsedCommandLine;
+  try {
+    parsed = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    usageError(error);
+    return 2;
+  }
+  if (parsed.kind === 'help') {
+    print(parsed.text);
+    return 0;
+  }
+  if (parsed.kind === 'version') {
+    const { wardenPackage } = await import('./scaffold/scaffold.ts');
+    print(wardenPackage().version);
+    return 0;
+  }
+  const { command, values, positionals } = parsed;
+  /** A string option's value. */
+  const text = (name: string) => (typeof values[name] === 'string' ? values[name] : undefined);
   const json = values.json === true;
   let loaded: LoadedProject | undefined;
   const registry = async (): Promise<WorkflowRegistry> => {
@@ -138,7 +92,7 @@ export async function main(
       fallback,
       importModule,
       cwd,
-      definitions: typeof values.definitions === 'string' ? values.definitions : undefined,
+      definitions: text('definitions'),
     });
     const { workflows } = loaded;
     const { createRegistry } = await import('../definitions/registry.ts');
@@ -155,11 +109,14 @@ export async function main(
       case 'serve': {
         const { isServeChild, leaveServeCluster, parseProcesses, serveProcesses } =
           await import('./serve-processes.ts');
-        const processes = parseProcesses(typeof values.processes === 'string' ? values.processes : undefined);
+        const { parseRoles, serve } = await import('./serve.ts');
+        // Both read before anything starts: a mistake in either is a usage error, not a crash.
+        const processes = parseProcesses(text('processes'));
+        const roles = parseRoles(text('role'));
         if (processes > 1 && !isServeChild()) {
           const config = loadConfig();
           if (!config.REDIS_URL) {
-            print('--processes needs REDIS_URL: processes share their workflows through Redis');
+            printError('warden serve: --processes needs REDIS_URL: processes share their workflows through Redis');
             return 2;
           }
           // Created once, before the processes start, so they all sign with the same secret.
@@ -170,30 +127,23 @@ export async function main(
           const { createLogger } = await import('../observability/logger.ts');
           return await serveProcesses(processes, createLogger(config));
         }
-        const { parseRoles, serve } = await import('./serve.ts');
-        const code = await serve(
-          loadConfig(),
-          await registry(),
-          parseRoles(typeof values.role === 'string' ? values.role : undefined),
-          print,
-        );
+        // Starter tokens are printed only on a terminal (else written to a file only its owner reads).
+        const code = await serve(loadConfig(), await registry(), roles, print, { terminal: process.stdout.isTTY });
         leaveServeCluster();
         return code;
       }
       case 'token': {
         const { token } = await import('./token.ts');
         // The workflows are loaded only to list the claims they read, on a usage error.
-        return await token(loadConfig(), values, print, async () => (await registry()).bundles);
+        return await token(loadConfig(), values, print, printError, async () => (await registry()).bundles);
       }
       case 'reindex': {
         const { reindex } = await import('./reindex.ts');
-        return await reindex(loadConfig(), print);
+        return await reindex(loadConfig(), print, printError);
       }
       case 'demo': {
         const { runDemo } = await import('./demo.ts');
-        return await runDemo(loadConfig(), await registry(), print, {
-          definition: typeof values.definition === 'string' ? values.definition : undefined,
-        });
+        return await runDemo(loadConfig(), await registry(), print, { definition: text('definition') }, printError);
       }
       case 'definitions':
         return listDefinitions(await registry(), json, print);
@@ -203,10 +153,11 @@ export async function main(
           await registry(),
           {
             json,
-            definition: typeof values.definition === 'string' ? values.definition : undefined,
+            definition: text('definition'),
             simple: values['no-simple'] !== true,
           },
           print,
+          printError,
         );
       }
       case 'diff': {
@@ -214,13 +165,16 @@ export async function main(
         const options = { json, mermaid: values.mermaid === true, exitCode: values['exit-code'] === true };
         return diff(await registry(), positionals, { ...options, ...(cwd ? { cwd } : {}) }, print, printError);
       }
-      case 'stately':
-        return await statelyCommand(positionals[0], positionals[1]);
-      case 'deploy': {
-        if (positionals[0] !== 'check') {
-          printError('usage: warden deploy check [--json]');
-          return 2;
-        }
+      case 'stately gen':
+        return await statelyCommand('gen');
+      case 'stately check':
+        return await statelyCommand('check');
+      case 'stately import':
+        return await statelyCommand('import', positionals[0]);
+      case 'stately release':
+      case 'release':
+        return await statelyCommand('release', positionals[0]);
+      case 'deploy check': {
         const { deployCheckCommand } = await import('./deploy-check.ts');
         const { withReleasedPins } = await import('./released-pins.ts');
         const { wardenRepository } = await import('./stately.ts');
@@ -237,19 +191,13 @@ export async function main(
           printError,
         );
       }
-      case 'release':
-        return await statelyCommand('release', positionals[0]);
-      case 'version': {
-        if (positionals[0] !== 'new') {
-          printError('usage: warden version new <id>');
-          return 2;
-        }
+      case 'version new': {
         const { versionNew } = await import('./version-new.ts');
         const workflows = await registry();
         return versionNew(
           workflows,
           statelyProject() ?? (await import('./stately.ts')).wardenRepository,
-          positionals[1],
+          positionals[0],
           print,
           printError,
         );
@@ -272,17 +220,16 @@ export async function main(
         return 0;
       }
       case 'help':
-      case '--help':
-      case '-h':
-        print(usage);
+        // parseCommand answers help itself.
         return 0;
-      default:
-        print(`unknown command: ${command}\n\n${usage}`);
-        return 2;
     }
   } catch (error) {
+    if (error instanceof UsageError) {
+      usageError(error, command);
+      return 2;
+    }
     if (error instanceof ConfigError) {
-      print(error.message);
+      printError(`warden ${command}: ${error.message}`);
       return 2;
     }
     if (error instanceof ProjectConfigError) {
@@ -290,6 +237,13 @@ export async function main(
       return 2;
     }
     throw error;
+  }
+
+  /** Says a usage error on stderr: the message, then the command's usage when it names one. */
+  function usageError(error: UsageError, running?: string) {
+    const name = error.usage ?? running;
+    printError(`warden${name ? ` ${name}` : ''}: ${error.message}`);
+    if (error.usage) printError(usageLine(error.usage));
   }
 
   /** The user's project as the Stately commands see it; undefined in Warden's own repository (the fallback). */
@@ -312,7 +266,7 @@ export async function main(
     // A project's stately/ and machine files are its own; with the fallback, Warden's repository's.
     const project = statelyProject();
     return await stately(workflows, action, print, key, {
-      definition: typeof values.definition === 'string' ? values.definition : undefined,
+      definition: text('definition'),
       ...(project ? { project } : {}),
       printError,
       ...(cwd ? { cwd } : {}),

@@ -62,6 +62,7 @@ export function paths(
   registry: WorkflowRegistry,
   options: { json: boolean; definition?: string | undefined; simple: boolean },
   print: Print,
+  printError: Print = print,
 ): number {
   const keys = options.definition ? [options.definition] : registry.bundles.map((b) => b.id);
   const reports = [];
@@ -69,7 +70,7 @@ export function paths(
     const definition = registry.resolve(key);
     const bundle = definition && registry.bundle(definition.id);
     if (!definition || !bundle) {
-      print(`unknown definition ${key}; registered: ${[...registry.versions.keys()].join(', ')}`);
+      printError(`unknown definition ${key}; registered: ${[...registry.versions.keys()].join(', ')}`);
       return 2;
     }
     const model = bundle.paths as PathModel;

@@ -6,12 +6,16 @@
 import type { Config } from '../config.ts';
 import { withLiveStore } from './live-store.ts';
 
-export async function reindex(config: Config, print: (line: string) => void): Promise<number> {
+export async function reindex(
+  config: Config,
+  print: (line: string) => void,
+  printError: (line: string) => void = print,
+): Promise<number> {
   return withLiveStore(
     config,
     'reindex',
     () => {
-      print('set REDIS_URL: only a Redis deployment has queue indexes to move');
+      printError('warden reindex: set REDIS_URL: only a Redis deployment has queue indexes to move');
     },
     async (store) => {
       const { moved, dropped, left } = await store.reindexStateIndexes();

@@ -4,7 +4,7 @@
  * same directory mints tokens that server accepts, and a restart keeps them valid.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { generateSecret } from '../api/auth.ts';
 import { ConfigError } from '../config.ts';
@@ -50,4 +50,21 @@ export function readOrCreateSecretFile(path: string): { secret: string; created:
   const secret = readSecretFile(path);
   if (!secret) throw new Error(`${path} vanished while it was created`);
   return { secret, created };
+}
+
+/**
+ * Writes `text` to `path` readable only by its owner (mode 0600, a directory it creates 0700),
+ * whatever was there: a new file is written beside it and renamed over it, so no reader ever sees
+ * it with a wider mode or half written.
+ */
+export function writePrivateFile(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const draft = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(draft, text, { mode: 0o600, flag: 'wx' });
+  try {
+    renameSync(draft, path);
+  } catch (error) {
+    unlinkSync(draft);
+    throw error;
+  }
 }

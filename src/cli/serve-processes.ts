@@ -8,6 +8,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { UsageError } from './commands.ts';
 
 /** Resolves on the first SIGTERM or SIGINT (a graceful stop), then stops listening for them. */
 export function stopSignal(): Promise<void> {
@@ -27,7 +28,7 @@ export function parseProcesses(text: string | undefined): number {
   if (text === undefined) return 1;
   const count = Number(text);
   if (!Number.isInteger(count) || count < 1 || count > 64) {
-    throw new Error(`--processes must be a whole number from 1 to 64, not ${text}`);
+    throw new UsageError(`--processes must be a whole number from 1 to 64, not ${text}`);
   }
   return count;
 }

@@ -5,6 +5,7 @@
  */
 import { isFirstServeChild, stopSignal } from './serve-processes.ts';
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import type { ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { serveMetrics } from '../api/metrics-server.ts';
@@ -17,7 +18,8 @@ import type { ClaimValue } from '../engine/principal.ts';
 import type { Role } from '../runtime/runner.ts';
 import { setupTracing } from '../observability/index.ts';
 import { createSystem } from '../system.ts';
-import { readOrCreateSecretFile } from './secret-file.ts';
+import { UsageError } from './commands.ts';
+import { readOrCreateSecretFile, writePrivateFile } from './secret-file.ts';
 
 export const roleNames = ['api', 'worker', 'timers'] as const;
 export type ProcessRole = (typeof roleNames)[number];
@@ -26,7 +28,7 @@ export function parseRoles(role: string | undefined): Set<ProcessRole> {
   if (role === undefined || role === 'all') return new Set(roleNames);
   const roles = role.split(',');
   if (roles.every((r) => (roleNames as readonly string[]).includes(r))) return new Set(roles as ProcessRole[]);
-  throw new Error(`unknown role ${role}: use ${roleNames.join(', ')} (comma-separated) or all`);
+  throw new UsageError(`unknown role ${role}: use ${roleNames.join(', ')} (comma-separated) or all`);
 }
 
 /** The claims a starter token of `role` carries: what the workflow names for it (an approver's limit). */
@@ -39,16 +41,21 @@ export function starterClaims(bundle: AnyWorkflowBundle, role: string): Record<s
   return claims;
 }
 
+/** Where a server whose stdout is not a terminal writes its starter tokens: beside its secret. */
+export const starterTokensFile = (secretFile: string): string => join(dirname(secretFile), 'starter-tokens');
+
 /**
- * Tokens for a first try, printed when no secret is configured: the first workflow's roles as one
- * paste-ready `export BASE=… AGENT=… …` line (what the README walkthrough uses), the rest listed.
- * These lines are for people to copy, not logs, so they stay plain text between the JSON lines.
+ * Tokens for a first try, when no secret is configured: the first workflow's roles as one
+ * paste-ready `export BASE=… AGENT=… …` line (what the README's five-minute tour uses), the rest listed.
+ * These lines are for people to copy, not logs: printed as plain text between the JSON lines on a
+ * terminal; otherwise (stdout piped into a log pipeline) written to a file only the owner can read,
+ * whose path is logged, so that no bearer token ends up in the logs.
  */
-async function printStarterTokens(
+export async function starterTokens(
   registry: WorkflowRegistry,
   secret: { secret: string; created: boolean; path: string },
   base: string,
-  print: (line: string) => void,
+  output: { terminal: boolean; print: (line: string) => void },
   logger: Logger,
 ): Promise<void> {
   const tenant = 'demo';
@@ -61,6 +68,8 @@ async function printStarterTokens(
   );
   const [first, ...others] = registry.bundles;
   if (!first) return;
+  const lines: string[] = [];
+  const print = (line: string) => lines.push(line);
   const exports = [`BASE=${base}`];
   for (const [name, role] of Object.entries(first.roles)) {
     if (role !== 'worker') {
@@ -69,13 +78,22 @@ async function printStarterTokens(
   }
   print(`Paste into another shell (${first.id} tokens for tenant "${tenant}", 12 h):`);
   print(`export ${exports.join(' ')}`);
-  if (others.length === 0) return;
-  print(`More tokens for tenant "${tenant}":`);
+  if (others.length > 0) print(`More tokens for tenant "${tenant}":`);
   for (const bundle of others) {
     for (const [name, role] of Object.entries(bundle.roles)) {
       if (role !== 'worker') print(`  ${`${bundle.id} ${name}`.padEnd(24)} ${await mint(bundle, name, role)}`);
     }
   }
+  if (output.terminal) {
+    for (const line of lines) output.print(line);
+    return;
+  }
+  const file = starterTokensFile(secret.path);
+  writePrivateFile(file, `${lines.join('\n')}\n`);
+  logger.info(
+    { tokensFile: file },
+    `starter tokens written to ${file} (readable only by you): stdout is not a terminal, so they are not printed`,
+  );
 }
 
 export async function serve(
@@ -83,6 +101,7 @@ export async function serve(
   registry: WorkflowRegistry,
   roles: Set<ProcessRole>,
   print: (line: string) => void,
+  options: { terminal?: boolean | undefined } = {},
 ): Promise<number> {
   const tracing = setupTracing(config);
   const system = createSystem(config, { definitions: registry.bundles });
@@ -109,7 +128,10 @@ export async function serve(
     const shown = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
     const base = `http://${shown}:${(server.address() as AddressInfo).port}`;
     system.logger.info({ url: base, host: config.HOST, store: system.store.kind }, `API listening on ${base}`);
-    if (kept && isFirstServeChild()) await printStarterTokens(registry, kept, base, print, system.logger);
+    if (kept && isFirstServeChild()) {
+      const output = { terminal: options.terminal === true, print };
+      await starterTokens(registry, kept, base, output, system.logger);
+    }
   }
   let metricsServer: ServerType | null = null;
   if (config.WARDEN_METRICS_PORT !== undefined) {

@@ -178,8 +178,8 @@ export function stately(
         (p) => p.code === 'STATE_REMOVED' || p.code === 'VERSION_CHANGED' || p.message.includes('is not a lock list'),
       );
       if (removed.length > 0) {
-        for (const problem of removed) print(`${problem.code}: ${problem.message}`);
-        print('stately: not written; register a new version with a migration, or restore what changed');
+        for (const problem of removed) printError(`${problem.code}: ${problem.message}`);
+        printError('stately: not written; register a new version with a migration, or restore what changed');
         return 1;
       }
       for (const file of statelyFiles({ definitions }, releasedIn(onDisk()[stateLockPath]))) {

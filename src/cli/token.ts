@@ -45,6 +45,8 @@ export async function token(
   config: Config,
   values: Record<string, string | boolean | (string | boolean)[] | undefined>,
   print: (line: string) => void,
+  /** Where every refusal goes (stderr); the token alone goes to `print`. */
+  printError: (line: string) => void,
   /** The registered workflows, loaded only to list the claims they read after a usage error. */
   bundles: () => Promise<readonly AnyWorkflowBundle[]> = () => Promise.resolve([]),
 ): Promise<number> {
@@ -53,18 +55,18 @@ export async function token(
   const tenant = text('tenant');
   const roles = text('roles');
   if (values.limit !== undefined) {
-    print('--limit is no longer an option: pass the claim by its name, --claim name=value');
-    printClaims(await bundles(), print);
+    printError('--limit is no longer an option: pass the claim by its name, --claim name=value');
+    printClaims(await bundles(), printError);
     return 2;
   }
   if (!sub || !tenant || !roles) {
-    print(usage);
-    printClaims(await bundles(), print);
+    printError(usage);
+    printClaims(await bundles(), printError);
     return 2;
   }
   const secret = config.WARDEN_JWT_SECRET ?? readSecretFile(config.WARDEN_SECRET_FILE);
   if (!secret) {
-    print(
+    printError(
       `no secret to sign with: set WARDEN_JWT_SECRET (the server's), or run this in the directory where ` +
         `\`npm start\` runs without it (it keeps its secret in ${config.WARDEN_SECRET_FILE})`,
     );
@@ -72,19 +74,19 @@ export async function token(
   }
   const kind = text('kind') ?? 'user';
   if (kind !== 'user' && kind !== 'service') {
-    print('--kind must be user or service (an external worker is a service with the worker role)');
+    printError('--kind must be user or service (an external worker is a service with the worker role)');
     return 2;
   }
   const pairs = [values.claim ?? []].flat().filter((pair): pair is string => typeof pair === 'string');
   const claims = parseClaims(pairs);
   if (typeof claims === 'string') {
-    print(claims);
+    printError(claims);
     return 2;
   }
   try {
     print(await mintToken(secret, { sub, tenant, roles: roles.split(','), kind, claims }));
   } catch (error) {
-    print(`--claim: ${error instanceof Error ? error.message : String(error)}`);
+    printError(`--claim: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
   return 0;

@@ -84,12 +84,22 @@ export interface PathModel<TContext = never> {
   /**
    * The facts of the context that decide which events are taken next, beyond status, state paths
    * and armed timers, which the platform always includes. Must be bounded: no counters that only grow.
+   * The walk always passes `facts`, what it knows of the record besides its context (a test calling
+   * a model itself may leave them out).
    */
-  behaviour(context: TContext, record: WorkflowRecord): unknown;
+  behaviour(context: TContext, record: WorkflowRecord, facts?: BehaviourFacts): unknown;
   /** Event types sent (valid) to a finished workflow, which must not change; default every type people may send. */
   finishedProbes?: readonly string[];
   /** Transitions of the config no event can take, kept on purpose as safety nets (their labels). */
   defensiveTransitions?: readonly string[];
+}
+
+/** What a path model's `behaviour` is told of a walk's record besides its context. */
+export interface BehaviourFacts {
+  /** The jobs in flight, by operation, as the record's version keeps them (its `currentJobs` over the active states). */
+  jobs: Readonly<Record<string, string | undefined>>;
+  /** Is `state` (a dotted path) or a state inside it active? */
+  within: (state: string) => boolean;
 }
 
 /** A state people work from: the console lists it and the API pages it. */

@@ -3,6 +3,7 @@
  * generated from the same zod schema that validates it, so the contract is written once; the
  * handlers still validate, because a schema hint is not a guarantee.
  */
+import { context, propagation } from '@opentelemetry/api';
 import { z } from 'zod';
 import { EffectError, EffectTimeoutError, TransportError } from './effect-errors.ts';
 import type { ModelCallOptions, ModelClient, ModelResponse, ModelTask, RepairRequest } from './model-client.ts';
@@ -98,10 +99,16 @@ export class OpenAIModelClient implements ModelClient {
     };
     const timeout = AbortSignal.timeout(this.timeoutMs);
     let response: Response;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${this.options.apiKey}`,
+    };
+    // The model call's trace goes on to the provider (W3C `traceparent`), when there is one.
+    propagation.inject(context.active(), headers);
     try {
       response = await this.fetchFn(this.endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.options.apiKey}` },
+        headers,
         body: JSON.stringify(body),
         signal: AbortSignal.any([options.signal, timeout]),
       });

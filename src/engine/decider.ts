@@ -153,7 +153,8 @@ function refuse(step: Step, code: RefusalCode, message: string, details: Record<
   };
 }
 
-function guardName(guard: unknown): string | null {
+/** The name of a transition's guard (a kit guard's, params aside), `inline` for an unnamed function, null for none. */
+export function guardName(guard: unknown): string | null {
   if (!guard) return null;
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') return guard.type;

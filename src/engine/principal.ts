@@ -38,6 +38,17 @@ export const principalSchema = z.strictObject({
 export type Principal = z.infer<typeof principalSchema>;
 
 /** The role of Warden's workers, in-process or external: the only role that may report a job's result. */
+/**
+ * A claim of the principal's token as `schema` reads it; null when the token has none or one the
+ * schema refuses. The platform hands claims over unread: a workflow reads each through its schema,
+ * so a missing or malformed claim grants nothing and never crashes a guard.
+ */
+export function claimOf<T>(principal: Pick<Principal, 'claims'>, name: string, schema: z.ZodType<T>): T | null {
+  const claims = principal.claims;
+  const parsed = schema.safeParse(claims && Object.hasOwn(claims, name) ? claims[name] : undefined);
+  return parsed.success ? parsed.data : null;
+}
+
 export const workerRole = 'worker';
 
 /** A worker service (in-process or external): the sender of a job's results and its dead letter. */

@@ -21,6 +21,9 @@ export interface JobMessage {
   params: Record<string, unknown>;
   /** The record version that requested the job. */
   version: number;
+  /** The W3C trace context of the step that requested the job, when it was traced. */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 /** A message in a shard's outbox: a job to perform or a timer that came due. */

@@ -3,6 +3,7 @@
  * On a terminal (or with `LOG_FORMAT=pretty`) each line is rewritten as `time LEVEL message
  * key=value…` for people; pino-pretty would do more, this is enough to read a start-up.
  */
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config.ts';
 
@@ -42,13 +43,21 @@ function humanLines(output: NodeJS.WritableStream): DestinationStream {
   };
 }
 
+/** The trace and span of the active span, on every line logged inside one (nothing when tracing is off). */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const ids = span.spanContext();
+  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
 /** The logger of a process at `LOG_LEVEL`, in `LOG_FORMAT`, writing to `output` (stdout by default). */
 export function createLogger(
   config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>,
   output: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
 ): Logger {
   const pretty = config.LOG_FORMAT === 'pretty' || (config.LOG_FORMAT === 'auto' && output.isTTY === true);
-  const options = { level: config.LOG_LEVEL };
+  const options = { level: config.LOG_LEVEL, mixin: traceFields };
   if (pretty) return pino(options, humanLines(output));
   // pino's own stdout destination (synchronous), as before this module existed.
   return output === process.stdout ? pino(options) : pino(options, output as DestinationStream);

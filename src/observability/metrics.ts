@@ -13,8 +13,10 @@ import { createSharedRender } from './shared-render.ts';
 const humanBuckets = [1, 10, 60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400];
 /** Machine delays: outbox lag, timer lateness. */
 const queueBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
-/** HTTP requests: most answer in milliseconds, event streams stay open for minutes. */
+/** HTTP requests: most answer in milliseconds. */
 const httpBuckets = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60];
+/** Requests that wait (long polls, claims with `waitMs`): from an answer at once to the longest wait. */
+const waitBuckets = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
 /** Calls to other systems: effects, model calls. */
 const callBuckets = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60];
 
@@ -133,7 +135,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     }),
     queueDepth: new Gauge({
       name: 'warden_queue_depth',
-      help: 'Workflows this process moved into a queue state minus those it moved out, since it started, by definition and state: sum it over every process of a deployment (see the README).',
+      help: 'Workflows this process moved into a queue state minus those it moved out, since it started, by definition and state: sum it over every process of a deployment (see docs/operations.md, Metrics).',
       labelNames: ['definition', 'state'] as const,
       registers,
     }),
@@ -142,6 +144,13 @@ export function createMetrics(options: MetricsOptions = {}) {
       help: 'HTTP requests answered, by method, route template (`/v1/workflows/:id`, never the raw path) and status code.',
       labelNames: ['method', 'route', 'status'] as const,
       buckets: httpBuckets,
+      registers,
+    }),
+    httpWaitDuration: new Histogram({
+      name: 'warden_http_wait_duration_seconds',
+      help: 'HTTP requests that waited for something before answering (a long poll of a workflow, a job claim with waitMs), by method, route template and status code; timed apart from warden_http_request_duration_seconds, so a wait never reads as latency.',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: waitBuckets,
       registers,
     }),
     outboxLag: new Histogram({

@@ -3,7 +3,7 @@
  * span (a child of the effect's span, with its workflow ids), latency and token counts. Only
  * answered calls are measured; a failed call marks its span.
  */
-import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { ModelClient, ModelResponse } from '../effects/index.ts';
 import type { Metrics } from './metrics.ts';
 import { spanIdsInContext } from './span-context.ts';
@@ -25,7 +25,7 @@ export function observedModelClient(model: ModelClient, options: ObservedModelOp
 
   function call(purpose: string, invoke: () => Promise<ModelResponse>): Promise<ModelResponse> {
     const attributes = { ...spanIdsInContext(), 'warden.model_purpose': purpose };
-    return tracer.startActiveSpan('warden.model_call', { attributes }, async (span) => {
+    return tracer.startActiveSpan('warden.model_call', { attributes, kind: SpanKind.CLIENT }, async (span) => {
       const started = clock();
       try {
         const response = await invoke();

@@ -14,12 +14,17 @@
  * - `as:<role>`: the valid payload sent by each other role allowed;
  * - `job:<operation>`: with several jobs in flight, the valid payload naming each (a job's result or
  *   an event with a `jobId`); `valid` names the one the decider takes (a trial), else the first;
+ * - with `failingChecks`, `fails:<check>`: the valid event changed so that one named check of the
+ *   guards it meets fails (`check-variants.ts`);
  * - refused ones: `wrongRole` (a role not allowed), `otherTenant` (a person of another tenant),
  *   `staleJob` (a result naming no job in flight), and the schema's invalid samples by name
  *   (`missing:<field>`, `wrongType:<field>`, `outOfBounds:<field>`, `badFormat:<field>`, `unknownField`).
  * A job's result is offered only while a job is in flight (its refused variants always).
  */
-import { decideEvent } from '../engine/decider.ts';
+import { getNextTransitions } from 'xstate';
+import { decideEvent, guardName } from '../engine/decider.ts';
+import { restoreSnapshot } from '../engine/snapshot.ts';
+import { failingSides } from './check-variants.ts';
 import type { WorkflowRecord } from '../engine/decision.ts';
 import { definitionKey, isJobResultEvent, type WorkflowDefinition } from '../engine/definition.ts';
 import { isWorker, workerRole, type ClaimValue, type Principal } from '../engine/principal.ts';
@@ -67,13 +72,22 @@ export interface DerivePathInput<TContext> {
   examples?: Readonly<Record<string, Readonly<Record<string, EventExample<TContext>>>>>;
   /** The definition's invariants of one step; none when absent. */
   invariants?: (observation: PathObservation<TContext>) => string[];
-  /** The facts that decide what happens next; `digestContext` of the context when absent. */
-  behaviour?: (context: TContext, record: WorkflowRecord) => unknown;
+  /**
+   * The facts that decide what happens next (the walk tells it the jobs in flight and the active
+   * states: `BehaviourFacts`); `digestContext` of the context when absent.
+   */
+  behaviour?: PathModel<TContext>['behaviour'];
   /**
    * Numbers (and digit runs of strings) above this are one value in the default behaviour (default 3),
    * but for the numbers of the bodies, the examples and the starter claims, kept as they are.
    */
   counterCap?: number;
+  /**
+   * Derive the failing side of each named check of an event's guards (`check-variants.ts`): a
+   * variant `fails:<check>` per check that a small change of the valid payload or of its sender
+   * makes fail in the walk's state. Off by default.
+   */
+  failingChecks?: boolean;
   finishedProbes?: readonly string[];
   defensiveTransitions?: readonly string[];
 }
@@ -306,6 +320,35 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
     return jobs[0]?.[1];
   };
 
+  /** The principal the valid payload is sent by: the example's own, else the first role allowed. */
+  const validPrincipal = (plan: EventPlan<TContext>): Principal => {
+    const own = plan.examples.get(plan.valid[0] ?? 'valid')?.principal;
+    return typeof own === 'string' ? principalOf(own) : (own ?? principalOf(plan.allowed[0]));
+  };
+  /** The failing sides of the named checks of the guards `plan.type` meets in the record's state. */
+  const sidesOf = (plan: EventPlan<TContext>, context: TContext, record: WorkflowRecord | undefined) => {
+    if (!input.failingChecks || record?.status !== 'active') return [];
+    const version = definitionOf(record);
+    const snapshot = restoreSnapshot(version.machine, record.workflowId, record.snapshot);
+    const guards = new Set<string>();
+    for (const transition of getNextTransitions(snapshot)) {
+      const name = transition.eventType === plan.type ? guardName(transition.guard) : null;
+      if (name !== null) guards.add(name);
+    }
+    const schema = version.eventSchemas[plan.type];
+    if (guards.size === 0 || !schema) return [];
+    return failingSides({
+      payload: basePayload(plan, context, record),
+      principal: validPrincipal(plan),
+      creator: principals.creator,
+      accepts: (payload) => schema.safeParse(plan.jobId ? { jobId: placeholderJob, ...payload } : payload).success,
+      failing: (payload, actor) => {
+        const event = { type: plan.type, eventId: 'derive/check', payload, actor, at: record.updatedAt };
+        return [...guards].flatMap((guard) => version.explainGuard(guard, context, event));
+      },
+    });
+  };
+
   const events: PathModel<TContext>['events'] = ({ record, handled: types, context }) => {
     const out: WalkEvent[] = [];
     for (const type of types) {
@@ -317,6 +360,7 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
         names.push(...plan.valid);
         if (jobs.length > 1) names.push(...jobs.map(([operation]) => `job:${operation}`));
         names.push(...plan.allowed.slice(1).map((role) => `as:${role}`));
+        names.push(...sidesOf(plan, context, record).map((side) => `fails:${side.check}`));
       }
       if (plan.wrongRole) names.push('wrongRole');
       if (plan.otherTenantRole) names.push('otherTenant');
@@ -335,8 +379,14 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
     let payload: Record<string, unknown>;
     const invalid = plan.invalid.find((s) => s.name === variant);
     const example = plan.examples.get(variant);
+    const side = variant.startsWith('fails:')
+      ? sidesOf(plan, context, record).find((s) => `fails:${s.check}` === variant)
+      : undefined;
     if (invalid) payload = structuredClone(invalid.value) as Record<string, unknown>;
-    else if (example) {
+    else if (side) {
+      payload = structuredClone(side.payload);
+      principal = side.principal;
+    } else if (example) {
       payload = payloadOf(plan, example, context, record);
       if (typeof example.principal === 'string') principal = principalOf(example.principal);
       else if (example.principal) principal = example.principal;

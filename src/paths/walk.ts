@@ -235,7 +235,10 @@ export function behaviouralState(walkable: Walkable, walk: WalkSnapshot): string
     record.status,
     record.statePaths,
     Object.keys(record.timers).sort(),
-    walkable.paths.behaviour(context, record),
+    walkable.paths.behaviour(context, record, {
+      jobs: walkable.definition.currentJobs(context, record.statePaths),
+      within: (state) => record.statePaths.some((path) => path === state || path.startsWith(`${state}.`)),
+    }),
   ]);
 }
 

@@ -4,7 +4,15 @@
  * dropped. Jobs of a dead worker are reclaimed after the job lease. Effects are therefore
  * at-least-once; every external write carries an idempotency key.
  */
-import { SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
+import {
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Tracer,
+} from '@opentelemetry/api';
 import { spanAttributes, type Engine } from '../engine/engine.ts';
 import { randomText } from './random-text.ts';
 import { workerRole, type Principal } from '../engine/principal.ts';
@@ -209,7 +217,9 @@ export function createWorker(options: WorkerOptions) {
       attributes['warden.timer_id'] = message.timerId;
     }
     const name = message.kind === 'timer' ? 'warden.timer' : 'warden.effect';
-    return tracer.startActiveSpan(name, { attributes }, (span) =>
+    // A job continues the trace of the step that requested it; a timer's firing starts its own.
+    const parent = message.kind === 'job' ? propagation.extract(ROOT_CONTEXT, message) : ROOT_CONTEXT;
+    return tracer.startActiveSpan(name, { attributes, kind: SpanKind.CONSUMER }, parent, (span) =>
       withSpanIds(attributes, async () => {
         const outcome = await process(entry);
         span.setAttribute(spanAttributes.outcome, outcome);
@@ -295,7 +305,10 @@ export function createWorker(options: WorkerOptions) {
     if (outcome.outcome === 'conflict') return 'retry';
     if (outcome.outcome === 'refused' && outcome.code === 'LEASE_NOT_HELD') {
       // Took longer than the job lease: another delivery owns the job now (or will, once reclaimed).
-      logger.warn({ jobId: message.jobId, reason: outcome.details.reason }, 'job lease lost before the result');
+      logger.warn(
+        { workflowId: message.workflowId, jobId: message.jobId, reason: outcome.details.reason },
+        'job lease lost before the result',
+      );
       return 'retry';
     }
     if (outcome.outcome === 'refused') {
@@ -304,7 +317,12 @@ export function createWorker(options: WorkerOptions) {
       // A job still in flight whose result does not fit it is no late result: it would wait forever.
       const late = outcome.code === 'STALE_JOB' && outcome.details.jobInFlight !== true;
       const benign = late || outcome.code === 'WORKFLOW_FINISHED';
-      const fields = { jobId: message.jobId, code: outcome.code, message: outcome.message };
+      const fields = {
+        workflowId: message.workflowId,
+        jobId: message.jobId,
+        code: outcome.code,
+        message: outcome.message,
+      };
       if (benign) {
         logger.debug(fields, 'job result refused');
         return 'refused';

@@ -283,7 +283,9 @@ describe('the OpenAPI document', () => {
         }
       }
       if (path.startsWith('/v1/')) {
-        expect(operation.security, where).toBeUndefined();
+        // The stream alone also opens with a ticket, for a browser's EventSource.
+        const security = path === '/v1/workflows/{id}/stream' ? [{ bearerAuth: [] }, { streamTicket: [] }] : undefined;
+        expect(operation.security, where).toEqual(security);
         expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(['401', '429', '500', '503']));
       } else {
         // No JWT, no rate limit: never a 429, and a 401 only from /metrics behind its own token.

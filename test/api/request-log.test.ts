@@ -14,7 +14,7 @@ import { createSystem } from '../../src/system.ts';
 
 describe('request logs', () => {
   it('logs successful reads at debug, writes and failures at info', async () => {
-    const lines: { level: number; method: string; path: string; status: number }[] = [];
+    const lines: { level: number; method: string; path: string; status: number; code?: string }[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         for (const line of chunk.toString().split('\n').filter(Boolean)) {
@@ -24,6 +24,7 @@ describe('request logs', () => {
             method: string;
             path: string;
             status: number;
+            code?: string;
           };
           if (entry.msg === 'request') lines.push(entry);
         }
@@ -51,6 +52,11 @@ describe('request logs', () => {
     expect(level('/v1/definitions')).toBe(20);
     expect(level('/v1/workflows/s001-nosuchworkflow')).toBe(30); // info: a failed read
     expect(level('/v1/workflows', 'POST')).toBe(30);
+    // A failure names its error code, a success none.
+    const code = (path: string, method = 'GET') => lines.find((l) => l.path === path && l.method === method)?.code;
+    expect(code('/v1/workflows/s001-nosuchworkflow')).toBe('NOT_FOUND');
+    expect(code('/v1/workflows', 'POST')).toBe('MALFORMED_JSON');
+    expect(code('/v1/definitions')).toBeUndefined();
     await system.close();
   });
 });

@@ -8,6 +8,8 @@ import { support } from '../../machines/support/index.ts';
 import { expectDefinitionsListed, idsOf } from '../platform/registered.ts';
 import { responseSchemas } from '../../src/api/openapi-components.ts';
 import { definitionSide, diffCharts, diffSummary } from '../../src/definitions/chart-diff.ts';
+import { createAuthenticator } from '../../src/api/auth.ts';
+import { createStreamTickets } from '../../src/api/stream-tickets.ts';
 import { apiWorld, approvalBody, refundRequest, type ApiWorld } from './support.ts';
 
 let w: ApiWorld;
@@ -42,12 +44,15 @@ async function awaitingApproval(): Promise<View> {
 
 const approval = approvalBody;
 
-/** The events of a server-sent event stream's text: name, id and parsed JSON data. */
+/**
+ * The events of a server-sent event stream's text: name, id and parsed JSON data. A block without
+ * data (the stream's opening `retry:`) dispatches no event, as in an EventSource.
+ */
 function sseEvents(text: string): { event: string; id?: string; data: unknown }[] {
   return text
     .split('\n\n')
     .map((block) => block.split('\n').filter((line) => line !== '' && !line.startsWith(':')))
-    .filter((lines) => lines.length > 0)
+    .filter((lines) => lines.some((line) => line.startsWith('data:')))
     .map((lines) => {
       const field = (name: string) =>
         lines
@@ -417,6 +422,60 @@ describe('audit, queues, stream', () => {
       headers: { 'Last-Event-ID': String(final) },
     });
     expect(other.status).toBe(404);
+  });
+
+  it("opens a workflow's stream to a browser with a ticket for that stream only, never the token in the URL", async () => {
+    const view = await awaitingApproval();
+    await w.call('POST', `/v1/workflows/${view.workflowId}/events`, { token: w.tokens.approver, body: approval(view) });
+    await w.waitFor(view.workflowId, 'completed');
+    const issued = await w.call('POST', `/v1/workflows/${view.workflowId}/stream-tickets`, { token: w.tokens.agent });
+    expect(issued.status).toBe(201);
+    const { ticket, streamUrl, expiresAt } = await w.json<{ ticket: string; streamUrl: string; expiresAt: string }>(
+      issued,
+    );
+    expect(streamUrl).toBe(`/v1/workflows/${view.workflowId}/stream?ticket=${ticket}`);
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(60_000);
+    // An EventSource sends no Authorization: the ticket alone opens the stream, which starts with its retry.
+    const stream = await w.call('GET', streamUrl);
+    expect(stream.status).toBe(200);
+    const text = await stream.text();
+    expect(text.startsWith('retry: 2000\n\n')).toBe(true);
+    expect(sseEvents(text).at(-1)).toMatchObject({ event: 'finished' });
+
+    // Nothing else: not as a bearer token, not on another route, not on another workflow's stream.
+    const other = await w.json<View>(
+      await w.call('POST', '/v1/workflows', { token: w.tokens.agent, body: refundRequest }),
+    );
+    const refused = [
+      await w.call('GET', `/v1/workflows/${view.workflowId}`, { token: ticket }),
+      await w.call('GET', `/v1/workflows/${view.workflowId}?ticket=${ticket}`),
+      await w.call('GET', `/v1/workflows/${other.workflowId}/stream?ticket=${ticket}`),
+      await w.call('GET', `/v1/workflows/${view.workflowId}/stream?ticket=${ticket.slice(0, -2)}xx`),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+    // Another tenant gets no ticket for a workflow it cannot see.
+    const foreign = await w.call('POST', `/v1/workflows/${view.workflowId}/stream-tickets`, {
+      token: w.tokens.otherAgent,
+    });
+    expect(foreign.status).toBe(404);
+  });
+
+  it('refuses an expired stream ticket', () => {
+    let now = 1_000;
+    const tickets = createStreamTickets('a-secret', { ttlMs: 60_000, clock: () => now });
+    const principal = { id: 'a', tenantId: 't', roles: ['r'], kind: 'user' as const, claims: {} };
+    const { ticket } = tickets.issue(principal, 'wf-1');
+    expect(tickets.redeem(ticket, 'wf-1')).toMatchObject({ id: 'a', tenantId: 't', roles: ['r'] });
+    now += 60_000;
+    expect(() => tickets.redeem(ticket, 'wf-1')).toThrow(/expired/);
+    // Another server's secret signs other tickets.
+    const forged = createStreamTickets('another-secret').issue(principal, 'wf-1').ticket;
+    expect(() => createStreamTickets('a-secret').redeem(forged, 'wf-1')).toThrow(/invalid/);
+    // Beside a JWKS, API processes that share WARDEN_JWT_SECRET accept each other's tickets.
+    const jwks = (ticketSecret: string) => createAuthenticator({ jwksUrl: 'http://127.0.0.1:9/jwks', ticketSecret });
+    const issued = jwks('shared').tickets!.issue(principal, 'wf-1').ticket;
+    expect(jwks('shared').tickets!.redeem(issued, 'wf-1')).toMatchObject({ id: 'a' });
+    expect(() => jwks('other').tickets!.redeem(issued, 'wf-1')).toThrow(/invalid/);
   });
 
   it('sends no event for a refused event, across a trail longer than one page read', async () => {

@@ -15,6 +15,7 @@ import { registry } from '../../machines/index.ts';
 import releasedPins from '../../machines/support/versions/support.v1.pins.json' with { type: 'json' };
 import { isBuildCurrent, outFolder, stampFile, stampText } from '../../scripts/build-state.mjs';
 import { implementationPins } from '../../src/definitions/pins.ts';
+import { childEnv } from '../support/child-env.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,7 +24,7 @@ const bin = join(root, 'bin/warden.mjs');
 /** Runs `node args`, resolving with its exit code and output (a failing command does not throw). */
 async function node(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, args, { cwd: root, env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, args, { cwd: root, env: childEnv(env) });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

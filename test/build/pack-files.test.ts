@@ -18,10 +18,11 @@ it('ships the docs and the loan example the README links, not the loan test', { 
   const files = (JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
   expect(files).toContain('docs/authoring.md');
   expect(files).toContain('docs/bundle-reference.md');
+  expect(files).toEqual(expect.arrayContaining(['docs/api.md', 'docs/operations.md', 'docs/performance.md']));
   expect(files).toEqual(expect.arrayContaining(['machines/loan/index.ts', 'machines/loan/loan.machine.ts']));
   expect(files.filter((f) => f.endsWith('.test.ts'))).toEqual([]);
   // Every link of the README to the docs or a workflow is one the package holds (the others are the
-  // repository's internals: src/engine/ARCHITECTURE.md, stately/README.md).
+  // repository's own: ARCHITECTURE.md, stately/README.md). test/docs/links.test.ts checks they resolve.
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const links = [...readme.matchAll(/\]\((?!https?:|#)([^)#\s]+)/g)].map((m) => m[1] ?? '');
   const local = links.filter((link) => /^(docs|machines)\//.test(link) && existsSync(join(root, link)));

@@ -1,14 +1,16 @@
 /**
- * The README's "Walkthrough with curl", run as a newcomer would: `warden serve` started without
- * WARDEN_JWT_SECRET in a directory of its own, the `export BASE=… AGENT=…` line it prints pasted
- * into bash, then the README's block, verbatim, in the same shell.
+ * The README's "A five-minute tour", run as a newcomer would: `warden serve` started without
+ * WARDEN_JWT_SECRET in a directory of its own, the `export BASE=… AGENT=…` line it gives pasted
+ * into bash, then the README's block, verbatim, in the same shell. Its stdout is a pipe here, not
+ * a terminal, so it writes that line to `.warden/starter-tokens` instead of printing it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnv } from '../support/child-env.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,23 +18,19 @@ const bin = join(root, 'bin/warden.mjs');
 const prefix = freshPrefix('readme');
 const cwd = mkdtempSync(join(tmpdir(), 'warden-readme-'));
 
-/** The first ```bash block under the walkthrough heading of README.md. */
+/** Where the walkthrough lives: the first ```bash block under this heading of this file. */
+const walkthrough = { file: 'README.md', heading: '## A five-minute tour' };
+
 function walkthroughBlock(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.split('\n### Walkthrough with curl\n')[1];
+  const text = readFileSync(join(root, walkthrough.file), 'utf8');
+  const section = text.split(`\n${walkthrough.heading}\n`)[1];
   const block = section?.split(/\n#{2,6} /)[0]?.match(/\n```bash\n([\s\S]*?)\n```/)?.[1];
-  if (!block) throw new Error('README.md has no ```bash block under "### Walkthrough with curl"');
+  if (!block) throw new Error(`${walkthrough.file} has no \`\`\`bash block under "${walkthrough.heading}"`);
   return block;
 }
 
-/** The environment of a newcomer's shell: no secret of the test run's, Redis under a fresh prefix. */
-function newcomerEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: redisUrl, WARDEN_PREFIX: prefix };
-  delete env.WARDEN_JWT_SECRET;
-  delete env.WARDEN_JWKS_URL;
-  delete env.WARDEN_SECRET_FILE;
-  return env;
-}
+/** The environment of a newcomer's shell: no secret, Redis under a fresh prefix. */
+const newcomerEnv = (): NodeJS.ProcessEnv => childEnv({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
 
 function run(command: string, args: string[], timeoutMs: number, input?: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
@@ -65,22 +63,28 @@ beforeAll(async () => {
   });
   const started = server;
   exportLine = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`warden serve printed no export line within 60 s:\n${printed}`));
-    }, 60_000);
     const take = (chunk: Buffer) => {
       printed += chunk.toString();
-      const line = /^export BASE=.*$/m.exec(printed)?.[0];
-      if (line) {
-        clearTimeout(timer);
-        resolve(line);
-      }
     };
     started.stdout?.on('data', take);
     started.stderr?.on('data', take);
+    const poll = setInterval(() => {
+      const file = join(cwd, '.warden/starter-tokens');
+      const line = existsSync(file) ? /^export BASE=.*$/m.exec(readFileSync(file, 'utf8'))?.[0] : undefined;
+      if (line) {
+        clearTimeout(timer);
+        clearInterval(poll);
+        resolve(line);
+      }
+    }, 100);
+    const timer = setTimeout(() => {
+      clearInterval(poll);
+      reject(new Error(`warden serve wrote no export line within 60 s:\n${printed}`));
+    }, 60_000);
     started.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`warden serve exited (${code}) before it printed the export line:\n${printed}`));
+      clearInterval(poll);
+      reject(new Error(`warden serve exited (${code}) before it wrote the export line:\n${printed}`));
     });
   });
 }, 90_000);
@@ -106,6 +110,9 @@ describe('the README walkthrough', () => {
       /^export BASE=http:\/\/127\.0\.0\.1:\d+ AGENT=[\w.-]+ APPROVER=[\w.-]+ REVIEWER=[\w.-]+$/,
     );
     expect(statSync(join(cwd, '.warden/secret')).mode & 0o777).toBe(0o600);
+    // Written for its owner only, never into the server's output (a log pipeline's input).
+    expect(statSync(join(cwd, '.warden/starter-tokens')).mode & 0o777).toBe(0o600);
+    expect(printed).not.toContain('export BASE=');
     expect(statSync(join(cwd, '.warden')).mode & 0o777).toBe(0o700);
   });
 

@@ -19,6 +19,7 @@ import { createSystem, type System } from '../../src/system.ts';
 import { shardOf } from '../../src/engine/shards.ts';
 import { payloadFor } from '../support/payloads.ts';
 import { principals } from '../support/principals.ts';
+import { childEnv } from '../support/child-env.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 let redis: Redis;
@@ -26,17 +27,17 @@ let prefix: string;
 let system: System;
 const children: ChildProcess[] = [];
 
-const env = () => ({
-  ...process.env,
-  REDIS_URL: redisUrl,
-  WARDEN_PREFIX: prefix,
-  WARDEN_SHARDS: '8',
-  WARDEN_LEASE_MS: '900',
-  WARDEN_JOB_LEASE_MS: '900',
-  WARDEN_POLL_MS: '20',
-  WARDEN_TIMER_POLL_MS: '100',
-  LOG_LEVEL: 'silent',
-});
+const env = () =>
+  childEnv({
+    REDIS_URL: redisUrl,
+    WARDEN_PREFIX: prefix,
+    WARDEN_SHARDS: '8',
+    WARDEN_LEASE_MS: '900',
+    WARDEN_JOB_LEASE_MS: '900',
+    WARDEN_POLL_MS: '20',
+    WARDEN_TIMER_POLL_MS: '100',
+    LOG_LEVEL: 'silent',
+  });
 
 function child(mode: string, extra: Record<string, string> = {}): { process: ChildProcess; exit: Promise<string> } {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'test/crash/child.ts'], {

@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { childEnv, operatorShell } from '../support/child-env.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 const bin = fileURLToPath(new URL('../../bin/warden.mjs', import.meta.url));
@@ -16,14 +17,17 @@ const exitBoundMs = 40_000;
 let redis: Redis;
 beforeAll(async () => {
   redis = await connectTestRedis();
+  // Run from an operator's shell: the processes below get only the environment given them.
+  for (const [name, value] of Object.entries(operatorShell)) vi.stubEnv(name, value);
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await redis.quit();
 });
 
 function warden(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [bin, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    env: childEnv({ LOG_LEVEL: 'silent', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

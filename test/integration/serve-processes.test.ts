@@ -4,12 +4,13 @@
  * stop on one SIGTERM to the first.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { childEnv, operatorShell } from '../support/child-env.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 const bin = fileURLToPath(new URL('../../bin/warden.mjs', import.meta.url));
@@ -19,8 +20,11 @@ const dir = mkdtempSync(join(tmpdir(), 'warden-procs-'));
 
 beforeAll(async () => {
   redis = await connectTestRedis();
+  // Run from an operator's shell: the processes below get only the environment given them.
+  for (const [name, value] of Object.entries(operatorShell)) vi.stubEnv(name, value);
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await deletePrefix(redis, prefix);
   await redis.quit();
   rmSync(dir, { recursive: true, force: true });
@@ -40,15 +44,14 @@ describe('serve --processes', { timeout: 90_000 }, () => {
   it('runs two processes that share the port and the shards, complete workflows, and stop together', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--processes', '2'], {
       cwd: dir,
-      env: {
-        ...process.env,
+      env: childEnv({
         REDIS_URL: redisUrl,
         WARDEN_PREFIX: prefix,
         WARDEN_SHARDS: '8',
         PORT: '0',
         LOG_LEVEL: 'info',
         WARDEN_SECRET_FILE: join(dir, 'secret'),
-      },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -57,7 +60,13 @@ describe('serve --processes', { timeout: 90_000 }, () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       const base = await until('the API', () => Promise.resolve(/"url":"(http:\/\/[^"]+)"/.exec(output)?.[1] ?? null));
-      const agent = await until('the tokens', () => Promise.resolve(/AGENT=(\S+)/.exec(output)?.[1] ?? null));
+      // stdout is not a terminal: the first process writes the starter tokens beside the secret.
+      // A file not written yet is a rejected probe, tried again, not a throw out of `until`.
+      const agent = await until('the tokens', () =>
+        Promise.resolve()
+          .then(() => readFileSync(join(dir, 'starter-tokens'), 'utf8'))
+          .then((tokens) => /AGENT=(\S+)/.exec(tokens)?.[1] ?? null),
+      );
       // Both processes hold worker leases, and between them every shard.
       await until('two worker processes', async () =>
         (await redis.zcard(`${prefix}:processes:worker`)) === 2 ? true : null,
@@ -71,7 +80,8 @@ describe('serve --processes', { timeout: 90_000 }, () => {
       });
       expect(holders.size).toBe(2);
       expect((output.match(/"msg":"API listening on /g) ?? []).length).toBe(2);
-      expect((output.match(/export BASE=/g) ?? []).length).toBe(1);
+      expect((output.match(/"tokensFile":/g) ?? []).length).toBe(1);
+      expect(output).not.toContain('export BASE=');
 
       const ids: string[] = [];
       for (let i = 0; i < 6; i++) {

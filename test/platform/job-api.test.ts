@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/engine/shards.ts';
+import { childEnv } from '../support/child-env.ts';
 import { httpWorld, type HttpWorld } from '../support/http-world.ts';
 import { withWorkflows } from './registered.ts';
 import { stampWorkflow } from './tiny-workflow.ts';
@@ -96,7 +97,7 @@ describe('the job API for external workers', () => {
   it('lets a worker that speaks only HTTP complete a workflow', async () => {
     const id = await createStamp('contract-ext');
     const child = spawn(process.execPath, ['test/external-worker/stamp-worker.mjs'], {
-      env: { ...process.env, WARDEN_URL: world.base, WARDEN_TOKEN: workerA, JOBS: '1' },
+      env: childEnv({ WARDEN_URL: world.base, WARDEN_TOKEN: workerA, JOBS: '1' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -29,8 +29,8 @@ export const keysOf = (bundles: readonly AnyWorkflowBundle[]): string[] =>
   bundles.flatMap((bundle) => (bundle.versions as readonly WorkflowDefinition[]).map((v) => definitionKey(v)));
 
 /**
- * The prefix of a definition's OpenAPI components, written here as the README says it
- * (`agent-task` → `AgentTask`), not taken from the code under test.
+ * The prefix of a definition's OpenAPI components, written here by hand (`agent-task` →
+ * `AgentTask`), not taken from the code under test.
  */
 export const componentPrefix = (id: string): string =>
   id

@@ -5,9 +5,9 @@
  * (`registered.ts`) pass on this one too — the OpenAPI document, the definitions listing over HTTP
  * and from `warden definitions`, the console's queues, the path report and the Stately check once its files are generated.
  */
+import { runWarden } from '../support/cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi.ts';
-import { main } from '../../src/cli/main.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import { statelyFilesOnDisk } from '../../src/cli/stately.ts';
 import { stateLockPath, statelyCheck, statelyFiles } from '../../src/definitions/stately.ts';
@@ -20,11 +20,7 @@ const extra = tinyWorkflow('ledger-stamp');
 const bundles = withWorkflows(extra);
 const registry = createRegistry(bundles);
 
-async function warden(...argv: string[]) {
-  const lines: string[] = [];
-  const code = await main(argv, bundles, (line) => lines.push(line));
-  return { code, out: lines.join('\n') };
-}
+const warden = (...argv: string[]) => runWarden(bundles, argv);
 
 let world: HttpWorld;
 let clerk: string;
@@ -108,7 +104,7 @@ describe('a definition registered beside the shipped ones', () => {
     expect(report.transitionsCovered).toBe(report.transitionsTotal);
     const unknown = await warden('paths', '--definition', 'nope');
     expect(unknown.code).toBe(2);
-    expect(unknown.out).toBe(`unknown definition nope; registered: ${[...registry.versions.keys()].join(', ')}`);
+    expect(unknown.err).toBe(`unknown definition nope; registered: ${[...registry.versions.keys()].join(', ')}`);
   });
 
   it('passes the Stately check once its files are generated, every other definition’s as committed', () => {

@@ -6,11 +6,11 @@
  * computed); `release` writes `versions/` beside the machine file; `import` rewrites the project's
  * machine file. A file that cannot be found is a message on stderr and exit code 1.
  */
+import { runWardenLines } from '../support/cli.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.ts';
 import { serialisableConfig } from '../../src/definitions/describe.ts';
 import { findChart } from '../../src/definitions/machine-file.ts';
 import { patchAt } from '../model/mutants.ts';
@@ -26,17 +26,7 @@ const loanReleased = [
   'loan@1 is released: stately/states.lock.json marks it; its chart now changes only as a new version (warden version new loan)',
 ];
 
-async function warden(cwd: string, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    { cwd },
-    (line) => out.push(line),
-    (line) => err.push(line),
-  );
-  return { code, out, err };
-}
+const warden = (cwd: string, ...argv: string[]) => runWardenLines({ cwd }, argv);
 
 describe('warden stately in a project', () => {
   const dir = project();

@@ -1,20 +1,17 @@
+import { runWarden } from '../support/cli.ts';
 import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOrCreateSecretFile, readSecretFile } from '../../src/cli/secret-file.ts';
 import { runDemo } from '../../src/cli/demo.ts';
-import { main } from '../../src/cli/main.ts';
 import { registry, workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createAuthenticator } from '../../src/api/auth.ts';
 import { expectDefinitionsListed } from '../platform/registered.ts';
 
-async function run(...argv: string[]) {
-  const lines: string[] = [];
-  const code = await main(argv, workflows, (line) => lines.push(line));
-  return { code, out: lines.join('\n') };
-}
+/** `warden argv`: its exit code, what it printed (stdout) and its refusals (stderr). */
+const run = (...argv: string[]) => runWarden(workflows, argv);
 
 describe('the warden command', () => {
   it('lists the registered definitions', async () => {
@@ -42,19 +39,19 @@ describe('the warden command', () => {
     const previous = process.env.WARDEN_SHARDS;
     process.env.WARDEN_SHARDS = 'many';
     try {
-      const { code, out } = await run('demo');
+      const { code, err } = await run('demo');
       expect(code).toBe(2);
-      expect(out).toContain('WARDEN_SHARDS');
+      expect(err).toContain('WARDEN_SHARDS');
     } finally {
       if (previous === undefined) delete process.env.WARDEN_SHARDS;
       else process.env.WARDEN_SHARDS = previous;
     }
   });
 
-  it('exits 2 with the usage on an unknown command', async () => {
-    const { code, out } = await run('frobnicate');
-    expect(code).toBe(2);
-    expect(out).toContain('unknown command: frobnicate');
+  it('exits 2 on an unknown command, said on stderr', async () => {
+    const { code, out, err } = await run('frobnicate');
+    expect({ code, out }).toEqual({ code: 2, out: '' });
+    expect(err).toContain('unknown command frobnicate');
   });
 
   it('mints a token that the API accepts, with the claims asked for', async () => {
@@ -87,7 +84,7 @@ describe('the warden command', () => {
       const bare = await run('token', '--sub', 'alice');
       expect(bare.code).toBe(2);
       // The usage names the claims the registered definitions read.
-      expect(bare.out).toContain('approvalLimit (support): the highest refund amount');
+      expect(bare.err).toContain('approvalLimit (support): the highest refund amount');
       // An external worker's token: a service with the worker role.
       const worker = await run(
         'token',
@@ -110,9 +107,9 @@ describe('the warden command', () => {
     }
     process.env.WARDEN_SECRET_FILE = join(mkdtempSync(join(tmpdir(), 'warden-cli-')), 'none');
     try {
-      const { code, out } = await run('token', '--sub', 'a', '--tenant', 't', '--roles', 'r');
+      const { code, err } = await run('token', '--sub', 'a', '--tenant', 't', '--roles', 'r');
       expect(code).toBe(2);
-      expect(out).toContain('set WARDEN_JWT_SECRET');
+      expect(err).toContain('set WARDEN_JWT_SECRET');
     } finally {
       delete process.env.WARDEN_SECRET_FILE;
     }
@@ -124,15 +121,16 @@ describe('the warden command', () => {
     try {
       expect(await token('--claim', 'approvalLimit')).toEqual({
         code: 2,
-        out: '--claim approvalLimit: write it as name=value',
+        out: '',
+        err: '--claim approvalLimit: write it as name=value',
       });
       const reserved = await token('--claim', 'tenant=globex');
       expect(reserved.code).toBe(2);
-      expect(reserved.out).toContain('tenant: a standard claim');
+      expect(reserved.err).toContain('tenant: a standard claim');
       const limit = await token('--limit', '500');
       expect(limit.code).toBe(2);
-      expect(limit.out).toContain('--limit is no longer an option: pass the claim by its name, --claim name=value');
-      expect(limit.out).toContain('approvalLimit (support)');
+      expect(limit.err).toContain('--limit is no longer an option: pass the claim by its name, --claim name=value');
+      expect(limit.err).toContain('approvalLimit (support)');
       // A value that is not JSON is text; one that is, is that JSON.
       const text = await token('--claim', 'desk=refunds east', '--claim', 'regions=["eu","us"]');
       const principal = await createAuthenticator({ secret: 'cli-secret-0123456789abcdef' }).authenticate(

@@ -12,7 +12,14 @@ import { createHandler } from '../../src/effects/handler-kit.ts';
 import type { WorkflowDefinition } from '../../src/engine/definition.ts';
 import { derivePathModel, digestContext, type DerivePathInput } from '../../src/paths/derive.ts';
 import { generatePaths } from '../../src/paths/generate.ts';
-import { applyWalkEvent, contextOf, initialWalk, walkEvents, type Walkable } from '../../src/paths/walk.ts';
+import {
+  applyWalkEvent,
+  behaviouralState,
+  contextOf,
+  initialWalk,
+  walkEvents,
+  type Walkable,
+} from '../../src/paths/walk.ts';
 
 interface OrderContext {
   workflowId: string;
@@ -185,6 +192,26 @@ describe('derivePathModel', () => {
     expect(dead.decision.outcome).toBe('accepted');
   });
 
+  it('tells the behaviour the jobs in flight of the record and which states are active', () => {
+    const seen: { jobs: Readonly<Record<string, string | undefined>>; checking: boolean; decided: boolean }[] = [];
+    const w = walkable({
+      ...base,
+      behaviour: (c, _record, facts) => {
+        if (facts)
+          seen.push({ jobs: facts.jobs, checking: facts.within('checking'), decided: facts.within('decided') });
+        return c.checked;
+      },
+    });
+    const checking = applyWalkEvent(w, initialWalk(w), { type: 'START', variant: 'valid' }).after;
+    behaviouralState(w, checking);
+    const decided = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' }).after;
+    behaviouralState(w, decided);
+    expect(seen).toEqual([
+      { jobs: { check: 'path/check/1' }, checking: true, decided: false },
+      { jobs: {}, checking: false, decided: true },
+    ]);
+  });
+
   it('from one body leaves the input-dependent branch out of reach, and names the guard that refused it', () => {
     const { report } = generatePaths(walkable(base), { simple: false });
     expect(report.unreachable).toEqual(['review', 'rejected']);
@@ -236,6 +263,32 @@ describe('derivePathModel', () => {
     });
     // Refused payloads are made from the first example when the schema gives them.
     expect(reject).toContain('outOfBounds:reason');
+  });
+
+  it('with failingChecks, sends the failing side of each named check of a guard: an approver over their limit', () => {
+    // The approval's guard as named checks: a refusal names the one that failed.
+    const explained: WorkflowDefinition<OrderContext> = {
+      ...orderV1,
+      explainGuard: (guard, c, event) => {
+        const limit = (event as Envelope).actor.claims?.approvalLimit;
+        if (guard !== 'withinLimit') return [guard];
+        return typeof limit === 'number' && limit >= c.amount ? [] : ['amountWithinLimit'];
+      },
+    };
+    const w: Walkable = {
+      definition: explained,
+      paths: derivePathModel({ ...base, definition: explained, bodies: [{ amount: 500 }], failingChecks: true }),
+    };
+    let walk = initialWalk(w);
+    for (const type of ['START', 'CHECKED', 'SUBMIT']) walk = applyWalkEvent(w, walk, { type, variant: 'valid' }).after;
+    const variants = walkEvents(w, walk).map((e) => `${e.type} ${e.variant}`);
+    expect(variants.filter((v) => v.includes('fails:'))).toEqual(['APPROVE fails:amountWithinLimit']);
+    const over = applyWalkEvent(w, walk, { type: 'APPROVE', variant: 'fails:amountWithinLimit' });
+    expect(over.resolved).toMatchObject({ principal: { id: 'approver-1', claims: { approvalLimit: 0 } } });
+    expect(over.decision).toMatchObject({ outcome: 'refused', code: 'GUARD_REJECTED' });
+    // Off by default.
+    const plain: Walkable = { definition: explained, paths: derivePathModel({ ...base, definition: explained }) };
+    expect(walkEvents(plain, walk).filter((e) => e.variant.startsWith('fails:'))).toEqual([]);
   });
 
   it('tries the jobs of a released version’s record on that version’s definition', () => {

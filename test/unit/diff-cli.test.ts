@@ -2,13 +2,13 @@
  * `warden diff` as a user runs it: two registered versions, a version against a config file, the
  * exit codes (`git diff --exit-code`'s convention), the `--json` shape, and usage errors on stderr.
  */
+import { runWarden } from '../support/cli.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { workflows } from '../../machines/index.ts';
-import { main } from '../../src/cli/main.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'warden-diff-'));
@@ -16,17 +16,7 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    { fallback: workflows, cwd: root },
-    (line) => out.push(line),
-    (line) => err.push(line),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (...argv: string[]) => runWarden({ fallback: workflows, cwd: root }, argv);
 
 describe('warden diff', () => {
   it('prints what changed from support@1 to support@2, the fraud screen first, and exits 0', async () => {

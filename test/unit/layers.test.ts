@@ -1,6 +1,7 @@
 /**
- * The layer order (below, and in eslint.config.js) is held by `no-restricted-imports` patterns per folder in
- * eslint.config.js. Each case lints one import as if it were written in a real file of that folder.
+ * The layer order (below, in eslint.config.js, and described in ARCHITECTURE.md, "Layers") is held by
+ * `no-restricted-imports` patterns per folder in eslint.config.js. Each case lints one import as if it
+ * were written in a real file of that folder.
  */
 import { ESLint } from 'eslint';
 import { readdirSync } from 'node:fs';
@@ -24,7 +25,7 @@ async function restrictedImports(file: string, specifier: string): Promise<strin
 
 /**
  * What each src/ folder (and top-level module) may import: the layer order, bottom first. A change
- * here is a change of architecture: make it in eslint.config.js too.
+ * here is a change of architecture: make it in eslint.config.js and ARCHITECTURE.md too.
  */
 const mayImport: Record<string, string[]> = {
   engine: [],

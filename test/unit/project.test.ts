@@ -4,6 +4,7 @@
  * and exit code 2. And the scaffold: `warden init` and `warden new` (src/cli/scaffold/), whose
  * generated workflow test/build/pack-install.test.ts runs from the installed package.
  */
+import { runWarden } from '../support/cli.ts';
 import {
   existsSync,
   mkdirSync,
@@ -18,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main, type CliProject } from '../../src/cli/main.ts';
+import type { CliProject } from '../../src/cli/main.ts';
 import { registerWorkflow } from '../../src/cli/scaffold/scaffold.ts';
 import { workflowNames } from '../../src/cli/scaffold/workflow-template.ts';
 import { stampWorkflow } from '../platform/tiny-workflow.ts';
@@ -40,17 +41,7 @@ function folder(files: Record<string, string> = {}): string {
   return dir;
 }
 
-async function run(project: CliProject, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    project,
-    (line) => out.push(line),
-    (line) => err.push(line),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (project: CliProject, ...argv: string[]) => runWarden(project, argv);
 
 const stampConfig = `import { stampWorkflow } from ${JSON.stringify(tiny)};
 export default { workflows: [stampWorkflow] };

@@ -68,7 +68,7 @@ describe('worker logs', () => {
     const refused = lines.find((line) => line.message === 'job result refused');
     expect(refused).toMatchObject({
       level: 'debug',
-      fields: { code: expect.stringMatching(/^(STALE_JOB|WORKFLOW_FINISHED)$/) },
+      fields: { workflowId: id, code: expect.stringMatching(/^(STALE_JOB|WORKFLOW_FINISHED)$/) },
     });
     expect(lines.filter((line) => line.level === 'warn' || line.level === 'error')).toEqual([]);
   });

@@ -1,55 +1,17 @@
 /**
  * The evidence the support workflow gathers, from JSON documents shipped in the repository and
- * validated when read: refund policies under `policies/<tenant>/<category>.json` (falling back to
- * `policies/default/`), so a broken policy fails loudly instead of approving, and account summaries
- * under `fixtures/accounts/<tenant>.json` (customerId → account). A missing file is null; an invalid
- * one is a deployment mistake no retry can fix (a definitive `INTERNAL` failure: a person must); a
- * file is read once, and a failed read is not kept, so a transient I/O error does not stick.
+ * validated when read (the platform's `jsonDocuments`: a missing file is null, an invalid one a
+ * definitive `INTERNAL` failure): refund policies under `policies/<tenant>/<category>.json`
+ * (falling back to `policies/default/`), so a broken policy fails loudly instead of approving, and
+ * account summaries under `fixtures/accounts/<tenant>.json` (customerId → account).
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { EffectError } from '../../../src/effects/effect-errors.ts';
+import { jsonDocuments } from '../../../src/effects/json-documents.ts';
 import type { Category } from '../support.context.ts';
 import { categories, currency, money } from '../support.events.ts';
 
 /** Tenant ids become path segments: anything but a plain name could walk out of the directory. */
 const safeSegment = /^[A-Za-z0-9_-]{1,100}$/;
-
-/** A reader of `what` documents: `check` refuses a valid one for a reason of its own (a message), or passes it. */
-function jsonFiles<T>(
-  schema: z.ZodType<T>,
-  what: string,
-  check: (document: T, file: URL) => string | null = () => null,
-): (file: URL) => Promise<T | null> {
-  const cache = new Map<string, Promise<T | null>>();
-  const load = async (file: URL): Promise<T | null> => {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-    let parsed: ReturnType<typeof schema.safeParse>;
-    try {
-      parsed = schema.safeParse(JSON.parse(text));
-    } catch (error) {
-      throw new EffectError('INTERNAL', `${file.pathname} is not JSON: ${(error as Error).message}`, false);
-    }
-    const problem = parsed.success ? check(parsed.data, file) : `is not a valid ${what}: ${parsed.error.message}`;
-    if (problem !== null) throw new EffectError('INTERNAL', `${file.pathname} ${problem}`, false);
-    return parsed.data as T;
-  };
-  return (file) => {
-    let document = cache.get(file.href);
-    if (!document) {
-      document = load(file);
-      document.catch(() => cache.delete(file.href));
-      cache.set(file.href, document);
-    }
-    return document;
-  };
-}
 
 export const policyDocumentSchema = z.strictObject({
   id: z.string().min(1).max(200),
@@ -79,7 +41,7 @@ export interface PolicySource {
 }
 
 export class FilePolicySource implements PolicySource {
-  private readonly read = jsonFiles(policyDocumentSchema, 'policy', (document, file) => {
+  private readonly read = jsonDocuments(policyDocumentSchema, 'policy', (document, file) => {
     const category = /([^/]+)\.json$/.exec(file.pathname)?.[1];
     return document.category === category ? null : `declares category ${document.category}, not ${category}`;
   });
@@ -127,7 +89,7 @@ export interface AccountService {
 export const defaultAccountFixtures = new URL('../../../fixtures/accounts/', import.meta.url);
 
 export class FixtureAccountService implements AccountService {
-  private readonly read = jsonFiles(z.record(z.string(), accountSummarySchema), 'account fixture file');
+  private readonly read = jsonDocuments(z.record(z.string(), accountSummarySchema), 'account fixture file');
 
   /** `directory` defaults to the repository's `fixtures/accounts/`. */
   constructor(private readonly directory: URL = defaultAccountFixtures) {}

@@ -2,18 +2,19 @@
  * The refund provider. Every refund carries an idempotency key the provider stores durably: a
  * second execution with the same key returns the first receipt and refunds nothing more, which is
  * what lets a worker retry after an ambiguous failure and reconcile after a crash. One provider over
- * a store of outcomes (`RefundStore`): in process memory for the demo and unit tests (nothing
- * survives a restart), or on Redis, where one Lua script records a key's outcome and the refund it
- * created atomically, so two executions racing with one key create one refund and the record
- * survives a worker crash for reconciliation, and another records a compensation once, refusing an
- * unknown or already compensated refund. All Redis keys share the hash tag `{refunds}`, so each
- * script touches one slot and runs unchanged on Redis Cluster.
+ * a store of outcomes (`RefundStore`): on Redis, where one Lua script records a key's outcome and
+ * the refund it created atomically, so two executions racing with one key create one refund and
+ * the record survives a worker crash for reconciliation, and another records a compensation once,
+ * refusing an unknown or already compensated refund; or, for the demo and unit tests, the same
+ * scripts ported over maps in process memory (nothing survives a restart). All Redis keys share the
+ * hash tag `{refunds}`, so each script touches one slot and runs unchanged on Redis Cluster.
  */
 import { z } from 'zod';
 import { stableId } from '../../../src/effects/canonical-json.ts';
 import { type EffectRedisClient, withScripts } from '../../../src/effects/effect-scripts.ts';
 import { ActionRefusedError } from '../../../src/effects/effect-errors.ts';
 import { FaultInjector, withFault } from '../../../src/effects/fault-injector.ts';
+import type { LedgerCallOptions as CallOptions, LedgerFence } from '../../../src/effects/idempotency-ledger.ts';
 import { checkedPrefix, keyPart } from '../../../src/effects/redis-keys.ts';
 import type { RecordScriptReply } from '../../../src/effects/reply-codes.ts';
 import type { ActionReceipt } from '../support.context.ts';
@@ -49,178 +50,19 @@ type StoredCompensation = z.infer<typeof storedCompensation>;
 type ReconcileResult =
   { status: 'executed'; receipt: ActionReceipt } | { status: 'notFound' } | { status: 'failed'; reason: string };
 
-/** The answer to fencing a key: no refund can land under it any more, or one already has. */
-type FenceResult = { status: 'fenced' } | { status: 'executed'; receipt: ActionReceipt };
-
-interface CallOptions {
-  signal?: AbortSignal | undefined;
-}
-
 /** The refusal stored under a fenced key: later executions under it get this reason. */
 const fencedReason = 'the idempotency key was voided before any refund was made';
 
-/** Where the provider keeps outcomes. Each write is atomic, and the first outcome under a key stands. */
+/**
+ * Where the provider keeps outcomes: Redis, or its offline stand-in, with the two record-once
+ * scripts (`lua/`; each write is atomic, and the first outcome under a key stands) and the two reads.
+ */
 interface RefundStore {
-  /** Records `outcome` unless the key has one, and returns the one that stands; a success made a refund. */
-  record(idempotencyKey: string, outcome: StoredRefund): Promise<StoredRefund>;
-  read(idempotencyKey: string): Promise<StoredRefund | null>;
-  /**
-   * Records `compensation` of the refund `refundId` unless the key has an outcome, and returns the one
-   * that stands: a refusal instead when `refusal` is given, the refund is unknown or already compensated.
-   */
-  compensate(
-    idempotencyKey: string,
-    refundId: string,
-    compensation: CompensationReceipt,
-    refusal: string | null,
-  ): Promise<StoredCompensation>;
-  refunds(): Promise<ActionReceipt[]>;
-  compensations(): Promise<CompensationReceipt[]>;
-}
-
-/** The refund provider on a store of outcomes. */
-export class RefundProvider {
-  /** Faults of the next calls; `refuse` is recorded under the key like a refusal of the provider's own. */
-  readonly faults = new FaultInjector<'execute' | 'reconcile' | 'compensate' | 'fence'>();
-
-  constructor(private readonly store: RefundStore) {}
-
-  /**
-   * Refunds once per key: a repeated key returns the first receipt (even with other params), a
-   * refused key throws `ActionRefusedError` again. Transport failures throw `EffectError`s.
-   */
-  execute(idempotencyKey: string, params: RefundParams, options: CallOptions = {}): Promise<ActionReceipt> {
-    const fault = this.faults.take('execute');
-    return withFault(fault, options.signal, async () => {
-      const receipt: ActionReceipt = {
-        providerOperationId: stableId('re', idempotencyKey),
-        idempotencyKey,
-        amount: params.amount,
-        currency: params.currency,
-        status: 'succeeded',
-      };
-      const stored = await this.store.record(
-        idempotencyKey,
-        fault === 'refuse'
-          ? { status: 'failed', reason: 'injected fault: the provider refused the refund' }
-          : { status: 'succeeded', receipt },
-      );
-      if (stored.status === 'failed') throw new ActionRefusedError(stored.reason);
-      return stored.receipt;
-    });
-  }
-
-  reconcile(idempotencyKey: string, options: CallOptions = {}): Promise<ReconcileResult> {
-    return withFault(this.faults.take('reconcile'), options.signal, async (): Promise<ReconcileResult> => {
-      const stored = await this.store.read(idempotencyKey);
-      if (!stored) return { status: 'notFound' };
-      return stored.status === 'succeeded'
-        ? { status: 'executed', receipt: stored.receipt }
-        : { status: 'failed', reason: stored.reason };
-    });
-  }
-
-  /**
-   * Voids the key so that a request still in flight under it can never land (it will be refused),
-   * unless a refund under it already happened, which is then returned. Idempotent.
-   */
-  fence(idempotencyKey: string, options: CallOptions = {}): Promise<FenceResult> {
-    return withFault(this.faults.take('fence'), options.signal, async (): Promise<FenceResult> => {
-      // Storing a refusal under a new key is the fence: a record never overwrites an outcome.
-      const stored = await this.store.record(idempotencyKey, { status: 'failed', reason: fencedReason });
-      return stored.status === 'succeeded' ? { status: 'executed', receipt: stored.receipt } : { status: 'fenced' };
-    });
-  }
-
-  /** Reverses the refund of `receipt` once per compensation key; an unknown refund is refused. */
-  compensate(idempotencyKey: string, receipt: ActionReceipt, options: CallOptions = {}): Promise<CompensationReceipt> {
-    const fault = this.faults.take('compensate');
-    return withFault(fault, options.signal, async () => {
-      const stored = await this.store.compensate(
-        idempotencyKey,
-        receipt.providerOperationId,
-        { providerOperationId: stableId('cr', idempotencyKey), idempotencyKey },
-        fault === 'refuse' ? 'injected fault: the provider refused the compensation' : null,
-      );
-      if (stored.status === 'refused') throw new ActionRefusedError(stored.reason);
-      return stored.receipt;
-    });
-  }
-
-  /** Every refund actually created, oldest first. */
-  refunds(): Promise<ActionReceipt[]> {
-    return this.store.refunds();
-  }
-
-  /** Every compensation actually created, oldest first. */
-  compensations(): Promise<CompensationReceipt[]> {
-    return this.store.compensations();
-  }
-}
-
-/** The refund provider support's effects call (a real provider implements these four). */
-export type ActionProvider = Pick<RefundProvider, 'execute' | 'reconcile' | 'fence' | 'compensate'>;
-
-/** Every write reads and writes without awaiting in between, so it is as atomic as the Redis scripts. */
-class MemoryRefundStore implements RefundStore {
-  private readonly byKey = new Map<string, StoredRefund>();
-  /** Refund operation id → the compensation key that reversed it. */
-  private readonly compensated = new Map<string, string>();
-  private readonly compensationsByKey = new Map<string, StoredCompensation>();
-  private readonly made: ActionReceipt[] = [];
-  private readonly compensationsMade: CompensationReceipt[] = [];
-
-  record(idempotencyKey: string, outcome: StoredRefund): Promise<StoredRefund> {
-    const stored = this.byKey.get(idempotencyKey);
-    if (stored) return Promise.resolve(stored);
-    this.byKey.set(idempotencyKey, outcome);
-    if (outcome.status === 'succeeded') this.made.push(outcome.receipt);
-    return Promise.resolve(outcome);
-  }
-
-  read(idempotencyKey: string): Promise<StoredRefund | null> {
-    return Promise.resolve(this.byKey.get(idempotencyKey) ?? null);
-  }
-
-  compensate(
-    idempotencyKey: string,
-    refundId: string,
-    compensation: CompensationReceipt,
-    refusal: string | null,
-  ): Promise<StoredCompensation> {
-    const stored = this.compensationsByKey.get(idempotencyKey);
-    if (stored) return Promise.resolve(stored);
-    const reason =
-      refusal ??
-      (!this.made.some((refund) => refund.providerOperationId === refundId)
-        ? `no refund ${refundId} to compensate`
-        : this.compensated.has(refundId)
-          ? `refund ${refundId} was already compensated`
-          : null);
-    const outcome: StoredCompensation =
-      reason === null ? { status: 'succeeded', receipt: compensation } : { status: 'refused', reason };
-    this.compensationsByKey.set(idempotencyKey, outcome);
-    if (outcome.status === 'succeeded') {
-      this.compensated.set(refundId, idempotencyKey);
-      this.compensationsMade.push(compensation);
-    }
-    return Promise.resolve(outcome);
-  }
-
-  refunds(): Promise<ActionReceipt[]> {
-    return Promise.resolve([...this.made]);
-  }
-
-  compensations(): Promise<CompensationReceipt[]> {
-    return Promise.resolve([...this.compensationsMade]);
-  }
-}
-
-/** The offline provider: outcomes in process memory. */
-export class MemoryActionProvider extends RefundProvider {
-  constructor() {
-    super(new MemoryRefundStore());
-  }
+  /** Each script takes its KEYS, then its ARGV. */
+  wardenRecordRefund(...args: string[]): Promise<RecordScriptReply>;
+  wardenRecordCompensation(...args: string[]): Promise<RecordScriptReply>;
+  get(key: string): Promise<string | null>;
+  lrange(key: string, start: number, stop: number): Promise<string[]>;
 }
 
 /** The keys under `prefix`; the layout every refund recorded so far is stored in. */
@@ -242,26 +84,108 @@ function createRefundKeys(prefix: string) {
   };
 }
 
-interface RefundScripts {
-  wardenRecordRefund(...args: string[]): Promise<RecordScriptReply>;
-  wardenRecordCompensation(...args: string[]): Promise<RecordScriptReply>;
-}
-
-class RedisRefundStore implements RefundStore {
+/** The refund provider on a store of outcomes, every key under `prefix`. */
+export class RefundProvider {
+  /** Faults of the next calls; `refuse` is recorded under the key like a refusal of the provider's own. */
+  readonly faults = new FaultInjector<'execute' | 'reconcile' | 'compensate' | 'fence'>();
   private readonly keys: ReturnType<typeof createRefundKeys>;
-  private readonly client: EffectRedisClient & RefundScripts;
 
-  constructor(client: EffectRedisClient, prefix: string) {
+  constructor(
+    private readonly store: RefundStore,
+    prefix: string,
+  ) {
     this.keys = createRefundKeys(prefix);
-    this.client = withScripts<RefundScripts>(client, {
-      wardenRecordRefund: { file: new URL('./lua/record-refund.lua', import.meta.url), numberOfKeys: 3 },
-      wardenRecordCompensation: { file: new URL('./lua/record-compensation.lua', import.meta.url), numberOfKeys: 4 },
+  }
+
+  /**
+   * Refunds once per key: a repeated key returns the first receipt (even with other params), a
+   * refused key throws `ActionRefusedError` again. Transport failures throw `EffectError`s.
+   */
+  execute(idempotencyKey: string, params: RefundParams, options: CallOptions = {}): Promise<ActionReceipt> {
+    const fault = this.faults.take('execute');
+    return withFault(fault, options.signal, async () => {
+      const receipt: ActionReceipt = {
+        providerOperationId: stableId('re', idempotencyKey),
+        idempotencyKey,
+        amount: params.amount,
+        currency: params.currency,
+        status: 'succeeded',
+      };
+      const stored = await this.record(
+        idempotencyKey,
+        fault === 'refuse'
+          ? { status: 'failed', reason: 'injected fault: the provider refused the refund' }
+          : { status: 'succeeded', receipt },
+      );
+      if (stored.status === 'failed') throw new ActionRefusedError(stored.reason);
+      return stored.receipt;
     });
   }
 
-  async record(idempotencyKey: string, outcome: StoredRefund): Promise<StoredRefund> {
+  reconcile(idempotencyKey: string, options: CallOptions = {}): Promise<ReconcileResult> {
+    return withFault(this.faults.take('reconcile'), options.signal, async (): Promise<ReconcileResult> => {
+      const json = await this.store.get(this.keys.refund(idempotencyKey));
+      if (json === null) return { status: 'notFound' };
+      const stored = storedRefund.parse(JSON.parse(json));
+      return stored.status === 'succeeded'
+        ? { status: 'executed', receipt: stored.receipt }
+        : { status: 'failed', reason: stored.reason };
+    });
+  }
+
+  /**
+   * Voids the key so that a request still in flight under it can never land (it will be refused),
+   * unless a refund under it already happened, which is then returned. Idempotent.
+   */
+  fence(idempotencyKey: string, options: CallOptions = {}): Promise<LedgerFence<ActionReceipt>> {
+    return withFault(this.faults.take('fence'), options.signal, async (): Promise<LedgerFence<ActionReceipt>> => {
+      // Storing a refusal under a new key is the fence: a record never overwrites an outcome.
+      const stored = await this.record(idempotencyKey, { status: 'failed', reason: fencedReason });
+      return stored.status === 'succeeded' ? { status: 'executed', receipt: stored.receipt } : { status: 'fenced' };
+    });
+  }
+
+  /**
+   * Reverses the refund of `receipt` once per compensation key; an unknown or already compensated
+   * refund is refused, and the refusal stored like a success.
+   */
+  compensate(idempotencyKey: string, receipt: ActionReceipt, options: CallOptions = {}): Promise<CompensationReceipt> {
+    const fault = this.faults.take('compensate');
+    return withFault(fault, options.signal, async () => {
+      const compensation = { providerOperationId: stableId('cr', idempotencyKey), idempotencyKey };
+      const [, json] = await this.store.wardenRecordCompensation(
+        this.keys.compensation(idempotencyKey),
+        this.keys.refundOperations,
+        this.keys.compensated,
+        this.keys.compensationLedger,
+        receipt.providerOperationId,
+        idempotencyKey,
+        JSON.stringify({ status: 'succeeded', receipt: compensation } satisfies StoredCompensation),
+        JSON.stringify(compensation),
+        fault === 'refuse' ? 'injected fault: the provider refused the compensation' : '',
+      );
+      const stored = storedCompensation.parse(JSON.parse(json));
+      if (stored.status === 'refused') throw new ActionRefusedError(stored.reason);
+      return stored.receipt;
+    });
+  }
+
+  /** Every refund actually created, oldest first. */
+  async refunds(): Promise<ActionReceipt[]> {
+    const entries = await this.store.lrange(this.keys.refundLedger, 0, -1);
+    return entries.map((entry) => actionReceipt.parse(JSON.parse(entry)));
+  }
+
+  /** Every compensation actually created, oldest first. */
+  async compensations(): Promise<CompensationReceipt[]> {
+    const entries = await this.store.lrange(this.keys.compensationLedger, 0, -1);
+    return entries.map((entry) => compensationReceipt.parse(JSON.parse(entry)));
+  }
+
+  /** Records `outcome` unless the key has one, and returns the one that stands; a success made a refund. */
+  private async record(idempotencyKey: string, outcome: StoredRefund): Promise<StoredRefund> {
     const made = outcome.status === 'succeeded' ? outcome.receipt : null;
-    const [, json] = await this.client.wardenRecordRefund(
+    const [, json] = await this.store.wardenRecordRefund(
       this.keys.refund(idempotencyKey),
       this.keys.refundOperations,
       this.keys.refundLedger,
@@ -271,47 +195,95 @@ class RedisRefundStore implements RefundStore {
     );
     return storedRefund.parse(JSON.parse(json));
   }
+}
 
-  async read(idempotencyKey: string): Promise<StoredRefund | null> {
-    const json = await this.client.get(this.keys.refund(idempotencyKey));
-    return json === null ? null : storedRefund.parse(JSON.parse(json));
-  }
+/** The refund provider support's effects call (a real provider implements these four). */
+export type ActionProvider = Pick<RefundProvider, 'execute' | 'reconcile' | 'fence' | 'compensate'>;
 
-  async compensate(
-    idempotencyKey: string,
+/**
+ * The offline store: the scripts of `lua/` ported over maps (same replies, same JSON). Each reads
+ * and writes without awaiting in between, so it is as atomic as on Redis.
+ */
+class MemoryRefundStore implements RefundStore {
+  private readonly strings = new Map<string, string>();
+  /** Hash fields, by `<key> <field>` (the scripts only ask whether one exists). */
+  private readonly fields = new Set<string>();
+  private readonly lists = new Map<string, string[]>();
+
+  wardenRecordRefund(
+    key: string,
+    operations: string,
+    ledger: string,
+    outcome: string,
     refundId: string,
-    compensation: CompensationReceipt,
-    refusal: string | null,
-  ): Promise<StoredCompensation> {
-    const success: StoredCompensation = { status: 'succeeded', receipt: compensation };
-    const [, json] = await this.client.wardenRecordCompensation(
-      this.keys.compensation(idempotencyKey),
-      this.keys.refundOperations,
-      this.keys.compensated,
-      this.keys.compensationLedger,
-      refundId,
-      idempotencyKey,
-      JSON.stringify(success),
-      JSON.stringify(compensation),
-      refusal ?? '',
-    );
-    return storedCompensation.parse(JSON.parse(json));
+    receipt: string,
+  ): Promise<RecordScriptReply> {
+    const existing = this.strings.get(key);
+    if (existing !== undefined) return Promise.resolve([0, existing]);
+    this.strings.set(key, outcome);
+    if (refundId !== '') {
+      this.fields.add(`${operations} ${refundId}`);
+      this.push(ledger, receipt);
+    }
+    return Promise.resolve([1, outcome]);
   }
 
-  async refunds(): Promise<ActionReceipt[]> {
-    const entries = await this.client.lrange(this.keys.refundLedger, 0, -1);
-    return entries.map((entry) => actionReceipt.parse(JSON.parse(entry)));
+  wardenRecordCompensation(
+    key: string,
+    operations: string,
+    compensated: string,
+    ledger: string,
+    refundId: string,
+    _compensationKey: string, // on Redis, the value of the `compensated` field: nothing reads it
+    success: string,
+    receipt: string,
+    refusal: string,
+  ): Promise<RecordScriptReply> {
+    const existing = this.strings.get(key);
+    if (existing !== undefined) return Promise.resolve([0, existing]);
+    const reason =
+      refusal ||
+      (!this.fields.has(`${operations} ${refundId}`)
+        ? `no refund ${refundId} to compensate`
+        : this.fields.has(`${compensated} ${refundId}`)
+          ? `refund ${refundId} was already compensated`
+          : '');
+    const outcome = reason === '' ? success : JSON.stringify({ status: 'refused', reason });
+    this.strings.set(key, outcome);
+    if (reason === '') {
+      this.fields.add(`${compensated} ${refundId}`);
+      this.push(ledger, receipt);
+    }
+    return Promise.resolve([1, outcome]);
   }
 
-  async compensations(): Promise<CompensationReceipt[]> {
-    const entries = await this.client.lrange(this.keys.compensationLedger, 0, -1);
-    return entries.map((entry) => compensationReceipt.parse(JSON.parse(entry)));
+  get(key: string): Promise<string | null> {
+    return Promise.resolve(this.strings.get(key) ?? null);
+  }
+
+  lrange(key: string): Promise<string[]> {
+    return Promise.resolve([...(this.lists.get(key) ?? [])]);
+  }
+
+  private push(key: string, value: string): void {
+    this.lists.set(key, [...(this.lists.get(key) ?? []), value]);
+  }
+}
+
+/** The offline provider: outcomes in process memory. */
+export class MemoryActionProvider extends RefundProvider {
+  constructor() {
+    super(new MemoryRefundStore(), 'warden');
   }
 }
 
 /** The durable provider: outcomes on Redis, every key under `prefix` (e.g. `warden`; tests use a fresh one each). */
 export class RedisActionProvider extends RefundProvider {
   constructor(client: EffectRedisClient, options: { prefix: string }) {
-    super(new RedisRefundStore(client, options.prefix));
+    const store = withScripts<Pick<RefundStore, 'wardenRecordRefund' | 'wardenRecordCompensation'>>(client, {
+      wardenRecordRefund: { file: new URL('./lua/record-refund.lua', import.meta.url), numberOfKeys: 3 },
+      wardenRecordCompensation: { file: new URL('./lua/record-compensation.lua', import.meta.url), numberOfKeys: 4 },
+    });
+    super(store, options.prefix);
   }
 }

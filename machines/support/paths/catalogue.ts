@@ -1,18 +1,16 @@
 /**
  * The business facts of support's path model: named example payloads of the event types whose
  * values decide a branch (a confidence, a recommendation version and hash, a receipt under the
- * current key, an error another attempt may follow, a reviewer's step), and the principals only an
- * example sends (an approver over the limit, the requester approving). Everything else is derived
+ * current key, an error another attempt may follow, a reviewer's step). Everything else is derived
  * (`src/paths/derive.ts`): samples and refused payloads, one principal per role, a wrong role,
- * another tenant, and every job id from `currentJobs`. The tests' payloads are
- * `test/support/payloads.ts`.
+ * another tenant, every job id from `currentJobs`, and the failing side of each named check of a
+ * guard (`failingChecks`: a stale version, a tampered hash, another amount, the requester
+ * approving, an approver over the limit). The tests' payloads are `test/support/payloads.ts`.
  */
 import { createHash } from 'node:crypto';
-import { derivePrincipals, type EventExample } from '../../../src/paths/derive.ts';
-import { supportClaims } from '../support.guards.ts';
+import type { EventExample } from '../../../src/paths/derive.ts';
 import { actionIdempotencyKey, type SupportContext } from '../support.context.ts';
 import { reviewSteps, type SupportEventType } from '../support.events.ts';
-import { roles } from '../support.events.ts';
 
 export function hashOf(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
@@ -21,14 +19,6 @@ export function hashOf(text: string): string {
 export const artifact = (id: string) => ({ id, hash: hashOf(id) });
 
 export const recommendedAmount = 120;
-
-/** The derived principals (creator, approver with the starter limit): an example's own are made from them. */
-const derived = derivePrincipals({
-  roles,
-  claims: supportClaims,
-  definition: { createRoles: [roles.agent], eventRoles: {} },
-});
-const approver = derived.byRole[roles.approver] ?? derived.creator;
 
 type Payload = (c: SupportContext) => Record<string, unknown>;
 export const version = (c: SupportContext) => c.recommendation?.version ?? 1;
@@ -42,13 +32,11 @@ export const receipt = (c: SupportContext) => ({
   currency: c.recommendation?.currency ?? 'EUR',
   status: 'succeeded',
 });
-const decided =
-  (more: Record<string, unknown>): Payload =>
-  (c) => ({
-    recommendationVersion: version(c),
-    contentHash: c.recommendation?.contentHash ?? hashOf('none'),
-    ...more,
-  });
+/** A decision on the current recommendation: its version and content hash. */
+const decided = (c: SupportContext) => ({
+  recommendationVersion: version(c),
+  contentHash: c.recommendation?.contentHash ?? hashOf('none'),
+});
 const validated =
   (more: Record<string, unknown>): Payload =>
   (c) => ({
@@ -57,10 +45,6 @@ const validated =
     validatorVersion: 'validator-1',
     ...more,
   });
-/** The payload naming the next recommendation version (one not made yet). */
-const staleVersion = (payload: Payload): EventExample<SupportContext> => ({
-  payload: (c) => ({ ...payload(c), recommendationVersion: version(c) + 1 }),
-});
 const recommendation = {
   actionType: 'refund',
   amount: recommendedAmount,
@@ -84,7 +68,6 @@ const classification = {
 const validPolicy = validated({ checks: ['amount-within-policy'] });
 const invalidPolicy = validated({ revisable: true, reasons: ['amount above policy maximum'] });
 const unclearPolicy = validated({ questions: ['Do the regional rules apply?'] });
-const approvedAmount: Payload = (c) => ({ ...decided({})(c), amount: c.recommendation?.amount ?? recommendedAmount });
 
 /** Named payloads by event type: `valid` is the one a well-behaved caller sends; the others decide a branch. */
 export const supportExamples: Partial<Record<SupportEventType, Record<string, EventExample<SupportContext>>>> = {
@@ -101,35 +84,15 @@ export const supportExamples: Partial<Record<SupportEventType, Record<string, Ev
     valid: { payload: (c) => recommended(hashOf(JSON.stringify({ ...recommendation, version: next(c) }))) },
     repeated: { payload: (c) => recommended(c.recommendation?.contentHash ?? hashOf('none')) },
   },
-  POLICY_VALID: { valid: { payload: validPolicy }, staleVersion: staleVersion(validPolicy) },
+  POLICY_VALID: { valid: { payload: validPolicy } },
   POLICY_INVALID: {
     valid: { payload: invalidPolicy },
-    staleVersion: staleVersion(invalidPolicy),
     final: { payload: (c) => ({ ...invalidPolicy(c), revisable: false }) },
   },
-  POLICY_UNCLEAR: { valid: { payload: unclearPolicy }, staleVersion: staleVersion(unclearPolicy) },
-  APPROVED: {
-    valid: { payload: approvedAmount },
-    overLimit: { payload: approvedAmount, principal: { ...approver, id: 'approver-2', claims: { approvalLimit: 50 } } },
-    /** The requester themselves, who also holds the approver role. */
-    selfApproval: {
-      payload: approvedAmount,
-      principal: { ...approver, id: derived.creator.id, roles: [roles.agent, roles.approver] },
-    },
-    staleVersion: staleVersion(approvedAmount),
-    tamperedHash: { payload: (c) => ({ ...approvedAmount(c), contentHash: hashOf('tampered') }) },
-    wrongAmount: {
-      payload: (c) => ({ ...approvedAmount(c), amount: (c.recommendation?.amount ?? recommendedAmount) + 1 }),
-    },
-  },
-  REJECTED_BY_REVIEWER: {
-    valid: { payload: decided({ reason: 'Not eligible.' }) },
-    staleVersion: staleVersion(decided({ reason: 'Not eligible.' })),
-  },
-  CHANGES_REQUESTED: {
-    valid: { payload: decided({ instructions: 'Offer a partial refund.' }) },
-    staleVersion: staleVersion(decided({ instructions: 'Offer a partial refund.' })),
-  },
+  POLICY_UNCLEAR: { valid: { payload: unclearPolicy } },
+  APPROVED: { valid: { payload: (c) => ({ ...decided(c), amount: c.recommendation?.amount ?? recommendedAmount }) } },
+  REJECTED_BY_REVIEWER: { valid: { payload: (c) => ({ ...decided(c), reason: 'Not eligible.' }) } },
+  CHANGES_REQUESTED: { valid: { payload: (c) => ({ ...decided(c), instructions: 'Offer a partial refund.' }) } },
   ACTION_EXECUTED: {
     valid: { payload: (c) => ({ receipt: receipt(c) }) },
     mismatchedReceipt: { payload: (c) => ({ receipt: { ...receipt(c), amount: 1 } }) },

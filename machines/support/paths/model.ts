@@ -6,14 +6,12 @@
  * happens next. support@1 and support@2 share it.
  */
 import type { DerivePathInput } from '../../../src/paths/derive.ts';
-import { attemptOf, kitOf } from '../../../src/authoring/setup.ts';
-import type { WorkflowDefinition } from '../../../src/engine/definition.ts';
-import type { WorkflowRecord } from '../../../src/engine/decision.ts';
+import type { BehaviourFacts } from '../../../src/definitions/workflow.ts';
+import { attemptOf } from '../../../src/authoring/setup.ts';
 import type { SupportContext } from '../support.context.ts';
 import { modelBudgetExhausted } from '../../../src/definitions/model-spend.ts';
-import { actionCannotHaveTakenEffect, actionOutcomeUncertain } from '../support.guards.ts';
+import { actionCannotHaveTakenEffect, actionOutcomeUncertain, guards } from '../support.guards.ts';
 import { reviewRetriesOf } from '../support.context.ts';
-import { supportMachine } from '../support.machine.ts';
 import { operations } from '../support.effects.ts';
 import { supportExamples } from './catalogue.ts';
 import { supportInvariants } from './invariants.ts';
@@ -37,10 +35,6 @@ export const operationRegions: Record<(typeof operations)[number], string> = {
   notify: 'notifyingCustomer',
   compensate: 'compensating',
 };
-
-/** support@2's jobs in flight, as the kit keeps them. */
-const kitJobs = (c: SupportContext, statePaths: readonly string[]) =>
-  kitOf(supportMachine)?.currentJobs(c, statePaths) ?? {};
 
 /** How a guard sees the action: nothing can have taken effect, nobody knows yet, or it happened. */
 function actionClass(c: SupportContext): string {
@@ -75,23 +69,8 @@ function actionClass(c: SupportContext): string {
  * added here. The suite replays every path against the uncrashed pure run, so a merge that hid a
  * different outcome on a replayed path would fail; merges off the replayed paths are not checked.
  */
-/** A regeneration follows a refused recommendation: an invalid validation of it, or a change request. */
-function previousRecommendationRefused(c: SupportContext): boolean {
-  const version = c.recommendation?.version;
-  if (version === undefined) return false;
-  return (
-    (c.validation?.outcome === 'invalid' && c.validation.recommendationVersion === version) ||
-    c.changeRequest?.recommendationVersion === version
-  );
-}
-
-export function supportBehaviour(
-  c: SupportContext,
-  record: WorkflowRecord,
-  jobs: Readonly<Record<string, string | undefined>>,
-): unknown {
-  const inRegion = (region: string) => record.statePaths.some((p) => p === region || p.startsWith(`${region}.`));
-  const review = inRegion('manualReview') && [
+export function supportBehaviour(c: SupportContext, _record: unknown, { jobs, within }: BehaviourFacts): unknown {
+  const review = within('manualReview') && [
     c.classification !== null,
     c.evidence.policy !== null,
     c.evidence.account !== null,
@@ -103,7 +82,7 @@ export function supportBehaviour(
     Object.keys(jobs)
       .filter((operation) => jobs[operation] !== undefined)
       .sort(),
-    operations.filter((op) => inRegion(operationRegions[op])).map((op) => attemptOf(c, op)),
+    operations.filter((op) => within(operationRegions[op])).map((op) => attemptOf(c, op)),
     c.revisions,
     c.cancellation?.status ?? null,
     actionClass(c),
@@ -111,30 +90,28 @@ export function supportBehaviour(
     review,
     modelBudgetExhausted(c),
     // Counted only where it is read: outside manual review a retried walk behaves as a first pass.
-    inRegion('manualReview') && reviewRetriesOf(c),
-    inRegion('beforeAction.generatingRecommendation') && previousRecommendationRefused(c),
+    within('manualReview') && reviewRetriesOf(c),
+    // Whether the previous recommendation was refused: the detector's own guard, asked of a repeat of it.
+    within('beforeAction.generatingRecommendation') &&
+      guards.isRepeatedRecommendation({
+        context: c,
+        event: { payload: { contentHash: c.recommendation?.contentHash } },
+      } as never),
   ];
 }
 
 /**
- * The path model of support@2 and the released versions (a walk of each reads its own jobs, the
- * kit's: both versions run on it).
+ * The path model of support@2 and the released versions (`versions`, given by the bundle: a walk of
+ * each reads its own jobs, the kit's: both versions run on it).
  */
-export function supportPaths(
-  released: readonly WorkflowDefinition<SupportContext>[],
-): Omit<DerivePathInput<SupportContext>, 'definition' | 'roles' | 'claims'> {
-  return {
-    versions: released,
-    bodies: [walkBody],
-    examples: supportExamples,
-    invariants: supportInvariants,
-    behaviour: (c, record) => {
-      const definition = released.find((v) => v.version === record.definitionVersion);
-      const jobs = definition ? definition.currentJobs(c, record.statePaths) : kitJobs(c, record.statePaths);
-      return supportBehaviour(c, record, jobs);
-    },
-    finishedProbes: ['CANCEL_REQUESTED', 'APPROVED', 'REVIEW_COMPLETE'],
-    /** Verifying is entered only with a receipt. */
-    defensiveTransitions: ['executingAction.verifying always#2 → manualReview'],
-  };
-}
+export const supportPaths: Omit<DerivePathInput<SupportContext>, 'definition' | 'roles' | 'claims'> = {
+  bodies: [walkBody],
+  examples: supportExamples,
+  invariants: supportInvariants,
+  behaviour: supportBehaviour,
+  // A stale version, a tampered hash, another amount, the requester, an approver over their limit.
+  failingChecks: true,
+  finishedProbes: ['CANCEL_REQUESTED', 'APPROVED', 'REVIEW_COMPLETE'],
+  /** Verifying is entered only with a receipt. */
+  defensiveTransitions: ['executingAction.verifying always#2 → manualReview'],
+};

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import type { ApiEnv } from '../context.ts';
-import { errorBody } from '../errors.ts';
+import { ApiError, sendError } from '../errors.ts';
 
 const consoleDir = fileURLToPath(new URL('../../console/', import.meta.url));
 const mermaidDir = join(dirname(createRequire(import.meta.url).resolve('mermaid/package.json')), 'dist');
@@ -57,7 +57,7 @@ export function consoleRoutes() {
   );
   app.get('/console/assets/:file', async (c) => {
     const asset = Object.hasOwn(assets, c.req.param('file')) ? assets[c.req.param('file')] : undefined;
-    if (!asset) return c.json(errorBody('NOT_FOUND', `no console asset ${c.req.param('file')}`), 404);
+    if (!asset) return sendError(c, new ApiError('NOT_FOUND', `no console asset ${c.req.param('file')}`));
     return c.body(await load(asset.path), 200, { ...secure, 'Content-Type': asset.type, 'Cache-Control': 'no-cache' });
   });
   return app;

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
 import type { ApiDeps, ApiEnv } from '../context.ts';
 import { encodeBody, sendEncoded, type EncodedBody } from '../encoded-body.ts';
-import { errorBody } from '../errors.ts';
+import { ApiError, sendError } from '../errors.ts';
 import { openApiDocument } from '../openapi.ts';
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -108,7 +108,7 @@ export function docsRoutes(deps: ApiDeps) {
       return c.body(initScript);
     }
     const type = Object.hasOwn(packageAssets, name) ? packageAssets[name] : undefined;
-    if (!type) return c.json(errorBody('NOT_FOUND', `no asset ${name}`), 404);
+    if (!type) return sendError(c, new ApiError('NOT_FOUND', `no asset ${name}`));
     const body = await load(name);
     c.header('Content-Type', type);
     c.header('Cache-Control', 'public, max-age=3600');

@@ -111,6 +111,7 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
     }
     claiming.set(who, open + 1);
     try {
+      if (body.waitMs > 0) c.set('waited', true);
       const deadline = Date.now() + body.waitMs;
       const signal = c.req.raw.signal;
       for (;;) {

@@ -28,6 +28,8 @@ export interface StreamedVersion {
 
 /** Audit entries read per store call while catching up. */
 const auditPageSize = 100;
+/** The `retry:` a stream starts with: an EventSource reconnects this long after the stream ends, ms. */
+export const reconnectMs = 2_000;
 /** A comment line after this much quiet keeps proxies from closing the stream, ms. */
 const keepAliveMs = 15_000;
 
@@ -142,6 +144,8 @@ export function workflowStream(
         gone.abort();
       });
       try {
+        // How long an EventSource waits before it reconnects (with `Last-Event-ID`) after the stream ends.
+        await stream.write(`retry: ${reconnectMs}\n\n`);
         await follow(stream, first.workflowId, after ?? 0, closeAt, gone.signal);
       } finally {
         const left = (openStreams.get(who) ?? 1) - 1;

@@ -277,6 +277,7 @@ export function workflowRoutes(deps: ApiDeps) {
     waitMs = 30_000,
   ): Promise<WorkflowRecord> {
     if (done(first) || waitMs === 0) return first;
+    c.set('waited', true);
     const principal = c.get('principal');
     const who = callerKey(principal.tenantId, principal.id);
     const open = waits.get(who) ?? 0;
@@ -408,6 +409,16 @@ export function workflowRoutes(deps: ApiDeps) {
   });
 
   app.get('/:id/stream', workflowStream(deps, loadOwned));
+
+  /** A ticket to this workflow's stream for a browser's `EventSource`, which cannot send the token. */
+  app.post('/:id/stream-tickets', async (c) => {
+    const principal = c.get('principal');
+    const record = await loadOwned(c.req.param('id'), principal);
+    if (!deps.auth.tickets) throw new ApiError('NOT_FOUND', 'this server issues no stream tickets');
+    const { ticket, expiresAt } = deps.auth.tickets.issue(principal, record.workflowId);
+    const streamUrl = `/v1/workflows/${record.workflowId}/stream?ticket=${ticket}`;
+    return c.json({ ticket, expiresAt: new Date(expiresAt).toISOString(), streamUrl }, 201);
+  });
 
   return app;
 }

@@ -21,7 +21,7 @@ export interface ScaffoldOptions {
 }
 
 /** Warden's own package.json: the nearest one above this module (the same from src/ and from dist/). */
-function wardenPackage(): WardenPackage {
+export function wardenPackage(): WardenPackage {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const path = join(dir, 'package.json');
     if (existsSync(path)) {

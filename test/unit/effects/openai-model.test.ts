@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { trace } from '@opentelemetry/api';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
+import { setupTracing } from '../../../src/observability/tracing.ts';
 import { EffectError } from '../../../src/effects/effect-errors.ts';
 import { classifyTask, recommendTask } from '../../../machines/support/effects/model.ts';
 import { createEffectHandlers, createOfflineEffectDeps } from '../../../machines/support/effects/index.ts';
@@ -119,6 +122,26 @@ describe('OpenAI-compatible model client', () => {
     // The task's instructions are the system prompt; the input is sent as JSON.
     expect(request?.body.messages[0]?.content).toBe(classifyTask.instructions);
     expect(JSON.parse(request?.body.messages[1]?.content ?? 'null')).toEqual(input);
+  });
+
+  it('sends the active trace on to the provider as a W3C traceparent, and none when nothing is traced', async () => {
+    const { model, requests } = await client([
+      completion('{"category":"billing","confidence":0.91}'),
+      completion('{"category":"billing","confidence":0.91}'),
+    ]);
+    await model.complete(classifyTask, input, { signal: signal() });
+    expect(requests[0]?.headers.traceparent).toBeUndefined();
+    const tracing = setupTracing({}, { exporter: new InMemorySpanExporter() });
+    try {
+      const traceId = await trace.getTracer('test').startActiveSpan('model', async (span) => {
+        await model.complete(classifyTask, input, { signal: signal() });
+        span.end();
+        return span.spanContext().traceId;
+      });
+      expect(requests[1]?.headers.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    } finally {
+      await tracing.shutdown();
+    }
   });
 
   it('sends any task generically: its own instructions and its own schema under its name', async () => {

@@ -109,6 +109,18 @@ describe('workflow metrics', () => {
     expect(await b.render()).toContain('# TYPE warden_queue_entries_total counter');
     expect(await b.render()).not.toContain('warden_queue_entries_total{');
   });
+
+  it('passes the naming rules `promtool check metrics` applies: only a counter ends in _total, every metric has its help and type', async () => {
+    const text = await createMetrics().render();
+    const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({ name, type }));
+    const helped = new Set([...text.matchAll(/^# HELP (\S+) \S/gm)].map(([, name]) => name));
+    expect(types.length).toBeGreaterThan(30);
+    expect(types.filter(({ name, type }) => name?.endsWith('_total') && type !== 'counter')).toEqual([]);
+    expect(types.filter(({ name, type }) => type === 'counter' && !name?.endsWith('_total'))).toEqual([]);
+    expect(types.filter(({ name }) => !helped.has(name ?? ''))).toEqual([]);
+    // The per-type gauges whose sums prom-client's dropped `nodejs_active_*_total` were.
+    expect(types.map(({ name }) => name)).toEqual(expect.arrayContaining(['nodejs_active_handles']));
+  });
 });
 
 describe('the engine metrics observer', () => {

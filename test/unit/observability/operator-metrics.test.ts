@@ -46,6 +46,29 @@ describe('operator metrics on /metrics', () => {
     expect(text).not.toContain('nosuchworkflow');
   });
 
+  it('times a long poll apart from the latency of its route, and a read that did not wait with it', async () => {
+    const { app, createWorkflow } = await testApi();
+    const { workflowId } = (await (await createWorkflow()).json()) as { workflowId: string };
+    const agent = await mintToken('observability-test-secret-0123456789', {
+      sub: 'agent-1',
+      tenant: 'acme',
+      roles: ['support_agent'],
+    });
+    const headers = { Authorization: `Bearer ${agent}` };
+    // Nothing drives the workflow here: the poll waits out its 60 ms.
+    expect((await app.request(`/v1/workflows/${workflowId}?until=finished&waitMs=60`, { headers })).status).toBe(200);
+    expect((await app.request(`/v1/workflows/${workflowId}`, { headers })).status).toBe(200);
+
+    const text = await scrape(app);
+    const labels = '{method="GET",route="/v1/workflows/:id",status="200"}';
+    expect(text).toContain(`warden_http_wait_duration_seconds_count${labels} 1`);
+    expect(text).toContain(`warden_http_request_duration_seconds_count${labels} 1`);
+    // The wait took at least its 60 ms; the plain read sits below the 50 ms bucket of the latency histogram.
+    expect(text).toContain(
+      `warden_http_wait_duration_seconds_bucket{le="0.05",method="GET",route="/v1/workflows/:id",status="200"} 0`,
+    );
+  });
+
   it('counts the workflows created, per definition, and not a creation that found its de-duplication key', async () => {
     const { app, createWorkflow } = await testApi();
     expect((await createWorkflow()).status).toBe(201);

@@ -1,6 +1,9 @@
+import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setupTracing, tracesUrl, type Tracing } from '../../../src/observability/index.ts';
+import { createLogger } from '../../../src/observability/logger.ts';
 import { testApi } from './api.ts';
 import { testRuntime } from './runtime.ts';
 
@@ -54,6 +57,60 @@ describe('tracing', () => {
     expect(childrenOf(request!, 'warden.decide')[0]?.attributes['warden.outcome']).toBe('accepted');
   });
 
+  it("continues a caller's W3C traceparent, and traces no scrape or probe", async () => {
+    const { app } = await testApi();
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpan = '00f067aa0ba902b7';
+    const answered = await app.request('/v1/definitions', {
+      headers: { traceparent: `00-${traceId}-${callerSpan}-01`, Authorization: 'Bearer nonsense' },
+    });
+    expect(answered.status).toBe(401);
+    const request = exporter.getFinishedSpans().find((s) => s.attributes['url.path'] === '/v1/definitions');
+    expect(request?.spanContext().traceId).toBe(traceId);
+    expect(request?.parentSpanContext?.spanId).toBe(callerSpan);
+
+    for (const path of ['/metrics', '/healthz', '/readyz']) await app.request(path);
+    const names = exporter.getFinishedSpans().map((s) => s.name);
+    expect(names.filter((name) => /metrics|healthz|readyz/.test(name))).toEqual([]);
+  });
+
+  it("makes a workflow's steps one trace: each job continues the trace of the step that requested it", async () => {
+    const rt = await testRuntime();
+    const origin = trace.getTracer('test');
+    const { workflowId, traceId } = await origin.startActiveSpan('origin', async (span) => {
+      const id = await rt.create();
+      span.end();
+      return { workflowId: id, traceId: span.spanContext().traceId };
+    });
+    await rt.settle();
+    const effects = spans('warden.effect').filter((s) => s.attributes['warden.workflow_id'] === workflowId);
+    // Classification, then policy and account, then the recommendation, validation and fraud screen.
+    expect(effects.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(effects.map((s) => s.spanContext().traceId))).toEqual(new Set([traceId]));
+    // Each effect's parent is a span of the step that requested it: the one before it in the trace.
+    const known = new Set(exporter.getFinishedSpans().map((s) => s.spanContext().spanId));
+    for (const effect of effects) expect(known.has(effect.parentSpanContext?.spanId ?? 'none')).toBe(true);
+  });
+
+  it('writes the trace and span ids on every log line inside a span', () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    const logger = createLogger({ LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, sink);
+    logger.info('outside');
+    const ids = trace.getTracer('test').startActiveSpan('inside', (span) => {
+      logger.info('inside');
+      span.end();
+      return span.spanContext();
+    });
+    expect(lines[0]).not.toHaveProperty('trace_id');
+    expect(lines[1]).toMatchObject({ trace_id: ids.traceId, span_id: ids.spanId });
+  });
+
   it('traces each effect with its model call and the decision on its result', async () => {
     const rt = await testRuntime();
     const workflowId = await rt.create();
@@ -88,7 +145,28 @@ describe('tracing set-up', () => {
   it('exports over OTLP/HTTP to the traces path of the configured endpoint', async () => {
     expect(tracesUrl('http://collector:4318/')).toBe('http://collector:4318/v1/traces');
     const tracing = setupTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' });
-    expect(tracing.enabled).toBe(true);
+    expect(tracing).toMatchObject({ enabled: true, url: 'http://127.0.0.1:4318/v1/traces' });
     await tracing.shutdown();
+  });
+
+  it('honours the standard OTEL_* variables: the traces endpoint as it is, disabling, resource attributes', async () => {
+    const only = setupTracing({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/custom/traces' });
+    expect(only).toMatchObject({ enabled: true, url: 'http://127.0.0.1:4318/custom/traces' });
+    await only.shutdown();
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+    for (const off of [{ OTEL_SDK_DISABLED: 'true' }, { OTEL_TRACES_EXPORTER: 'none' }] as const) {
+      const tracing = setupTracing({ ...endpoint, ...off });
+      expect(tracing.enabled).toBe(false);
+      await tracing.shutdown();
+    }
+    const attributes = 'deployment.environment=prod,service.name=from-attributes,team=a%20b,broken';
+    expect(setupTracing({ OTEL_RESOURCE_ATTRIBUTES: attributes }).resource).toEqual({
+      'deployment.environment': 'prod',
+      'service.name': 'from-attributes',
+      team: 'a b',
+    });
+    const named = setupTracing({ OTEL_RESOURCE_ATTRIBUTES: attributes, OTEL_SERVICE_NAME: 'billing' });
+    expect(named.resource['service.name']).toBe('billing');
+    expect(setupTracing({}).resource).toEqual({ 'service.name': 'warden' });
   });
 });

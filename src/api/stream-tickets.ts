@@ -1,0 +1,79 @@
+/**
+ * Stream tickets: a browser's `EventSource` cannot send an `Authorization` header, so a caller
+ * trades its token for a ticket to one workflow's stream (`POST /v1/workflows/:id/stream-tickets`)
+ * and opens `GET /v1/workflows/:id/stream?ticket=…`. A ticket names its workflow and its caller,
+ * opens only that stream, and expires after a minute (a reconnect within it reuses it; after it, the
+ * page asks for another). It is no bearer token: signed with a key derived from the API's secret for
+ * this one use, so it is refused everywhere else, and the long-lived token never appears in a URL.
+ * With a JWKS and no secret, the key is the process's own: tickets are then good only on the API
+ * process that issued them (set `WARDEN_JWT_SECRET` to share them across processes).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { Principal } from '../engine/principal.ts';
+import { ApiError } from './errors.ts';
+
+export interface StreamTicket {
+  ticket: string;
+  /** When it stops opening the stream, ms since the epoch. */
+  expiresAt: number;
+}
+
+export interface StreamTickets {
+  issue(principal: Principal, workflowId: string): StreamTicket;
+  /** The principal a ticket for `workflowId` names; 401 for anything else. */
+  redeem(ticket: string, workflowId: string): Principal;
+}
+
+const payloadSchema = z.strictObject({
+  wf: z.string(),
+  sub: z.string(),
+  tenant: z.string(),
+  roles: z.array(z.string()),
+  kind: z.enum(['user', 'service']),
+  exp: z.number(),
+});
+
+const refused = (message: string) => new ApiError('UNAUTHORIZED', message, {}, { 'WWW-Authenticate': 'Bearer' });
+
+export function createStreamTickets(
+  secret: string | undefined,
+  options: { ttlMs?: number; clock?: () => number } = {},
+): StreamTickets {
+  const key = createHmac('sha256', secret || randomBytes(32))
+    .update('warden stream ticket v1')
+    .digest();
+  const ttlMs = options.ttlMs ?? 60_000;
+  const clock = options.clock ?? Date.now;
+  const sign = (body: string) => createHmac('sha256', key).update(body).digest();
+  return {
+    issue(principal, workflowId) {
+      const expiresAt = clock() + ttlMs;
+      const payload = {
+        wf: workflowId,
+        sub: principal.id,
+        tenant: principal.tenantId,
+        roles: principal.roles,
+        kind: principal.kind,
+        exp: expiresAt,
+      };
+      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return { ticket: `${body}.${sign(body).toString('base64url')}`, expiresAt };
+    },
+    redeem(ticket, workflowId) {
+      const [body = '', signature = '', ...rest] = ticket.split('.');
+      const given = Buffer.from(signature, 'base64url');
+      const expected = sign(body);
+      if (rest.length > 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw refused('the stream ticket is invalid');
+      }
+      const payload = payloadSchema.safeParse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
+      if (!payload.success) throw refused('the stream ticket is invalid');
+      const { wf, sub, tenant, roles, kind, exp } = payload.data;
+      if (clock() >= exp) throw refused('the stream ticket has expired: ask for another');
+      if (wf !== workflowId) throw refused("the stream ticket is for another workflow's stream");
+      // A stream reads: the token's other claims (limits an approval checks) are not carried.
+      return { id: sub, tenantId: tenant, roles, kind, claims: {} };
+    },
+  };
+}
