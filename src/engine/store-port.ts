@@ -186,6 +186,13 @@ export interface WorkflowStore {
     cursor?: string | null;
     limit: number;
   }): Promise<Page<QueueItem>>;
+  /**
+   * How many workflows of each definition (any version, every tenant) are in each state path: the
+   * whole deployment's queues `listByState` pages through, in the order asked. Exact: the stores keep
+   * the counts with every write of an index (the Redis store beside its indexes, in the same script),
+   * so a read costs one command per shard at most and never scans.
+   */
+  countByState(queues: readonly { definitionId: string; statePath: string }[]): Promise<number[]>;
   /** Moves timers due at `now` into their shard's outbox, atomically; returns how many moved. */
   claimDueTimers(shard: number, now: number, limit: number): Promise<number>;
   /** The earliest due time of any armed timer of the shard, or null. */

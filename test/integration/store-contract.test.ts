@@ -444,6 +444,97 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(page.items.map((i) => i.workflowId)).toEqual([one.workflowId, two.workflowId]);
   });
 
+  it('counts the workflows in each state of a definition, every tenant, as its queues hold them, whatever the writes', async () => {
+    fresh();
+    const globex = { ...principals.agent, tenantId: 'globex' };
+    const created = [
+      await createSupport(world),
+      await createSupport(world),
+      await createSupport(world, { principal: globex }),
+    ];
+    const [a, b, c] = created.map((record) => record.workflowId) as [string, string, string];
+    const attempting = 'beforeAction.classifying.attempting';
+    const paths = new Set([attempting, 'manualReview']);
+    /** The counts of every state seen so far, checked against the queues' sizes (every tenant). */
+    const counts = async (): Promise<Record<string, number>> => {
+      for (const id of [a, b, c]) for (const path of (await world.store.load(id))?.statePaths ?? []) paths.add(path);
+      const asked = [...paths].map((statePath) => ({ definitionId: 'support', statePath }));
+      const sizes = await Promise.all(
+        asked.map(async (queue) => {
+          let size = 0;
+          for (const tenantId of ['acme', 'globex'])
+            size += (await world.store.listByState({ ...queue, tenantId, limit: 100 })).items.length;
+          return size;
+        }),
+      );
+      expect(await world.store.countByState(asked)).toEqual(sizes);
+      return Object.fromEntries(asked.map((queue, i) => [queue.statePath, sizes[i] ?? 0]));
+    };
+    expect(await counts()).toMatchObject({ [attempting]: 3, manualReview: 0 });
+    expect(await world.store.countByState([{ definitionId: 'agent-task', statePath: attempting }])).toEqual([0]);
+
+    // An engine commit moves one on; the event sent again is a duplicate.
+    const context = await contextOf(world, a);
+    const classified = {
+      type: 'CLASSIFIED',
+      eventId: 'classified-1',
+      payload: {
+        jobId: jobsInFlight(context).classify,
+        category: 'billing',
+        confidence: 0.9,
+        artifact: { id: 'a', hash: `sha256:${'0'.repeat(64)}` },
+        model: 'm',
+        promptVersion: 'p',
+      },
+    };
+    expect(await applyAs(world.engine, a, classified, principals.worker)).toMatchObject({ outcome: 'accepted' });
+    expect(await applyAs(world.engine, a, classified, principals.worker)).toMatchObject({ outcome: 'duplicate' });
+    const [next] = (await world.store.load(a))?.statePaths ?? [];
+    expect(next).not.toBe(attempting);
+    expect(await counts()).toMatchObject({ [attempting]: 2, [next!]: 1 });
+
+    // Writes straight to the store: a move, the same write again (a retry: duplicate), one on an old
+    // version (conflict), and one that claims to enter a state the workflow is in already.
+    const loaded = (await world.store.load(b))!;
+    const audit = (await world.store.auditPage(b, { limit: 1 })).items[0]!;
+    const write = (version: number, statePaths: string[], previousStatePaths: string[], eventId: string) =>
+      world.store.commit({
+        record: { ...loaded, version, statePaths, updatedAt: world.clock.now },
+        eventId,
+        audit,
+        jobs: [],
+        timersToArm: [],
+        timersToCancel: [],
+        outcome: { outcome: 'accepted', version, statePaths },
+        expectedVersion: version - 1,
+        previousStatePaths,
+      });
+    const v = loaded.version;
+    expect(await write(v + 1, ['manualReview'], [attempting], 'to-review')).toEqual({ status: 'committed' });
+    expect(await counts()).toMatchObject({ [attempting]: 1, manualReview: 1 });
+    expect(await write(v + 1, ['manualReview'], [attempting], 'to-review')).toMatchObject({ status: 'duplicate' });
+    expect(await write(v + 1, [attempting], ['manualReview'], 'stale')).toEqual({ status: 'conflict', version: v + 1 });
+    expect(await write(v + 2, ['manualReview'], [], 'again')).toEqual({ status: 'committed' });
+    expect(await counts()).toMatchObject({ [attempting]: 1, manualReview: 1 });
+
+    // A finish leaves every queue.
+    expect(await send(world, c, 'CANCEL_REQUESTED', {}, globex)).toMatchObject({ record: { status: 'done' } });
+    expect(await counts()).toMatchObject({ [attempting]: 0, manualReview: 1, [next!]: 1 });
+
+    if (!(world.store instanceof RedisStore)) return;
+    // `warden reindex` sets the counts from the indexes: those of a deployment from before they
+    // were kept (none), and a count of a queue no longer there.
+    const client = redisClient();
+    const { keys } = world.store;
+    const hashes = keys.space.cluster ? world.store.shards : 1;
+    for (let shard = 0; shard < hashes; shard++) await client.del(keys.queueCounts(shard));
+    expect(await world.store.countByState([{ definitionId: 'support', statePath: 'manualReview' }])).toEqual([0]);
+    await client.hset(keys.queueCounts(shardOf(a)!), keys.queueCountField('support', 'gone'), 7);
+    expect(await world.store.reindexStateIndexes()).toEqual({ moved: 0, dropped: 0, left: 0 });
+    expect(await counts()).toMatchObject({ [attempting]: 0, manualReview: 1, [next!]: 1 });
+    expect(await world.store.countByState([{ definitionId: 'support', statePath: 'gone' }])).toEqual([0]);
+  });
+
   it('pages through an audit trail', async () => {
     fresh();
     const record = await createSupport(world);

@@ -66,6 +66,8 @@ export class MemoryStore implements WorkflowStore {
   private readonly dedup = new Map<string, { workflowId: string; fingerprint: string | undefined }>();
   private readonly shardState = new Map<number, Shard>();
   private readonly artifacts = new Map<string, Artifact>();
+  /** Workflows in a state, by `<definition>\n<state path>`: as the Redis store's queue counts. */
+  private readonly inState = new Map<string, number>();
   private readonly clock: () => number;
   private seq = 0;
   /** Called with the shard number whenever jobs are queued or a timer is armed (the Redis store publishes). */
@@ -105,8 +107,20 @@ export class MemoryStore implements WorkflowStore {
       shard.timers.set(`${record.workflowId} ${timer.id}`, { dueAt: timer.dueAt, generation: timer.generation });
     }
     const paths = record.status === 'active' ? record.statePaths : [];
-    for (const path of [...stored.since.keys()]) if (!paths.includes(path)) stored.since.delete(path);
-    for (const path of paths) if (!stored.since.has(path)) stored.since.set(path, record.updatedAt);
+    const count = (path: string, by: number) => {
+      const key = `${record.definitionId}\n${path}`;
+      this.inState.set(key, (this.inState.get(key) ?? 0) + by);
+    };
+    for (const path of [...stored.since.keys()]) {
+      if (paths.includes(path)) continue;
+      stored.since.delete(path);
+      count(path, -1);
+    }
+    for (const path of paths) {
+      if (stored.since.has(path)) continue;
+      stored.since.set(path, record.updatedAt);
+      count(path, 1);
+    }
     const kinds = `${request.jobs.length > 0 ? 'j' : ''}${request.timersToArm.length > 0 ? 't' : ''}`;
     // As the Redis store: armed timers name the shard's earliest due time after this write.
     let earliest = Infinity;
@@ -269,6 +283,10 @@ export class MemoryStore implements WorkflowStore {
       items: page,
       next: items.length > options.limit && last ? `${last.since}:${last.workflowId}` : null,
     });
+  }
+
+  countByState(queues: readonly { definitionId: string; statePath: string }[]): Promise<number[]> {
+    return Promise.resolve(queues.map((q) => this.inState.get(`${q.definitionId}\n${q.statePath}`) ?? 0));
   }
 
   claimDueTimers(shardNumber: number, now: number, limit: number): Promise<number> {

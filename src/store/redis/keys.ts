@@ -69,6 +69,37 @@ export function createKeys(space: KeySpace) {
     stateIndex: (shard: number, tenantId: string, definitionId: string, statePath: string) =>
       `${space.cluster ? tag(shard) : space.prefix}:queue:${part(tenantId)}:${part(definitionId)}:${part(statePath)}`,
     /**
+     * SCAN pattern of every `stateIndex` key, and what a key names (null for a key of another
+     * layout): `warden reindex` rebuilds `queueCounts` from them.
+     */
+    stateIndexes: {
+      pattern: space.cluster ? `${glob(space.prefix)}:{s*}:queue:*` : `${glob(space.prefix)}:queue:*`,
+      parse: (key: string): { shard: number | null; definitionId: string; statePath: string } | null => {
+        if (!key.startsWith(`${space.prefix}:`)) return null;
+        const match = /^(?:\{s(\d+)\}:)?queue:[^:{}]*:([^:{}]*):([^:{}]*)$/.exec(key.slice(space.prefix.length + 1));
+        if (!match || (match[1] === undefined) === !!space.cluster) return null;
+        try {
+          return {
+            shard: match[1] === undefined ? null : Number(match[1]),
+            definitionId: decodeURIComponent(match[2] ?? ''),
+            statePath: decodeURIComponent(match[3] ?? ''),
+          };
+        } catch {
+          return null; // not percent-encoding Warden wrote
+        }
+      },
+    },
+    /**
+     * Hash: `queueCountField(definition, state path)` → how many workflows the `stateIndex` sets of
+     * that definition and state hold, every tenant together. Kept by the scripts that write the
+     * indexes, in the same script and only when an index changed, so it is exact however often a
+     * write is retried; a metric reads it without knowing the tenants. Beside the indexes: in each
+     * shard's slot on a cluster (one per shard), one for the deployment on a single node.
+     */
+    queueCounts: (shard: number) => `${space.cluster ? tag(shard) : space.prefix}:depth`,
+    /** A field of `queueCounts`. */
+    queueCountField: (definitionId: string, statePath: string) => `${part(definitionId)}:${part(statePath)}`,
+    /**
      * The state indexes of earlier versions, per tenant and state only (`<prefix>:idx:<tenant>:<state>`,
      * or per shard `<prefix>:{s017}:idx:<tenant>:<state>`): SCAN patterns, and what a key names
      * (null for a key of another layout). `warden reindex` moves their entries into `stateIndex`.

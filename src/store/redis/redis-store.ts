@@ -32,7 +32,7 @@ import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 import { RecordCache } from './record-cache.ts';
 import { keptFor, readJobLease } from './job-leases.ts';
 import { luaScript } from './lua-script.ts';
-import { reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
+import { recountQueues, reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
 import {
   ArchiveReply,
   JobLeaseReply,
@@ -73,6 +73,8 @@ interface ScriptCommands {
   /** The workflow's version, or null without a live record; it is watched for the given ms. */
   wardenWatch(key: string, forMs: number): Promise<number | null>;
   wardenReindexEntry(...args: (string | number)[]): Promise<ReindexEntryScriptReply>;
+  /** Returns the count set. */
+  wardenRecountQueue(...args: (string | number)[]): Promise<number>;
 }
 
 export class ScriptError extends Error {
@@ -83,7 +85,7 @@ export class ScriptError extends Error {
 }
 
 /** Scripts whose key count varies per call: the count is their first argument. */
-const VARIABLE_KEY_SCRIPTS = ['wardenTransition', 'wardenArchive'];
+const VARIABLE_KEY_SCRIPTS = ['wardenTransition', 'wardenArchive', 'wardenRecountQueue'];
 
 function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenTransition', { lua: script('transition') });
@@ -96,7 +98,8 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenArchive', { lua: script('archive') });
   client.defineCommand('wardenLoadIfChanged', { lua: script('load-if-changed'), numberOfKeys: 1 });
   client.defineCommand('wardenWatch', { lua: script('watch'), numberOfKeys: 1 });
-  client.defineCommand('wardenReindexEntry', { lua: script('reindex-entry'), numberOfKeys: 3 });
+  client.defineCommand('wardenReindexEntry', { lua: script('reindex-entry'), numberOfKeys: 4 });
+  client.defineCommand('wardenRecountQueue', { lua: script('recount-queue') });
   // Auto-pipelining on a cluster routes a script call by its first argument; for a script with a
   // variable key count that is the count, not a key, so calls land in pipelines of the wrong node
   // (redis/ioredis#2109). Those scripts are sent on their own, routed by their real keys.
@@ -174,8 +177,9 @@ export class RedisStore implements WorkflowStore {
     const k = this.keys;
     // A workflow keeps its definition across versions, so it leaves the indexes of the definition it is of now.
     const index = (statePath: string) => k.stateIndex(shard, record.tenantId, record.definitionId, statePath);
+    const enteredPaths = record.status === 'active' ? record.statePaths : [];
     const leave = previousPaths.map(index);
-    const enter = record.status === 'active' ? record.statePaths.map(index) : [];
+    const enter = enteredPaths.map(index);
     const keys = [
       k.workflow(id),
       k.events(id),
@@ -184,6 +188,7 @@ export class RedisStore implements WorkflowStore {
       k.timers(shard),
       k.timerGenerations(shard),
       k.finished(shard),
+      k.queueCounts(shard),
       ...leave,
       ...enter,
       ...(dedup === undefined ? [] : [k.dedup(record.tenantId, dedup.key)]),
@@ -216,6 +221,7 @@ export class RedisStore implements WorkflowStore {
       ...(ackEntry ? [OUTBOX_GROUP, ackEntry] : ['', '']),
       writeId,
       k.commitChannel,
+      ...[...previousPaths, ...enteredPaths].map((statePath) => k.queueCountField(record.definitionId, statePath)),
     ];
     const reply = await this.client.wardenTransition(keys.length, ...keys, ...args);
     if (reply[0] === TransitionReply.invalidArguments) throw new ScriptError(reply[1]);
@@ -476,9 +482,25 @@ export class RedisStore implements WorkflowStore {
     return { items: page, next: ordered.length > options.limit && last ? `${last.since}:${last.workflowId}` : null };
   }
 
-  /** One-off after an upgrade (`warden reindex`): see `reindexStateIndexes`. */
-  reindexStateIndexes(): Promise<ReindexResult> {
-    return reindexStateIndexes(this.client, this.keys, (id) => this.load(id));
+  /**
+   * One-off after an upgrade (`warden reindex`): moves the entries of earlier index layouts (see
+   * `reindexStateIndexes`), then sets the queue counts to the indexes' sizes (see `recountQueues`).
+   */
+  async reindexStateIndexes(): Promise<ReindexResult> {
+    const result = await reindexStateIndexes(this.client, this.keys, (id) => this.load(id));
+    await recountQueues(this.client, this.keys);
+    return result;
+  }
+
+  async countByState(queues: readonly { definitionId: string; statePath: string }[]): Promise<number[]> {
+    if (queues.length === 0) return [];
+    const fields = queues.map((q) => this.keys.queueCountField(q.definitionId, q.statePath));
+    // One count hash on a single node; one per shard on a cluster (one HMGET each, pipelined per node).
+    const hashes = this.keys.space.cluster ? this.shards : 1;
+    const replies = await Promise.all(
+      Array.from({ length: hashes }, (_, shard) => this.client.hmget(this.keys.queueCounts(shard), ...fields)),
+    );
+    return fields.map((_, i) => replies.reduce((sum, reply) => sum + Number(reply[i] ?? 0), 0));
   }
 
   async claimDueTimers(shard: number, now: number, limit: number): Promise<number> {

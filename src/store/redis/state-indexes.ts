@@ -17,6 +17,11 @@ type ReindexClient = (Redis | Cluster) & {
   wardenReindexEntry(...args: (string | number)[]): Promise<ReindexEntryScriptReply>;
 };
 
+type RecountClient = (Redis | Cluster) & {
+  /** Returns the count set. */
+  wardenRecountQueue(...args: (string | number)[]): Promise<number>;
+};
+
 export interface ReindexResult {
   /** Entries moved into their definition's index. */
   moved: number;
@@ -31,21 +36,27 @@ const BATCH = 500;
 /** Reads of a workflow that changed between read and move, before its entry is left for another run. */
 const ATTEMPTS = 5;
 
-/** Every key of the old layouts, on every master. */
-async function legacyKeys(client: ReindexClient, keys: Keys): Promise<string[]> {
+/** Every key matching one of `patterns`, on every master. */
+async function scanKeys(client: Redis | Cluster, patterns: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   const nodes = 'nodes' in client ? client.nodes('master') : [client];
   for (const node of nodes) {
-    for (const pattern of keys.legacyStateIndex.patterns) {
+    for (const pattern of patterns) {
       let cursor = '0';
       do {
         const [next, batch] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
         cursor = next;
-        for (const key of batch) if (keys.legacyStateIndex.parse(key)) found.add(key);
+        for (const key of batch) found.add(key);
       } while (cursor !== '0');
     }
   }
-  return [...found].sort();
+  return found;
+}
+
+/** Every key of the old layouts, on every master. */
+async function legacyKeys(client: ReindexClient, keys: Keys): Promise<string[]> {
+  const found = await scanKeys(client, keys.legacyStateIndex.patterns);
+  return [...found].filter((key) => keys.legacyStateIndex.parse(key)).sort();
 }
 
 export async function reindexStateIndexes(
@@ -79,10 +90,12 @@ export async function reindexStateIndexes(
         keys.workflow(workflowId),
         oldKey,
         newKey,
+        keys.queueCounts(shard),
         workflowId,
         record ? String(record.version) : '',
         score,
         waiting ? '1' : '0',
+        waiting ? keys.queueCountField(record.definitionId, named.statePath) : '',
       );
       if (reply === ReindexEntryReply.moved) return 'moved';
       if (reply === ReindexEntryReply.dropped) return 'dropped';
@@ -109,4 +122,76 @@ export async function reindexStateIndexes(
     }
   }
   return result;
+}
+
+/** Scans for the state indexes again while new ones turn up (a tenant's first workflow in a state). */
+const RECOUNT_ROUNDS = 5;
+
+interface Count {
+  hash: string;
+  field: string;
+  indexes: ReadonlySet<string>;
+}
+
+const countId = (hash: string, field: string): string => JSON.stringify([hash, field]);
+
+/** The state indexes there are now, by the count that counts them. */
+async function indexesByCount(client: Redis | Cluster, keys: Keys): Promise<Map<string, Count>> {
+  const counts = new Map<string, { hash: string; field: string; indexes: Set<string> }>();
+  for (const key of await scanKeys(client, [keys.stateIndexes.pattern])) {
+    const named = keys.stateIndexes.parse(key);
+    if (!named) continue;
+    const hash = keys.queueCounts(named.shard ?? 0);
+    const field = keys.queueCountField(named.definitionId, named.statePath);
+    const id = countId(hash, field);
+    const count = counts.get(id) ?? { hash, field, indexes: new Set<string>() };
+    count.indexes.add(key);
+    counts.set(id, count);
+  }
+  return counts;
+}
+
+/**
+ * `warden reindex`: sets every queue count (`keys.queueCounts`) to the size of the state indexes it
+ * counts, one atomic script per count (per shard on a cluster). The scripts that write the indexes
+ * keep the counts, so this is needed once, on a deployment whose indexes were written before the
+ * counts were kept (they start at zero), and is harmless at any time. The indexes are found by SCAN
+ * while workflows keep moving: an index that appears after the scan (a tenant's first workflow in
+ * that state) is missed by its count's recount, so the scan is made again, and each count that has
+ * gained an index recounted, until a scan finds no new index. (An index that appears after one scan
+ * and is emptied again before the next is never seen: its count ends short by what it held at the
+ * recount. Run it again for an exact count when that may have happened.) Returns how many counts
+ * were set.
+ */
+export async function recountQueues(client: RecountClient, keys: Keys): Promise<number> {
+  /** The indexes each count was last recounted from. */
+  const counted = new Map<string, ReadonlySet<string>>();
+  // Every count kept, also of indexes no longer there (their workflows all moved on): set to zero.
+  const kept: Count[] = [];
+  const hashes = keys.space.cluster ? keys.space.shards : 1;
+  for (let shard = 0; shard < hashes; shard++) {
+    const hash = keys.queueCounts(shard);
+    for (const field of await client.hkeys(hash)) kept.push({ hash, field, indexes: new Set() });
+  }
+  for (let round = 0; round < RECOUNT_ROUNDS; round++) {
+    const found = await indexesByCount(client, keys);
+    if (round === 0) {
+      for (const count of kept) {
+        const id = countId(count.hash, count.field);
+        if (!found.has(id)) found.set(id, count);
+      }
+    }
+    const stale = [...found].filter(([id, { indexes }]) => {
+      const before = counted.get(id);
+      return !before || [...indexes].some((key) => !before.has(key));
+    });
+    if (stale.length === 0) break;
+    await Promise.all(
+      stale.map(async ([id, { hash, field, indexes }]) => {
+        await client.wardenRecountQueue(1 + indexes.size, hash, ...indexes, field);
+        counted.set(id, indexes);
+      }),
+    );
+  }
+  return counted.size;
 }

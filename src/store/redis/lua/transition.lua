@@ -1,7 +1,7 @@
 --[[
   transition.lua — create a workflow or commit one transition, atomically, in one slot.
 
-  KEYS[1]  workflow hash        (fields v = version, u = write id (the last ARGV), r = record JSON,
+  KEYS[1]  workflow hash        (fields v = version, u = write id (ARGV, below), r = record JSON,
                                 t = tenant, p = state paths JSON, w = watched until: watch.lua)
   KEYS[2]  events hash          (event id -> recorded outcome JSON)
   KEYS[3]  audit stream
@@ -9,11 +9,14 @@
   KEYS[5]  timers sorted set    (member "<workflowId> <timerId>", score = due time)
   KEYS[6]  timer generations hash (same member -> generation)
   KEYS[7]  finished set         (workflows finished and not yet archived, scored by finish time)
-  KEYS[8 .. 7+O]        state indexes to leave  (O = ARGV[12]), one per tenant, definition and
+  KEYS[8]  queue counts hash    (definition and state path -> entries of those state indexes, every
+                                tenant: changed by one exactly when an index below gains or loses
+                                the workflow)
+  KEYS[9 .. 8+O]        state indexes to leave  (O = ARGV[12]), one per tenant, definition and
                         state path (per shard on a cluster): the queues
-  KEYS[8+O .. 7+O+N]    state indexes to enter  (N = ARGV[13]); a finished workflow enters none
+  KEYS[9+O .. 8+O+N]    state indexes to enter  (N = ARGV[13]); a finished workflow enters none
                         (N = 0) and enters the finished set instead
-  KEYS[8+O+N]           de-duplication key, when ARGV[14] is not '0' (create only)
+  KEYS[9+O+N]           de-duplication key, when ARGV[14] is not '0' (create only)
   last KEYS             the job's lease hash (fields t = token, u = expiry ms), when the lease
                         flag is 1 (commit only)
 
@@ -45,6 +48,8 @@
   process that cached the record can ask whether it is still the stored one (load-if-changed.lua)
   then the commit channel, or '' for none: "<workflow id> <new version>" is published on it after
   the write while the workflow is watched (field w not past the server's time: a reader waits on it)
+  then O + N queue count fields (non-empty), one per state index to leave, then to enter, in the
+  order of their KEYS: the field of KEYS[8] that counts that index
 
   Returns
     {1}                   written
@@ -57,7 +62,9 @@
     {-1, message}         invalid arguments, nothing written
 
   Order: validate every argument, then de-duplicate, then compare versions, then write. Redis does
-  not roll back a script that fails halfway, so nothing after the first write can fail.
+  not roll back a script that fails halfway, so nothing after the first write can fail. (The writes
+  fail only on a key of the wrong type, or a count that is not an integer: keys only Warden writes,
+  with these scripts, and `warden reindex`, which writes integers.)
 ]]
 local rcall = redis.call
 
@@ -116,8 +123,14 @@ i = i + 1 + (hasLease and 1 or 0)
 local ackGroup, ackEntry = ARGV[i], ARGV[i + 1]
 local writeId = ARGV[i + 2]
 local commitChannel = ARGV[i + 3]
-if #ARGV ~= i + 3 or not writeId or writeId == '' then return {-1, 'argument count does not match'} end
-if #KEYS ~= 7 + leaving + entering + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
+local fieldsFrom = i + 4
+if #ARGV ~= i + 3 + leaving + entering or not writeId or writeId == '' then
+  return {-1, 'argument count does not match'}
+end
+for f = fieldsFrom, #ARGV do
+  if ARGV[f] == '' then return {-1, 'empty queue count field'} end
+end
+if #KEYS ~= 8 + leaving + entering + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
   return {-1, 'key count does not match'}
 end
 
@@ -126,7 +139,7 @@ local seen = rcall('HGET', KEYS[2], eventId)
 if seen then return {2, seen} end
 
 if hasDedup then
-  local existing = rcall('GET', KEYS[8 + leaving + entering])
+  local existing = rcall('GET', KEYS[9 + leaving + entering])
   if existing then return {5, existing} end
 end
 
@@ -166,18 +179,24 @@ for a = 0, armCount - 1 do
 end
 
 -- State indexes: leave the old states, enter the new ones (keeping the entry time of a state kept).
+-- A count changes only with what ZREM and ZADD NX report they changed, so it stays the size of its
+-- indexes under retries, repeated writes and indexes already (or no longer) holding the workflow.
 local entered = {}
-for n = 1, entering do entered[KEYS[7 + leaving + n]] = true end
+for n = 1, entering do entered[KEYS[8 + leaving + n]] = true end
 for o = 1, leaving do
-  local key = KEYS[7 + o]
-  if not entered[key] then rcall('ZREM', key, workflowId) end
+  local key = KEYS[8 + o]
+  if not entered[key] and rcall('ZREM', key, workflowId) == 1 then
+    rcall('HINCRBY', KEYS[8], ARGV[fieldsFrom + o - 1], -1)
+  end
 end
 for n = 1, entering do
-  rcall('ZADD', KEYS[7 + leaving + n], 'NX', now, workflowId)
+  if rcall('ZADD', KEYS[8 + leaving + n], 'NX', now, workflowId) == 1 then
+    rcall('HINCRBY', KEYS[8], ARGV[fieldsFrom + leaving + n - 1], 1)
+  end
 end
 if entering == 0 then rcall('ZADD', KEYS[7], now, workflowId) end
 
-if hasDedup then rcall('SET', KEYS[8 + leaving + entering], dedupValue) end
+if hasDedup then rcall('SET', KEYS[9 + leaving + entering], dedupValue) end
 -- The lease ends with its result (a repeat of the result gets the outcome recorded under its event id).
 if hasLease then rcall('DEL', leaseKey) end
 if ackGroup ~= '' then rcall('XACK', KEYS[4], ackGroup, ackEntry) end
