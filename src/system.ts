@@ -83,6 +83,12 @@ export function createSystem(config: Config, options: SystemOptions): System {
   const logger = options.logger ?? createLogger(config);
   // Assigned below, before any scrape can happen.
   let stalledIn: WorkflowStore | null = null;
+  // Each definition's queue states (as its definition lists its queues): what the queue metrics
+  // are kept for, so their labels are bounded. Read on every decided event by the metrics observer.
+  const queueStates = new Map(registry.bundles.map((b) => [b.id, b.queues.map((q) => q.state)]));
+  const queues = [...queueStates].flatMap(([definitionId, states]) =>
+    states.map((statePath) => ({ definitionId, statePath })),
+  );
   const metrics = createMetrics({
     countStuck: async () => {
       const store = stalledIn;
@@ -91,6 +97,10 @@ export function createSystem(config: Config, options: SystemOptions): System {
         Array.from({ length: store.shards }, (_, shard) => store.countStalled(shard, 2 * config.WARDEN_JOB_LEASE_MS)),
       );
       return counts.reduce((a, b) => a + b, 0);
+    },
+    countQueues: async () => {
+      const counts = (await stalledIn?.countByState(queues)) ?? [];
+      return queues.map((q, i) => ({ definition: q.definitionId, state: q.statePath, count: counts[i] ?? 0 }));
     },
     renderMaxAgeMs: config.WARDEN_METRICS_CACHE_MS,
     clock,
@@ -152,8 +162,6 @@ export function createSystem(config: Config, options: SystemOptions): System {
       Object.fromEntries(Object.entries(bundle.handlers).map(([type, factory]) => [type, factory(deps)])),
     );
   }
-  // Read on every decided event by the metrics observer: built once.
-  const queueStates = new Map(registry.bundles.map((b) => [b.id, b.queues.map((q) => q.state)]));
   const engine = createEngine({
     store,
     definitions: registry,

@@ -1,8 +1,8 @@
 /**
- * A number that is expensive to read (e.g. one Redis command per shard), read at most once per
- * `maxAgeMs`. The first reading is awaited; later ones answer at once with the last value and, when
- * it is older than `maxAgeMs`, start one refresh in the background (never two at a time). A failed
- * background refresh keeps the last value; the next stale reading tries again.
+ * A value (a count, or counts) that is expensive to read (e.g. one Redis command per shard), read at
+ * most once per `maxAgeMs`. The first reading is awaited; later ones answer at once with the last
+ * value and, when it is older than `maxAgeMs`, start one refresh in the background (never two at a
+ * time). A failed background refresh keeps the last value; the next stale reading tries again.
  */
 export interface CachedReadingOptions {
   /** How old the value may get before a reading refreshes it, ms. */
@@ -10,8 +10,8 @@ export interface CachedReadingOptions {
   clock: () => number;
 }
 
-export function createCachedReading(read: () => Promise<number>, options: CachedReadingOptions) {
-  let value: number | null = null;
+export function createCachedReading<T = number>(read: () => Promise<T>, options: CachedReadingOptions) {
+  let value: T | null = null;
   let readAt = 0;
   let refreshing: Promise<void> | null = null;
 
@@ -25,12 +25,13 @@ export function createCachedReading(read: () => Promise<number>, options: Cached
         refreshing = null;
       }));
 
-  // A function, so the checker does not keep `value` narrowed to null across the await below.
-  const current = (): number => value ?? 0;
+  // A function, so the checker does not keep `value` narrowed to null across the await below; after
+  // a first refresh that did not throw, there is a value.
+  const current = (): T => value as T;
 
   return {
     /** The value, read now only the first time. */
-    async get(): Promise<number> {
+    async get(): Promise<T> {
       if (value === null) {
         await refresh();
         return current();

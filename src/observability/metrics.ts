@@ -29,6 +29,14 @@ export interface MetricsOptions {
   countStuck?: () => Promise<number>;
   /** How stale the stuck count may be, ms (default 30 000: a job counts as stuck after minutes). */
   stuckMaxAgeMs?: number;
+  /**
+   * The number of workflows in each queue state of each definition, across the deployment, read
+   * from the store's queue counts (one command per shard at most): `warden_queue_workflows`. Read as
+   * the stuck count is: at the first scrape, then at most once per `queueMaxAgeMs`, in the background.
+   */
+  countQueues?: () => Promise<QueueCount[]>;
+  /** How stale the queue counts may be, ms (default 10 000). */
+  queueMaxAgeMs?: number;
   clock?: () => number;
   /**
    * How long one rendering of the exposition text answers every scrape, ms (default 0: each scrape
@@ -38,6 +46,13 @@ export interface MetricsOptions {
   renderMaxAgeMs?: number;
   /** prom-client's process and Node.js metrics (CPU, memory, event-loop lag, GC), default true. */
   processMetrics?: boolean;
+}
+
+/** How many workflows are in one queue state of one definition. */
+export interface QueueCount {
+  definition: string;
+  state: string;
+  count: number;
 }
 
 export function createMetrics(options: MetricsOptions = {}) {
@@ -51,6 +66,10 @@ export function createMetrics(options: MetricsOptions = {}) {
     (exposed ??= options.processMetrics === false ? registry : Registry.merge([registry, processMetricsRegistry()]));
   const clock = options.clock ?? (() => Date.now());
   const stuck = countStuck ? createCachedReading(countStuck, { maxAgeMs, clock }) : null;
+  const queueMaxAgeMs = options.queueMaxAgeMs ?? 10_000;
+  const queues = options.countQueues
+    ? createCachedReading(options.countQueues, { maxAgeMs: queueMaxAgeMs, clock })
+    : null;
   const render = createSharedRender(() => scraped().metrics(), { maxAgeMs: options.renderMaxAgeMs ?? 0, clock });
   if (stuck) {
     new Gauge({
@@ -62,13 +81,28 @@ export function createMetrics(options: MetricsOptions = {}) {
       },
     });
   }
+  if (queues) {
+    // Exact across the deployment, unlike warden_queue_depth (kept by each process from what it
+    // decided), whose meaning dashboards that sum it over the processes rely on: a metric of its own.
+    new Gauge({
+      name: 'warden_queue_workflows',
+      help: `Workflows in each queue state (one people work from, as its definition lists its queues) across the whole deployment, every tenant, by definition and state: read from the store's queue counts at most every ${queueMaxAgeMs / 1000} s. Every process reports the same number: aggregate with max, not sum.`,
+      labelNames: ['definition', 'state'] as const,
+      registers,
+      async collect() {
+        for (const { definition, state, count } of await queues.get()) this.set({ definition, state }, count);
+      },
+    });
+  }
   return {
     registry,
     contentType: registry.contentType,
     /** The exposition text of every metric, for `/metrics`: at most one rendering per `renderMaxAgeMs`. */
     render,
     /** Resolves when a background refresh of a cached gauge has finished (tests, shutdown). */
-    refreshed: (): Promise<void> => stuck?.settled() ?? Promise.resolve(),
+    refreshed: async (): Promise<void> => {
+      await Promise.all([stuck?.settled(), queues?.settled()]);
+    },
 
     workflowsCreated: new Counter({
       name: 'warden_workflows_created_total',

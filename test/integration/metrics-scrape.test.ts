@@ -71,6 +71,8 @@ describe('a /metrics scrape against Redis', () => {
       await system.metrics.refreshed();
     });
     expect(refreshed.filter(([name]) => name?.toLowerCase() === 'xpending')).toHaveLength(shards);
-    expect(refreshed).toHaveLength(shards);
+    // And the queue gauge's counts: one HMGET of the single node's count hash.
+    expect(refreshed.filter(([name]) => name?.toLowerCase() === 'hmget')).toHaveLength(1);
+    expect(refreshed).toHaveLength(shards + 1);
   });
 });
