@@ -19,7 +19,9 @@ export async function reindex(
     },
     async (store) => {
       const { moved, dropped, left } = await store.reindexStateIndexes();
-      print(`moved ${moved} queue entries into per-definition indexes; dropped ${dropped} stale ones`);
+      print(
+        `moved ${moved} queue entries into per-definition indexes; dropped ${dropped} stale ones; queue counts rebuilt`,
+      );
       if (left > 0) {
         print(`${left} entries belong to workflows that kept changing meanwhile: run warden reindex again`);
         return 1;
