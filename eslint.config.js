@@ -240,12 +240,12 @@ export default defineConfig(
     },
   },
   {
-    // The console's browser script: plain JavaScript, no types to check it with.
+    // The console's browser modules: plain JavaScript, no types to check them with.
     files: ['src/console/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { projectService: false, program: null },
-      sourceType: 'script',
+      sourceType: 'module',
       globals: Object.fromEntries(
         [
           'window',
@@ -255,10 +255,11 @@ export default defineConfig(
           'fetch',
           'atob',
           'setTimeout',
+          'clearTimeout',
+          'URL',
           'Node',
           'AbortController',
-          'TextDecoderStream',
-          'mermaid',
+          'EventSource',
         ].map((name) => [name, 'readonly']),
       ),
     },

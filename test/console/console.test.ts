@@ -1,7 +1,9 @@
 /**
  * The operator console in a real browser (Debian's headless Chromium driven by playwright-core)
  * against a running server on the real Redis, with workers and timers running. No request may
- * leave the machine. Screenshots are kept in reports/console/.
+ * leave the machine. Screenshots are written to test/console/screenshots/ (a few small ones are
+ * committed; see the .gitignore there). Stream tickets last 3 s and streams 4 s here, so every
+ * page renews its ticket while it is open.
  */
 import { workflows as bundles } from '../../machines/index.ts';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { crmUpdateTask } from '../support/agent-task-input.ts';
 import { chromiumHint, chromiumPath } from '../support/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
+import { createStreamTickets } from '../../src/api/stream-tickets.ts';
 import { createApp } from '../../src/api/create-app.ts';
 import { apiDeps } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -22,7 +25,9 @@ import { createSystem, type System } from '../../src/system.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
 const secret = 'console-test-secret-0123456789';
-const shots = 'reports/console';
+const shots = 'test/console/screenshots';
+const ticketTtlMs = 3_000;
+const streamMaxMs = 4_000;
 
 let system: System | undefined;
 let runtime: Runtime | undefined;
@@ -34,6 +39,11 @@ const prefix = freshPrefix('console');
 const external: string[] = [];
 const tokens: Record<'agent' | 'approver' | 'smallApprover', string> = { agent: '', approver: '', smallApprover: '' };
 const workflows: string[] = [];
+/** What the page asked for and what it was answered, and the errors it raised, all session long. */
+const requests: { method: string; url: string; authorization: string | undefined }[] = [];
+const responses: { url: string; status: number }[] = [];
+const pageErrors: string[] = [];
+const served: string[] = [];
 
 async function call(method: string, path: string, token: string, body?: unknown) {
   const response = await fetch(`${origin}${path}`, {
@@ -89,9 +99,15 @@ beforeAll(async () => {
   const started = system.runtime(new Set(['worker', 'timers']));
   runtime = started;
   await started.start();
-  const app = createApp(apiDeps(system, createAuthenticator({ secret })));
+  const auth = { ...createAuthenticator({ secret }), tickets: createStreamTickets(secret, { ttlMs: ticketTtlMs }) };
+  const app = createApp({ ...apiDeps(system, auth), streamMaxMs });
   const listening = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => {
+    // Every path the server is asked for, whoever asks (the browser's own favicon request included).
+    const fetch = (request: Request) => {
+      served.push(new URL(request.url).pathname);
+      return app.fetch(request);
+    };
+    const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => {
       resolve(s);
     });
   });
@@ -139,9 +155,18 @@ beforeAll(async () => {
       '--no-first-run',
     ],
   });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page = await newPage(1400, 1000);
+  page.on('request', (request) => {
+    requests.push({ method: request.method(), url: request.url(), authorization: request.headers().authorization });
+  });
+  page.on('response', (response) => responses.push({ url: response.url(), status: response.status() }));
+}, 60_000);
+
+/** A page of `width` × `height` whose requests may not leave the machine, and whose errors are kept. */
+async function newPage(width: number, height: number) {
+  const opened = await (browser as Browser).newPage({ viewport: { width, height } });
   // Nothing may leave the machine: any request to another origin is recorded and refused.
-  await page.route('**/*', async (route) => {
+  await opened.route('**/*', async (route) => {
     const url = route.request().url();
     if (url.startsWith(origin) || url.startsWith('data:')) await route.continue();
     else {
@@ -149,7 +174,27 @@ beforeAll(async () => {
       await route.abort();
     }
   });
-}, 60_000);
+  opened.on('pageerror', (error) => pageErrors.push(error.message));
+  opened.on('console', (message) => {
+    // A refused request (the 404 of a missing workflow, an expired ticket's 401) is logged by the
+    // browser itself; anything else logged as an error is the console's.
+    const text = message.text();
+    if (message.type() === 'error' && !/^Failed to load resource|EventSource/.test(text)) pageErrors.push(text);
+  });
+  return opened;
+}
+
+/** Whether the page is wider than its window: a horizontal scroll bar (evaluated in the page). */
+const overflow = (on: Page) =>
+  on.evaluate<{ scroll: number; client: number }>(
+    '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+  );
+
+/** How many state names in the audit are split over two lines (each should be one box). */
+const brokenStateNames = (on: Page) =>
+  on.evaluate<number>(
+    "[...document.querySelectorAll('#audit .path-name')].filter((n) => n.getClientRects().length > 1).length",
+  );
 
 afterAll(async () => {
   await browser?.close();
@@ -207,6 +252,86 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.screenshot({ path: `${shots}/2-awaiting-approval.png`, fullPage: true });
   });
 
+  it('labels each button by what it does, never the raw event, and styles it by kind', async () => {
+    const button = (type: string) => page.locator(`#events button[data-event="${type}"]`);
+    const shown = async (type: string) => ({
+      label: (await button(type).textContent())?.trim(),
+      kind: await button(type).getAttribute('data-kind'),
+      background: await page.evaluate<string>(
+        `getComputedStyle(document.querySelector('#events button[data-event="${type}"]')).backgroundColor`,
+      ),
+    });
+    const approve = await shown('APPROVED');
+    const reject = await shown('REJECTED_BY_REVIEWER');
+    const changes = await shown('CHANGES_REQUESTED');
+    const escalate = await shown('ESCALATE');
+    expect([approve, reject, changes, escalate].map((b) => [b.label, b.kind])).toEqual([
+      ['Approve', 'primary'],
+      ['Reject', 'danger'],
+      ['Request changes', 'neutral'],
+      ['Escalate', 'neutral'],
+    ]);
+    // Three styles, told apart by colour, and no constant anywhere on a button.
+    expect(new Set([approve.background, reject.background, changes.background]).size).toBe(3);
+    expect(changes.background).toBe(escalate.background);
+    await page.locator('#events').screenshot({ path: `${shots}/2d-event-buttons.png` });
+    const texts = await page.locator('#events button').allTextContents();
+    expect(texts.filter((text) => /[A-Z]{2,}_|^[A-Z_]+$/.test(text.trim()))).toEqual([]);
+    // The confirmation says it in the same words, and its button is styled the same; Back sends nothing.
+    await button('REJECTED_BY_REVIEWER').click();
+    expect(await page.textContent('#confirm-title')).toBe('Reject');
+    expect(await page.textContent('#confirm-ok')).toBe('Reject');
+    expect(await page.getAttribute('#confirm-ok', 'class')).toBe('kind-danger');
+    await page.locator('#confirm').screenshot({ path: `${shots}/2c-confirm-reject.png` });
+    await page.click('#confirm-cancel');
+    expect(await page.locator('#confirm').isVisible()).toBe(false);
+    expect(await page.locator('#audit tr[data-event="REJECTED_BY_REVIEWER"]').count()).toBe(0);
+    // A requester's cancellation reads "Cancel", styled as the danger it is.
+    await signIn(tokens.agent);
+    await page.goto(`${origin}/console#/workflows/${workflows[0] as string}`);
+    await page.waitForSelector('#events button[data-event="CANCEL_REQUESTED"]');
+    expect((await shown('CANCEL_REQUESTED')).label).toBe('Cancel');
+    expect((await shown('CANCEL_REQUESTED')).kind).toBe('danger');
+    await signIn(tokens.approver);
+    await openWorkflow(workflows[0] as string);
+  });
+
+  it('shows the timers, jobs in flight and incidents the API exposes', async () => {
+    const id = workflows[0] as string;
+    const { body } = await call('GET', `/v1/workflows/${id}`, tokens.approver);
+    const timers = body.timers as { id: string }[];
+    expect(await page.textContent('#timers h3')).toBe(`Timers (${timers.length})`);
+    for (const timer of timers) expect(await page.locator(`#timers tr[data-timer="${timer.id}"]`).count()).toBe(1);
+    // Every job asked for so far has its result: none is in flight, and nothing went wrong.
+    expect(await page.textContent('#jobs h3')).toBe('Jobs in flight (0)');
+    expect(await page.textContent('#incidents h3')).toBe('Incidents (0)');
+    // How a job without its result and a dead letter read, on a trail made up for it (the module itself).
+    const found = await page.evaluate<{ jobs: string[]; incidents: string[] }>(`(async () => {
+      const { jobsWaitedOn, incidentsOf } = await import('/console/assets/operations.js');
+      const entry = (fields) => ({ outcome: 'accepted', effects: [], causationId: null, reason: null,
+        actor: { id: 'worker', roles: ['worker'] }, guard: { outcome: 'none', guards: [], failedChecks: [] },
+        at: 0, eventType: 'X', eventId: 'e', ...fields });
+      const trail = [
+        entry({ eventId: 'e1', eventType: 'START', effects: ['j1', 'j2', 'j3'] }),
+        entry({ eventId: 'j1/result', eventType: 'CLASSIFIED', causationId: 'j1' }),
+        entry({ eventId: 'j2/result', eventType: 'RETRYABLE_ERROR', causationId: 'j2' }),
+        entry({ eventId: 'j3/dead-letter', eventType: 'ESCALATE', reason: 'not processed after 5 deliveries' }),
+        entry({ eventId: 'e2', eventType: 'RESUME', effects: ['j4'] }),
+        entry({ eventId: 'e3', eventType: 'APPROVED', outcome: 'GUARD_REJECTED' }),
+      ];
+      return {
+        jobs: jobsWaitedOn(trail).map((j) => j.jobId),
+        incidents: incidentsOf({ manualReview: null }, trail).map((i) => i.kind + ': ' + i.what),
+      };
+    })()`);
+    expect(found.jobs).toEqual(['j4']);
+    expect(found.incidents).toEqual([
+      'dead letter: job j3 given up',
+      'job failure: RETRYABLE_ERROR',
+      'refused: APPROVED: GUARD_REJECTED',
+    ]);
+  });
+
   it('fits the diagram to its box, zooms in and out, and draws the whole chart on request', async () => {
     // Evaluated in the page (a string: the test has no DOM types).
     const fits = () =>
@@ -252,7 +377,7 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.screenshot({ path: `${shots}/3-confirm-approval.png` });
     await page.click('#confirm-ok');
     await page.waitForSelector('#diagram[data-active="completed"]', { timeout: 15_000 });
-    expect(await page.textContent('#message')).toContain('APPROVED accepted');
+    expect(await page.textContent('#message')).toContain('Approve: accepted.');
     expect(await page.locator('#audit tr[data-event="CUSTOMER_NOTIFIED"]').count()).toBe(1);
     // Finished, it keeps what it was decided from: the evidence and the artifacts in the audit.
     await page.waitForSelector('#evidence dt:text("Outcome")');
@@ -408,7 +533,25 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     const labels = (await page.locator('#diagram svg .edgeLabels').allTextContents()).join(' ');
     expect(labels).toContain('ESCALATE');
     expect(labels).not.toContain('xstate.after');
+    // No edge's label runs into another's (each label's box, as drawn, pairwise apart).
+    const overlaps = await page.evaluate<string[]>(`(() => {
+      const boxes = [...document.querySelectorAll('#diagram svg g.edgeLabel')]
+        .filter((label) => label.textContent.trim() !== '')
+        .map((label) => ({ text: label.textContent.trim(), box: label.getBoundingClientRect() }));
+      const found = [];
+      boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+        const x = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+        const y = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+        if (x > 1 && y > 1) found.push(a.text + ' / ' + b.text);
+      }));
+      return found;
+    })()`);
     await page.screenshot({ path: `${shots}/8-manual-review-focused.png`, fullPage: true });
+    await page.locator('#diagram').screenshot({ path: `${shots}/8b-focused-chart.png` });
+    expect(overlaps).toEqual([]);
+    // The review is an incident of the workflow page, with its reason and owner.
+    const review = page.locator('#incidents tr[data-incident="manual review"]');
+    expect(await review.textContent()).toContain('ESCALATED');
     await page.click('#diagram-focus');
     await page.waitForSelector('#diagram[data-view="full"] svg');
     const full = { edges: Number(await page.getAttribute('#diagram', 'data-edges')), drawn: await drawnEdges() };
@@ -435,6 +578,124 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.click('#versions a:text("support@1")');
     await page.waitForSelector('#definition-diagram svg');
     expect(await page.locator('#changes').count()).toBe(0);
+  });
+
+  it('follows a workflow with an EventSource on a stream ticket, and renews the ticket when it expires', async () => {
+    const { body } = await call('POST', '/v1/workflows', tokens.agent, {
+      request: {
+        customerId: 'cust-1',
+        subject: 'Charged twice',
+        message: 'I was billed twice for order A-108.',
+        orderId: 'A-108',
+        requestedAmount: 25,
+        currency: 'EUR',
+      },
+    });
+    const id = body.workflowId as string;
+    await awaitingApproval(id);
+    await signIn(tokens.approver);
+    const from = requests.length;
+    await page.goto(`${origin}/console#/workflows/${id}`);
+    await page.waitForSelector('#diagram svg');
+    const opened = Number(await page.getAttribute('#state', 'data-version'));
+    const tickets = () => requests.slice(from).filter((r) => r.url.endsWith(`/v1/workflows/${id}/stream-tickets`));
+    const streams = () => requests.slice(from).filter((r) => r.url.includes(`/v1/workflows/${id}/stream?`));
+    // Past the ticket's minute (3 s here) and the stream's end (4 s): a refused reconnect, a new ticket.
+    const until = Date.now() + 20_000;
+    while (tickets().length < 2 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(tickets().length).toBeGreaterThanOrEqual(2);
+    // The ticket is asked for with the token; the stream is opened with the ticket, never the token.
+    expect(tickets().every((r) => r.method === 'POST' && r.authorization === `Bearer ${tokens.approver}`)).toBe(true);
+    expect(streams().every((r) => r.authorization === undefined && /[?&]ticket=/.test(r.url))).toBe(true);
+    const reopened = streams().at(-1)?.url ?? '';
+    expect(new URL(reopened).searchParams.get('lastEventId')).toBe(String(opened));
+    // A change made elsewhere reaches the page on the renewed stream, without a reload.
+    const sent = await call('POST', `/v1/workflows/${id}/events`, tokens.approver, {
+      type: 'ESCALATE',
+      payload: { reason: 'Checked with the bank by phone.' },
+    });
+    expect(sent.status).toBe(200);
+    await page.waitForSelector('#diagram[data-active="manualReview"]', { timeout: 15_000 });
+    expect(Number(await page.getAttribute('#state', 'data-version'))).toBeGreaterThan(opened);
+  });
+
+  it('opens a workflow by its id, finished ones included', async () => {
+    await page.goto(`${origin}/console#/queues`);
+    await page.fill('#open-id', workflows[1] as string);
+    await page.click('#open');
+    await page.waitForSelector('#diagram[data-active="rejected"] svg');
+    expect(await page.textContent('h1')).toBe(`Workflow ${workflows[1] as string}`);
+  });
+
+  it('reads at phone width (420 px): no horizontal overflow, state names whole', async () => {
+    const phone = await newPage(420, 900);
+    try {
+      await phone.goto(`${origin}/console#/queues`);
+      await phone.fill('#token', tokens.approver);
+      await phone.click('#sign-in');
+      await phone.waitForSelector('section[data-definition="support"][data-queue="awaitingApproval"]');
+      expect(await overflow(phone)).toEqual({ scroll: 420, client: 420 });
+      await phone.screenshot({ path: `${shots}/phone-1-queues.png` });
+      await phone.goto(`${origin}/console#/workflows/${workflows[0] as string}`);
+      await phone.waitForSelector('#diagram svg');
+      await phone.waitForSelector('#audit tr[data-event="CUSTOMER_NOTIFIED"]');
+      expect(await overflow(phone)).toEqual({ scroll: 420, client: 420 });
+      expect(await phone.locator('#audit .path-name').count()).toBeGreaterThan(10);
+      expect(await brokenStateNames(phone)).toBe(0);
+      await phone.screenshot({ path: `${shots}/phone-2-workflow.png` });
+      await phone.locator('#audit').scrollIntoViewIfNeeded();
+      await phone.screenshot({ path: `${shots}/phone-3-audit.png` });
+      await phone.goto(`${origin}/console#/definitions/support/2`);
+      await phone.waitForSelector('#changes #diff-diagram svg');
+      expect(await overflow(phone)).toEqual({ scroll: 420, client: 420 });
+    } finally {
+      await phone.close();
+    }
+    // At desktop width too, a state path wraps only at its dots.
+    await openWorkflow(workflows[2] as string);
+    expect(await brokenStateNames(page)).toBe(0);
+  });
+
+  it('loads the console as modules, each served from here, with no error', async () => {
+    const scripts = await page.evaluate<{ src: string; type: string }[]>(
+      "[...document.scripts].map((s) => ({ src: s.getAttribute('src'), type: s.type }))",
+    );
+    expect(scripts).toEqual([
+      { src: '/console/assets/mermaid.min.js', type: '' },
+      { src: '/console/assets/app.js', type: 'module' },
+    ]);
+    // Every module app.js imports, and every one they import, is served as JavaScript under the policy.
+    const seen = new Set<string>();
+    const queue = ['app.js'];
+    while (queue.length > 0) {
+      const name = queue.shift() as string;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const response = await fetch(`${origin}/console/assets/${name}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+      for (const [, imported] of (await response.text()).matchAll(/from '\.\/([a-z-]+\.js)'/g)) {
+        queue.push(imported as string);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(8);
+    // The browser loaded each of them, and nothing the console ran threw.
+    for (const name of seen) {
+      expect(responses.some((r) => r.url === `${origin}/console/assets/${name}` && r.status === 200)).toBe(true);
+    }
+    expect(pageErrors).toEqual([]);
+    expect((await fetch(`${origin}/console/assets/index.html`)).status).toBe(404);
+  });
+
+  it('asks for no /favicon.ico, and no asset of the page is missing', async () => {
+    // The icon is in the page, as data the policy allows: the browser asks the server for none.
+    expect(await page.getAttribute('link[rel="icon"]', 'href')).toMatch(/^data:image\/svg\+xml,/);
+    expect(served.filter((path) => path.includes('favicon'))).toEqual([]);
+    expect(served.filter((path) => path === '/console').length).toBeGreaterThan(0);
+    // Answers other than 200 come only from the API (a missing workflow, an expired ticket).
+    const refused = responses.filter((r) => r.status >= 400 && !new URL(r.url).pathname.startsWith('/v1/'));
+    expect(refused).toEqual([]);
   });
 
   it('shows an error as a message, never a blank page', async () => {
