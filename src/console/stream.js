@@ -36,7 +36,6 @@ export function follow(id, after, onVersion, onGap) {
 
   const onMessage = (event) => {
     if (event.lastEventId) lastEventId = event.lastEventId;
-    pause = retryMs;
     const data = JSON.parse(event.data);
     onVersion(data.version);
     if (event.type === 'finished') stop();
@@ -64,6 +63,8 @@ export function follow(id, after, onVersion, onGap) {
     const url = new URL(ticket.streamUrl, location.href);
     url.searchParams.set('lastEventId', lastEventId);
     source = new EventSource(url.pathname + url.search);
+    // Connected: the next reopening, if any, waits the shortest pause again.
+    source.addEventListener('open', () => (pause = retryMs));
     source.addEventListener('state', onMessage);
     source.addEventListener('finished', onMessage);
     source.addEventListener('error', () => {

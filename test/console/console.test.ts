@@ -277,6 +277,17 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     await page.locator('#events').screenshot({ path: `${shots}/2d-event-buttons.png` });
     const texts = await page.locator('#events button').allTextContents();
     expect(texts.filter((text) => /[A-Z]{2,}_|^[A-Z_]+$/.test(text.trim()))).toEqual([]);
+    // Every event a person may send, of every registered definition, reads as words.
+    const { body } = await call('GET', '/v1/definitions', tokens.approver);
+    const personEvents = [
+      ...new Set((body.definitions as { personEvents: string[] }[]).flatMap((d) => d.personEvents)),
+    ];
+    const labels = await page.evaluate<Record<string, string>>(`(async () => {
+      const { humanise } = await import('/console/assets/events.js');
+      return Object.fromEntries(${JSON.stringify(personEvents)}.map((type) => [type, humanise(type)]));
+    })()`);
+    expect(Object.values(labels).filter((label) => !/^[A-Z][a-z]+( [a-z]+)*$/.test(label))).toEqual([]);
+    expect(labels).toMatchObject({ CANCEL_REQUESTED: 'Cancel', REVIEW_COMPLETE: 'Complete review' });
     // The confirmation says it in the same words, and its button is styled the same; Back sends nothing.
     await button('REJECTED_BY_REVIEWER').click();
     expect(await page.textContent('#confirm-title')).toBe('Reject');
@@ -609,6 +620,24 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
     expect(streams().every((r) => r.authorization === undefined && /[?&]ticket=/.test(r.url))).toBe(true);
     const reopened = streams().at(-1)?.url ?? '';
     expect(new URL(reopened).searchParams.get('lastEventId')).toBe(String(opened));
+    // A stream refused outright (as an expired ticket is, 401) closes the EventSource: the page asks
+    // for another ticket and opens the stream again.
+    const refusedOnce = { count: 0 };
+    await page.route(
+      `**/v1/workflows/${id}/stream?*`,
+      async (route) => {
+        refusedOnce.count++;
+        await route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":{}}' });
+      },
+      { times: 1 },
+    );
+    const before = { tickets: tickets().length, streams: streams().length };
+    const renewed = Date.now() + 20_000;
+    while ((refusedOnce.count === 0 || streams().length < before.streams + 2) && Date.now() < renewed) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(refusedOnce.count).toBe(1);
+    expect(tickets().length).toBeGreaterThanOrEqual(before.tickets + 2);
     // A change made elsewhere reaches the page on the renewed stream, without a reload.
     const sent = await call('POST', `/v1/workflows/${id}/events`, tokens.approver, {
       type: 'ESCALATE',
