@@ -190,6 +190,12 @@ const overflow = (on: Page) =>
     '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
   );
 
+/** How many cells of the tables laid out as cards at phone width are taller inside than their box. */
+const overflowingCells = (on: Page) =>
+  on.evaluate<number>(
+    "[...document.querySelectorAll('table.cards-on-phone td')].filter((td) => td.scrollHeight > td.clientHeight + 1).length",
+  );
+
 /** How many state names in the audit are split over two lines (each should be one box). */
 const brokenStateNames = (on: Page) =>
   on.evaluate<number>(
@@ -664,6 +670,8 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
       await phone.click('#sign-in');
       await phone.waitForSelector('section[data-definition="support"][data-queue="awaitingApproval"]');
       expect(await overflow(phone)).toEqual({ scroll: 420, client: 420 });
+      // Each cell holds its label: a label of two lines ("Review reason") never runs into the next line.
+      expect(await overflowingCells(phone)).toBe(0);
       await phone.screenshot({ path: `${shots}/phone-1-queues.png` });
       await phone.goto(`${origin}/console#/workflows/${workflows[0] as string}`);
       await phone.waitForSelector('#diagram svg');
@@ -671,6 +679,7 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
       expect(await overflow(phone)).toEqual({ scroll: 420, client: 420 });
       expect(await phone.locator('#audit .path-name').count()).toBeGreaterThan(10);
       expect(await brokenStateNames(phone)).toBe(0);
+      expect(await overflowingCells(phone)).toBe(0);
       await phone.screenshot({ path: `${shots}/phone-2-workflow.png` });
       await phone.locator('#audit').scrollIntoViewIfNeeded();
       await phone.screenshot({ path: `${shots}/phone-3-audit.png` });
