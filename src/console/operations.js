@@ -121,7 +121,9 @@ export function incidentsOf(workflow, entries) {
 
 function incidentsPart(workflow, trail) {
   const incidents = incidentsOf(workflow, trail.entries);
+  // Beyond its cap the store counts refusals without recording them: say so when some were only counted.
   const counted = trail.refusalsCounted || 0;
+  const recorded = trail.entries.filter((e) => e.outcome !== 'accepted').length;
   return el(
     'div',
     { id: 'incidents' },
@@ -136,7 +138,9 @@ function incidentsPart(workflow, trail) {
             cells: [i.at === null ? '—' : time(i.at), i.kind, i.what, i.detail],
           })),
         ),
-    counted > 0 ? el('p', { class: 'muted' }, `${counted} refusals in all (the trail keeps the first ones).`) : null,
+    counted > recorded
+      ? el('p', { class: 'muted' }, `${counted} refusals in all; the trail keeps the first ${recorded}.`)
+      : null,
   );
 }
 
