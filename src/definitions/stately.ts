@@ -127,8 +127,9 @@ export function statelyFiles(
 }
 
 /**
- * A registered version is frozen: each of its locked state paths must still exist, and a version
- * that is no longer the latest of its definition must have the config it was locked with. Between
+ * A released version is frozen: each of its locked state paths must still exist, and a version
+ * that is no longer the latest of its definition must have the config it was locked with; the
+ * latest version, while a draft, may lose states. Between
  * two consecutive versions, a state of the older one missing from the newer needs a migration.
  */
 function removedStates(input: StatelyInput, lock: Record<string, LockedVersion> | null): Problem[] {
@@ -143,14 +144,17 @@ function removedStates(input: StatelyInput, lock: Record<string, LockedVersion> 
       });
       continue;
     }
-    for (const path of locked.states.filter((p) => !now.states.includes(p))) {
-      problems.push({
-        code: 'STATE_REMOVED',
-        message: `${key} lost its state ${path}: a registered version is frozen; register a new version with a migration instead`,
-      });
-    }
     const definition = input.definitions.get(key);
     const latest = definition && latestOf(input.definitions, definition.id) === definition;
+    // A draft (the latest version, not released) is edited freely: `warden deploy check` names any
+    // live workflow an edit would strand before it is deployed.
+    const draft = latest && locked.released !== true;
+    for (const path of draft ? [] : locked.states.filter((p) => !now.states.includes(p))) {
+      problems.push({
+        code: 'STATE_REMOVED',
+        message: `${key} lost its state ${path}: a released version is frozen; register a new version with a migration instead`,
+      });
+    }
     // A released chart changes in place only with a newly named repair (reviewed in the lock's diff).
     const newRepair = (now.repairs ?? []).some((name) => !(locked.repairs ?? []).includes(name));
     if (!latest && locked.config !== now.config && !newRepair) {

@@ -180,9 +180,18 @@ describe('npm run stately:check', () => {
       {
         code: 'STATE_REMOVED',
         message:
-          'support@2 lost its state beforeAction.legacyHold: a registered version is frozen; register a new version with a migration instead',
+          'support@2 lost its state beforeAction.legacyHold: a released version is frozen; register a new version with a migration instead',
       },
     ]);
+    // A draft (loan@1, the latest loan, not released) is edited freely: a state it lost is no fault.
+    const asLocked = JSON.parse(onDisk[stateLockPath] ?? '{}') as Record<string, LockedVersion>;
+    const draft = asLocked['loan@1'] as LockedVersion;
+    expect(draft.released).toBeUndefined();
+    const edited = { ...asLocked, 'loan@1': { ...draft, states: [...draft.states, 'retiredStep'] } };
+    const draftFiles = { ...onDisk, [stateLockPath]: JSON.stringify(edited) };
+    expect(statelyCheck({ definitions, findMigration }, draftFiles).filter((p) => p.code === 'STATE_REMOVED')).toEqual(
+      [],
+    );
 
     // support@1 has a state support@2 lacks: fine with the registered migration, a fault without one.
     const v1 = {
