@@ -107,4 +107,26 @@ describe('queue counts through warden reindex', () => {
       await world.cleanup();
     }
   });
+
+  it('never half-write a commit: a count key of another type is skipped, a negative index count refused before any write', async () => {
+    fresh();
+    try {
+      // Only Warden writes the counts; were the key anything but a hash, the commit still lands.
+      await redis.set(store.keys.queueCounts(0), 'not a hash');
+      const id = await create();
+      expect((await store.load(id))?.statePaths).toEqual(['stamping']);
+
+      // A negative count would shift the keys read after it onto the wrong ones: refused, nothing written.
+      const keys = Array.from({ length: 8 }, (_, i) => `${store.keys.space.prefix}:probe:${i}`);
+      const args = ['create', 'wf-probe', 'e-1', 0, 1, '{}', 't1', '[]', 1, '{}', '{}', -1, 1, '0', '', 0];
+      const tail = [0, 0, 0, 0, '', '', 'w-1', '', 'field'];
+      const client = redis as Redis & { wardenTransition(...args: (string | number)[]): Promise<unknown> };
+      const reply = await client.wardenTransition(keys.length, ...keys, ...args, ...tail);
+      expect(reply).toEqual([-1, 'bad index counts']);
+      expect(await redis.exists(...keys)).toBe(0);
+    } finally {
+      await redis.del(store.keys.queueCounts(0));
+      await world.cleanup();
+    }
+  });
 });

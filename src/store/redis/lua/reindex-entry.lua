@@ -26,7 +26,7 @@ local rcall = redis.call
 local version = rcall('HGET', KEYS[1], 'v') or ''
 if version ~= ARGV[2] then return 0 end
 if ARGV[4] == '1' then
-  if rcall('ZADD', KEYS[3], 'NX', ARGV[3], ARGV[1]) == 1 then rcall('HINCRBY', KEYS[4], ARGV[5], 1) end
+  if rcall('ZADD', KEYS[3], 'NX', ARGV[3], ARGV[1]) == 1 and ARGV[5] ~= '' then redis.pcall('HINCRBY', KEYS[4], ARGV[5], 1) end
   rcall('ZREM', KEYS[2], ARGV[1])
   return 1
 end

@@ -76,14 +76,22 @@ local function num(text)
   return n
 end
 
+-- A count of arguments: a whole number, 0 or more (a negative or fractional count would shift the
+-- keys and arguments read after it, so a write could land on the wrong key after the first one).
+local function count(text)
+  local n = num(text)
+  if n == nil or n < 0 or n ~= math.floor(n) then return nil end
+  return n
+end
+
 local mode = ARGV[1]
 local workflowId = ARGV[2]
 local eventId = ARGV[3]
 local expected = num(ARGV[4])
 local version = num(ARGV[5])
 local now = num(ARGV[9])
-local leaving = num(ARGV[12])
-local entering = num(ARGV[13])
+local leaving = count(ARGV[12])
+local entering = count(ARGV[13])
 local dedupValue = ARGV[14]
 local hasDedup = dedupValue ~= '0'
 
@@ -98,11 +106,11 @@ if not leaving or not entering then return {-1, 'bad index counts'} end
 if hasDedup and mode ~= 'create' then return {-1, 'de-duplication key outside create'} end
 
 local i = 17
-local jobCount = num(ARGV[i])
+local jobCount = count(ARGV[i])
 if not jobCount then return {-1, 'bad job count'} end
 local jobsFrom = i + 1
 i = i + 1 + jobCount
-local armCount = num(ARGV[i])
+local armCount = count(ARGV[i])
 if not armCount then return {-1, 'bad arm count'} end
 local armFrom = i + 1
 for a = 0, armCount - 1 do
@@ -111,7 +119,7 @@ for a = 0, armCount - 1 do
   end
 end
 i = armFrom + armCount * 3
-local cancelCount = num(ARGV[i])
+local cancelCount = count(ARGV[i])
 if not cancelCount then return {-1, 'bad cancel count'} end
 local cancelFrom = i + 1
 i = cancelFrom + cancelCount
@@ -181,17 +189,19 @@ end
 -- State indexes: leave the old states, enter the new ones (keeping the entry time of a state kept).
 -- A count changes only with what ZREM and ZADD NX report they changed, so it stays the size of its
 -- indexes under retries, repeated writes and indexes already (or no longer) holding the workflow.
+-- The counts only observe: a count that cannot be changed (its key not a hash) is skipped, never a
+-- half-written commit (`warden reindex` rebuilds the counts).
 local entered = {}
 for n = 1, entering do entered[KEYS[8 + leaving + n]] = true end
 for o = 1, leaving do
   local key = KEYS[8 + o]
   if not entered[key] and rcall('ZREM', key, workflowId) == 1 then
-    rcall('HINCRBY', KEYS[8], ARGV[fieldsFrom + o - 1], -1)
+    redis.pcall('HINCRBY', KEYS[8], ARGV[fieldsFrom + o - 1], -1)
   end
 end
 for n = 1, entering do
   if rcall('ZADD', KEYS[8 + leaving + n], 'NX', now, workflowId) == 1 then
-    rcall('HINCRBY', KEYS[8], ARGV[fieldsFrom + leaving + n - 1], 1)
+    redis.pcall('HINCRBY', KEYS[8], ARGV[fieldsFrom + leaving + n - 1], 1)
   end
 end
 if entering == 0 then rcall('ZADD', KEYS[7], now, workflowId) end
