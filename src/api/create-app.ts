@@ -29,12 +29,15 @@ export function createApp(deps: ApiDeps) {
     header(name: string): string | undefined;
     query(name: string): string | undefined;
     path: string;
+    method: string;
   }) {
     const header = request.header('Authorization');
-    const ticket = header === undefined ? request.query('ticket') : undefined;
+    const reading = request.method === 'GET' || request.method === 'HEAD';
+    const ticket = header === undefined && reading ? request.query('ticket') : undefined;
     const stream = streamPath.exec(request.path);
+    // A workflow id is `[A-Za-z0-9_-]`: the segment is compared as sent, never decoded.
     if (ticket !== undefined && stream?.[1] && deps.auth.tickets) {
-      return Promise.resolve(deps.auth.tickets.redeem(ticket, decodeURIComponent(stream[1])));
+      return Promise.resolve(deps.auth.tickets.redeem(ticket, stream[1]));
     }
     return deps.auth.authenticate(header);
   }

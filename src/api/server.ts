@@ -66,12 +66,13 @@ export function apiDeps(system: ApiSystem, auth: Authenticator, workersAlive?: (
   };
 }
 
-export function authenticatorFor(system: ApiSystem, secret: string): Authenticator {
+/** `ticketSecret`: what stream tickets are signed with, when not `secret` (beside a JWKS). */
+export function authenticatorFor(system: ApiSystem, secret: string, ticketSecret = secret): Authenticator {
   const { WARDEN_JWKS_URL: jwksUrl, WARDEN_JWT_ISSUER: issuer, WARDEN_JWT_AUDIENCE: audience } = system.config;
   return createAuthenticator({
     ...(jwksUrl ? { jwksUrl } : { secret }),
     // Stream tickets are signed with the secret even beside a JWKS, so every API process accepts them.
-    ...(secret ? { ticketSecret: secret } : {}),
+    ...(ticketSecret ? { ticketSecret } : {}),
     ...(issuer ? { issuer } : {}),
     ...(audience ? { audience } : {}),
   });

@@ -10,7 +10,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { Principal } from '../engine/principal.ts';
+import { actsAcrossTenants, workerRole, type Principal } from '../engine/principal.ts';
 import { ApiError } from './errors.ts';
 
 export interface StreamTicket {
@@ -25,14 +25,20 @@ export interface StreamTickets {
   redeem(ticket: string, workflowId: string): Principal;
 }
 
+/**
+ * What a ticket carries: only what a stream needs, who reads it and whether they read across
+ * tenants (a worker service), so a ticket stays short whatever the token held.
+ */
 const payloadSchema = z.strictObject({
   wf: z.string(),
   sub: z.string(),
   tenant: z.string(),
-  roles: z.array(z.string()),
   kind: z.enum(['user', 'service']),
+  across: z.boolean(),
   exp: z.number(),
 });
+/** A signature: HMAC-SHA256 in base64url, nothing else (a decoder would skip stray characters). */
+const signaturePattern = /^[A-Za-z0-9_-]{43}$/;
 
 const refused = (message: string) => new ApiError('UNAUTHORIZED', message, {}, { 'WWW-Authenticate': 'Bearer' });
 
@@ -53,8 +59,8 @@ export function createStreamTickets(
         wf: workflowId,
         sub: principal.id,
         tenant: principal.tenantId,
-        roles: principal.roles,
         kind: principal.kind,
+        across: actsAcrossTenants(principal),
         exp: expiresAt,
       };
       const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
@@ -64,16 +70,17 @@ export function createStreamTickets(
       const [body = '', signature = '', ...rest] = ticket.split('.');
       const given = Buffer.from(signature, 'base64url');
       const expected = sign(body);
-      if (rest.length > 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      const wellFormed = rest.length === 0 && signaturePattern.test(signature) && given.length === expected.length;
+      if (!wellFormed || !timingSafeEqual(given, expected)) {
         throw refused('the stream ticket is invalid');
       }
       const payload = payloadSchema.safeParse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
       if (!payload.success) throw refused('the stream ticket is invalid');
-      const { wf, sub, tenant, roles, kind, exp } = payload.data;
+      const { wf, sub, tenant, kind, across, exp } = payload.data;
       if (clock() >= exp) throw refused('the stream ticket has expired: ask for another');
       if (wf !== workflowId) throw refused("the stream ticket is for another workflow's stream");
-      // A stream reads: the token's other claims (limits an approval checks) are not carried.
-      return { id: sub, tenantId: tenant, roles, kind, claims: {} };
+      // A stream reads: roles beyond reading across tenants, and claims, are not carried.
+      return { id: sub, tenantId: tenant, roles: across ? [workerRole] : [], kind, claims: {} };
     },
   };
 }

@@ -119,7 +119,11 @@ export async function serve(
     const workersAlive = runtime
       ? () => Promise.resolve([...runtime.leases.values()].some((held) => held.owned().length > 0))
       : undefined;
-    const deps = { ...apiDeps(system, authenticatorFor(system, secret), workersAlive), isShuttingDown: () => stopping };
+    // Beside a JWKS without a secret, stream tickets are signed with the secret file's, which every
+    // process of this machine shares (`--processes`); several machines need WARDEN_JWT_SECRET.
+    const ticketSecret = secret || readOrCreateSecretFile(config.WARDEN_SECRET_FILE).secret;
+    const auth = authenticatorFor(system, secret, ticketSecret);
+    const deps = { ...apiDeps(system, auth, workersAlive), isShuttingDown: () => stopping };
     server = await serveApi(deps, config.PORT, {
       host: config.HOST,
       headersTimeoutMs: config.WARDEN_HEADERS_TIMEOUT_MS,

@@ -453,6 +453,13 @@ describe('audit, queues, stream', () => {
       await w.call('GET', `/v1/workflows/${view.workflowId}/stream?ticket=${ticket.slice(0, -2)}xx`),
     ];
     expect(refused.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+    // Only to read: another method with a ticket, a malformed id, a signature with anything appended.
+    const odd = [
+      await w.call('POST', `/v1/workflows/${view.workflowId}/stream?ticket=${ticket}`),
+      await w.call('GET', `/v1/workflows/%E0%A4%A/stream?ticket=${ticket}`),
+      await w.call('GET', `/v1/workflows/${view.workflowId}/stream?ticket=${ticket}%3D%3D`),
+    ];
+    expect(odd.map((r) => r.status)).toEqual([401, 401, 401]);
     // Another tenant gets no ticket for a workflow it cannot see.
     const foreign = await w.call('POST', `/v1/workflows/${view.workflowId}/stream-tickets`, {
       token: w.tokens.otherAgent,
@@ -465,9 +472,16 @@ describe('audit, queues, stream', () => {
     const tickets = createStreamTickets('a-secret', { ttlMs: 60_000, clock: () => now });
     const principal = { id: 'a', tenantId: 't', roles: ['r'], kind: 'user' as const, claims: {} };
     const { ticket } = tickets.issue(principal, 'wf-1');
-    expect(tickets.redeem(ticket, 'wf-1')).toMatchObject({ id: 'a', tenantId: 't', roles: ['r'] });
+    expect(tickets.redeem(ticket, 'wf-1')).toMatchObject({ id: 'a', tenantId: 't', roles: [] });
     now += 60_000;
     expect(() => tickets.redeem(ticket, 'wf-1')).toThrow(/expired/);
+    // A ticket carries only what a stream needs: short however many roles the token held.
+    const busy = { ...principal, roles: Array.from({ length: 50 }, (_, i) => `role-${i}-${'x'.repeat(90)}`) };
+    const short = tickets.issue(busy, 'wf-1').ticket;
+    expect(short.length).toBeLessThan(300);
+    expect(tickets.redeem(short, 'wf-1')).toMatchObject({ id: 'a', roles: [] });
+    const worker = { id: 'w', tenantId: 'system', roles: ['worker'], kind: 'service' as const, claims: {} };
+    expect(tickets.redeem(tickets.issue(worker, 'wf-1').ticket, 'wf-1').roles).toEqual(['worker']);
     // Another server's secret signs other tickets.
     const forged = createStreamTickets('another-secret').issue(principal, 'wf-1').ticket;
     expect(() => createStreamTickets('a-secret').redeem(forged, 'wf-1')).toThrow(/invalid/);
