@@ -149,10 +149,10 @@ export const configSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   /** Resource attributes of every span, `key=value,key=value` (values percent-encoded), as the specification has it. */
   OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
-  /** `true`: no tracing whatever the endpoints say. */
-  OTEL_SDK_DISABLED: z.enum(['true', 'false']).optional(),
-  /** `otlp` (the default) or `none` (no export). */
-  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'none']).optional(),
+  /** `true` (any case): no tracing whatever the endpoints say; any other value is ignored, as the specification says. */
+  OTEL_SDK_DISABLED: z.string().optional(),
+  /** A comma-separated list of exporters: spans are exported when it names `otlp` (the default); `none` alone, or only exporters Warden has not, export nothing. */
+  OTEL_TRACES_EXPORTER: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `json` (one object a line), `pretty` (a short line for people), or `auto`: pretty when stdout is a terminal. */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),

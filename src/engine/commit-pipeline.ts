@@ -5,7 +5,7 @@
  * version, deciding again when another commit won the race. Events, timers and migrations go
  * through the loop; a creation has no version to race on and writes `createRequest` once.
  */
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, trace, TraceFlags } from '@opentelemetry/api';
 import type { Accepted, Decision, Effect, WorkflowRecord } from './decision.ts';
 import type { LeaseCheck } from './decider.ts';
 import type { Instrumentation, Trail } from './observer.ts';
@@ -44,11 +44,13 @@ export type ApplyOutcome =
 export function jobMessages(record: WorkflowRecord, effects: readonly Effect[]): OutboxMessage[] {
   if (effects.length === 0) return [];
   // The trace of the step that requests the jobs (W3C `traceparent`, `tracestate`): each job's span
-  // continues it, so a workflow's steps form one trace. Nothing without an active, sampled span.
-  const trace: { traceparent?: string; tracestate?: string } = {};
-  propagation.inject(context.active(), trace);
+  // continues it, so a workflow's steps form one trace. Only a recorded (sampled) step's: an
+  // unsampled one writes nothing into the outbox.
+  const carried: { traceparent?: string; tracestate?: string } = {};
+  const sampled = ((trace.getActiveSpan()?.spanContext().traceFlags ?? 0) & TraceFlags.SAMPLED) !== 0;
+  if (sampled) propagation.inject(context.active(), carried);
   return effects.map((effect) => ({
-    ...trace,
+    ...carried,
     kind: 'job',
     workflowId: record.workflowId,
     jobId: effect.jobId,

@@ -29,8 +29,10 @@ export interface TracingConfig {
   OTEL_SERVICE_NAME?: string | undefined;
   /** `key=value,key=value`, values percent-encoded. */
   OTEL_RESOURCE_ATTRIBUTES?: string | undefined;
-  OTEL_SDK_DISABLED?: 'true' | 'false' | undefined;
-  OTEL_TRACES_EXPORTER?: 'otlp' | 'none' | undefined;
+  /** `true` in any case disables; anything else is ignored. */
+  OTEL_SDK_DISABLED?: string | undefined;
+  /** A comma-separated list; spans are exported over OTLP when it is unset or names `otlp`. */
+  OTEL_TRACES_EXPORTER?: string | undefined;
 }
 
 export interface TracingOptions {
@@ -76,7 +78,12 @@ export function tracingResource(config: TracingConfig): Record<string, string> {
 
 /** Where spans are exported, or null when tracing is off. */
 export function exportUrl(config: TracingConfig): string | null {
-  if (config.OTEL_SDK_DISABLED === 'true' || config.OTEL_TRACES_EXPORTER === 'none') return null;
+  if (config.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
+  const exporters = (config.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  if (exporters.length > 0 && !exporters.includes('otlp')) return null;
   if (config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   return config.OTEL_EXPORTER_OTLP_ENDPOINT ? tracesUrl(config.OTEL_EXPORTER_OTLP_ENDPOINT) : null;
 }

@@ -1,9 +1,11 @@
-import { trace } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { jobMessages } from '../../../src/engine/commit-pipeline.ts';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setupTracing, tracesUrl, type Tracing } from '../../../src/observability/index.ts';
 import { createLogger } from '../../../src/observability/logger.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { testApi } from './api.ts';
 import { testRuntime } from './runtime.ts';
 
@@ -92,6 +94,17 @@ describe('tracing', () => {
     for (const effect of effects) expect(known.has(effect.parentSpanContext?.spanId ?? 'none')).toBe(true);
   });
 
+  it('carries no trace into the outbox from a step that is not recorded (a caller sent sampled 00)', () => {
+    const unsampled = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00';
+    const parent = propagation.extract(ROOT_CONTEXT, { traceparent: unsampled });
+    const jobs = context.with(parent, () =>
+      jobMessages({ workflowId: 'wf-1', version: 2 } as never, [
+        { jobId: 'wf-1/a/1', type: 'a', operation: 'a', params: {} },
+      ]),
+    );
+    expect(jobs[0]).not.toHaveProperty('traceparent');
+  });
+
   it('writes the trace and span ids on every log line inside a span', () => {
     const lines: Record<string, unknown>[] = [];
     const sink = new Writable({
@@ -154,11 +167,25 @@ describe('tracing set-up', () => {
     expect(only).toMatchObject({ enabled: true, url: 'http://127.0.0.1:4318/custom/traces' });
     await only.shutdown();
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
-    for (const off of [{ OTEL_SDK_DISABLED: 'true' }, { OTEL_TRACES_EXPORTER: 'none' }] as const) {
-      const tracing = setupTracing({ ...endpoint, ...off });
-      expect(tracing.enabled).toBe(false);
+    const off = [
+      { OTEL_SDK_DISABLED: 'true' },
+      { OTEL_SDK_DISABLED: 'TRUE' },
+      { OTEL_TRACES_EXPORTER: 'none' },
+      { OTEL_TRACES_EXPORTER: 'console' },
+    ];
+    for (const variables of off) {
+      const tracing = setupTracing({ ...endpoint, ...variables });
+      expect(tracing.enabled, JSON.stringify(variables)).toBe(false);
       await tracing.shutdown();
     }
+    // As the specification reads them: a list naming otlp exports; another value of a flag is ignored.
+    for (const on of [{ OTEL_TRACES_EXPORTER: 'otlp,console' }, { OTEL_SDK_DISABLED: 'no' }]) {
+      const tracing = setupTracing({ ...endpoint, ...on });
+      expect(tracing.enabled, JSON.stringify(on)).toBe(true);
+      await tracing.shutdown();
+    }
+    // Values Warden cannot use never stop it from starting.
+    expect(() => loadConfig({ OTEL_TRACES_EXPORTER: 'otlp,zipkin', OTEL_SDK_DISABLED: 'False' })).not.toThrow();
     const attributes = 'deployment.environment=prod,service.name=from-attributes,team=a%20b,broken';
     expect(setupTracing({ OTEL_RESOURCE_ATTRIBUTES: attributes }).resource).toEqual({
       'deployment.environment': 'prod',
