@@ -89,7 +89,9 @@ export async function starterTokens(
     return;
   }
   const file = starterTokensFile(secret.path);
-  writePrivateFile(file, `${lines.join('\n')}\n`);
+  // A file to `source`: every line but the exports is a comment.
+  const sourceable = lines.map((line) => (line.startsWith('export ') ? line : `# ${line}`));
+  writePrivateFile(file, `${sourceable.join('\n')}\n`);
   logger.info(
     { tokensFile: file },
     `starter tokens written to ${file} (readable only by you): stdout is not a terminal, so they are not printed`,

@@ -30,9 +30,9 @@ export interface PlatformAdapters {
    */
   prefix: string;
   /**
-   * A Redis key of this workflow's own: `key('ledger', id)` is `<prefix>:{<workflowId>}:ledger:<id>`,
-   * each part encoded, the workflow's id the hash tag (one slot on Redis Cluster), never another
-   * workflow's or Warden's keys.
+   * A Redis key of this workflow's own: `key('ledger', id)` is `<prefix>:{<definition id>}:ledger:<id>`
+   * (the definition's, `loan`, not one workflow's), each part encoded, the definition's id the hash
+   * tag (one slot on Redis Cluster), never another workflow's or Warden's keys.
    */
   key: (...parts: string[]) => string;
 }

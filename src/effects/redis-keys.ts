@@ -47,13 +47,14 @@ export function createLedgerKeys(prefix: string, namespace: string) {
 export type LedgerKeys = ReturnType<typeof createLedgerKeys>;
 
 /**
- * The keys a workflow's own adapters keep (`platform.key`): `<prefix>:{<workflowId>}:<part>:…`. The
- * separator after the deployment's prefix is written here, the workflow's id is the hash tag (its
- * keys share a slot on Redis Cluster, as a ledger's do), each part is encoded (no brace, no glob).
+ * The keys a workflow's own adapters keep (`platform.key`): `<prefix>:{<definition id>}:<part>:…`
+ * (the workflow's definition, `loan`, not one workflow of it). The separator after the deployment's
+ * prefix is written here, the definition's id is the hash tag (its keys share a slot on Redis
+ * Cluster, as a ledger's do), each part is encoded (no brace, no glob).
  */
-export function workflowKeys(prefix: string, workflowId: string): (...parts: string[]) => string {
-  if (!namespacePattern.test(workflowId)) throw new Error(`invalid workflow id for its keys: ${workflowId}`);
-  const tag = `${checkedPrefix(prefix)}:{${workflowId}}`;
+export function workflowKeys(prefix: string, definitionId: string): (...parts: string[]) => string {
+  if (!namespacePattern.test(definitionId)) throw new Error(`invalid workflow id for its keys: ${definitionId}`);
+  const tag = `${checkedPrefix(prefix)}:{${definitionId}}`;
   return (...parts) => {
     if (parts.length === 0) throw new Error('platform.key needs at least one part');
     return [tag, ...parts.map(keyPart)].join(':');

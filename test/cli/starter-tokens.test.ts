@@ -61,7 +61,9 @@ describe('the starter tokens', () => {
     expect(printed).toEqual([]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const lines = readFileSync(file, 'utf8').split('\n');
-    expect(lines[0]).toBe('Paste into another shell (support tokens for tenant "demo", 12 h):');
+    // A file to source: the exports, everything else a comment.
+    expect(lines[0]).toBe('# Paste into another shell (support tokens for tenant "demo", 12 h):');
+    expect(lines.filter((line) => line !== '' && !line.startsWith('export ') && !line.startsWith('# '))).toEqual([]);
     const approver = /APPROVER=(\S+)/.exec(lines[1] ?? '')?.[1] ?? '';
     expect(await createAuthenticator({ secret: secret.secret }).authenticate(`Bearer ${approver}`)).toMatchObject({
       tenantId: 'demo',
