@@ -96,11 +96,29 @@ export const headerPattern = /^[\x21-\x7e]{1,200}$/;
 const viewBase = {
   workflowId: z.string(),
   tenantId: z.string(),
-  definition: z.string().describe('`<id>@<version>` of the definition the workflow runs on'),
   version: z.number().int().describe('State version; also the `ETag`'),
   createdAt: isoTime,
   updatedAt: isoTime,
 };
+
+/** What the console shows a person; its `prefill` is each definition's own in the document (`<Id>Prefill`). */
+const presentation = z
+  .object({
+    facts: z.array(
+      z.object({
+        label: z.string(),
+        value: z.string(),
+        supporting: z
+          .literal(true)
+          .optional()
+          .describe('Supporting information, not proof (a model’s rationale): the console shows it apart'),
+      }),
+    ),
+    prefill: z.record(z.string(), z.record(z.string(), z.unknown())),
+    confirm: z.record(z.string(), z.string()),
+    artifacts: z.record(z.string(), z.string()),
+  })
+  .describe('What the console shows a person: the evidence card, prefilled fields, confirmations');
 
 const platformView = z
   .object({
@@ -111,24 +129,6 @@ const platformView = z
       .array(z.object({ id: z.string(), dueAt: isoTime, inMs: z.number() }))
       .optional()
       .describe('While active: the armed timers'),
-    presentation: z
-      .object({
-        facts: z.array(
-          z.object({
-            label: z.string(),
-            value: z.string(),
-            supporting: z
-              .literal(true)
-              .optional()
-              .describe('Supporting information, not proof (a model’s rationale): the console shows it apart'),
-          }),
-        ),
-        prefill: z.record(z.string(), z.record(z.string(), z.unknown())),
-        confirm: z.record(z.string(), z.string()),
-        artifacts: z.record(z.string(), z.string()),
-      })
-      .optional()
-      .describe('What the console shows a person: the evidence card, prefilled fields, confirmations'),
   })
   .meta({ title: 'Workflow (platform fields)' });
 
@@ -499,12 +499,46 @@ export function responseComponents(): Record<string, JsonSchema> {
   return schemas;
 }
 
+/** `support@1`, `support@2`: the keys a workflow of this bundle names as its `definition`. */
+const definitionKeys = (bundle: AnyWorkflowBundle) =>
+  (bundle.versions as readonly WorkflowDefinition[]).map((v) => `${v.id}@${v.version}`);
+
+/**
+ * What the console pre-fills of each event only a person may send (the definition's
+ * `personEvents`), by type: the payload's own fields and types, none of them required (a field is
+ * there once the workflow knows it; a person's own fields, such as a reason, never are).
+ */
+function prefillSchema(bundle: AnyWorkflowBundle): JsonSchema {
+  const newestFirst = [...(bundle.versions as readonly WorkflowDefinition[])].sort((a, b) => b.version - a.version);
+  const properties: Record<string, JsonSchema> = {};
+  for (const definition of newestFirst) {
+    for (const type of definition.personEvents) {
+      const payload = definition.eventSchemas[type];
+      if (properties[type] || !payload) continue;
+      const { required: _required, ...fields } = jsonSchema(payload);
+      properties[type] = {
+        ...fields,
+        description: `The fields of a \`${type}\` payload the console fills in`,
+      };
+    }
+  }
+  return {
+    type: 'object',
+    description: `What the console pre-fills of the events only a person may send to a ${bundle.id} workflow, by type`,
+    properties,
+    additionalProperties: false,
+  };
+}
+
 /**
  * Per workflow: its creation input, its event types, and its view: the platform's fields, the
- * events the caller may send now (of this definition's types), and what its definition renders.
+ * definition it runs on (what tells the views apart), the events the caller may send now (of this
+ * definition's types), its presentation (pre-filled by its events' payloads) and what its
+ * definition renders.
  */
 export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
   const schemas: Record<string, JsonSchema> = { PlatformView: open(jsonSchema(platformView, 'output')) };
+  const mapping: Record<string, string> = {};
   for (const bundle of bundles) {
     const prefix = componentPrefix(bundle);
     schemas[`${prefix}CreateInput`] = {
@@ -516,6 +550,15 @@ export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
       description: `An event type of ${bundle.id}`,
       enum: eventTypesOf(bundle),
     };
+    const presented = bundle.view.present !== undefined;
+    if (presented) {
+      schemas[`${prefix}Prefill`] = prefillSchema(bundle);
+      const shown = jsonSchema(presentation, 'output') as { properties: Record<string, JsonSchema> };
+      shown.properties.prefill = ref('schemas', `${prefix}Prefill`);
+      schemas[`${prefix}Presentation`] = shown;
+    }
+    const keys = definitionKeys(bundle);
+    for (const key of keys) mapping[key] = `#/components/schemas/${prefix}View`;
     schemas[`${prefix}View`] = {
       title: `${bundle.title} workflow`,
       allOf: [
@@ -523,6 +566,11 @@ export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
         {
           type: 'object',
           properties: {
+            definition: {
+              type: 'string',
+              enum: keys,
+              description: '`<id>@<version>` of the definition the workflow runs on: tells the views apart',
+            },
             allowedEvents: {
               type: 'array',
               description: 'While active: the events this caller may send now, with the JSON Schema of their payloads',
@@ -530,13 +578,15 @@ export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
                 type: 'object',
                 properties: {
                   type: ref('schemas', `${prefix}EventType`),
-                  schema: { type: 'object', description: 'The JSON Schema of the payload' },
+                  schema: { type: 'object', description: 'The JSON Schema of the payload', additionalProperties: {} },
                 },
                 required: ['type', 'schema'],
                 additionalProperties: false,
               },
             },
+            ...(presented ? { presentation: ref('schemas', `${prefix}Presentation`) } : {}),
           },
+          required: ['definition'],
         },
         open(jsonSchema(bundle.view.schema, 'output')),
       ],
@@ -557,8 +607,10 @@ export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
     oneOf: [...summaries.map((b) => ref('schemas', `${componentPrefix(b)}QueueSummary`)), { type: 'null' }],
   };
   schemas.WorkflowView = {
-    description: 'A workflow as its caller sees it: the platform’s fields plus what its definition renders.',
+    description:
+      'A workflow as its caller sees it: the platform’s fields plus what its definition renders, told apart by `definition`.',
     oneOf: bundles.map((b) => ref('schemas', `${componentPrefix(b)}View`)),
+    discriminator: { propertyName: 'definition', mapping },
   };
   return schemas;
 }

@@ -32,12 +32,18 @@ export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument 
 // ---------------------------------------------------------------------------------------------
 // The document.
 
+/**
+ * A query schema's parameters, each described by what the route reads it as (a number sent as text
+ * is an `integer`: the output side of the schema); required when the query must carry it (the input side).
+ */
 function queryParameters(schema: z.ZodType): unknown[] {
-  const json = jsonSchema(schema) as { properties: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(json.properties).map(([name, { description, ...property }]) => ({
+  type ObjectSchema = { properties: Record<string, JsonSchema>; required?: string[] };
+  const sent = jsonSchema(schema) as ObjectSchema;
+  const read = jsonSchema(schema, 'output') as ObjectSchema;
+  return Object.entries(read.properties).map(([name, { description, ...property }]) => ({
     name,
     in: 'query',
-    required: json.required?.includes(name) ?? false,
+    required: sent.required?.includes(name) ?? false,
     ...(typeof description === 'string' ? { description } : {}),
     schema: property,
   }));

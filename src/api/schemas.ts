@@ -79,11 +79,16 @@ export const streamQuery = z.object({
 /** The longest a view read may wait for a new version, ms. */
 export const maxViewWaitMs = 60_000;
 
+/**
+ * A long poll's query. Its numbers arrive as text and are read as integers: the document describes
+ * each by what it is read as (an integer), the route validates the text.
+ */
 export const viewQuery = z.object({
   afterVersion: z
     .string()
     .regex(lastEventIdPattern, 'a version number such as 12')
     .transform(Number)
+    .pipe(z.number().int().min(0))
     .optional()
     .describe(
       "Answer once the workflow is past this version (or finished, or `waitMs` has passed): a long poll. Pass the version you have; a version past the workflow's is 400",
@@ -98,7 +103,7 @@ export const viewQuery = z.object({
     .string()
     .regex(/^[0-9]{1,6}$/, 'milliseconds, such as 30000')
     .transform(Number)
-    .refine((ms) => ms <= maxViewWaitMs, `at most ${maxViewWaitMs}`)
+    .pipe(z.number().int().max(maxViewWaitMs, `at most ${maxViewWaitMs}`))
     .optional()
     .describe(
       `How long to wait with \`afterVersion\` or \`until\`, ms (default 30000, at most ${maxViewWaitMs}); the view is then answered as it is`,
