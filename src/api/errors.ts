@@ -5,7 +5,8 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-export const statusOf: Record<string, ContentfulStatusCode> = {
+/** Every error code the API answers with, and its status. */
+export const statusOf = {
   MALFORMED_JSON: 400,
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -31,11 +32,21 @@ export const statusOf: Record<string, ContentfulStatusCode> = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
-};
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+/** A known error code: an `ApiError` with any other does not compile. */
+export type ErrorCode = keyof typeof statusOf;
+
+/** Every error code, in the order of `statusOf`. */
+export const errorCodes = Object.keys(statusOf) as ErrorCode[];
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(statusOf, code);
+}
 
 export class ApiError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
@@ -44,12 +55,22 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
+  /**
+   * An error whose code comes from another layer as text (an engine refusal, the job API): a code
+   * the API does not know is an `INTERNAL` error naming it, never a status of its own.
+   */
+  static of(code: string, message: string, details: Record<string, unknown> = {}): ApiError {
+    return isErrorCode(code)
+      ? new ApiError(code, message, details)
+      : new ApiError('INTERNAL', message, { ...details, code });
+  }
+
   get status(): ContentfulStatusCode {
-    return statusOf[this.code] ?? 500;
+    return statusOf[this.code];
   }
 }
 
-export function errorBody(code: string, message: string, details: Record<string, unknown> = {}) {
+export function errorBody(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
   return { error: { code, message, details } };
 }
 

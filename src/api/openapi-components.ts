@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import { refusalCodes } from '../engine/decision.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
-import { statusOf } from './errors.ts';
+import { errorCodes, type ErrorCode } from './errors.ts';
+import { errorDetails } from './error-details.ts';
 import { createWorkflowBody, eventBody } from './schemas.ts';
 
 export type JsonSchema = Record<string, unknown>;
@@ -42,17 +43,24 @@ export interface OpenApiDocument {
   };
 }
 
-/** Every error code the API answers with. */
-export const errorCodes = Object.keys(statusOf);
+export { errorCodes } from './errors.ts';
 
-/** `{ error: { code, message, details } }`: the body of every error response (its `code` is `ErrorCode`). */
-export const errorResponseSchema = z.strictObject({
-  error: z.strictObject({
-    code: z.enum(errorCodes as [string, ...string[]]),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()),
-  }),
-});
+/**
+ * `{ error: { code, message, details } }`: the body of every error response, its `details` those
+ * of its code (`error-details.ts`).
+ */
+export const errorResponseSchema = z.union(
+  errorCodes.map((code) =>
+    z.strictObject({
+      error: z.strictObject({ code: z.literal(code), message: z.string(), details: errorDetails[code] }),
+    }),
+  ) as unknown as [z.ZodType<ErrorBody>, ...z.ZodType<ErrorBody>[]],
+);
+
+/** An error body as `errorResponseSchema` reads it. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details: Record<string, unknown> };
+}
 
 /** The formats whose regular expression zod spells out beside `format`, which already says it. */
 const spelledFormats = new Set(['date-time', 'date', 'time', 'duration']);

@@ -4,17 +4,63 @@
  * answers with. The statuses are those of `statusOf`.
  */
 import { refusalCodes } from '../engine/decision.ts';
-import { ref } from './openapi-components.ts';
-import { statusOf } from './errors.ts';
+import { jsonSchema, ref, type JsonSchema } from './openapi-components.ts';
+import { errorDetails, errorExamples } from './error-details.ts';
+import { errorCodes, statusOf, type ErrorCode } from './errors.ts';
 
-export const bodyCodes = ['MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'INVALID_INPUT'];
+export const bodyCodes: ErrorCode[] = [
+  'MALFORMED_JSON',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'INVALID_INPUT',
+];
 /** What the engine may refuse a caller's event with (`STALE_TIMER` belongs to the timer channel). */
 export const eventRefusals = refusalCodes.filter((code) => code !== 'STALE_TIMER');
 
 /** What every `/v1` route may answer besides its own codes: authentication (503 when the token keys cannot be fetched), the rate limit, a fault. */
-export const apiCodes = ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'];
+export const apiCodes: ErrorCode[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'];
 /** What a route that needs no token may answer besides its own codes. */
-export const publicCodes = ['INTERNAL'];
+export const publicCodes: ErrorCode[] = ['INTERNAL'];
+
+/** `PRECONDITION_FAILED` → `PreconditionFailedError`: the component of one code's error body. */
+const errorComponent = (code: ErrorCode) =>
+  `${code
+    .toLowerCase()
+    .split('_')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('')}Error`;
+
+/**
+ * One schema per code (`<Code>Error`): `Error` with that `code` and the `details` it carries
+ * (`error-details.ts`).
+ */
+export function errorSchemas(): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const code of errorCodes) {
+    schemas[errorComponent(code)] = {
+      title: `${code} (${statusOf[code]})`,
+      allOf: [
+        ref('schemas', 'Error'),
+        {
+          type: 'object',
+          properties: {
+            error: {
+              type: 'object',
+              properties: {
+                code: { type: 'string', const: code },
+                message: { type: 'string' },
+                details: jsonSchema(errorDetails[code], 'output'),
+              },
+              required: ['code', 'message', 'details'],
+            },
+          },
+          required: ['error'],
+        },
+      ],
+    };
+  }
+  return schemas;
+}
 
 /** The shared error response of each status, by component name. */
 const statusNames: Readonly<Record<number, string>> = {
@@ -45,8 +91,8 @@ const codeList = (codes: readonly string[]) => codes.map((code) => `\`${code}\``
  * status. An operation refers to it and names, in its own description, the codes it answers with.
  */
 export function errorResponseComponents(): Record<string, unknown> {
-  const byStatus = new Map<number, string[]>();
-  for (const [code, status] of Object.entries(statusOf)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodes) byStatus.set(statusOf[code], [...(byStatus.get(statusOf[code]) ?? []), code]);
   return Object.fromEntries(
     [...byStatus]
       .sort(([a], [b]) => a - b)
@@ -60,9 +106,14 @@ export function errorResponseComponents(): Record<string, unknown> {
           },
           content: {
             'application/json': {
-              schema: {
-                allOf: [ref('schemas', 'Error'), { properties: { error: { properties: { code: { enum: codes } } } } }],
-              },
+              schema:
+                codes.length === 1
+                  ? ref('schemas', errorComponent(codes[0] as ErrorCode))
+                  : { anyOf: codes.map((code) => ref('schemas', errorComponent(code))) },
+              // One example per code: what Swagger UI shows, each code's own.
+              examples: Object.fromEntries(
+                codes.map((code) => [code, { summary: code, value: { error: { code, ...errorExamples[code] } } }]),
+              ),
             },
           },
         },
@@ -76,13 +127,12 @@ export function errorResponseComponents(): Record<string, unknown> {
  * `/v1` route unless told otherwise.
  */
 export function errorResponses(
-  codes: readonly string[],
-  always: readonly string[] = apiCodes,
+  codes: readonly ErrorCode[],
+  always: readonly ErrorCode[] = apiCodes,
 ): Record<string, unknown> {
-  const byStatus = new Map<number, string[]>();
+  const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set([...always, ...codes])) {
     const status = statusOf[code];
-    if (status === undefined) throw new Error(`error code ${code} has no status`);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { jsonSchema, ok, ref, type JsonSchema } from './openapi-components.ts';
+import type { ErrorCode } from './errors.ts';
 import { bodyCodes, errorResponses } from './openapi-errors.ts';
 import { claimBody, completeBody, failBody, heartbeatBody } from './routes/jobs.ts';
 
@@ -52,7 +53,7 @@ const jobIdParameter = {
   schema: { type: 'string' },
 };
 
-const workerOnly = ['FORBIDDEN', 'NOT_FOUND'];
+const workerOnly: ErrorCode[] = ['FORBIDDEN', 'NOT_FOUND'];
 
 /** Which tenants a worker service serves, said once for every job route. */
 const tenancy =
@@ -61,7 +62,7 @@ const tenancy =
 /** What settles a job, said on the routes that report one. */
 const refusalsKeepTheJob =
   'A refusal never settles the job: it is audited under an id of its own, the job stays queued, and a corrected result from the lease holder still commits. Only a committed result, or the job given up (its workflow’s dead-letter event), removes it.';
-const leased = [...bodyCodes, ...workerOnly, 'LEASE_NOT_HELD'];
+const leased: ErrorCode[] = [...bodyCodes, ...workerOnly, 'LEASE_NOT_HELD'];
 
 export const jobPaths = {
   '/v1/jobs/claim': {

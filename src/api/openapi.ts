@@ -3,11 +3,11 @@
  * from the same zod schemas the routes validate with (`z.toJSONSchema`, input side); responses are
  * described by documentation-only schemas of the views (`openapi-components.ts`). Error responses
  * refer to the shared one of their status and name their codes (`openapi-errors.ts`). Built once
- * per registry; `test/api/openapi-lint.test.ts` holds it to Redocly's `recommended` rules.
+ * per registry; `test/api/openapi-lint.test.ts` holds it to Redocly's `recommended-strict` rules.
  */
 import { jobPaths, jobSchemas } from './openapi-jobs.ts';
 import { streamPath, streamSchemas } from './openapi-stream.ts';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import {
@@ -20,12 +20,18 @@ import {
   createBodySchemas,
   workflowComponents,
   errorCodes,
-  errorResponseSchema,
   type JsonSchema,
   type OpenApiDocument,
 } from './openapi-components.ts';
-import { statusOf } from './errors.ts';
-import { bodyCodes, errorResponseComponents, errorResponses, eventRefusals, publicCodes } from './openapi-errors.ts';
+import { statusOf, type ErrorCode } from './errors.ts';
+import {
+  bodyCodes,
+  errorResponseComponents,
+  errorResponses,
+  errorSchemas,
+  eventRefusals,
+  publicCodes,
+} from './openapi-errors.ts';
 import { auditQuery, definitionDiffQuery, lastEventIdPattern, proposalBody, queueQuery, viewQuery } from './schemas.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
@@ -89,7 +95,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     description,
     content: { 'application/json': { schema: ref('schemas', schema) } },
   });
-  const idCodes = ['NOT_FOUND'];
+  const idCodes: ErrorCode[] = ['NOT_FOUND'];
   const definitionParameters = [
     {
       name: 'id',
@@ -106,7 +112,14 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       ...(bundles[0] ? { example: String(bundles[0].latest.version) } : {}),
     },
   ];
-  const eventCodes = [...bodyCodes, ...idCodes, 'BAD_REQUEST', 'PRECONDITION_FAILED', 'CONFLICT', ...eventRefusals];
+  const eventCodes: ErrorCode[] = [
+    ...bodyCodes,
+    ...idCodes,
+    'BAD_REQUEST',
+    'PRECONDITION_FAILED',
+    'CONFLICT',
+    ...eventRefusals,
+  ];
   const accepted = ok('Accepted: the new state and version', 'EventAccepted', {
     headers: { ETag: ref('headers', 'ETag') },
   });
@@ -367,6 +380,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         ...streamSchemas,
         ErrorCode: { type: 'string', enum: errorCodes },
         Error: errorSchema(),
+        ...errorSchemas(),
       },
       parameters: {
         WorkflowId: {
@@ -433,9 +447,15 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
   return deepFreeze(JSON.parse(JSON.stringify(document)) as OpenApiDocument);
 }
 
-/** The error body, its `code` a reference to `ErrorCode` so that a generated client names the type. */
+/**
+ * Any error body, its `code` a reference to `ErrorCode` so that a generated client names the type;
+ * each code's own, with its `details`, is `<Code>Error`.
+ */
 function errorSchema(): JsonSchema {
-  const schema = jsonSchema(errorResponseSchema) as { properties: { error: { properties: Record<string, unknown> } } };
+  const anyError = z.strictObject({
+    error: z.strictObject({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) }),
+  });
+  const schema = jsonSchema(anyError) as { properties: { error: { properties: Record<string, unknown> } } };
   schema.properties.error.properties.code = ref('schemas', 'ErrorCode');
   return schema;
 }

@@ -1,7 +1,7 @@
 /** Reading a request body: JSON only, parsed by a zod schema, every problem a 4xx with its issues. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ApiError } from './errors.ts';
+import { ApiError, type ErrorCode } from './errors.ts';
 
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   const type = c.req.header('content-type') ?? '';
@@ -17,7 +17,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   return parse(schema, raw, 'INVALID_INPUT');
 }
 
-export function parse<S extends z.ZodType>(schema: S, raw: unknown, code: string): z.infer<S> {
+export function parse<S extends z.ZodType>(schema: S, raw: unknown, code: ErrorCode): z.infer<S> {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     throw new ApiError(code, 'the request does not match its schema', {

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { eventSchemas, supportEventTypes } from '../../machines/support/support.events.ts';
 import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createApp } from '../../src/api/create-app.ts';
-import { statusOf } from '../../src/api/errors.ts';
+import { ApiError, statusOf } from '../../src/api/errors.ts';
 import { errorCodes, errorResponseSchema, openApiDocument } from '../../src/api/openapi.ts';
 import { eventComponents, jsonSchema } from '../../src/api/openapi-components.ts';
 import { streamExampleSteps } from '../../src/api/openapi-stream.ts';
@@ -258,11 +258,22 @@ describe('the OpenAPI document', () => {
     expect([...errorCodes].sort()).toEqual(Object.keys(statusOf).sort());
     for (const code of errorCodes) expect(doc.info.description).toContain(`| \`${code}\` | ${statusOf[code]} |`);
     const shared = doc.components.responses as Record<string, { description: string; content: unknown }>;
+    type Body = { schema: { $ref?: string; anyOf?: { $ref: string }[] }; examples: Record<string, { value: unknown }> };
     const sharedCodes = Object.values(shared).flatMap((response) => {
-      const schema = (response.content as Record<string, { schema: { allOf: unknown[] } }>)['application/json']?.schema;
-      expect(schema?.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
-      return (schema?.allOf[1] as { properties: { error: { properties: { code: { enum: string[] } } } } }).properties
-        .error.properties.code.enum;
+      const body = (response.content as Record<string, Body>)['application/json']!;
+      // Each code of the status by its own schema (its `details`), and each with its own example.
+      const codes = (body.schema.anyOf ?? [body.schema]).map((one) => {
+        type Own = { properties: { error: { properties: { code: { const: string } } } } };
+        const schema = resolve(one.$ref!) as { allOf: [{ $ref: string }, Own] };
+        expect(schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
+        return schema.allOf[1].properties.error.properties.code.const;
+      });
+      expect(Object.keys(body.examples)).toEqual(codes);
+      for (const code of codes) {
+        expect(body.examples[code]?.value).toMatchObject({ error: { code } });
+        expect(errorResponseSchema.safeParse(body.examples[code]?.value).success, code).toBe(true);
+      }
+      return codes;
     });
     expect(sharedCodes.sort()).toEqual([...errorCodes].sort());
 
@@ -277,7 +288,7 @@ describe('the OpenAPI document', () => {
         expect(target?.description, where).toMatch(new RegExp(`^${status}: `));
         // The description opens with the codes: `A`, `B` (then, perhaps, a colon and why).
         for (const [, code] of description.split(':')[0]!.matchAll(/`([A-Z_]+)`/g)) {
-          expect(statusOf[code!], `${where} ${code}`).toBe(Number(status));
+          expect((statusOf as Record<string, number>)[code!], `${where} ${code}`).toBe(Number(status));
           expect(target?.description, `${where} ${code}`).toContain(`\`${code}\``);
           documented.add(code!);
         }
@@ -304,6 +315,13 @@ describe('the OpenAPI document', () => {
     expect(errorResponseSchema.safeParse({ error: { code: 'NOT_FOUND', message: 'x', details: {} } }).success).toBe(
       true,
     );
+  });
+
+  it('answers a code from another layer that it does not know as INTERNAL naming it, never as a status of its own', () => {
+    const known = ApiError.of('GUARD_REJECTED', 'refused', { guards: ['g'] });
+    expect([known.code, known.status, known.details]).toEqual(['GUARD_REJECTED', 403, { guards: ['g'] }]);
+    const unknown = ApiError.of('NOT_A_CODE', 'odd', { a: 1 });
+    expect([unknown.code, unknown.status, unknown.details]).toEqual(['INTERNAL', 500, { a: 1, code: 'NOT_A_CODE' }]);
   });
 
   it('names its server, relative to where it is served', () => {

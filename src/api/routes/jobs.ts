@@ -68,7 +68,7 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
     try {
       return await call();
     } catch (error) {
-      if (error instanceof JobApiError) throw new ApiError(error.code, error.message, error.details);
+      if (error instanceof JobApiError) throw ApiError.of(error.code, error.message, error.details);
       throw error;
     }
   }
@@ -91,7 +91,7 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
         }
         throw new ApiError(outcome.stored.code, outcome.stored.message, outcome.stored.details);
       case 'refused':
-        throw new ApiError(outcome.code, outcome.message, outcome.details);
+        throw ApiError.of(outcome.code, outcome.message, outcome.details);
       case 'notFound':
         throw new ApiError('NOT_FOUND', `no workflow for job ${jobId}`);
       default:

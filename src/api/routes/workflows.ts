@@ -55,7 +55,7 @@ export function workflowRoutes(deps: ApiDeps) {
     // A tenant mismatch is reported as absence, like any other workflow of another tenant.
     if (code === 'FORBIDDEN' && details.reason === 'TENANT_MISMATCH')
       return new ApiError('NOT_FOUND', 'no such workflow');
-    return new ApiError(code, message, details);
+    return ApiError.of(code, message, details);
   }
 
   function outcomeResponse(c: Context<ApiEnv>, workflowId: string, eventId: string, outcome: ApplyOutcome) {
@@ -192,7 +192,7 @@ export function workflowRoutes(deps: ApiDeps) {
       correlationId,
     });
     if (created.outcome === 'refused') {
-      throw new ApiError(
+      throw ApiError.of(
         created.code === 'INVALID_EVENT' ? 'INVALID_INPUT' : created.code,
         created.message,
         created.details,

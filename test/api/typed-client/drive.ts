@@ -64,9 +64,20 @@ export async function driveSupport(agent: Client, approver: Client, input: Schem
   if (recommendationVersion === undefined || contentHash === undefined || amount === undefined) {
     throw new Error('the view pre-fills no approval');
   }
+  const approval: Schemas['SupportApprovedEvent'] = {
+    type: 'APPROVED',
+    payload: { recommendationVersion, contentHash, amount },
+  };
+  // Conditional on a version the workflow has left: refused with the version it is at now (412).
+  const stale = await approver.POST('/v1/workflows/{id}/events', {
+    params: { path: { id: waiting.workflowId }, header: { 'If-Match': `"${waiting.version - 1}"` } },
+    body: approval,
+  });
+  const refused = stale.error?.error;
+  if (refused?.code !== 'PRECONDITION_FAILED') throw new Error(`a stale If-Match is answered ${refused?.code}`);
   const approved = await approver.POST('/v1/workflows/{id}/events', {
-    params: { path: { id: waiting.workflowId } },
-    body: { type: 'APPROVED', payload: { recommendationVersion, contentHash, amount } },
+    params: { path: { id: waiting.workflowId }, header: { 'If-Match': `"${refused.details.version}"` } },
+    body: approval,
   });
   answered('approve', approved);
   return { waiting, done: await finished(agent, waiting.workflowId) };

@@ -2876,6 +2876,393 @@ export interface components {
         };
       };
     };
+    /** MALFORMED_JSON (400) */
+    MalformedJsonError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'MALFORMED_JSON';
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** BAD_REQUEST (400) */
+    BadRequestError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'BAD_REQUEST';
+        message: string;
+        details: {
+          /** @description What does not match the schema: the field path, what is wrong */
+          issues?: ({
+            path: string;
+            message: string;
+            code?: string;
+          } & {
+            [key: string]: unknown;
+          })[];
+          /** @description The known states, for an unknown state */
+          known?: string[];
+          /** @description The known definitions, for an unknown definition */
+          definitions?: string[];
+          afterVersion?: number;
+          until?: string;
+          /** @description The workflow’s version now */
+          version?: number;
+          waitMs?: number;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** UNAUTHORIZED (401) */
+    UnauthorizedError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'UNAUTHORIZED';
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** FORBIDDEN (403) */
+    ForbiddenError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'FORBIDDEN';
+        message: string;
+        details: {
+          /** @description Why, when a role is not the reason: `PERSON_EVENT` (only a person decides it), `INVALID_PRINCIPAL`, `JOB_RESULT_NEEDS_LEASE`, `LEASE_FOR_ANOTHER_JOB`, `JOB_GIVEN_UP_BY_WORKER_ONLY`, `WORKER_GIVES_UP_A_JOB` */
+          reason?: string;
+          /** @description The roles that may do it */
+          requiredRoles?: string[];
+          type?: string;
+          /** @description The job the request names */
+          jobId?: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** GUARD_REJECTED (403) */
+    GuardRejectedError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'GUARD_REJECTED';
+        message: string;
+        details: {
+          /** @description The first guard that refused */
+          guard?: string | null;
+          /** @description Every guard of the transitions the event could take */
+          guards?: string[];
+          /** @description What the guards found missing or wrong */
+          failedChecks?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** TOOL_NOT_ALLOWED (403) */
+    ToolNotAllowedError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'TOOL_NOT_ALLOWED';
+        message: string;
+        details: {
+          /** @description The tools the caller may use now */
+          offered: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** NOT_FOUND (404) */
+    NotFoundError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'NOT_FOUND';
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** NO_TRANSITION (409) */
+    NoTransitionError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'NO_TRANSITION';
+        message: string;
+        details: {
+          /** @description The workflow’s leaf state paths */
+          state?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** WORKFLOW_FINISHED (409) */
+    WorkflowFinishedError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'WORKFLOW_FINISHED';
+        message: string;
+        details: {
+          /** @description The workflow’s leaf state paths */
+          state?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** STALE_JOB (409) */
+    StaleJobError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'STALE_JOB';
+        message: string;
+        details: {
+          /** @description The job the request names */
+          jobId?: string;
+          /** @description A job is in flight, but not the one named: no result will fit it */
+          jobInFlight?: boolean;
+          /** @description The jobs in flight */
+          inFlight?: string[];
+          guards?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** STALE_TIMER (409) */
+    StaleTimerError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'STALE_TIMER';
+        message: string;
+        details: {
+          timerId?: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** LEASE_NOT_HELD (409) */
+    LeaseNotHeldError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'LEASE_NOT_HELD';
+        message: string;
+        details: {
+          /** @description The job the request names */
+          jobId?: string;
+          reason?: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** OUTCOME_UNPROVEN (409) */
+    OutcomeUnprovenError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'OUTCOME_UNPROVEN';
+        message: string;
+        details: {
+          /** @description The final state the event would end in */
+          outcome?: string;
+          /** @description What that outcome proves */
+          means?: string;
+          /** @description The checks of that proof that do not hold */
+          missing?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** CONFLICT (409) */
+    ConflictError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'CONFLICT';
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** NO_MIGRATION (409) */
+    NoMigrationError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'NO_MIGRATION';
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** PRECONDITION_FAILED (412) */
+    PreconditionFailedError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'PRECONDITION_FAILED';
+        message: string;
+        details: {
+          /** @description The workflow’s version now */
+          version: number;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** PAYLOAD_TOO_LARGE (413) */
+    PayloadTooLargeError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'PAYLOAD_TOO_LARGE';
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** UNSUPPORTED_MEDIA_TYPE (415) */
+    UnsupportedMediaTypeError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'UNSUPPORTED_MEDIA_TYPE';
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** INVALID_EVENT (422) */
+    InvalidEventError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'INVALID_EVENT';
+        message: string;
+        details: {
+          /** @description What does not match the schema: the field path, what is wrong */
+          issues?: ({
+            path: string;
+            message: string;
+            code?: string;
+          } & {
+            [key: string]: unknown;
+          })[];
+          /** @description The event type */
+          type?: string;
+          /** @description The event types of the definition, for an unknown one */
+          knownTypes?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** INVALID_INPUT (422) */
+    InvalidInputError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'INVALID_INPUT';
+        message: string;
+        details: {
+          /** @description What does not match the schema: the field path, what is wrong */
+          issues?: ({
+            path: string;
+            message: string;
+            code?: string;
+          } & {
+            [key: string]: unknown;
+          })[];
+          /** @description The input fields sent at the top level beside `input` */
+          topLevel?: string[];
+          /** @description The registered definitions, for an unknown one */
+          known?: string[];
+          /** @description The queues named that no external worker serves */
+          unknown?: string[];
+          /** @description The queues of external workers */
+          queues?: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** IDEMPOTENCY_KEY_REUSED (422) */
+    IdempotencyKeyReusedError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'IDEMPOTENCY_KEY_REUSED';
+        message: string;
+        details: {
+          /** @description The workflow the key created */
+          workflowId: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** AMBIGUOUS_STATE (422) */
+    AmbiguousStateError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'AMBIGUOUS_STATE';
+        message: string;
+        details: {
+          state: string;
+          /** @description The definitions with a state of that name: name one */
+          definitions: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** RATE_LIMITED (429) */
+    RateLimitedError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'RATE_LIMITED';
+        message: string;
+        details: {
+          /** @description How long to wait, ms (also `Retry-After`, in seconds) */
+          retryAfterMs?: number;
+          limit?: number;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** INTERNAL (500) */
+    InternalError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'INTERNAL';
+        message: string;
+        details: {
+          /** @description The request id, to find it in the log */
+          requestId?: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** UNAVAILABLE (503) */
+    UnavailableError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'UNAVAILABLE';
+        message: string;
+        details: {
+          cause?: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
   };
   responses: {
     /** @description 400: `MALFORMED_JSON`, `BAD_REQUEST` (each operation names those it answers with) */
@@ -2885,12 +3272,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'MALFORMED_JSON' | 'BAD_REQUEST';
-          };
-        };
+        'application/json': components['schemas']['MalformedJsonError'] | components['schemas']['BadRequestError'];
       };
     };
     /** @description 401: `UNAUTHORIZED` (each operation names those it answers with) */
@@ -2900,12 +3282,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'UNAUTHORIZED';
-          };
-        };
+        'application/json': components['schemas']['UnauthorizedError'];
       };
     };
     /** @description 403: `FORBIDDEN`, `GUARD_REJECTED`, `TOOL_NOT_ALLOWED` (each operation names those it answers with) */
@@ -2915,12 +3292,10 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'FORBIDDEN' | 'GUARD_REJECTED' | 'TOOL_NOT_ALLOWED';
-          };
-        };
+        'application/json':
+          | components['schemas']['ForbiddenError']
+          | components['schemas']['GuardRejectedError']
+          | components['schemas']['ToolNotAllowedError'];
       };
     };
     /** @description 404: `NOT_FOUND` (each operation names those it answers with) */
@@ -2930,12 +3305,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'NOT_FOUND';
-          };
-        };
+        'application/json': components['schemas']['NotFoundError'];
       };
     };
     /** @description 409: `NO_TRANSITION`, `WORKFLOW_FINISHED`, `STALE_JOB`, `STALE_TIMER`, `LEASE_NOT_HELD`, `OUTCOME_UNPROVEN`, `CONFLICT`, `NO_MIGRATION` (each operation names those it answers with) */
@@ -2945,20 +3315,15 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?:
-              | 'NO_TRANSITION'
-              | 'WORKFLOW_FINISHED'
-              | 'STALE_JOB'
-              | 'STALE_TIMER'
-              | 'LEASE_NOT_HELD'
-              | 'OUTCOME_UNPROVEN'
-              | 'CONFLICT'
-              | 'NO_MIGRATION';
-          };
-        };
+        'application/json':
+          | components['schemas']['NoTransitionError']
+          | components['schemas']['WorkflowFinishedError']
+          | components['schemas']['StaleJobError']
+          | components['schemas']['StaleTimerError']
+          | components['schemas']['LeaseNotHeldError']
+          | components['schemas']['OutcomeUnprovenError']
+          | components['schemas']['ConflictError']
+          | components['schemas']['NoMigrationError'];
       };
     };
     /** @description 412: `PRECONDITION_FAILED` (each operation names those it answers with) */
@@ -2968,12 +3333,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'PRECONDITION_FAILED';
-          };
-        };
+        'application/json': components['schemas']['PreconditionFailedError'];
       };
     };
     /** @description 413: `PAYLOAD_TOO_LARGE` (each operation names those it answers with) */
@@ -2983,12 +3343,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'PAYLOAD_TOO_LARGE';
-          };
-        };
+        'application/json': components['schemas']['PayloadTooLargeError'];
       };
     };
     /** @description 415: `UNSUPPORTED_MEDIA_TYPE` (each operation names those it answers with) */
@@ -2998,12 +3353,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'UNSUPPORTED_MEDIA_TYPE';
-          };
-        };
+        'application/json': components['schemas']['UnsupportedMediaTypeError'];
       };
     };
     /** @description 422: `INVALID_EVENT`, `INVALID_INPUT`, `IDEMPOTENCY_KEY_REUSED`, `AMBIGUOUS_STATE` (each operation names those it answers with) */
@@ -3013,12 +3363,11 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'INVALID_EVENT' | 'INVALID_INPUT' | 'IDEMPOTENCY_KEY_REUSED' | 'AMBIGUOUS_STATE';
-          };
-        };
+        'application/json':
+          | components['schemas']['InvalidEventError']
+          | components['schemas']['InvalidInputError']
+          | components['schemas']['IdempotencyKeyReusedError']
+          | components['schemas']['AmbiguousStateError'];
       };
     };
     /** @description 429: `RATE_LIMITED` (each operation names those it answers with) */
@@ -3029,12 +3378,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'RATE_LIMITED';
-          };
-        };
+        'application/json': components['schemas']['RateLimitedError'];
       };
     };
     /** @description 500: `INTERNAL` (each operation names those it answers with) */
@@ -3044,12 +3388,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'INTERNAL';
-          };
-        };
+        'application/json': components['schemas']['InternalError'];
       };
     };
     /** @description 503: `UNAVAILABLE` (each operation names those it answers with) */
@@ -3059,12 +3398,7 @@ export interface components {
         [name: string]: unknown;
       };
       content: {
-        'application/json': components['schemas']['Error'] & {
-          error?: {
-            /** @enum {unknown} */
-            code?: 'UNAVAILABLE';
-          };
-        };
+        'application/json': components['schemas']['UnavailableError'];
       };
     };
   };
