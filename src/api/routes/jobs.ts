@@ -13,6 +13,7 @@ import { workerRole } from '../../engine/principal.ts';
 import { failureSchema, JobApiError, type ExternalJobs } from '../../runtime/external-jobs.ts';
 import type { ApiEnv } from '../context.ts';
 import { callerKey } from '../caller-key.ts';
+import { settledOrThrow } from '../apply-outcome.ts';
 import { ApiError } from '../errors.ts';
 import { readJson } from '../read-json.ts';
 
@@ -74,29 +75,9 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
   }
 
   function resultResponse(c: Context<ApiEnv>, jobId: string, outcome: ApplyOutcome | { outcome: 'escalated' }) {
-    switch (outcome.outcome) {
-      case 'accepted':
-        return c.json({
-          jobId,
-          outcome: 'accepted',
-          version: outcome.record.version,
-          state: outcome.record.statePaths,
-        });
-      case 'escalated':
-        return c.json({ jobId, outcome: 'escalated' });
-      case 'duplicate':
-        if (outcome.stored.outcome === 'accepted') {
-          const { version, statePaths } = outcome.stored;
-          return c.json({ jobId, outcome: 'accepted', version, state: statePaths, replayed: true });
-        }
-        throw new ApiError(outcome.stored.code, outcome.stored.message, outcome.stored.details);
-      case 'refused':
-        throw ApiError.of(outcome.code, outcome.message, outcome.details);
-      case 'notFound':
-        throw new ApiError('NOT_FOUND', `no workflow for job ${jobId}`);
-      default:
-        throw new ApiError('CONFLICT', 'the workflow kept changing; try again');
-    }
+    if (outcome.outcome === 'escalated') return c.json({ jobId, outcome: 'escalated' });
+    const { version, statePaths, replayed } = settledOrThrow(outcome, { notFound: `no workflow for job ${jobId}` });
+    return c.json({ jobId, outcome: 'accepted', version, state: statePaths, ...(replayed ? { replayed } : {}) });
   }
 
   app.post('/claim', async (c) => {

@@ -8,12 +8,12 @@ import { Hono, type Context } from 'hono';
 import type { ApplyOutcome } from '../../engine/engine.ts';
 import type { ProposedBy, WorkflowRecord } from '../../engine/decision.ts';
 import { actsAcrossTenants, type Principal } from '../../engine/principal.ts';
-import type { StoredOutcome } from '../../engine/store-port.ts';
 import { isWorkflowId } from '../../engine/shards.ts';
 import { restoreSnapshot } from '../../engine/snapshot.ts';
 import { contentHashOf } from '../../effects/canonical-json.ts';
 import { callerKey } from '../caller-key.ts';
 import type { ApiEnv, ApiDeps } from '../context.ts';
+import { settledOrThrow } from '../apply-outcome.ts';
 import { ApiError } from '../errors.ts';
 import { requestedQueue } from '../queue-resolver.ts';
 import { createRateLimiter } from '../rate-limit.ts';
@@ -51,38 +51,10 @@ export function workflowRoutes(deps: ApiDeps) {
     return record;
   }
 
-  function refusal(code: string, message: string, details: Record<string, unknown>): ApiError {
-    // A tenant mismatch is reported as absence, like any other workflow of another tenant.
-    if (code === 'FORBIDDEN' && details.reason === 'TENANT_MISMATCH')
-      return new ApiError('NOT_FOUND', 'no such workflow');
-    return ApiError.of(code, message, details);
-  }
-
   function outcomeResponse(c: Context<ApiEnv>, workflowId: string, eventId: string, outcome: ApplyOutcome) {
-    const accepted = (stored: { version: number; statePaths: string[]; status?: string }) => {
-      c.header('ETag', etag(stored));
-      return c.json({ workflowId, eventId, outcome: 'accepted', state: stored.statePaths, version: stored.version });
-    };
-    switch (outcome.outcome) {
-      case 'accepted':
-        return accepted(outcome.record);
-      case 'duplicate':
-        return replay(outcome.stored);
-      case 'refused':
-        throw refusal(outcome.code, outcome.message, outcome.details);
-      case 'preconditionFailed':
-        throw new ApiError('PRECONDITION_FAILED', `the workflow is at version ${outcome.version}`, {
-          version: outcome.version,
-        });
-      case 'notFound':
-        throw new ApiError('NOT_FOUND', `no workflow ${workflowId}`);
-      default:
-        throw new ApiError('CONFLICT', 'the workflow kept changing; try again');
-    }
-    function replay(stored: StoredOutcome) {
-      if (stored.outcome === 'accepted') return accepted(stored);
-      throw refusal(stored.code, stored.message, stored.details);
-    }
+    const settled = settledOrThrow(outcome, { notFound: `no workflow ${workflowId}`, otherTenantAsAbsent: true });
+    c.header('ETag', etag(settled));
+    return c.json({ workflowId, eventId, outcome: 'accepted', state: settled.statePaths, version: settled.version });
   }
 
   async function sendEvent(
