@@ -1,0 +1,106 @@
+/**
+ * `POST /v1/workflows` creates a workflow of a definition; `GET /v1/workflows` pages a queue: the workflows
+ * of one definition waiting in a state, each with its definition's summary.
+ */
+import type { WorkflowRecord } from '../../../engine/decision.ts';
+import { restoreSnapshot } from '../../../engine/snapshot.ts';
+import { contentHashOf } from '../../../effects/canonical-json.ts';
+import { ApiError } from '../../errors.ts';
+import { requestedQueue } from '../../queue-resolver.ts';
+import { parse, readJson } from '../../read-json.ts';
+import { createWorkflowBody, queueQuery } from '../../schemas.ts';
+import { etag, type WorkflowRouteGroup } from './kit.ts';
+
+export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
+  const { engine, store, clock } = deps;
+
+  /** The definition's short line for queue listings; null when it has none or the record cannot be read. */
+  function summaryOf(record: WorkflowRecord | null): Record<string, unknown> | null {
+    if (!record) return null;
+    try {
+      const definition = engine.definitionOf(record);
+      const view = deps.registry.bundle(definition.id)?.view;
+      if (!view?.summary) return null;
+      const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
+      return view.summary(context, record);
+    } catch {
+      // One unreadable workflow must not take the whole queue page with it; its own page says why.
+      return null;
+    }
+  }
+
+  app.post('/', async (c) => {
+    const principal = c.get('principal');
+    const { definition: wanted, input, correlationId, ...rest } = await readJson(c, createWorkflowBody);
+    const key = c.req.header('Idempotency-Key');
+    if (key !== undefined && !/^[\x21-\x7e]{1,200}$/.test(key)) {
+      throw new ApiError('BAD_REQUEST', 'Idempotency-Key must be 1–200 visible ASCII characters');
+    }
+    if (input !== undefined && Object.keys(rest).length > 0) {
+      throw new ApiError('INVALID_INPUT', 'send the creation input as `input` or at the top level, not both', {
+        topLevel: Object.keys(rest),
+      });
+    }
+    const [id, version] = (wanted ?? deps.registry.bundles[0]?.id ?? '').split('@');
+    const bundle = deps.registry.bundle(id ?? '');
+    const target = bundle && (version === undefined ? bundle.latest : deps.registry.get(bundle.id, Number(version)));
+    if (!bundle || !target) {
+      throw new ApiError('INVALID_INPUT', `no definition ${wanted ?? ''} is registered`, {
+        known: [...deps.registry.versions.keys()],
+      });
+    }
+    const body = parse(bundle.createSchema, input ?? rest, 'INVALID_INPUT');
+    const created = await engine.createWorkflow({
+      definitionId: target.id,
+      definitionVersion: target.version,
+      body,
+      principal,
+      dedupKey: key,
+      // What was asked for, as sent: a retry after a new version became the latest still matches.
+      dedupFingerprint:
+        key === undefined
+          ? undefined
+          : contentHashOf({ definition: bundle.id, version: version === undefined ? null : target.version, body }),
+      correlationId,
+    });
+    if (created.outcome === 'refused') {
+      throw ApiError.of(
+        created.code === 'INVALID_EVENT' ? 'INVALID_INPUT' : created.code,
+        created.message,
+        created.details,
+      );
+    }
+    const record = created.record;
+    c.set('workflowId', record.workflowId);
+    c.header('ETag', etag(record));
+    c.header('Location', `/v1/workflows/${record.workflowId}`);
+    return c.json(view(record, principal), created.outcome === 'created' ? 201 : 200);
+  });
+
+  app.get('/', async (c) => {
+    const principal = c.get('principal');
+    const query = parse(queueQuery, c.req.query(), 'BAD_REQUEST');
+    const { definitionId, statePath } = requestedQueue(deps.resolveQueue, query.state, query.definition);
+    const page = await store.listByState({
+      tenantId: principal.tenantId,
+      definitionId,
+      statePath,
+      cursor: query.cursor ?? null,
+      limit: query.limit,
+    });
+    // One load per item of the page, all sent at once: they go out together on the one connection.
+    const records = await Promise.all(page.items.map((item) => store.load(item.workflowId)));
+    const now = clock();
+    return c.json({
+      definition: definitionId,
+      state: statePath,
+      items: page.items.map((item, i) => ({
+        ...item,
+        since: new Date(item.since).toISOString(),
+        timeInStateMs: now - item.since,
+        summary: summaryOf(records[i] ?? null),
+      })),
+      next: page.next,
+    });
+  });
+};
