@@ -2,6 +2,7 @@
  * What the HTTP layer is given (dependencies, passed in, never module singletons) and what each
  * request carries through its middleware.
  */
+import type { z } from 'zod';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
@@ -14,6 +15,11 @@ import type { OpenApiDocument } from './openapi-components.ts';
 import type { QueueLookup } from './queue-resolver.ts';
 
 export interface ApiDeps {
+  /**
+   * Told the zod schema each request's query string or JSON body is read with, by route
+   * (`GET /v1/workflows/:id`): how a test holds the handlers to the schemas the document describes.
+   */
+  observeValidation?: (route: string, part: 'query' | 'body', schema: z.ZodType) => void;
   engine: Engine;
   store: WorkflowStore;
   /** The registered workflows. */
@@ -86,5 +92,7 @@ export interface ApiEnv {
     waited: boolean;
     /** The `error.code` of an error answer, for the request log. */
     errorCode: string;
+    /** `ApiDeps.observeValidation`, for the readers of bodies and queries. */
+    observeValidation: ApiDeps['observeValidation'];
   };
 }

@@ -46,6 +46,13 @@ export function createApp(deps: ApiDeps) {
   const limiter = createRateLimiter({ perMinute: deps.ratePerMinute, clock: deps.clock });
 
   app.use('*', requestId({ limitLength: 100 }));
+  const { observeValidation } = deps;
+  if (observeValidation) {
+    app.use('*', async (c, next) => {
+      c.set('observeValidation', observeValidation);
+      await next();
+    });
+  }
   app.use('*', async (c, next) => {
     const started = deps.clock();
     await traceRequest(c, next);

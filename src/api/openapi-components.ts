@@ -9,7 +9,7 @@ import { refusalCodes } from '../engine/decision.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import { errorCodes, type ErrorCode } from './errors.ts';
 import { errorDetails } from './error-details.ts';
-import { createWorkflowBody, eventBody } from './schemas.ts';
+import { operationSchemas } from './operation-schemas.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -392,7 +392,9 @@ const componentPrefix = (bundle: AnyWorkflowBundle) => pascal(bundle.id.replace(
  */
 export function eventComponents(bundles: readonly AnyWorkflowBundle[]) {
   const schemas: Record<string, JsonSchema> = {};
-  const envelope = jsonSchema(eventBody) as { properties: Record<string, JsonSchema> };
+  const envelope = jsonSchema(operationSchemas['POST /v1/workflows/{id}/events'].body) as {
+    properties: Record<string, JsonSchema>;
+  };
   const unions: string[] = [];
   for (const bundle of bundles) {
     const prefix = componentPrefix(bundle);
@@ -461,7 +463,9 @@ const eventTypesOf = (bundle: AnyWorkflowBundle) => [
  * level; this document asks a client to name what it runs.
  */
 export function createBodySchemas(bundles: readonly AnyWorkflowBundle[]): Record<string, JsonSchema> {
-  const envelope = jsonSchema(createWorkflowBody) as { properties: Record<string, JsonSchema> };
+  const envelope = jsonSchema(operationSchemas['POST /v1/workflows'].body) as {
+    properties: Record<string, JsonSchema>;
+  };
   const schemas: Record<string, JsonSchema> = {};
   const mapping: Record<string, string> = {};
   for (const bundle of bundles) {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { jsonSchema, ok, ref, type JsonSchema } from './openapi-components.ts';
 import type { ErrorCode } from './errors.ts';
 import { bodyCodes, errorResponses } from './openapi-errors.ts';
-import { claimBody, completeBody, failBody, heartbeatBody } from './routes/jobs.ts';
+import { operationSchemas } from './operation-schemas.ts';
 
 const claimedJob = z.object({
   jobId: z.string(),
@@ -30,12 +30,12 @@ const jobResult = z.object({
 });
 
 export const jobSchemas: Record<string, JsonSchema> = {
-  ClaimJobsBody: jsonSchema(claimBody),
+  ClaimJobsBody: jsonSchema(operationSchemas['POST /v1/jobs/claim'].body),
   ClaimedJobs: jsonSchema(z.object({ jobs: z.array(claimedJob) }), 'output'),
-  HeartbeatBody: jsonSchema(heartbeatBody),
+  HeartbeatBody: jsonSchema(operationSchemas['POST /v1/jobs/{jobId}/heartbeat'].body),
   Heartbeat: jsonSchema(z.object({ jobId: z.string(), leaseExpiresAt: z.number().int() }), 'output'),
-  CompleteJobBody: jsonSchema(completeBody),
-  FailJobBody: jsonSchema(failBody),
+  CompleteJobBody: jsonSchema(operationSchemas['POST /v1/jobs/{jobId}/complete'].body),
+  FailJobBody: jsonSchema(operationSchemas['POST /v1/jobs/{jobId}/fail'].body),
   JobResult: jsonSchema(jobResult, 'output'),
 };
 

@@ -3,11 +3,12 @@
  * reads (`event`, `id`, `data`), the `data` of both kinds being a `StreamVersion`. The example is
  * the last two versions of a workflow of the first registered definition, taken from its chart.
  */
+import type { z } from 'zod';
 import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
 import { ref, type JsonSchema } from './openapi-components.ts';
 import { errorResponses } from './openapi-errors.ts';
-import { streamQuery } from './schemas.ts';
+import { operationSchemas } from './operation-schemas.ts';
 
 const streamEvent = (event: 'state' | 'finished', description: string, data: string): JsonSchema => ({
   type: 'object',
@@ -118,7 +119,7 @@ function wireExample(steps: StreamExampleSteps | null) {
  * `GET /v1/workflows/{id}/stream`, with the query parameters of `streamQuery`; its example follows
  * `machine` (the first registered definition's latest chart) when given.
  */
-export function streamPath(queryParameters: (schema: typeof streamQuery) => unknown[], machine?: AnyStateMachine) {
+export function streamPath(queryParameters: (schema: z.ZodType) => unknown[], machine?: AnyStateMachine) {
   const { version10, finished11, wire } = wireExample(machine ? streamExampleSteps(machine) : null);
   return {
     '/v1/workflows/{id}/stream': {
@@ -137,7 +138,7 @@ export function streamPath(queryParameters: (schema: typeof streamQuery) => unkn
         parameters: [
           ref('parameters', 'WorkflowId'),
           ref('parameters', 'Last-Event-ID'),
-          ...queryParameters(streamQuery),
+          ...queryParameters(operationSchemas['GET /v1/workflows/{id}/stream'].query),
         ],
         responses: {
           '200': {

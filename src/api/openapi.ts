@@ -32,7 +32,8 @@ import {
   eventRefusals,
   publicCodes,
 } from './openapi-errors.ts';
-import { auditQuery, definitionDiffQuery, lastEventIdPattern, proposalBody, queueQuery, viewQuery } from './schemas.ts';
+import { lastEventIdPattern } from './schemas.ts';
+import { operationSchemas } from './operation-schemas.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -149,7 +150,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         summary: 'A queue: workflows of the caller’s tenant and a definition in a state',
         description: `The workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s \`summary\` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. Without \`definition\`, the default definition's queue (the first registered, as for a creation) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 \`AMBIGUOUS_STATE\` with those definitions in \`details.definitions\`. An unknown state or definition is 400 \`BAD_REQUEST\` with the known ones in \`details\`.${queueExamples(bundles)}`,
         tags: ['workflows'],
-        parameters: queryParameters(queueQuery),
+        parameters: queryParameters(operationSchemas['GET /v1/workflows'].query),
         responses: {
           '200': ok('One page of the queue', 'QueuePage'),
           ...errorResponses(['BAD_REQUEST', 'AMBIGUOUS_STATE']),
@@ -163,7 +164,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         description:
           "While it runs: state, version (also the `ETag`), the events this caller may send now with their schemas, timers, artifacts and evidence. Once finished: its terminal result and the versions that produced it. With `afterVersion` it is a long poll: the answer comes when the workflow is past that version or finished (pushed by the commit, not polled), or when `waitMs` has passed; compare the answer's `version`. With `until=finished` it waits for the workflow's result the same way.",
         tags: ['workflows'],
-        parameters: [idParameter, ...queryParameters(viewQuery)],
+        parameters: [idParameter, ...queryParameters(operationSchemas['GET /v1/workflows/{id}'].query)],
         responses: {
           '200': ok('The workflow', 'WorkflowView', { headers: { ETag: ref('headers', 'ETag') } }),
           ...errorResponses([...idCodes, 'BAD_REQUEST']),
@@ -191,7 +192,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         summary: 'The audit trail',
         description: 'Every accepted and refused event, oldest first, paginated.',
         tags: ['workflows'],
-        parameters: [idParameter, ...queryParameters(auditQuery)],
+        parameters: [idParameter, ...queryParameters(operationSchemas['GET /v1/workflows/{id}/audit'].query)],
         responses: { '200': ok('One page of the trail', 'AuditPage'), ...errorResponses([...idCodes, 'BAD_REQUEST']) },
       },
     },
@@ -263,7 +264,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         description:
           'The chart diff `warden diff <id>@<from> <id>@<version> --json` prints (states, transitions and events added, removed and changed, and apart the `authority` changes), the summary lines `warden stately import` prints, and the new chart as a Mermaid `stateDiagram-v2` with the changes marked (`warden diff --mermaid`). `from` is the previous registered version by default; an unknown version, or none before this one, is 404 `NOT_FOUND`; a `from` that is not a version number is 400 `BAD_REQUEST`.',
         tags: ['definitions'],
-        parameters: [...definitionParameters, ...queryParameters(definitionDiffQuery)],
+        parameters: [
+          ...definitionParameters,
+          ...queryParameters(operationSchemas['GET /v1/definitions/{id}/{version}/diff'].query),
+        ],
         responses: {
           '200': ok('The diff', 'DefinitionDiff'),
           ...errorResponses([...idCodes, 'BAD_REQUEST']),
@@ -374,7 +378,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         ...createBodySchemas(bundles),
         ...workflowComponents(bundles),
         ...events.schemas,
-        Proposal: jsonSchema(proposalBody),
+        Proposal: jsonSchema(operationSchemas['POST /v1/workflows/{id}/proposals'].body),
         ...jobSchemas,
         ...responseComponents(),
         ...streamSchemas,

@@ -1,9 +1,25 @@
-/** Reading a request body: JSON only, parsed by a zod schema, every problem a 4xx with its issues. */
+/**
+ * Reading a request's JSON body and query string: parsed by a zod schema, every problem a 4xx with
+ * its issues. Each reports the schema it reads with to `ApiDeps.observeValidation`, when set.
+ */
 import type { Context } from 'hono';
+import { routePath } from 'hono/route';
 import type { z } from 'zod';
+import type { ApiEnv } from './context.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
 
+function observe(c: Context, part: 'query' | 'body', schema: z.ZodType): void {
+  (c as Context<ApiEnv>).get('observeValidation')?.(`${c.req.method} ${routePath(c)}`, part, schema);
+}
+
+/** The query string, parsed by `schema`; 400 `BAD_REQUEST` with the issues when it does not match. */
+export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  observe(c, 'query', schema);
+  return parse(schema, c.req.query(), 'BAD_REQUEST');
+}
+
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  observe(c, 'body', schema);
   const type = c.req.header('content-type') ?? '';
   if (!type.toLowerCase().startsWith('application/json')) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');

@@ -10,7 +10,7 @@ import { mermaidChartDiff } from '../../definitions/chart-diff-mermaid.ts';
 import { definitionGraph, mermaidDiagram, serialisableConfig } from '../../definitions/describe.ts';
 import type { ApiDeps, ApiEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { parse } from '../read-json.ts';
+import { readQuery } from '../read-json.ts';
 import { definitionDiffQuery } from '../schemas.ts';
 
 export function definitionRoutes(deps: ApiDeps) {
@@ -57,7 +57,7 @@ export function definitionRoutes(deps: ApiDeps) {
   // The chart diff from `from` (the previous registered version by default) to this version.
   app.get('/:id/:version/diff', (c) => {
     const to = registered(c.req.param('id'), c.req.param('version'));
-    const { from: wanted } = parse(definitionDiffQuery, c.req.query(), 'BAD_REQUEST');
+    const { from: wanted } = readQuery(c, definitionDiffQuery);
     let from: WorkflowDefinition | undefined;
     if (wanted === undefined) {
       from = deps.definitions

@@ -13,6 +13,7 @@ import type { ApiDeps, ApiEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { commitRecheckMs } from '../../runtime/commit-watch.ts';
 import { lastEventIdPattern, streamQuery } from '../schemas.ts';
+import { readQuery } from '../read-json.ts';
 
 /** The `data` of a `state` event (and, with the final version, of the `finished` event). */
 export interface StreamedVersion {
@@ -38,15 +39,10 @@ const keepAliveMs = 15_000;
  * sends) or else the `lastEventId` query parameter; null for neither. Anything but a version is 400.
  */
 export function lastEventIdOf(c: Context<ApiEnv>): number | null {
-  const query = streamQuery.safeParse(c.req.query());
-  if (!query.success) {
-    throw new ApiError('BAD_REQUEST', 'the request does not match its schema', {
-      issues: query.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
-    });
-  }
+  const query = readQuery(c, streamQuery);
   const header = c.req.header('Last-Event-ID');
   // An EventSource sends no header before its first event id; an empty one means none either.
-  const raw = header !== undefined && header !== '' ? header : query.data.lastEventId;
+  const raw = header !== undefined && header !== '' ? header : query.lastEventId;
   if (raw === undefined) return null;
   if (!lastEventIdPattern.test(raw)) {
     throw new ApiError('BAD_REQUEST', 'Last-Event-ID must be a version number such as 12', {

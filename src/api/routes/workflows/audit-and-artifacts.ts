@@ -3,7 +3,7 @@
  */
 import { contentHashOf } from '../../../effects/canonical-json.ts';
 import { ApiError } from '../../errors.ts';
-import { parse } from '../../read-json.ts';
+import { readQuery } from '../../read-json.ts';
 import { auditQuery } from '../../schemas.ts';
 import type { WorkflowRouteGroup } from './kit.ts';
 
@@ -12,7 +12,7 @@ export const auditAndArtifacts: WorkflowRouteGroup = (app, { deps, loadOwned }) 
 
   app.get('/:id/audit', async (c) => {
     const record = await loadOwned(c.req.param('id'), c.get('principal'));
-    const query = parse(auditQuery, c.req.query(), 'BAD_REQUEST');
+    const query = readQuery(c, auditQuery);
     const [page, refused] = await Promise.all([
       store.auditPage(record.workflowId, { cursor: query.cursor ?? null, limit: query.limit }),
       store.refusalCount(record.workflowId),

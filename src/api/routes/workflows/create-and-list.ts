@@ -7,7 +7,7 @@ import { restoreSnapshot } from '../../../engine/snapshot.ts';
 import { contentHashOf } from '../../../effects/canonical-json.ts';
 import { ApiError } from '../../errors.ts';
 import { requestedQueue } from '../../queue-resolver.ts';
-import { parse, readJson } from '../../read-json.ts';
+import { parse, readJson, readQuery } from '../../read-json.ts';
 import { createWorkflowBody, queueQuery } from '../../schemas.ts';
 import { etag, type WorkflowRouteGroup } from './kit.ts';
 
@@ -79,7 +79,7 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
 
   app.get('/', async (c) => {
     const principal = c.get('principal');
-    const query = parse(queueQuery, c.req.query(), 'BAD_REQUEST');
+    const query = readQuery(c, queueQuery);
     const { definitionId, statePath } = requestedQueue(deps.resolveQueue, query.state, query.definition);
     const page = await store.listByState({
       tenantId: principal.tenantId,

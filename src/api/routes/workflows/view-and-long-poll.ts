@@ -8,7 +8,7 @@ import { commitRecheckMs } from '../../../runtime/commit-watch.ts';
 import { callerKey } from '../../caller-key.ts';
 import type { ApiEnv } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { parse } from '../../read-json.ts';
+import { readQuery } from '../../read-json.ts';
 import { viewQuery } from '../../schemas.ts';
 import { active, etag, type WorkflowRouteGroup } from './kit.ts';
 
@@ -20,7 +20,7 @@ export const viewAndLongPoll: WorkflowRouteGroup = (app, { deps, loadOwned, view
     const principal = c.get('principal');
     const id = c.req.param('id');
     let record = await loadOwned(id, principal);
-    const query = parse(viewQuery, c.req.query(), 'BAD_REQUEST');
+    const query = readQuery(c, viewQuery);
     const { afterVersion: after, until, waitMs } = query;
     if (after !== undefined && until !== undefined) {
       throw new ApiError('BAD_REQUEST', 'afterVersion and until are two kinds of wait: send one', {

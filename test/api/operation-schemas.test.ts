@@ -1,0 +1,89 @@
+/**
+ * Each route validates its query string and JSON body with the very zod schema the OpenAPI
+ * document describes (`src/api/operation-schemas.ts`): the app reports the schema each request is
+ * read with, and one request to every operation of the table finds the table's own object; every
+ * operation of the document that takes a query or a JSON body is in the table, its query parameters
+ * those of the table's schema.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { registry } from '../../machines/index.ts';
+import { openApiDocument } from '../../src/api/openapi.ts';
+import { documentedPath, operationSchemas, type OperationSchemas } from '../../src/api/operation-schemas.ts';
+import { apiWorld, refundRequest, type ApiWorld } from './support.ts';
+
+type Part = 'query' | 'body';
+const seen = new Map<string, { part: Part; schema: z.ZodType }[]>();
+
+let w: ApiWorld;
+let workflowId: string;
+
+beforeAll(async () => {
+  w = await apiWorld(
+    {
+      observeValidation: (route, part, schema) => {
+        const [method, path] = route.split(' ');
+        const key = `${method} ${documentedPath(path ?? '')}`;
+        seen.set(key, [...(seen.get(key) ?? []), { part, schema }]);
+      },
+    },
+    // The job API answers only where some effect runs on external workers.
+    { WARDEN_EXTERNAL_EFFECTS: 'support:notifyCustomer' },
+  );
+  const created = await w.call('POST', '/v1/workflows', { token: w.tokens.agent, body: refundRequest });
+  workflowId = (await w.json<{ workflowId: string }>(created)).workflowId;
+});
+afterAll(() => w.stop());
+
+/** One request to the operation: enough for its handler to read what it validates (it may well be refused then). */
+async function requestTo(operation: string): Promise<number> {
+  const [method = '', template = ''] = operation.split(' ');
+  const path = template
+    .replace('{id}', template.startsWith('/v1/definitions') ? 'support' : workflowId)
+    .replace('{version}', '2')
+    .replace('{jobId}', 'j-1');
+  const token = path.startsWith('/v1/jobs') ? w.tokens.worker : w.tokens.agent;
+  // A stream asked to resume after a version that is no number is refused before it opens.
+  const query = path.endsWith('/stream') ? '?lastEventId=x' : path === '/v1/workflows' ? '?state=nowhere' : '';
+  const response = await w.call(method, path + query, method === 'POST' ? { token, body: {} } : { token });
+  await response.body?.cancel();
+  return response.status;
+}
+
+describe('the schemas each operation is validated with', () => {
+  it.each(Object.entries(operationSchemas))('%s reads what the document describes', async (operation, parts) => {
+    seen.delete(operation);
+    const status = await requestTo(operation);
+    expect(status, operation).toBeLessThan(500);
+    const expected = Object.entries(parts as OperationSchemas).map(([part, schema]) => ({ part, schema }));
+    const used = seen.get(operation) ?? [];
+    expect(used.length, operation).toBe(expected.length);
+    for (const { part, schema } of expected) {
+      // The very object, not an equal one.
+      expect(used.find((u) => u.part === part)?.schema === schema, `${operation} ${part}`).toBe(true);
+    }
+  });
+
+  it('are all in the table, for every operation of the document that takes a query or a JSON body', () => {
+    const table: Record<string, OperationSchemas> = operationSchemas;
+    const document = openApiDocument(registry);
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const key = `${method.toUpperCase()} ${path}`;
+        const query = ((operation.parameters ?? []) as { in?: string; name?: string }[]).filter(
+          (p) => p.in === 'query',
+        );
+        const body = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content?.[
+          'application/json'
+        ];
+        if (query.length > 0 || body) expect(table[key], key).toBeDefined();
+        const schema = table[key]?.query as z.ZodObject | undefined;
+        expect(
+          query.map((p) => p.name),
+          key,
+        ).toEqual(Object.keys(schema?.shape ?? {}));
+        expect(!!body, key).toBe(!!table[key]?.body);
+      }
+    }
+  });
+});
