@@ -355,7 +355,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         '',
         'Every `/v1` request needs a Bearer JWT (claims `sub`, `tenant`, `roles`, optionally `kind`); authority comes only from the token. Its other claims (at most 50, 8 KB as JSON) are handed to the definitions, which read and validate their own (the `claims` of each definition in `GET /v1/definitions`). A workflow of another tenant is reported as absent (404).',
         '',
-        'Every error is `{ "error": { "code", "message", "details" } }`, never a stack trace:',
+        'Every error is `{ "error": { "code", "message", "details" } }`, never a stack trace; what `details` holds is typed by its code (`<Code>Error`, e.g. `PreconditionFailedError`: `details.version`):',
         '',
         '| code | status |',
         '| --- | --- |',

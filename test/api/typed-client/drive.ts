@@ -60,10 +60,17 @@ export async function driveSupport(agent: Client, approver: Client, input: Schem
   if (waiting.definition !== 'support@1' && waiting.definition !== 'support@2') {
     throw new Error(`a support workflow runs on ${waiting.definition}`);
   }
+  // The approver's queue lists it, with what its definition summarises.
+  const queue = await approver.GET('/v1/workflows', {
+    params: { query: { state: 'awaitingApproval', definition: 'support', limit: 200 } },
+  });
+  const listed = answered('list the queue', queue).items.find((item) => item.workflowId === waiting.workflowId);
+  if (!listed?.summary || !('amount' in listed.summary)) throw new Error('the queue does not list the request');
   const { recommendationVersion, contentHash, amount } = waiting.presentation?.prefill.APPROVED ?? {};
   if (recommendationVersion === undefined || contentHash === undefined || amount === undefined) {
     throw new Error('the view pre-fills no approval');
   }
+  if (amount !== listed.summary.amount) throw new Error('the queue summarises another amount than the approval');
   const approval: Schemas['SupportApprovedEvent'] = {
     type: 'APPROVED',
     payload: { recommendationVersion, contentHash, amount },
