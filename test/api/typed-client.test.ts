@@ -3,17 +3,19 @@
  * it are committed (`typed-client/schema.d.ts`, checked here to be what the document gives now),
  * and `typed-client/drive.ts`, an openapi-fetch client written against them without a cast, `any`
  * or type predicate (which `tsc` checks), drives a support request and an agent task to completion
- * against the app, approving from what the view pre-fills.
+ * against the app, approving from what the view pre-fills; every answer it gets is checked against
+ * the schema the document gives its operation and status.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crmUpdateTask } from '../support/agent-task-input.ts';
 import { tokenMinter } from '../support/tokens.ts';
 import { registry } from '../../machines/index.ts';
 import { openApiDocument } from '../../src/api/openapi.ts';
 import { apiWorld, refundRequest, secret, type ApiWorld } from './support.ts';
 import { client, driveAgentTask, driveSupport } from './typed-client/drive.ts';
+import { conformance, type Conformance } from './typed-client/conforms.ts';
 import { clientTypes, schemaFile } from './typed-client/generate.ts';
 
 describe('the generated client types', () => {
@@ -30,6 +32,26 @@ describe('the generated client types', () => {
   });
 });
 
+describe('the conformance check of answers', () => {
+  it('finds an answer the document does not describe', async () => {
+    const answer =
+      (body: unknown, status = 200) =>
+      () =>
+        Promise.resolve(Response.json(body, { status }));
+    const document = openApiDocument(registry);
+    const view = conformance(document, answer({ workflowId: 's001-abcdefgh', definition: 'support@2' }));
+    await view.fetch(new Request('http://warden.test/v1/workflows/s001-abcdefgh'));
+    expect(view.mismatches).toEqual([expect.stringMatching(/^GET \/v1\/workflows\/s001-abcdefgh 200: /)]);
+    const details = { error: { code: 'PRECONDITION_FAILED', message: 'm', details: { version: 'twelve' } } };
+    const refused = conformance(document, answer(details, 412));
+    await refused.fetch(new Request('http://warden.test/v1/workflows/s001-abcdefgh/events', { method: 'POST' }));
+    expect(refused.mismatches).toEqual([expect.stringContaining('412')]);
+    const unknown = conformance(document, answer({}, 418));
+    await unknown.fetch(new Request('http://warden.test/v1/workflows/s001-abcdefgh'));
+    expect(unknown.mismatches).toEqual([expect.stringContaining('not in the document')]);
+  });
+});
+
 /** What the view pre-fills is of the events its definition's `<Id>Prefill` names (it admits no other). */
 function expectPrefillDocumented(view: { presentation?: { prefill: object } }, component: string) {
   const documented = openApiDocument(registry).components.schemas[component] as { properties: object };
@@ -40,12 +62,20 @@ function expectPrefillDocumented(view: { presentation?: { prefill: object } }, c
 
 describe('a client written from the document', () => {
   let w: ApiWorld;
-  const fetch = (request: Request) => Promise.resolve(w.app.request(request));
+  let checked: Conformance;
+  const fetch = (request: Request) => checked.fetch(request);
 
   beforeAll(async () => {
     w = await apiWorld();
+    checked = conformance(openApiDocument(w.deps.registry), (request) => Promise.resolve(w.app.request(request)));
   });
   afterAll(() => w.stop());
+
+  afterEach(() => {
+    // Every answer the client got, errors included, is what the document says of its operation and status.
+    expect(checked.mismatches).toEqual([]);
+    expect(checked.checked()).toBeGreaterThan(3);
+  });
 
   it('drives a support request to completion, approving what the view pre-fills', async () => {
     const agent = client(fetch, w.tokens.agent);
