@@ -3,7 +3,7 @@
  * document describes (`src/api/operation-schemas.ts`): the app reports the schema each request is
  * read with, and one request to every operation of the table finds the table's own object; every
  * operation of the document that takes a query or a JSON body is in the table, its query parameters
- * those of the table's schema.
+ * those of the table's schema. Each answer (a refusal, mostly) is what the document says of it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -11,12 +11,15 @@ import { registry } from '../../machines/index.ts';
 import { openApiDocument } from '../../src/api/openapi.ts';
 import { documentedPath, operationSchemas, type OperationSchemas } from '../../src/api/operation-schemas.ts';
 import { apiWorld, refundRequest, type ApiWorld } from './support.ts';
+import { conformance, type Conformance } from './typed-client/conforms.ts';
 
 type Part = 'query' | 'body';
 const seen = new Map<string, { part: Part; schema: z.ZodType }[]>();
 
 let w: ApiWorld;
 let workflowId: string;
+/** The app's answers, each checked against what the document says of its operation and status. */
+let answers: Conformance;
 
 beforeAll(async () => {
   w = await apiWorld(
@@ -32,6 +35,7 @@ beforeAll(async () => {
   );
   const created = await w.call('POST', '/v1/workflows', { token: w.tokens.agent, body: refundRequest });
   workflowId = (await w.json<{ workflowId: string }>(created)).workflowId;
+  answers = conformance(openApiDocument(w.deps.registry), (request) => Promise.resolve(w.app.request(request)));
 });
 afterAll(() => w.stop());
 
@@ -45,7 +49,12 @@ async function requestTo(operation: string): Promise<number> {
   const token = path.startsWith('/v1/jobs') ? w.tokens.worker : w.tokens.agent;
   // A stream asked to resume after a version that is no number is refused before it opens.
   const query = path.endsWith('/stream') ? '?lastEventId=x' : path === '/v1/workflows' ? '?state=nowhere' : '';
-  const response = await w.call(method, path + query, method === 'POST' ? { token, body: {} } : { token });
+  const request = new Request(`http://warden.test${path}${query}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    ...(method === 'POST' ? { body: '{}' } : {}),
+  });
+  const response = await answers.fetch(request);
   await response.body?.cancel();
   return response.status;
 }
@@ -53,8 +62,11 @@ async function requestTo(operation: string): Promise<number> {
 describe('the schemas each operation is validated with', () => {
   it.each(Object.entries(operationSchemas))('%s reads what the document describes', async (operation, parts) => {
     seen.delete(operation);
+    const before = answers.checked();
     const status = await requestTo(operation);
+    expect(answers.checked(), `${operation} answers JSON`).toBe(before + 1);
     expect(status, operation).toBeLessThan(500);
+    expect(answers.mismatches, operation).toEqual([]);
     const expected = Object.entries(parts as OperationSchemas).map(([part, schema]) => ({ part, schema }));
     const used = seen.get(operation) ?? [];
     expect(used.length, operation).toBe(expected.length);
