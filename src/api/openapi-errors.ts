@@ -106,6 +106,7 @@ export function errorResponseComponents(): Record<string, unknown> {
           },
           content: {
             'application/json': {
+              // `anyOf`, though the codes exclude each other: the linter does not look as deep as `error.code`.
               schema:
                 codes.length === 1
                   ? ref('schemas', errorComponent(codes[0] as ErrorCode))
