@@ -131,14 +131,12 @@ const presentation = z
 const platformView = z
   .object({
     ...viewBase,
-    status: z.enum(['active', 'finished']),
     state: z.array(z.string()).describe('Leaf state paths (the final state once finished)'),
-    timers: z
-      .array(z.object({ id: z.string(), dueAt: isoTime, inMs: z.number() }))
-      .optional()
-      .describe('While active: the armed timers'),
   })
   .meta({ title: 'Workflow (platform fields)' });
+
+/** While a workflow is active, its view has its armed timers; once finished, none. */
+const timers = z.array(z.object({ id: z.string(), dueAt: isoTime, inMs: z.number() })).describe('The armed timers');
 
 /** `ChartDiff` (src/definitions/chart-diff.ts), as `warden diff --json` prints it. */
 const change = <T extends z.ZodType>(item: T) => z.object({ before: item, after: item });
@@ -583,22 +581,44 @@ export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
               enum: keys,
               description: '`<id>@<version>` of the definition the workflow runs on: tells the views apart',
             },
-            allowedEvents: {
-              type: 'array',
-              description: 'While active: the events this caller may send now, with the JSON Schema of their payloads',
-              items: {
-                type: 'object',
-                properties: {
-                  type: ref('schemas', `${prefix}EventType`),
-                  schema: { type: 'object', description: 'The JSON Schema of the payload', additionalProperties: {} },
-                },
-                required: ['type', 'schema'],
-                additionalProperties: false,
-              },
-            },
             ...(presented ? { presentation: ref('schemas', `${prefix}Presentation`) } : {}),
           },
           required: ['definition'],
+          // Told apart by `status`: only an active workflow has events to send and timers.
+          oneOf: [
+            {
+              type: 'object',
+              title: 'Active',
+              properties: {
+                status: { type: 'string', const: 'active' },
+                allowedEvents: {
+                  type: 'array',
+                  description: 'The events this caller may send now, with the JSON Schema of their payloads',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      type: ref('schemas', `${prefix}EventType`),
+                      schema: {
+                        type: 'object',
+                        description: 'The JSON Schema of the payload',
+                        additionalProperties: {},
+                      },
+                    },
+                    required: ['type', 'schema'],
+                    additionalProperties: false,
+                  },
+                },
+                timers: jsonSchema(timers, 'output'),
+              },
+              required: ['status', 'allowedEvents', 'timers'],
+            },
+            {
+              type: 'object',
+              title: 'Finished',
+              properties: { status: { type: 'string', const: 'finished' } },
+              required: ['status'],
+            },
+          ],
         },
         open(jsonSchema(bundle.view.schema, 'output')),
       ],

@@ -490,14 +490,22 @@ describe('/docs', () => {
     expect(resolve(agentEvents.discriminator.mapping.APPROVED ?? '')).toMatchObject({ title: 'APPROVED (agent-task)' });
     const approved = schemas.AgentTaskApprovedPayload as { properties: Record<string, unknown> };
     expect(Object.keys(approved.properties).sort()).toEqual(['comment', 'planHash', 'planVersion']);
-    const view = schemas.AgentTaskView as { allOf: { properties?: Record<string, unknown> }[] };
+    type Part = {
+      properties?: Record<string, unknown>;
+      oneOf?: { title: string; properties: Record<string, unknown> }[];
+    };
+    const view = schemas.AgentTaskView as { allOf: Part[] };
     expect(Object.keys(view.allOf[2]?.properties ?? {})).toEqual(
       expect.arrayContaining(['task', 'plan', 'validation', 'approval', 'execution']),
     );
-    // The events a caller may send now are typed by the definition's own event types.
-    expect(view.allOf[1]?.properties?.allowedEvents).toMatchObject({
+    // Told apart by status: while active, the events a caller may send now, typed by the
+    // definition's own event types, and the timers; once finished, neither.
+    const [whileActive, finished] = view.allOf[1]?.oneOf ?? [];
+    expect(whileActive?.properties.allowedEvents).toMatchObject({
       items: { properties: { type: { $ref: '#/components/schemas/AgentTaskEventType' } } },
     });
+    expect(Object.keys(whileActive?.properties ?? {})).toEqual(['status', 'allowedEvents', 'timers']);
+    expect(finished?.properties).toEqual({ status: { type: 'string', const: 'finished' } });
     expect((schemas.AgentTaskEventType as { enum: string[] }).enum).toEqual(
       expect.arrayContaining(['PLAN_PROPOSED', 'APPROVED']),
     );

@@ -60,6 +60,10 @@ export async function driveSupport(agent: Client, approver: Client, input: Schem
   if (waiting.definition !== 'support@1' && waiting.definition !== 'support@2') {
     throw new Error(`a support workflow runs on ${waiting.definition}`);
   }
+  // Active, its view says what this caller may send now: the approval among them.
+  if (waiting.status !== 'active' || !waiting.allowedEvents.some((event) => event.type === 'APPROVED')) {
+    throw new Error('the approver may not approve');
+  }
   // The approver's queue lists it, with what its definition summarises.
   const queue = await approver.GET('/v1/workflows', {
     params: { query: { state: 'awaitingApproval', definition: 'support', limit: 200 } },

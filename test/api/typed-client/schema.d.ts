@@ -2,6 +2,7 @@
  * Generated from the OpenAPI document by openapi-typescript (test/api/typed-client/generate.ts):
  * do not edit. `WARDEN_WRITE_CLIENT_TYPES=1 npx vitest run test/api/typed-client.test.ts` writes it anew.
  */
+/* eslint-disable */
 export interface paths {
   '/v1/workflows': {
     parameters: {
@@ -529,17 +530,8 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
-      /** @enum {string} */
-      status: 'active' | 'finished';
       /** @description Leaf state paths (the final state once finished) */
       state: string[];
-      /** @description While active: the armed timers */
-      timers?: {
-        id: string;
-        /** Format: date-time */
-        dueAt: string;
-        inMs: number;
-      }[];
     };
     /** @description The creation input of support: Classify a request, gather policy and account evidence in parallel, recommend a refund, validate it, wait for a human approval, execute it exactly once in effect, notify the customer. */
     SupportCreateInput: {
@@ -678,186 +670,159 @@ export interface components {
       };
     };
     /** Customer support workflow */
-    SupportView: components['schemas']['PlatformView'] & {
-      /**
-       * @description `<id>@<version>` of the definition the workflow runs on: tells the views apart
-       * @enum {string}
-       */
-      definition: 'support@1' | 'support@2';
-      /** @description While active: the events this caller may send now, with the JSON Schema of their payloads */
-      allowedEvents?: {
-        type: components['schemas']['SupportEventType'];
-        /** @description The JSON Schema of the payload */
-        schema: {
-          [key: string]: unknown;
-        };
-      }[];
-      presentation?: components['schemas']['SupportPresentation'];
-    } & {
-      artifacts?: {
-        kind: string;
-        id: string;
-        hash: string;
-      }[];
-      evidence?: {
-        classification: {
-          /** @enum {string} */
-          category: 'billing' | 'access' | 'technical';
-          confidence: number;
-          artifact: {
-            id: string;
-            hash: string;
-          };
-          model: string;
-          promptVersion: string;
-        } | null;
-        policy: {
-          policyId: string;
-          policyVersion: string;
-          artifact: {
-            id: string;
-            hash: string;
-          };
-        } | null;
-        account: {
-          accountId: string;
-          artifact: {
-            id: string;
-            hash: string;
-          };
-        } | null;
-        recommendation: {
-          version: number;
-          contentHash: string;
-          /** @constant */
-          actionType: 'refund';
-          amount: number;
-          currency: string;
-          artifact: {
-            id: string;
-            hash: string;
-          };
-          model: string;
-          promptVersion: string;
-          /** @description The model’s rationale: supporting information for the approver, not proof */
-          rationale?: string;
-        } | null;
-        validation: {
-          recommendationVersion: number;
-          /** @enum {string} */
-          outcome: 'valid' | 'invalid' | 'unclear';
-          revisable: boolean;
-          findings: string[];
-          policyVersion: string;
-          validatorVersion: string;
-        } | null;
-        /** @description Validations superseded by a newer one or by a new recommendation, oldest first (the newest 10) */
-        validationHistory: {
-          recommendationVersion: number;
-          /** @enum {string} */
-          outcome: 'valid' | 'invalid' | 'unclear';
-          revisable: boolean;
-          findings: string[];
-          policyVersion: string;
-          validatorVersion: string;
-        }[];
-        fraud: {
-          /** @enum {string} */
-          status: 'cleared' | 'suspected' | 'notScreened';
-          recommendationVersion: number | null;
-          score: number | null;
-          reasons: string[];
-          artifact: {
-            id: string;
-            hash: string;
-          } | null;
-        } | null;
-        approval: {
-          approverId: string;
-          approverTenantId: string;
-          approverLimit: number;
-          recommendationVersion: number;
-          contentHash: string;
-          amount: number;
-          at: number;
-        } | null;
-      };
-      manualReview?: {
-        reason: string;
-        step: string;
-        detail: string | null;
-        openedAt: number;
-        deadline: number;
-        overdue: boolean;
-        owner: string;
-        openQuestions: string[];
-        allowedCommands: string[];
-        evidence: string[];
-        cancellable: boolean;
-      } | null;
-      /** @description The last manual review the workflow left, as it was when closed */
-      lastReview?: {
-        reason: string;
-        step: string;
-        detail: string | null;
-        openedAt: number;
-        deadline: number;
-        overdue: boolean;
-        owner: string;
-        openQuestions: string[];
-        allowedCommands: string[];
-        evidence: string[];
-        cancellable: boolean;
-        closedAt: number;
-        closedBy: string;
-        /** @description The event that closed it */
-        closedWith: string;
-      } | null;
-      cancellation?: {
-        requestedBy: string;
-        reason: string;
-        at: number;
-        /** @enum {string} */
-        status: 'pending' | 'honoured' | 'declinedActionExecuted';
-      } | null;
-      /** @description Every cancellation request with its reason, oldest first (the newest 10) */
-      cancellationRequests?: {
-        requestedBy: string;
-        reason: string;
-        at: number;
-      }[];
-      action?: {
-        /** @enum {string} */
-        status: 'notStarted' | 'inFlight' | 'unknown' | 'executed' | 'notFound' | 'failed' | 'voided';
-        idempotencyKey: string | null;
-      };
-      result?: {
+    SupportView: components['schemas']['PlatformView'] &
+      ({
         /**
-         * @description The final state the workflow ended in
+         * @description `<id>@<version>` of the definition the workflow runs on: tells the views apart
          * @enum {string}
          */
-        outcome: 'completed' | 'resolvedByReviewer' | 'rejected' | 'cancelled' | 'failed' | 'failedCompensated';
-        receipts: {
-          action: {
-            providerOperationId: string;
-            idempotencyKey: string;
+        definition: 'support@1' | 'support@2';
+        presentation?: components['schemas']['SupportPresentation'];
+      } & (
+        | {
+            /** @constant */
+            status: 'active';
+            /** @description The events this caller may send now, with the JSON Schema of their payloads */
+            allowedEvents: {
+              type: components['schemas']['SupportEventType'];
+              /** @description The JSON Schema of the payload */
+              schema: {
+                [key: string]: unknown;
+              };
+            }[];
+            /** @description The armed timers */
+            timers: {
+              id: string;
+              /** Format: date-time */
+              dueAt: string;
+              inMs: number;
+            }[];
+          }
+        | {
+            /** @constant */
+            status: 'finished';
+          }
+      )) & {
+        artifacts?: {
+          kind: string;
+          id: string;
+          hash: string;
+        }[];
+        evidence?: {
+          classification: {
+            /** @enum {string} */
+            category: 'billing' | 'access' | 'technical';
+            confidence: number;
+            artifact: {
+              id: string;
+              hash: string;
+            };
+            model: string;
+            promptVersion: string;
+          } | null;
+          policy: {
+            policyId: string;
+            policyVersion: string;
+            artifact: {
+              id: string;
+              hash: string;
+            };
+          } | null;
+          account: {
+            accountId: string;
+            artifact: {
+              id: string;
+              hash: string;
+            };
+          } | null;
+          recommendation: {
+            version: number;
+            contentHash: string;
+            /** @constant */
+            actionType: 'refund';
             amount: number;
             currency: string;
-            /** @constant */
-            status: 'succeeded';
+            artifact: {
+              id: string;
+              hash: string;
+            };
+            model: string;
+            promptVersion: string;
+            /** @description The model’s rationale: supporting information for the approver, not proof */
+            rationale?: string;
           } | null;
-          notification: {
-            deliveryId: string;
-            deliveryKey: string;
-            channel: string;
+          validation: {
+            recommendationVersion: number;
+            /** @enum {string} */
+            outcome: 'valid' | 'invalid' | 'unclear';
+            revisable: boolean;
+            findings: string[];
+            policyVersion: string;
+            validatorVersion: string;
           } | null;
-          compensation: {
-            providerOperationId: string;
-            idempotencyKey: string;
-            reason: string;
+          /** @description Validations superseded by a newer one or by a new recommendation, oldest first (the newest 10) */
+          validationHistory: {
+            recommendationVersion: number;
+            /** @enum {string} */
+            outcome: 'valid' | 'invalid' | 'unclear';
+            revisable: boolean;
+            findings: string[];
+            policyVersion: string;
+            validatorVersion: string;
+          }[];
+          fraud: {
+            /** @enum {string} */
+            status: 'cleared' | 'suspected' | 'notScreened';
+            recommendationVersion: number | null;
+            score: number | null;
+            reasons: string[];
+            artifact: {
+              id: string;
+              hash: string;
+            } | null;
+          } | null;
+          approval: {
+            approverId: string;
+            approverTenantId: string;
+            approverLimit: number;
+            recommendationVersion: number;
+            contentHash: string;
+            amount: number;
+            at: number;
           } | null;
         };
-        cancellation: {
+        manualReview?: {
+          reason: string;
+          step: string;
+          detail: string | null;
+          openedAt: number;
+          deadline: number;
+          overdue: boolean;
+          owner: string;
+          openQuestions: string[];
+          allowedCommands: string[];
+          evidence: string[];
+          cancellable: boolean;
+        } | null;
+        /** @description The last manual review the workflow left, as it was when closed */
+        lastReview?: {
+          reason: string;
+          step: string;
+          detail: string | null;
+          openedAt: number;
+          deadline: number;
+          overdue: boolean;
+          owner: string;
+          openQuestions: string[];
+          allowedCommands: string[];
+          evidence: string[];
+          cancellable: boolean;
+          closedAt: number;
+          closedBy: string;
+          /** @description The event that closed it */
+          closedWith: string;
+        } | null;
+        cancellation?: {
           requestedBy: string;
           reason: string;
           at: number;
@@ -865,42 +830,86 @@ export interface components {
           status: 'pending' | 'honoured' | 'declinedActionExecuted';
         } | null;
         /** @description Every cancellation request with its reason, oldest first (the newest 10) */
-        cancellationRequests: {
+        cancellationRequests?: {
           requestedBy: string;
           reason: string;
           at: number;
         }[];
-        resolution: {
-          by: string;
-          kind: string;
-          text: string;
-          evidence: string[];
-        } | null;
-        evidence: {
-          kind: string;
-          id: string;
-          hash: string;
-        }[];
-        /** @description The versions of everything that produced the result */
-        versions: {
-          /** @description `<id>@<version>` */
-          definition: string;
-          classificationModel: string | null;
-          classificationPrompt: string | null;
-          recommendationModel: string | null;
-          recommendationPrompt: string | null;
-          /** @description `<policy id>@<policy version>` */
-          policy: string | null;
-          validator: string | null;
+        action?: {
+          /** @enum {string} */
+          status: 'notStarted' | 'inFlight' | 'unknown' | 'executed' | 'notFound' | 'failed' | 'voided';
+          idempotencyKey: string | null;
         };
+        result?: {
+          /**
+           * @description The final state the workflow ended in
+           * @enum {string}
+           */
+          outcome: 'completed' | 'resolvedByReviewer' | 'rejected' | 'cancelled' | 'failed' | 'failedCompensated';
+          receipts: {
+            action: {
+              providerOperationId: string;
+              idempotencyKey: string;
+              amount: number;
+              currency: string;
+              /** @constant */
+              status: 'succeeded';
+            } | null;
+            notification: {
+              deliveryId: string;
+              deliveryKey: string;
+              channel: string;
+            } | null;
+            compensation: {
+              providerOperationId: string;
+              idempotencyKey: string;
+              reason: string;
+            } | null;
+          };
+          cancellation: {
+            requestedBy: string;
+            reason: string;
+            at: number;
+            /** @enum {string} */
+            status: 'pending' | 'honoured' | 'declinedActionExecuted';
+          } | null;
+          /** @description Every cancellation request with its reason, oldest first (the newest 10) */
+          cancellationRequests: {
+            requestedBy: string;
+            reason: string;
+            at: number;
+          }[];
+          resolution: {
+            by: string;
+            kind: string;
+            text: string;
+            evidence: string[];
+          } | null;
+          evidence: {
+            kind: string;
+            id: string;
+            hash: string;
+          }[];
+          /** @description The versions of everything that produced the result */
+          versions: {
+            /** @description `<id>@<version>` */
+            definition: string;
+            classificationModel: string | null;
+            classificationPrompt: string | null;
+            recommendationModel: string | null;
+            recommendationPrompt: string | null;
+            /** @description `<policy id>@<policy version>` */
+            policy: string | null;
+            validator: string | null;
+          };
+        };
+      } & {
+        /**
+         * @description discriminator enum property added by openapi-typescript
+         * @enum {string}
+         */
+        definition: 'support@1' | 'support@2';
       };
-    } & {
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      definition: 'support@1' | 'support@2';
-    };
     /** @description The creation input of agent-task: An AI agent proposes one catalogue operation; code validates it, a person approves the exact plan version, and it executes once under an idempotency key. */
     AgentTaskCreateInput: {
       task: {
@@ -997,91 +1006,108 @@ export interface components {
       };
     };
     /** Agent task workflow */
-    AgentTaskView: components['schemas']['PlatformView'] & {
-      /**
-       * @description `<id>@<version>` of the definition the workflow runs on: tells the views apart
-       * @enum {string}
-       */
-      definition: 'agent-task@1';
-      /** @description While active: the events this caller may send now, with the JSON Schema of their payloads */
-      allowedEvents?: {
-        type: components['schemas']['AgentTaskEventType'];
-        /** @description The JSON Schema of the payload */
-        schema: {
-          [key: string]: unknown;
-        };
-      }[];
-      presentation?: components['schemas']['AgentTaskPresentation'];
-    } & {
-      task: {
-        title: string;
-        instructions: string;
-        requestedOperation: string | null;
-        dataAsOf: string | null;
-        requesterId: string;
-      };
-      plan: {
-        version: number;
-        hash: string;
-        operation: string;
-        parameters: {
-          [key: string]: unknown;
-        };
-        /** @description The model’s rationale: supporting information for the approver, not proof */
-        rationale: string;
-        model: string;
-        promptVersion: string;
-        inCatalogue: boolean;
-        idempotent: boolean;
-        reversible: boolean;
-      } | null;
-      validation: {
-        planVersion: number;
-        ok: boolean;
-        reasons: string[];
-        policyVersion: string;
-      } | null;
-      approval: {
-        approverId: string;
-        planVersion: number;
-        planHash: string;
-        at: number;
-      } | null;
-      execution: {
-        /** @enum {string} */
-        status: 'notStarted' | 'inFlight' | 'unknown' | 'notFound' | 'voided' | 'failed' | 'succeeded';
-        idempotencyKey: string | null;
-        receipt: {
-          executionId: string;
-          idempotencyKey: string;
-          operation: string;
-          parametersHash: string;
-          executedAt: number;
-        } | null;
-        failure: string | null;
-        attempts: number;
-        maxAttempts: number;
-      };
-      escalation: {
-        reason: string;
-        detail: string | null;
-        step: string;
-      } | null;
-      outcome: {
+    AgentTaskView: components['schemas']['PlatformView'] &
+      ({
         /**
-         * @description The final state the task ended in
+         * @description `<id>@<version>` of the definition the workflow runs on: tells the views apart
          * @enum {string}
          */
-        kind: 'completed' | 'validationFailed' | 'rejected' | 'cancelled' | 'failed';
-        detail: string | null;
-      } | null;
-    } & {
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      definition: 'agent-task@1';
-    };
+        definition: 'agent-task@1';
+        presentation?: components['schemas']['AgentTaskPresentation'];
+      } & (
+        | {
+            /** @constant */
+            status: 'active';
+            /** @description The events this caller may send now, with the JSON Schema of their payloads */
+            allowedEvents: {
+              type: components['schemas']['AgentTaskEventType'];
+              /** @description The JSON Schema of the payload */
+              schema: {
+                [key: string]: unknown;
+              };
+            }[];
+            /** @description The armed timers */
+            timers: {
+              id: string;
+              /** Format: date-time */
+              dueAt: string;
+              inMs: number;
+            }[];
+          }
+        | {
+            /** @constant */
+            status: 'finished';
+          }
+      )) & {
+        task: {
+          title: string;
+          instructions: string;
+          requestedOperation: string | null;
+          dataAsOf: string | null;
+          requesterId: string;
+        };
+        plan: {
+          version: number;
+          hash: string;
+          operation: string;
+          parameters: {
+            [key: string]: unknown;
+          };
+          /** @description The model’s rationale: supporting information for the approver, not proof */
+          rationale: string;
+          model: string;
+          promptVersion: string;
+          inCatalogue: boolean;
+          idempotent: boolean;
+          reversible: boolean;
+        } | null;
+        validation: {
+          planVersion: number;
+          ok: boolean;
+          reasons: string[];
+          policyVersion: string;
+        } | null;
+        approval: {
+          approverId: string;
+          planVersion: number;
+          planHash: string;
+          at: number;
+        } | null;
+        execution: {
+          /** @enum {string} */
+          status: 'notStarted' | 'inFlight' | 'unknown' | 'notFound' | 'voided' | 'failed' | 'succeeded';
+          idempotencyKey: string | null;
+          receipt: {
+            executionId: string;
+            idempotencyKey: string;
+            operation: string;
+            parametersHash: string;
+            executedAt: number;
+          } | null;
+          failure: string | null;
+          attempts: number;
+          maxAttempts: number;
+        };
+        escalation: {
+          reason: string;
+          detail: string | null;
+          step: string;
+        } | null;
+        outcome: {
+          /**
+           * @description The final state the task ended in
+           * @enum {string}
+           */
+          kind: 'completed' | 'validationFailed' | 'rejected' | 'cancelled' | 'failed';
+          detail: string | null;
+        } | null;
+      } & {
+        /**
+         * @description discriminator enum property added by openapi-typescript
+         * @enum {string}
+         */
+        definition: 'agent-task@1';
+      };
     /** @description The creation input of loan: Parallel identity and credit checks, a model-drafted memo, an underwriter’s approval, a disbursement exactly once. */
     LoanCreateInput: {
       applicantId: string;
@@ -1107,34 +1133,51 @@ export interface components {
       | 'ESCALATE'
       | 'START';
     /** Loan application workflow */
-    LoanView: components['schemas']['PlatformView'] & {
-      /**
-       * @description `<id>@<version>` of the definition the workflow runs on: tells the views apart
-       * @enum {string}
-       */
-      definition: 'loan@1';
-      /** @description While active: the events this caller may send now, with the JSON Schema of their payloads */
-      allowedEvents?: {
-        type: components['schemas']['LoanEventType'];
-        /** @description The JSON Schema of the payload */
-        schema: {
-          [key: string]: unknown;
-        };
-      }[];
-    } & {
-      amount: number;
-      identityVerified: boolean | null;
-      creditScore: number | null;
-      memo: unknown;
-      decidedBy: string | null;
-      disbursement: string | null;
-    } & {
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      definition: 'loan@1';
-    };
+    LoanView: components['schemas']['PlatformView'] &
+      ({
+        /**
+         * @description `<id>@<version>` of the definition the workflow runs on: tells the views apart
+         * @enum {string}
+         */
+        definition: 'loan@1';
+      } & (
+        | {
+            /** @constant */
+            status: 'active';
+            /** @description The events this caller may send now, with the JSON Schema of their payloads */
+            allowedEvents: {
+              type: components['schemas']['LoanEventType'];
+              /** @description The JSON Schema of the payload */
+              schema: {
+                [key: string]: unknown;
+              };
+            }[];
+            /** @description The armed timers */
+            timers: {
+              id: string;
+              /** Format: date-time */
+              dueAt: string;
+              inMs: number;
+            }[];
+          }
+        | {
+            /** @constant */
+            status: 'finished';
+          }
+      )) & {
+        amount: number;
+        identityVerified: boolean | null;
+        creditScore: number | null;
+        memo: unknown;
+        decidedBy: string | null;
+        disbursement: string | null;
+      } & {
+        /**
+         * @description discriminator enum property added by openapi-typescript
+         * @enum {string}
+         */
+        definition: 'loan@1';
+      };
     /** @description What a queue item of support shows (its view.summary) */
     SupportQueueSummary: {
       customerId: string;
