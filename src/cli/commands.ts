@@ -126,7 +126,8 @@ export const commands = {
     synopsis: 'reindex',
     about: [
       'one-off after upgrading: move the queue entries of earlier versions (indexed',
-      'per tenant and state) into one index per tenant, definition and state (REDIS_URL)',
+      'per tenant and state) into one index per tenant, definition and state, and',
+      'rebuild the exact queue counts (warden_queue_workflows) from the indexes (REDIS_URL)',
     ],
     options: {},
     args: [0, 0],

@@ -37,7 +37,6 @@ export const principalSchema = z.strictObject({
 
 export type Principal = z.infer<typeof principalSchema>;
 
-/** The role of Warden's workers, in-process or external: the only role that may report a job's result. */
 /**
  * A claim of the principal's token as `schema` reads it; null when the token has none or one the
  * schema refuses. The platform hands claims over unread: a workflow reads each through its schema,
@@ -49,6 +48,7 @@ export function claimOf<T>(principal: Pick<Principal, 'claims'>, name: string, s
   return parsed.success ? parsed.data : null;
 }
 
+/** The role of Warden's workers, in-process or external: the only role that may report a job's result. */
 export const workerRole = 'worker';
 
 /** A worker service (in-process or external): the sender of a job's results and its dead letter. */

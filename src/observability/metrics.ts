@@ -86,7 +86,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     // decided), whose meaning dashboards that sum it over the processes rely on: a metric of its own.
     new Gauge({
       name: 'warden_queue_workflows',
-      help: `Workflows in each queue state (one people work from, as its definition lists its queues) across the whole deployment, every tenant, by definition and state: read from the store's queue counts at most every ${queueMaxAgeMs / 1000} s. Every process reports the same number: aggregate with max, not sum.`,
+      help: `Workflows in each queue state (one people work from, as its definition lists its queues) across the whole deployment, every tenant, by definition and state: read from the store's queue counts at most every ${queueMaxAgeMs / 1000} s. Every process reports the same number: aggregate with max, not sum. After an upgrade from a version without the counts, run warden reindex once (until then a count may be short, even negative).`,
       labelNames: ['definition', 'state'] as const,
       registers,
       async collect() {
