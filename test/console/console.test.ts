@@ -54,6 +54,18 @@ async function call(method: string, path: string, token: string, body?: unknown)
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+/** A refund request for `order` (the agent's): what the console shows, once its recommendation awaits approval. */
+const refundRequest = (order: string) => ({
+  request: {
+    customerId: 'cust-1',
+    subject: 'Charged twice',
+    message: `I was billed twice for order ${order}.`,
+    orderId: order,
+    requestedAmount: 25,
+    currency: 'EUR',
+  },
+});
+
 async function awaitingApproval(id: string) {
   const until = Date.now() + 15_000;
   for (;;) {
@@ -127,16 +139,7 @@ beforeAll(async () => {
     claims: { approvalLimit: 10 },
   });
   for (const order of ['A-100', 'A-101', 'A-102']) {
-    const { status, body } = await call('POST', '/v1/workflows', tokens.agent, {
-      request: {
-        customerId: 'cust-1',
-        subject: 'Charged twice',
-        message: `I was billed twice for order ${order}.`,
-        orderId: order,
-        requestedAmount: 25,
-        currency: 'EUR',
-      },
-    });
+    const { status, body } = await call('POST', '/v1/workflows', tokens.agent, refundRequest(order));
     expect(status).toBe(201);
     workflows.push(body.workflowId as string);
   }
@@ -514,16 +517,7 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('shows a manual review in its queue and focused: the state, where it came from, where it may go', async () => {
-    const { body } = await call('POST', '/v1/workflows', tokens.agent, {
-      request: {
-        customerId: 'cust-1',
-        subject: 'Charged twice',
-        message: 'I was billed twice for order A-107.',
-        orderId: 'A-107',
-        requestedAmount: 25,
-        currency: 'EUR',
-      },
-    });
+    const { body } = await call('POST', '/v1/workflows', tokens.agent, refundRequest('A-107'));
     const id = body.workflowId as string;
     await awaitingApproval(id);
     const escalated = await call('POST', `/v1/workflows/${id}/events`, tokens.approver, {
@@ -598,16 +592,7 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('follows a workflow with an EventSource on a stream ticket, and renews the ticket when it expires', async () => {
-    const { body } = await call('POST', '/v1/workflows', tokens.agent, {
-      request: {
-        customerId: 'cust-1',
-        subject: 'Charged twice',
-        message: 'I was billed twice for order A-108.',
-        orderId: 'A-108',
-        requestedAmount: 25,
-        currency: 'EUR',
-      },
-    });
+    const { body } = await call('POST', '/v1/workflows', tokens.agent, refundRequest('A-108'));
     const id = body.workflowId as string;
     await awaitingApproval(id);
     await signIn(tokens.approver);
