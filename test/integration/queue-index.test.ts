@@ -183,7 +183,9 @@ describe('the warden reindex command', () => {
       const lines: string[] = [];
       const config = loadConfig({ REDIS_URL: redisUrl, WARDEN_PREFIX: r.prefix, WARDEN_SHARDS: '16' });
       expect(await reindex(config, (line) => lines.push(line))).toBe(0);
-      expect(lines).toEqual(['moved 1 queue entries into per-definition indexes; dropped 1 stale ones; queue counts rebuilt']);
+      expect(lines).toEqual([
+        'moved 1 queue entries into per-definition indexes; dropped 1 stale ones; queue counts rebuilt',
+      ]);
       expect(await r.queue('stamp', 'stamping')).toEqual([[stamp.workflowId, 5]]);
     } finally {
       await r.world.cleanup();
