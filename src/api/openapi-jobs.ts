@@ -19,6 +19,12 @@ const claimedJob = z.object({
   deliveries: z.number().int().describe('1 on the first claim'),
   leaseToken: z.string().describe('Send it with every heartbeat and with the result'),
   leaseExpiresAt: z.number().int().describe('Ms since the epoch; heartbeat before then'),
+  traceparent: z
+    .string()
+    .optional()
+    .describe(
+      'The W3C trace context of the step that requested the job, when it was traced: send it back as the `traceparent` header of the result to continue the trace',
+    ),
 });
 
 const jobResult = z.object({

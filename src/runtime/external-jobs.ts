@@ -47,6 +47,11 @@ export interface ClaimedJob {
   leaseToken: string;
   /** Ms since the epoch; heartbeat before then. */
   leaseExpiresAt: number;
+  /**
+   * The W3C trace context of the step that requested the job, when it was traced: send it back as
+   * the `traceparent` header of the result, and the workflow's trace goes on through the worker.
+   */
+  traceparent?: string;
 }
 
 export const failureSchema = z.strictObject({
@@ -160,6 +165,7 @@ export function createExternalJobs(options: ExternalJobsOptions) {
       deliveries: job.deliveries,
       leaseToken,
       leaseExpiresAt,
+      ...(message.traceparent ? { traceparent: message.traceparent } : {}),
     };
   }
 

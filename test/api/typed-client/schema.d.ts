@@ -2485,6 +2485,8 @@ export interface components {
         leaseToken: string;
         /** @description Ms since the epoch; heartbeat before then */
         leaseExpiresAt: number;
+        /** @description The W3C trace context of the step that requested the job, when it was traced: send it back as the `traceparent` header of the result to continue the trace */
+        traceparent?: string;
       }[];
     };
     HeartbeatBody: {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setupTracing, tracesUrl, type Tracing } from '../../../src/observability/index.ts';
 import { createLogger } from '../../../src/observability/logger.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { apiWorld, refundRequest } from '../../api/support.ts';
 import { testApi } from './api.ts';
 import { testRuntime } from './runtime.ts';
 
@@ -103,6 +104,50 @@ describe('tracing', () => {
       ]),
     );
     expect(jobs[0]).not.toHaveProperty('traceparent');
+  });
+
+  it("hands an external worker the trace of the step that requested its job, and its result's traceparent continues it", async () => {
+    const w = await apiWorld({}, { WARDEN_EXTERNAL_EFFECTS: 'support:requestClassification' });
+    try {
+      const traceId = '0af7651916cd43dd8448eb211c80319c';
+      const created = await w.call('POST', '/v1/workflows', {
+        token: w.tokens.agent,
+        body: refundRequest,
+        headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+      });
+      expect(created.status).toBe(201);
+      const { workflowId } = await w.json<{ workflowId: string }>(created);
+      type Claimed = { jobId: string; workflowId: string; leaseToken: string; traceparent?: string };
+      let job: Claimed | undefined;
+      for (let tries = 0; !job && tries < 20; tries++) {
+        const claimed = await w.call('POST', '/v1/jobs/claim', {
+          token: w.tokens.worker,
+          body: { queues: ['support:requestClassification'], max: 8, waitMs: 500 },
+        });
+        job = (await w.json<{ jobs: Claimed[] }>(claimed)).jobs.find((j) => j.workflowId === workflowId);
+      }
+      expect(job?.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+      const result = {
+        type: 'CLASSIFIED',
+        payload: {
+          jobId: job?.jobId,
+          category: 'billing',
+          confidence: 0.95,
+          artifact: { id: 'a1', hash: 'sha256:00' },
+        },
+      };
+      await w.call('POST', `/v1/jobs/${encodeURIComponent(job?.jobId ?? '')}/complete`, {
+        token: w.tokens.worker,
+        body: { leaseToken: job?.leaseToken, result },
+        headers: { traceparent: job?.traceparent ?? '' },
+      });
+      const completed = exporter
+        .getFinishedSpans()
+        .find((s) => s.attributes['url.path']?.toString().endsWith('/complete'));
+      expect(completed?.spanContext().traceId).toBe(traceId);
+    } finally {
+      await w.stop();
+    }
   });
 
   it('writes the trace and span ids on every log line inside a span', () => {
