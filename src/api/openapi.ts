@@ -16,13 +16,11 @@ import {
   headerPattern,
   responseComponents,
   ok,
-  eventComponents,
-  createBodySchemas,
-  workflowComponents,
   errorCodes,
   type JsonSchema,
   type OpenApiDocument,
 } from './openapi-components.ts';
+import { createBodySchemas, eventComponents, workflowComponents } from './openapi-definitions.ts';
 import { statusOf, type ErrorCode } from './errors.ts';
 import {
   bodyCodes,
