@@ -34,8 +34,8 @@ export function createApp(deps: ApiDeps) {
     const header = request.header('Authorization');
     const reading = request.method === 'GET' || request.method === 'HEAD';
     const ticket = header === undefined && reading ? request.query('ticket') : undefined;
-    const stream = streamPath.exec(request.path);
     // A workflow id is `[A-Za-z0-9_-]`: the segment is compared as sent, never decoded.
+    const stream = ticket === undefined ? null : streamPath.exec(request.path);
     if (ticket !== undefined && stream?.[1] && deps.auth.tickets) {
       return Promise.resolve(deps.auth.tickets.redeem(ticket, stream[1]));
     }

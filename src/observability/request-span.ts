@@ -33,7 +33,8 @@ export function traceRequest<E extends TracedRequestEnv, P extends string, I ext
 ): Promise<void> {
   if (untraced.has(c.req.path)) return next();
   // The caller's trace, if it sent one (the propagator registered with the provider reads it).
-  const parent = propagation.extract(context.active(), c.req.header());
+  // Asked per header (`traceparent`, `tracestate`): no record of every header built per request.
+  const parent = propagation.extract(context.active(), c.req, { get: (req, key) => req.header(key), keys: () => [] });
   const attributes = {
     'http.request.method': c.req.method,
     'url.path': c.req.path,
