@@ -45,6 +45,20 @@ const kinds: StoreKind[] = ['memory', 'redis', 'cluster'];
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
 const worker = { ...clerk, id: 'w', kind: 'service' as const, roles: ['worker'] };
 
+/** A worker's classification of a support workflow: the result of its classify job in flight. */
+const classified = (context: Parameters<typeof jobsInFlight>[0]) => ({
+  type: 'CLASSIFIED',
+  eventId: 'classified-1',
+  payload: {
+    jobId: jobsInFlight(context).classify,
+    category: 'billing',
+    confidence: 0.9,
+    artifact: { id: 'a', hash: `sha256:${'0'.repeat(64)}` },
+    model: 'm',
+    promptVersion: 'p',
+  },
+});
+
 describe.each(kinds)('the %s store', (kind) => {
   let world: World;
 
@@ -195,18 +209,7 @@ describe.each(kinds)('the %s store', (kind) => {
     fresh();
     const record = await createSupport(world);
     const context = await contextOf(world, record.workflowId);
-    const event = {
-      type: 'CLASSIFIED',
-      eventId: 'classified-1',
-      payload: {
-        jobId: jobsInFlight(context).classify,
-        category: 'billing',
-        confidence: 0.9,
-        artifact: { id: 'a', hash: `sha256:${'0'.repeat(64)}` },
-        model: 'm',
-        promptVersion: 'p',
-      },
-    };
+    const event = classified(context);
     const first = await applyAs(world.engine, record.workflowId, event, principals.worker);
     expect(first).toMatchObject({ outcome: 'accepted', record: { version: 3 } });
     const second = await applyAs(world.engine, record.workflowId, event, principals.worker);
@@ -475,20 +478,9 @@ describe.each(kinds)('the %s store', (kind) => {
 
     // An engine commit moves one on; the event sent again is a duplicate.
     const context = await contextOf(world, a);
-    const classified = {
-      type: 'CLASSIFIED',
-      eventId: 'classified-1',
-      payload: {
-        jobId: jobsInFlight(context).classify,
-        category: 'billing',
-        confidence: 0.9,
-        artifact: { id: 'a', hash: `sha256:${'0'.repeat(64)}` },
-        model: 'm',
-        promptVersion: 'p',
-      },
-    };
-    expect(await applyAs(world.engine, a, classified, principals.worker)).toMatchObject({ outcome: 'accepted' });
-    expect(await applyAs(world.engine, a, classified, principals.worker)).toMatchObject({ outcome: 'duplicate' });
+    const classifiedEvent = classified(context);
+    expect(await applyAs(world.engine, a, classifiedEvent, principals.worker)).toMatchObject({ outcome: 'accepted' });
+    expect(await applyAs(world.engine, a, classifiedEvent, principals.worker)).toMatchObject({ outcome: 'duplicate' });
     const [next] = (await world.store.load(a))?.statePaths ?? [];
     expect(next).not.toBe(attempting);
     expect(await counts()).toMatchObject({ [attempting]: 2, [next!]: 1 });
