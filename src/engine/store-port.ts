@@ -195,8 +195,12 @@ export interface WorkflowStore {
   countByState(queues: readonly { definitionId: string; statePath: string }[]): Promise<number[]>;
   /** Moves timers due at `now` into their shard's outbox, atomically; returns how many moved. */
   claimDueTimers(shard: number, now: number, limit: number): Promise<number>;
-  /** The earliest due time of any armed timer of the shard, or null. */
-  nextTimerDue(shard: number): Promise<number | null>;
+  /**
+   * The earliest due time of any armed timer of each shard, or null, in the order asked. One
+   * command for them all on a standalone Redis: what an idle timer service costs does not grow
+   * with the number of shards.
+   */
+  nextTimersDue(shards: readonly number[]): Promise<(number | null)[]>;
   /** New outbox entries of these shards for this consumer. */
   readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]>;
   /** Entries delivered to some consumer and not acknowledged for `minIdleMs`, now delivered to `consumer`. */
@@ -208,22 +212,34 @@ export interface WorkflowStore {
   deadLetter(entry: OutboxEntry, reason: string): Promise<void>;
   /** The dead-lettered entries of a shard, oldest first (for operators). */
   deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]>;
-  /** Trims acknowledged entries below the oldest pending (or undelivered) one; returns how many went. */
-  trimOutbox(shard: number): Promise<number>;
   /**
-   * Folds up to `limit` workflows of the shard that finished before `finishedBefore` into their
-   * compact archive; reads see no difference. Returns how many were archived.
+   * Trims each shard's acknowledged entries below its oldest pending (or undelivered) one; returns
+   * how many went. One command for every shard on a standalone Redis.
    */
-  archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number>;
+  trimOutboxes(shards: readonly number[]): Promise<number>;
+  /**
+   * Folds up to `limit` workflows of each shard that finished before `finishedBefore` into their
+   * compact archive; reads see no difference. Returns how many were archived. Finding them is one
+   * command for every shard on a standalone Redis.
+   */
+  archiveFinished(shards: readonly number[], finishedBefore: number, limit: number): Promise<number>;
   putArtifact(artifact: Artifact): Promise<void>;
   getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null>;
   /**
-   * Takes or renews the shard's lease of `role` for `owner` for `ttlMs`; false when another owner
-   * holds it. Each role (`worker`, `timers`) leases every shard separately.
+   * Renews for `ttlMs` the leases of `role` on these shards that `owner` holds, and takes free ones
+   * in the order given while it holds fewer than `most` of them (default: all); returns the shards
+   * held afterwards. Each role (`worker`, `timers`) leases every shard separately. One command on
+   * a standalone Redis, however many shards: renewing every lease costs an idle process one call.
    */
-  acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean>;
-  /** Gives the role's lease of the shard up if `owner` holds it. */
-  releaseLease(role: string, shard: number, owner: string): Promise<void>;
+  acquireLeases(
+    role: string,
+    shards: readonly number[],
+    owner: string,
+    ttlMs: number,
+    most?: number,
+  ): Promise<number[]>;
+  /** Gives the role's leases of the shards up where `owner` holds them. */
+  releaseLeases(role: string, shards: readonly number[], owner: string): Promise<void>;
   /** Records that process `owner` of `role` is alive at `now`; returns how many of the role's processes were alive within `ttlMs`. */
   heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number>;
   /** Forgets a process of `role` (on shutdown). */

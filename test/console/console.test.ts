@@ -420,7 +420,7 @@ describe('the operator console in Chromium', { timeout: 60_000 }, () => {
   it('keeps the evidence and the audit artifacts of an archived workflow', async () => {
     const id = workflows[0] as string;
     const store = (system as System).store;
-    expect(await store.archiveFinished(shardOf(id) as number, Date.now() + 60_000, 100)).toBeGreaterThan(0);
+    expect(await store.archiveFinished([shardOf(id) as number], Date.now() + 60_000, 100)).toBeGreaterThan(0);
     await page.goto(`${origin}/console#/workflows/${id}`);
     await page.reload();
     await page.waitForSelector('#diagram[data-active="completed"] svg');

@@ -307,12 +307,16 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(due.length);
   }
 
-  nextTimerDue(shardNumber: number): Promise<number | null> {
-    let next: number | null = null;
-    for (const timer of this.shard(shardNumber).timers.values()) {
-      if (next === null || timer.dueAt < next) next = timer.dueAt;
-    }
-    return Promise.resolve(next);
+  nextTimersDue(shards: readonly number[]): Promise<(number | null)[]> {
+    return Promise.resolve(
+      shards.map((shardNumber) => {
+        let next: number | null = null;
+        for (const timer of this.shard(shardNumber).timers.values()) {
+          if (next === null || timer.dueAt < next) next = timer.dueAt;
+        }
+        return next;
+      }),
+    );
   }
 
   readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
@@ -379,13 +383,17 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(0);
   }
 
-  trimOutbox(n: number): Promise<number> {
-    const shard = this.shard(n);
-    const oldestPending = Math.min(...shard.pending.keys());
-    const threshold = Math.min(oldestPending, shard.lastDelivered + 1);
-    const before = shard.outbox.length;
-    shard.outbox = shard.outbox.filter((item) => item.seq >= threshold);
-    return Promise.resolve(before - shard.outbox.length);
+  trimOutboxes(shards: readonly number[]): Promise<number> {
+    let removed = 0;
+    for (const n of shards) {
+      const shard = this.shard(n);
+      const oldestPending = Math.min(...shard.pending.keys());
+      const threshold = Math.min(oldestPending, shard.lastDelivered + 1);
+      const before = shard.outbox.length;
+      shard.outbox = shard.outbox.filter((item) => item.seq >= threshold);
+      removed += before - shard.outbox.length;
+    }
+    return Promise.resolve(removed);
   }
 
   putArtifact(artifact: Artifact): Promise<void> {
@@ -403,18 +411,32 @@ export class MemoryStore implements WorkflowStore {
   /** Live processes by role: owner → last heartbeat. */
   private readonly processes = new Map<string, Map<string, number>>();
 
-  acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean> {
+  acquireLeases(
+    role: string,
+    shards: readonly number[],
+    owner: string,
+    ttlMs: number,
+    most = shards.length,
+  ): Promise<number[]> {
     const now = this.clock();
-    const key = `${role} ${shard}`;
-    const lease = this.leases.get(key);
-    if (lease && lease.owner !== owner && lease.until > now) return Promise.resolve(false);
-    this.leases.set(key, { owner, until: now + ttlMs });
-    return Promise.resolve(true);
+    const held: number[] = [];
+    for (const shard of shards) {
+      const key = `${role} ${shard}`;
+      const lease = this.leases.get(key);
+      const live = lease !== undefined && lease.until > now;
+      if ((live && lease.owner === owner) || (!live && held.length < most)) {
+        this.leases.set(key, { owner, until: now + ttlMs });
+        held.push(shard);
+      }
+    }
+    return Promise.resolve(held);
   }
 
-  releaseLease(role: string, shard: number, owner: string): Promise<void> {
-    const key = `${role} ${shard}`;
-    if (this.leases.get(key)?.owner === owner) this.leases.delete(key);
+  releaseLeases(role: string, shards: readonly number[], owner: string): Promise<void> {
+    for (const shard of shards) {
+      const key = `${role} ${shard}`;
+      if (this.leases.get(key)?.owner === owner) this.leases.delete(key);
+    }
     return Promise.resolve();
   }
 

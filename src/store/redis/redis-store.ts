@@ -60,7 +60,10 @@ interface ScriptCommands {
   wardenClaimTimers(...args: (string | number)[]): Promise<number>;
   /** Returns the number of entries removed. */
   wardenTrimOutbox(...args: (string | number)[]): Promise<number>;
-  wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply>;
+  /** One reply per lease key. */
+  wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply[]>;
+  /** Per key: member, score, member, score, … */
+  wardenEarliest(...args: (string | number)[]): Promise<string[][]>;
   wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
   wardenGrantJobLease(...args: (string | number)[]): Promise<number>;
   /** 1 (the reader's record is the stored one), or the record, the archive and the write id, as HMGET r z u. */
@@ -85,14 +88,22 @@ export class ScriptError extends Error {
 }
 
 /** Scripts whose key count varies per call: the count is their first argument. */
-const VARIABLE_KEY_SCRIPTS = ['wardenTransition', 'wardenArchive', 'wardenRecountQueue'];
+const VARIABLE_KEY_SCRIPTS = [
+  'wardenTransition',
+  'wardenArchive',
+  'wardenRecountQueue',
+  'wardenTrimOutbox',
+  'wardenLease',
+  'wardenEarliest',
+];
 
 function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenTransition', { lua: script('transition') });
   client.defineCommand('wardenRefuse', { lua: script('refuse'), numberOfKeys: 3 });
   client.defineCommand('wardenClaimTimers', { lua: script('claim-timers'), numberOfKeys: 3 });
-  client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox'), numberOfKeys: 1 });
-  client.defineCommand('wardenLease', { lua: script('lease'), numberOfKeys: 1 });
+  client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox') });
+  client.defineCommand('wardenLease', { lua: script('lease') });
+  client.defineCommand('wardenEarliest', { lua: script('earliest') });
   client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenGrantJobLease', { lua: script('grant-job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
@@ -123,6 +134,9 @@ function parseMessage(fields: string[]): OutboxMessage {
   }
   return { kind: 'invalid', raw: raw.slice(0, 2000) };
 }
+
+/** The members of a `member, score, …` reply. */
+const membersOf = (entries: readonly string[] = []): string[] => entries.filter((_, i) => i % 2 === 0);
 
 const validCursor = (cursor: string | null | undefined): cursor is string => !!cursor && /^\d+-\d+$/.test(cursor);
 
@@ -425,11 +439,36 @@ export class RedisStore implements WorkflowStore {
     } while (cursor !== null);
   }
 
-  async archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number> {
+  async archiveFinished(shards: readonly number[], finishedBefore: number, limit: number): Promise<number> {
     const k = this.keys;
-    const ids = await this.client.zrangebyscore(k.finished(shard), '-inf', finishedBefore, 'LIMIT', 0, limit);
-    const replies = await Promise.all(ids.map((id) => archiveWorkflow(this.client, k, shard, id)));
+    const due = await this.lowestOf(shards, k.finished, finishedBefore, limit);
+    const replies = await Promise.all(
+      shards.flatMap((shard, i) => membersOf(due[i]).map((id) => archiveWorkflow(this.client, k, shard, id))),
+    );
     return replies.filter((reply) => reply === ArchiveReply.archived).length;
+  }
+
+  /**
+   * Calls `run` with the shards' keys: once with them all on a standalone server (an idle tick of
+   * the janitor, the leases or the timer service is one command, whatever the number of shards),
+   * once a shard on a cluster (a script's keys must share a slot), all at once. Replies in order.
+   */
+  private async perShard<T>(shards: readonly number[], run: (shards: readonly number[]) => Promise<T[]>): Promise<T[]> {
+    if (shards.length === 0) return [];
+    if (!('nodes' in this.client)) return run(shards);
+    return (await Promise.all(shards.map((shard) => run([shard])))).flat();
+  }
+
+  /** Per shard, the lowest members of `key(shard)` scored at most `most`, at most `limit` each. */
+  private lowestOf(
+    shards: readonly number[],
+    key: (shard: number) => string,
+    most: number,
+    limit: number,
+  ): Promise<string[][]> {
+    return this.perShard(shards, (some) =>
+      this.client.wardenEarliest(some.length, ...some.map(key), Number.isFinite(most) ? most : '+inf', limit),
+    );
   }
 
   async listByState(options: {
@@ -516,9 +555,9 @@ export class RedisStore implements WorkflowStore {
     );
   }
 
-  async nextTimerDue(shard: number): Promise<number | null> {
-    const first = await this.client.zrange(this.keys.timers(shard), '0', '0', 'WITHSCORES');
-    return first.length >= 2 ? Number(first[1]) : null;
+  async nextTimersDue(shards: readonly number[]): Promise<(number | null)[]> {
+    const first = await this.lowestOf(shards, this.keys.timers, Infinity, 1);
+    return first.map((entries) => (entries.length >= 2 ? Number(entries[1]) : null));
   }
 
   /** Runs a group command, re-creating the group once if Redis lost it (a restart without persistence). */
@@ -652,8 +691,11 @@ export class RedisStore implements WorkflowStore {
     }));
   }
 
-  async trimOutbox(shard: number): Promise<number> {
-    return this.client.wardenTrimOutbox(this.keys.outbox(shard), OUTBOX_GROUP);
+  async trimOutboxes(shards: readonly number[]): Promise<number> {
+    const removed = await this.perShard(shards, async (some) => [
+      await this.client.wardenTrimOutbox(some.length, ...some.map(this.keys.outbox), OUTBOX_GROUP),
+    ]);
+    return removed.reduce((a, b) => a + b, 0);
   }
 
   async putArtifact(artifact: Artifact): Promise<void> {
@@ -707,13 +749,43 @@ export class RedisStore implements WorkflowStore {
       : Promise.resolve(null);
   }
 
-  async acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.client.wardenLease(this.keys.lease(role, shard), 'acquire', owner, ttlMs);
-    return reply === LeaseReply.held;
+  async acquireLeases(
+    role: string,
+    shards: readonly number[],
+    owner: string,
+    ttlMs: number,
+    most = shards.length,
+  ): Promise<number[]> {
+    const lease = (some: readonly number[], upTo: number) =>
+      this.client.wardenLease(
+        some.length,
+        ...some.map((shard) => this.keys.lease(role, shard)),
+        'acquire',
+        owner,
+        ttlMs,
+        upTo,
+      );
+    let replies: LeaseScriptReply[];
+    if (!('nodes' in this.client) || most >= shards.length) {
+      replies = await this.perShard(shards, (some) => lease(some, most));
+    } else {
+      // At most `most` on a cluster: one shard after another, until that many are held.
+      replies = [];
+      let held = 0;
+      for (const shard of shards) {
+        // Past `most`, a lease this owner holds is still renewed, and no free one taken.
+        const [reply = LeaseReply.heldByAnother] = await lease([shard], held < most ? 1 : 0);
+        if (reply === LeaseReply.held) held++;
+        replies.push(reply);
+      }
+    }
+    return shards.filter((_, i) => replies[i] === LeaseReply.held);
   }
 
-  async releaseLease(role: string, shard: number, owner: string): Promise<void> {
-    await this.client.wardenLease(this.keys.lease(role, shard), 'release', owner, 0);
+  async releaseLeases(role: string, shards: readonly number[], owner: string): Promise<void> {
+    await this.perShard(shards, (some) =>
+      this.client.wardenLease(some.length, ...some.map((shard) => this.keys.lease(role, shard)), 'release', owner, 0),
+    );
   }
 
   async heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number> {
