@@ -4,6 +4,7 @@
  * adds (its events, creation input and view) is in `openapi-definitions.ts`.
  */
 import { z } from 'zod';
+import { eventPresentationSchema } from '../definitions/event-presentation.ts';
 import { refusalCodes } from '../engine/decision.ts';
 import { errorCodes, type ErrorCode } from './errors.ts';
 import { errorDetails } from './error-details.ts';
@@ -332,6 +333,11 @@ export const responseSchemas = {
           .describe('Events only a person may send: never offered as tools, refused when a model proposes them'),
         queues: z.array(z.object({ state: z.string(), title: z.string() })),
         events: z.array(z.string()),
+        eventPresentation: z
+          .record(z.string(), eventPresentationSchema)
+          .describe(
+            'How each of `events` is shown to a person who may send it: its button’s label, kind and description',
+          ),
         input: z.record(z.string(), z.unknown()).describe('JSON Schema of the creation input'),
         href: z.string(),
       }),

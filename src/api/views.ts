@@ -1,8 +1,9 @@
 /**
  * What a caller sees of a workflow: the platform's fields (id, definition, version, times), while it
- * runs its state, the events this caller may send now and its timers, and whatever its
- * definition's view renders from the context (evidence, plan, result...).
+ * runs its state, the events this caller may send now (each with its button's label and kind) and
+ * its timers, and whatever its definition's view renders from the context (evidence, plan, result...).
  */
+import { presentedEvent } from '../definitions/event-presentation.ts';
 import type { WorkflowBundle } from '../definitions/workflow.ts';
 import { allowedEvents } from '../engine/allowed-events.ts';
 import type { WorkflowRecord } from '../engine/decision.ts';
@@ -38,7 +39,11 @@ export function workflowView(
     ...base,
     status: 'active' as const,
     state: record.statePaths,
-    allowedEvents: allowedEvents(definition, record, principal, snapshot),
+    allowedEvents: allowedEvents(definition, record, principal, snapshot).map(({ type, schema }) => ({
+      type,
+      ...presentedEvent(bundle?.view.events, type),
+      schema,
+    })),
     timers: Object.entries(record.timers).map(([id, t]) => ({
       id,
       dueAt: new Date(t.dueAt).toISOString(),

@@ -682,9 +682,18 @@ export interface components {
         | {
             /** @constant */
             status: 'active';
-            /** @description The events this caller may send now, with the JSON Schema of their payloads */
+            /** @description The events this caller may send now, each with its button (label and kind) and the JSON Schema of its payload */
             allowedEvents: {
               type: components['schemas']['SupportEventType'];
+              /** @description The button’s words: the definition’s own label, else the event type in words (`Rejected by reviewer`) */
+              label: string;
+              /**
+               * @description How the button is styled: `primary` the way forward, `danger` what refuses, ends or cannot be undone, `neutral` the rest (the default)
+               * @enum {string}
+               */
+              kind: 'primary' | 'danger' | 'neutral';
+              /** @description What sending it does, when the definition says */
+              description?: string;
               /** @description The JSON Schema of the payload */
               schema: {
                 [key: string]: unknown;
@@ -1018,9 +1027,18 @@ export interface components {
         | {
             /** @constant */
             status: 'active';
-            /** @description The events this caller may send now, with the JSON Schema of their payloads */
+            /** @description The events this caller may send now, each with its button (label and kind) and the JSON Schema of its payload */
             allowedEvents: {
               type: components['schemas']['AgentTaskEventType'];
+              /** @description The button’s words: the definition’s own label, else the event type in words (`Rejected by reviewer`) */
+              label: string;
+              /**
+               * @description How the button is styled: `primary` the way forward, `danger` what refuses, ends or cannot be undone, `neutral` the rest (the default)
+               * @enum {string}
+               */
+              kind: 'primary' | 'danger' | 'neutral';
+              /** @description What sending it does, when the definition says */
+              description?: string;
               /** @description The JSON Schema of the payload */
               schema: {
                 [key: string]: unknown;
@@ -1144,9 +1162,18 @@ export interface components {
         | {
             /** @constant */
             status: 'active';
-            /** @description The events this caller may send now, with the JSON Schema of their payloads */
+            /** @description The events this caller may send now, each with its button (label and kind) and the JSON Schema of its payload */
             allowedEvents: {
               type: components['schemas']['LoanEventType'];
+              /** @description The button’s words: the definition’s own label, else the event type in words (`Rejected by reviewer`) */
+              label: string;
+              /**
+               * @description How the button is styled: `primary` the way forward, `danger` what refuses, ends or cannot be undone, `neutral` the rest (the default)
+               * @enum {string}
+               */
+              kind: 'primary' | 'danger' | 'neutral';
+              /** @description What sending it does, when the definition says */
+              description?: string;
               /** @description The JSON Schema of the payload */
               schema: {
                 [key: string]: unknown;
@@ -2695,6 +2722,20 @@ export interface components {
           title: string;
         }[];
         events: string[];
+        /** @description How each of `events` is shown to a person who may send it: its button’s label, kind and description */
+        eventPresentation: {
+          [key: string]: {
+            /** @description The button’s words: the definition’s own label, else the event type in words (`Rejected by reviewer`) */
+            label: string;
+            /**
+             * @description How the button is styled: `primary` the way forward, `danger` what refuses, ends or cannot be undone, `neutral` the rest (the default)
+             * @enum {string}
+             */
+            kind: 'primary' | 'danger' | 'neutral';
+            /** @description What sending it does, when the definition says */
+            description?: string;
+          };
+        };
         /** @description JSON Schema of the creation input */
         input: {
           [key: string]: unknown;
