@@ -2,7 +2,12 @@
  * What a caller sees of a workflow: the platform's fields (id, definition, version, times), while it
  * runs its state, the events this caller may send now (each with its button's label and kind) and
  * its timers, and whatever its definition's view renders from the context (evidence, plan, result...).
+ *
+ * Only the allowed events depend on the caller and only the timers' `inMs` on the time: the rest of
+ * a view is a function of the record and its definition, so `ViewCache` renders it once per record
+ * the store shares (frozen, one object per version) and each request adds the caller's part.
  */
+import type { AnyMachineSnapshot } from 'xstate';
 import { presentedEvent } from '../definitions/event-presentation.ts';
 import type { WorkflowBundle } from '../definitions/workflow.ts';
 import { allowedEvents } from '../engine/allowed-events.ts';
@@ -11,19 +16,38 @@ import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts'
 import type { Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 
-export function workflowView(
-  bundle: WorkflowBundle<unknown> | undefined,
-  definition: WorkflowDefinition,
-  record: WorkflowRecord,
-  principal: Principal,
-  now: number,
-) {
+type Bundle = WorkflowBundle<unknown> | undefined;
+
+/** The part of a view no caller changes: rendered once per record. */
+interface SharedView {
+  bundle: Bundle;
+  definition: WorkflowDefinition;
+  snapshot: AnyMachineSnapshot;
+  base: {
+    workflowId: string;
+    tenantId: string;
+    definition: string;
+    version: number;
+    createdAt: string;
+    updatedAt: string;
+  };
+  own: Record<string, unknown>;
+}
+
+/** Freezes what a shared view holds, so code that changed one for a caller fails loudly instead. */
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const part of Object.values(value)) deepFreeze(part);
+}
+
+function sharedView(bundle: Bundle, definition: WorkflowDefinition, record: WorkflowRecord): SharedView {
   const snapshot = restoreSnapshot(definition.machine, record.workflowId, record.snapshot);
   const context: unknown = snapshot.context;
   // What a definition's view returns may be a part of the (shared, frozen) record: copied, not changed.
   const rendered = bundle ? bundle.view.render(context, record) : {};
   const presentation = bundle?.view.present?.(context, record);
-  const own = presentation ? { ...rendered, presentation } : rendered;
+  const own = presentation ? { ...rendered, presentation } : { ...rendered };
   const base = {
     workflowId: record.workflowId,
     tenantId: record.tenantId,
@@ -32,6 +56,11 @@ export function workflowView(
     createdAt: new Date(record.createdAt).toISOString(),
     updatedAt: new Date(record.updatedAt).toISOString(),
   };
+  return { bundle, definition, snapshot, base, own };
+}
+
+function viewFor(shared: SharedView, record: WorkflowRecord, principal: Principal, now: number) {
+  const { bundle, definition, snapshot, base, own } = shared;
   if (record.status !== 'active') {
     return { ...base, status: 'finished' as const, state: record.statePaths, ...own };
   }
@@ -51,4 +80,37 @@ export function workflowView(
     })),
     ...own,
   };
+}
+
+/** The view of `record` for `principal`, rendered afresh. */
+export function workflowView(
+  bundle: Bundle,
+  definition: WorkflowDefinition,
+  record: WorkflowRecord,
+  principal: Principal,
+  now: number,
+) {
+  return viewFor(sharedView(bundle, definition, record), record, principal, now);
+}
+
+/**
+ * Views by record: a frozen record (the Redis store's record cache shares one per version, and a
+ * new version is a new record) keeps the caller-independent part of its view beside it, for as long
+ * as the record lives. An unfrozen record (one a caller may still change) is rendered afresh, as is
+ * one whose definition or bundle is not the one its view was rendered with.
+ */
+export class ViewCache {
+  private readonly shared = new WeakMap<WorkflowRecord, SharedView>();
+
+  view(bundle: Bundle, definition: WorkflowDefinition, record: WorkflowRecord, principal: Principal, now: number) {
+    if (!Object.isFrozen(record)) return workflowView(bundle, definition, record, principal, now);
+    let shared = this.shared.get(record);
+    if (!shared || shared.bundle !== bundle || shared.definition !== definition) {
+      shared = sharedView(bundle, definition, record);
+      deepFreeze(shared.base);
+      deepFreeze(shared.own);
+      this.shared.set(record, shared);
+    }
+    return viewFor(shared, record, principal, now);
+  }
 }

@@ -9,7 +9,7 @@ import { isWorkflowId } from '../../../engine/shards.ts';
 import { callerKey } from '../../caller-key.ts';
 import type { ApiDeps, ApiEnv } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { workflowView } from '../../views.ts';
+import { ViewCache, type workflowView } from '../../views.ts';
 
 export const etag = (record: { version: number }) => `"${record.version}"`;
 export const active = (record: WorkflowRecord) => record.status === 'active';
@@ -26,7 +26,7 @@ export interface WorkflowKit {
   deps: ApiDeps;
   /** The workflow, if it exists and belongs to the caller's tenant; otherwise 404 (never a hint). */
   loadOwned: (id: string, principal: Principal) => Promise<WorkflowRecord>;
-  /** The view of a record, rendered by its workflow's own view. */
+  /** The view of a record, rendered by its workflow's own view (once per version of a shared record). */
   view: (record: WorkflowRecord, principal: Principal) => ReturnType<typeof workflowView>;
 }
 
@@ -35,6 +35,7 @@ export type WorkflowRouteGroup = (app: Hono<ApiEnv>, kit: WorkflowKit) => void;
 
 export function workflowKit(deps: ApiDeps): WorkflowKit {
   const { engine, store, clock } = deps;
+  const views = new ViewCache();
   return {
     deps,
     loadOwned: async (id, principal) => {
@@ -45,7 +46,7 @@ export function workflowKit(deps: ApiDeps): WorkflowKit {
     },
     view: (record, principal) => {
       const definition = engine.definitionOf(record);
-      return workflowView(deps.registry.bundle(definition.id), definition, record, principal, clock());
+      return views.view(deps.registry.bundle(definition.id), definition, record, principal, clock());
     },
   };
 }
