@@ -28,11 +28,12 @@ export interface PresentationSpec<TContext> {
 }
 
 const placeholder = /\{([A-Za-z0-9_.]+)(?:\?([^|}]*)\|([^}]*))?\}/g;
+const part = new RegExp(`\\[([^\\]]*)\\]|${placeholder.source}`, 'g');
 
-function valueAt(view: unknown, path: string): unknown {
+function valueAt(view: unknown, path: string | readonly string[]): unknown {
   let value = view;
-  for (const part of path.split('.')) {
-    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  for (const key of typeof path === 'string' ? path.split('.') : path) {
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   }
   return value;
 }
@@ -43,31 +44,87 @@ function text(value: unknown): string | null {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** A placeholder: the view's value at `path`, or with `yes`, one of two words by whether it is true. */
+interface Slot {
+  path: readonly string[];
+  yes: string | undefined;
+  no: string;
+}
+/** Text as is, a placeholder, or an optional part (`[…]`, left out alone when one of its placeholders has no value). */
+type Segment = string | Slot | { optional: readonly (string | Slot)[] };
+
+function slotOf(path: string, yes: string | undefined, no: string | undefined): Slot {
+  return { path: path.split('.'), yes, no: no ?? '' };
+}
+
+function shownAt(slot: Slot, view: unknown): string | null {
+  const value = valueAt(view, slot.path);
+  return slot.yes === undefined || value === null || value === undefined
+    ? text(value)
+    : value === true
+      ? slot.yes
+      : slot.no;
+}
+
+/** The segments of a template, read once: a value filled in is never read as a template again (a reason a person typed may hold braces). */
+function compile(template: string): readonly Segment[] {
+  const segments: Segment[] = [];
+  let at = 0;
+  for (const match of template.matchAll(part)) {
+    if (match.index > at) segments.push(template.slice(at, match.index));
+    at = match.index + match[0].length;
+    const [, optional, path, yes, no] = match;
+    if (optional === undefined) {
+      segments.push(slotOf(path ?? '', yes, no));
+      continue;
+    }
+    const pieces: (string | Slot)[] = [];
+    let inner = 0;
+    for (const found of optional.matchAll(placeholder)) {
+      if (found.index > inner) pieces.push(optional.slice(inner, found.index));
+      inner = found.index + found[0].length;
+      pieces.push(slotOf(found[1] ?? '', found[2], found[3]));
+    }
+    if (inner < optional.length) pieces.push(optional.slice(inner));
+    segments.push({ optional: pieces });
+  }
+  if (at < template.length) segments.push(template.slice(at));
+  return segments;
+}
+
+/** Templates read so far (a definition's are few); emptied when it holds too many to be a definition's. */
+const compiled = new Map<string, readonly Segment[]>();
+const maxCompiled = 4096;
+
 /** A template filled from `view`, or null when a placeholder outside `[…]` has no value. */
 export function fillTemplate(template: string, view: unknown): string | null {
-  const fill = (part: string) => {
-    const shown: (string | null)[] = [];
-    const filled = part.replace(placeholder, (_, path: string, yes: string | undefined, no: string) => {
-      const value = valueAt(view, path);
-      const one = yes === undefined || value === null || value === undefined ? text(value) : value === true ? yes : no;
-      shown.push(one);
-      return one ?? '';
-    });
-    return shown.includes(null) ? null : filled;
-  };
-  // One pass over the template: a value filled in is never read as a template again (a reason a
-  // person typed may hold braces).
-  const placeholders: (string | null)[] = [];
-  const filled = template.replace(
-    new RegExp(`\\[([^\\]]*)\\]|${placeholder.source}`, 'g'),
-    (whole, optional?: string) => {
-      if (optional !== undefined) return fill(optional) ?? '';
-      const one = fill(whole);
-      placeholders.push(one);
-      return one ?? '';
-    },
-  );
-  return placeholders.includes(null) ? null : filled;
+  let segments = compiled.get(template);
+  if (!segments) {
+    if (compiled.size >= maxCompiled) compiled.clear();
+    segments = compile(template);
+    compiled.set(template, segments);
+  }
+  let filled = '';
+  for (const segment of segments) {
+    if (typeof segment === 'string') filled += segment;
+    else if ('path' in segment) {
+      const one = shownAt(segment, view);
+      if (one === null) return null;
+      filled += one;
+    } else {
+      let optional = '';
+      for (const piece of segment.optional) {
+        const one = typeof piece === 'string' ? piece : shownAt(piece, view);
+        if (one === null) {
+          optional = '';
+          break;
+        }
+        optional += one;
+      }
+      filled += optional;
+    }
+  }
+  return filled;
 }
 
 /**

@@ -23,7 +23,7 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-const user = (id: string, roles: string[], claims?: Record<string, unknown>): Principal => ({
+const user = (id: string, roles: string[], claims?: Principal['claims']): Principal => ({
   id,
   tenantId: 'acme',
   kind: 'user',
