@@ -6,7 +6,7 @@
  * the levers of issue 25, each alternating old and new code in rounds within this one process.
  * `npm run bench:routes [-- --workflows N] [-- --rounds N] [-- --json]`.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { workflows } from '../machines/index.ts';
 import { createAuthenticator } from '../src/api/auth.ts';
@@ -17,11 +17,14 @@ import { workflowView } from '../src/api/views.ts';
 import { fillTemplate } from '../src/authoring/presentation.ts';
 import { loadConfig } from '../src/config.ts';
 import { auditEvidenceOf } from '../src/engine/audit-evidence.ts';
+import { canonicalJson, sha256Hex } from '../src/engine/canonical-json.ts';
 import type { WorkflowRecord } from '../src/engine/decision.ts';
 import type { Principal } from '../src/engine/principal.ts';
+import type { WorkflowStore } from '../src/engine/store-port.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { createSystem } from '../src/system.ts';
 import { tokenMinter } from '../test/support/tokens.ts';
+import { referenceSha256Hex } from '../test/support/reference-sha256.ts';
 import { referenceFillTemplate } from '../test/support/reference-template.ts';
 
 const args = process.argv.slice(2);
@@ -48,6 +51,14 @@ const system = createSystem(
 );
 const deps = apiDeps(system, createAuthenticator({ secret }));
 const app = createApp(deps);
+// The same API over a store that hands out unfrozen copies of its records: the view cache renders
+// every request afresh there, as before it existed (the copy, a shallow one, costs about 1 µs).
+const copying: WorkflowStore = Object.create(system.store) as WorkflowStore;
+copying.load = async (id) => {
+  const record = await system.store.load(id);
+  return record ? { ...record } : record;
+};
+const uncachedApp = createApp({ ...deps, store: copying });
 const token = tokenMinter(secret);
 const agentToken = await token('agent-1', 'acme', ['support_agent']);
 const approverToken = await token('alice', 'acme', ['support_approver'], 1000);
@@ -60,9 +71,9 @@ const approver: Principal = {
   claims: { approvalLimit: 1000 },
 };
 
-const request = (method: string, path: string, bearer: string, body?: unknown): Promise<Response> =>
+const requestOn = (on: typeof app, method: string, path: string, bearer: string, body?: unknown): Promise<Response> =>
   Promise.resolve(
-    app.request(path, {
+    on.request(path, {
       method,
       headers: {
         Authorization: `Bearer ${bearer}`,
@@ -81,6 +92,9 @@ const refund = (i: number) => ({
     currency: 'EUR',
   },
 });
+
+const request = (method: string, path: string, bearer: string, body?: unknown) =>
+  requestOn(app, method, path, bearer, body);
 
 /** CPU µs per call of `fn` over `n` calls, one at a time. */
 async function cpuPer(n: number, fn: (i: number) => unknown): Promise<number> {
@@ -144,11 +158,16 @@ try {
   const n = count;
   const results: Record<string, Record<string, number>> = {};
 
-  results['GET /v1/workflows/:id (approver)'] = await alternate(n, {
-    request: (i) => request('GET', `/v1/workflows/${id(i)}`, approverToken).then((r) => r.text()),
+  results['GET /v1/workflows/:id (approver): fresh vs cached view'] = await alternate(n, {
+    fresh: (i) => requestOn(uncachedApp, 'GET', `/v1/workflows/${id(i)}`, approverToken).then((r) => r.text()),
+    cached: (i) => request('GET', `/v1/workflows/${id(i)}`, approverToken).then((r) => r.text()),
   });
-  results['GET /v1/workflows/:id (agent)'] = await alternate(n, {
-    request: (i) => request('GET', `/v1/workflows/${id(i)}`, agentToken).then((r) => r.text()),
+  results['GET /v1/workflows/:id (agent): fresh vs cached view'] = await alternate(n, {
+    fresh: (i) => requestOn(uncachedApp, 'GET', `/v1/workflows/${id(i)}`, agentToken).then((r) => r.text()),
+    cached: (i) => request('GET', `/v1/workflows/${id(i)}`, agentToken).then((r) => r.text()),
+  });
+  results['GET /v1/workflows/:id?afterVersion=0 (long poll, at once)'] = await alternate(n, {
+    request: (i) => request('GET', `/v1/workflows/${id(i)}?afterVersion=0`, agentToken).then((r) => r.text()),
   });
   results['GET /v1/workflows?state=awaitingApproval&limit=200'] = await alternate(Math.max(5, n / 20), {
     request: () =>
@@ -188,6 +207,22 @@ try {
     reason: 'Double charge confirmed',
   };
   results['auditEvidenceOf(approval payload)'] = await alternate(n * 10, { evidence: () => auditEvidenceOf(approval) });
+  const canonical = canonicalJson(approval);
+  results['canonicalJson vs JSON.stringify (approval payload)'] = await alternate(n * 10, {
+    canonical: () => canonicalJson(approval),
+    plain: () => JSON.stringify(approval),
+  });
+  const recommendation = canonicalJson(rendered.evidence);
+  results['sha256 of a recommendation: old pure vs pure vs node:crypto'] = await alternate(n * 10, {
+    old: () => referenceSha256Hex(recommendation),
+    pure: () => sha256Hex(recommendation),
+    crypto: () => createHash('sha256').update(recommendation).digest('hex'),
+  });
+  results['sha256 of the approval: old pure vs pure vs node:crypto'] = await alternate(n * 10, {
+    old: () => referenceSha256Hex(canonical),
+    pure: () => sha256Hex(canonical),
+    crypto: () => createHash('sha256').update(canonical).digest('hex'),
+  });
 
   // The approval POST, once per workflow: rounds cannot repeat it, so it is measured once over them all.
   const approve = async (i: number) => {

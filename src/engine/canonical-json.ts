@@ -31,58 +31,86 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
-const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+const encoder = new TextEncoder();
+/** The message schedule, reused: the function runs to its end before anything else can call it. */
+const w = new Int32Array(64);
 
 /** SHA-256 of `text`'s UTF-8 bytes, as lower-case hex (FIPS 180-4; checked against node:crypto in the tests). */
 export function sha256Hex(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  const bitLength = bytes.length * 8;
-  const padded = new Uint8Array((((bytes.length + 9 + 63) >> 6) << 6) >>> 0);
+  const bytes = encoder.encode(text);
+  const length = bytes.length;
+  const padded = new Uint8Array((((length + 9 + 63) >> 6) << 6) >>> 0);
   padded.set(bytes);
-  padded[bytes.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 0x1_0000_0000));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
-  const h = new Uint32Array([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
-  const w = new Uint32Array(64);
-  for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const a = w[i - 15] ?? 0;
-      const b = w[i - 2] ?? 0;
-      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
-      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
-      w[i] = ((w[i - 16] ?? 0) + s0 + (w[i - 7] ?? 0) + s1) >>> 0;
+  padded[length] = 0x80;
+  const bitsHigh = Math.floor(length / 0x2000_0000);
+  const bitsLow = (length << 3) >>> 0;
+  const end = padded.length;
+  padded[end - 8] = bitsHigh >>> 24;
+  padded[end - 7] = (bitsHigh >>> 16) & 0xff;
+  padded[end - 6] = (bitsHigh >>> 8) & 0xff;
+  padded[end - 5] = bitsHigh & 0xff;
+  padded[end - 4] = bitsLow >>> 24;
+  padded[end - 3] = (bitsLow >>> 16) & 0xff;
+  padded[end - 2] = (bitsLow >>> 8) & 0xff;
+  padded[end - 1] = bitsLow & 0xff;
+  let h0 = 0x6a09e667 | 0;
+  let h1 = 0xbb67ae85 | 0;
+  let h2 = 0x3c6ef372 | 0;
+  let h3 = 0xa54ff53a | 0;
+  let h4 = 0x510e527f | 0;
+  let h5 = 0x9b05688c | 0;
+  let h6 = 0x1f83d9ab | 0;
+  let h7 = 0x5be0cd19 | 0;
+  for (let offset = 0; offset < end; offset += 64) {
+    for (let i = 0; i < 16; i++) {
+      const at = offset + i * 4;
+      w[i] =
+        ((padded[at] ?? 0) << 24) |
+        ((padded[at + 1] ?? 0) << 16) |
+        ((padded[at + 2] ?? 0) << 8) |
+        (padded[at + 3] ?? 0);
     }
-    let [a, b, c, d, e, f, g, hh] = [
-      h[0] ?? 0,
-      h[1] ?? 0,
-      h[2] ?? 0,
-      h[3] ?? 0,
-      h[4] ?? 0,
-      h[5] ?? 0,
-      h[6] ?? 0,
-      h[7] ?? 0,
-    ];
+    for (let i = 16; i < 64; i++) {
+      const x = w[i - 15] ?? 0;
+      const y = w[i - 2] ?? 0;
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      w[i] = ((w[i - 16] ?? 0) + s0 + (w[i - 7] ?? 0) + s1) | 0;
+    }
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let h = h7;
     for (let i = 0; i < 64; i++) {
-      const t1 =
-        (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + (K[i] ?? 0) + (w[i] ?? 0)) >>> 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      hh = g;
+      const sigma1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (h + sigma1 + ((e & f) ^ (~e & g)) + (K[i] ?? 0) + (w[i] ?? 0)) | 0;
+      const sigma0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (sigma0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
       g = f;
       f = e;
-      e = (d + t1) >>> 0;
+      e = (d + t1) | 0;
       d = c;
       c = b;
       b = a;
-      a = (t1 + t2) >>> 0;
+      a = (t1 + t2) | 0;
     }
-    const add = [a, b, c, d, e, f, g, hh];
-    for (let i = 0; i < 8; i++) h[i] = ((h[i] ?? 0) + (add[i] ?? 0)) >>> 0;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
-  return Array.from(h, (word) => word.toString(16).padStart(8, '0')).join('');
+  let hex = '';
+  for (const word of [h0, h1, h2, h3, h4, h5, h6, h7]) hex += (word >>> 0).toString(16).padStart(8, '0');
+  return hex;
 }
 
 /** `sha256:<hex>` of the canonical JSON of `value`. */
