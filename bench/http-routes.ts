@@ -169,11 +169,10 @@ try {
   results['GET /v1/workflows/:id?afterVersion=0 (long poll, at once)'] = await alternate(n, {
     request: (i) => request('GET', `/v1/workflows/${id(i)}?afterVersion=0`, agentToken).then((r) => r.text()),
   });
-  results['GET /v1/workflows?state=awaitingApproval&limit=200'] = await alternate(Math.max(5, n / 20), {
-    request: () =>
-      request('GET', '/v1/workflows?state=awaitingApproval&definition=support&limit=200', approverToken).then((r) =>
-        r.text(),
-      ),
+  const queue = '/v1/workflows?state=awaitingApproval&definition=support&limit=200';
+  results['GET /v1/workflows?state=…&limit=200: fresh vs cached summaries'] = await alternate(Math.max(5, n / 20), {
+    fresh: () => requestOn(uncachedApp, 'GET', queue, approverToken).then((r) => r.text()),
+    cached: () => request('GET', queue, approverToken).then((r) => r.text()),
   });
   results['GET /v1/definitions'] = await alternate(n, {
     request: () => request('GET', '/v1/definitions', agentToken).then((r) => r.text()),

@@ -101,6 +101,27 @@ export function workflowView(
  */
 export class ViewCache {
   private readonly shared = new WeakMap<WorkflowRecord, SharedView>();
+  private readonly summaries = new WeakMap<
+    WorkflowRecord,
+    { bundle: Bundle; definition: WorkflowDefinition; summary: Record<string, unknown> }
+  >();
+
+  /** The definition's short line for queue listings (null without one), once per shared record like the view. */
+  summary(bundle: Bundle, definition: WorkflowDefinition, record: WorkflowRecord): Record<string, unknown> | null {
+    const cached = this.summaries.get(record);
+    if (cached && cached.bundle === bundle && cached.definition === definition) {
+      return cached.summary;
+    }
+    const view = bundle?.view;
+    if (!view?.summary) return null;
+    const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
+    const summary = view.summary(context, record);
+    if (Object.isFrozen(record)) {
+      deepFreeze(summary);
+      this.summaries.set(record, { bundle, definition, summary });
+    }
+    return summary;
+  }
 
   view(bundle: Bundle, definition: WorkflowDefinition, record: WorkflowRecord, principal: Principal, now: number) {
     if (!Object.isFrozen(record)) return workflowView(bundle, definition, record, principal, now);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../../machines/index.ts';
 import { ViewCache, workflowView } from '../../src/api/views.ts';
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
+import { restoreSnapshot } from '../../src/engine/snapshot.ts';
 import { Harness } from '../support/harness.ts';
 import { principals } from '../support/principals.ts';
 
@@ -108,5 +109,26 @@ describe('the view cache', () => {
     const then = cache.view(bundle, other, frozen, principals.agent, h.now);
     expect(once.definition).toBe(`${h.definition.id}@${h.definition.version}`);
     expect(then.definition).toBe(`${h.definition.id}@${other.version}`);
+  });
+
+  it('gives the queue summary of each version once, equal to a fresh one', () => {
+    const { h, records } = happyPathRecords();
+    const bundle = registry.bundle(h.definition.id);
+    const view = bundle?.view;
+    if (!view?.summary) throw new Error('support has a summary');
+    const cache = new ViewCache();
+    const seen = new Set<string>();
+    for (const record of records) {
+      const context: unknown = restoreSnapshot(h.definition.machine, record.workflowId, record.snapshot).context;
+      const fresh = view.summary(context, record);
+      const first = cache.summary(bundle, h.definition, record);
+      expect(first).toEqual(fresh);
+      // Read again: the same summary, not a second one.
+      expect(cache.summary(bundle, h.definition, record)).toBe(first);
+      seen.add(JSON.stringify(first));
+    }
+    // The summaries move with the versions (none served from the version before).
+    expect(seen.size).toBeGreaterThan(1);
+    expect(cache.summary(undefined, h.definition, records[0] as WorkflowRecord)).toBeNull();
   });
 });

@@ -3,7 +3,6 @@
  * of one definition waiting in a state, each with its definition's summary.
  */
 import type { WorkflowRecord } from '../../../engine/decision.ts';
-import { restoreSnapshot } from '../../../engine/snapshot.ts';
 import { contentHashOf } from '../../../effects/canonical-json.ts';
 import { ApiError } from '../../errors.ts';
 import { requestedQueue } from '../../queue-resolver.ts';
@@ -11,18 +10,14 @@ import { parse, readJson, readQuery } from '../../read-json.ts';
 import { createWorkflowBody, queueQuery } from '../../schemas.ts';
 import { etag, type WorkflowRouteGroup } from './kit.ts';
 
-export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
+export const createAndList: WorkflowRouteGroup = (app, { deps, view, summary }) => {
   const { engine, store, clock } = deps;
 
   /** The definition's short line for queue listings; null when it has none or the record cannot be read. */
   function summaryOf(record: WorkflowRecord | null): Record<string, unknown> | null {
     if (!record) return null;
     try {
-      const definition = engine.definitionOf(record);
-      const view = deps.registry.bundle(definition.id)?.view;
-      if (!view?.summary) return null;
-      const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
-      return view.summary(context, record);
+      return summary(record);
     } catch {
       // One unreadable workflow must not take the whole queue page with it; its own page says why.
       return null;

@@ -28,6 +28,8 @@ export interface WorkflowKit {
   loadOwned: (id: string, principal: Principal) => Promise<WorkflowRecord>;
   /** The view of a record, rendered by its workflow's own view (once per version of a shared record). */
   view: (record: WorkflowRecord, principal: Principal) => ReturnType<typeof workflowView>;
+  /** The definition's short line for queue listings, null without one (once per version of a shared record). */
+  summary: (record: WorkflowRecord) => Record<string, unknown> | null;
 }
 
 /** Routes of one concern, added to the `/v1/workflows` app. */
@@ -47,6 +49,10 @@ export function workflowKit(deps: ApiDeps): WorkflowKit {
     view: (record, principal) => {
       const definition = engine.definitionOf(record);
       return views.view(deps.registry.bundle(definition.id), definition, record, principal, clock());
+    },
+    summary: (record) => {
+      const definition = engine.definitionOf(record);
+      return views.summary(deps.registry.bundle(definition.id), definition, record);
     },
   };
 }
