@@ -34,9 +34,10 @@
   ARGV[12] O, ARGV[13] N, ARGV[14] '0' without a de-duplication key, else the value to store under
            it: "<workflow id> <fingerprint of the creation request>" (values written before the
            fingerprint are a bare workflow id)
-  ARGV[15] wake-up channel, ARGV[16] shard number: "<shard>:j" is published when jobs are queued,
-           "<shard>:t:<due>" when timers are armed, "<shard>:jt:<due>" for both, where <due> is the
-           shard's earliest due time after this write (the timer service need not read it)
+  ARGV[15] wake-up channel base, ARGV[16] shard number: "<shard>:j" is published on "<base>:j" when
+           jobs are queued, "<shard>:t:<due>" on "<base>:t" when timers are armed, "<shard>:jt:<due>"
+           on "<base>:jt" for both, where <due> is the shard's earliest due time after this write
+           (the timer service need not read it)
   ARGV[17] J = number of outbox jobs, then J job JSONs
   then A = number of timers to arm, then A triples (member, due time, generation)
   then C = number of timers to cancel, then C members
@@ -213,12 +214,13 @@ if ackGroup ~= '' then rcall('XACK', KEYS[4], ackGroup, ackEntry) end
 -- Wake the shard's idle workers (jobs queued: "j") and timer service (timers armed: "t", with the
 -- shard's earliest due time).
 if armCount > 0 or jobCount > 0 then
-  local message = ARGV[16] .. ':' .. (jobCount > 0 and 'j' or '') .. (armCount > 0 and 't' or '')
+  local kinds = (jobCount > 0 and 'j' or '') .. (armCount > 0 and 't' or '')
+  local message = ARGV[16] .. ':' .. kinds
   if armCount > 0 then
     local first = rcall('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
     if first[2] then message = message .. ':' .. first[2] end
   end
-  rcall('PUBLISH', ARGV[15], message)
+  rcall('PUBLISH', ARGV[15] .. ':' .. kinds, message)
 end
 -- Announced while watched (watch.lua), by the server's clock as watch.lua set it.
 if commitChannel ~= '' then
