@@ -144,6 +144,19 @@ export interface QueueItem {
   since: number;
 }
 
+/** A workflow's status as its record holds it: running, or finished (in a final state). */
+export type WorkflowStatus = WorkflowRecord['status'];
+
+/** Every workflow status, in the order a listing names them. */
+export const workflowStatuses = ['active', 'done'] as const satisfies readonly WorkflowStatus[];
+
+/** An entry of a tenant's workflow list. */
+export interface WorkflowListItem {
+  workflowId: string;
+  /** When the workflow was created, ms since the epoch: the list's order, newest first. */
+  createdAt: number;
+}
+
 export interface Artifact {
   id: string;
   workflowId: string;
@@ -186,6 +199,18 @@ export interface WorkflowStore {
     cursor?: string | null;
     limit: number;
   }): Promise<Page<QueueItem>>;
+  /**
+   * A tenant's workflows of these definitions (any version) in these statuses, newest first by
+   * creation (ties by id, descending). Kept by the writes of the record itself; archived workflows
+   * stay listed. The cursor is the `next` of the page before.
+   */
+  listWorkflows(options: {
+    tenantId: string;
+    definitionIds: readonly string[];
+    statuses: readonly WorkflowStatus[];
+    cursor?: string | null;
+    limit: number;
+  }): Promise<Page<WorkflowListItem>>;
   /**
    * How many workflows of each definition (any version, every tenant) are in each state path: the
    * whole deployment's queues `listByState` pages through, in the order asked. Exact: the stores keep

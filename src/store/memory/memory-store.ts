@@ -19,9 +19,12 @@ import type {
   RefusalRequest,
   RefusalResult,
   StoredOutcome,
+  WorkflowListItem,
+  WorkflowStatus,
   WorkflowStore,
 } from '../../engine/store-port.ts';
 import { sameCreation } from '../../engine/store-port.ts';
+import { listPage, parseListCursor } from '../workflow-list-page.ts';
 
 interface Stored {
   record: WorkflowRecord;
@@ -283,6 +286,22 @@ export class MemoryStore implements WorkflowStore {
       items: page,
       next: items.length > options.limit && last ? `${last.since}:${last.workflowId}` : null,
     });
+  }
+
+  listWorkflows(options: {
+    tenantId: string;
+    definitionIds: readonly string[];
+    statuses: readonly WorkflowStatus[];
+    cursor?: string | null;
+    limit: number;
+  }): Promise<Page<WorkflowListItem>> {
+    const candidates: WorkflowListItem[] = [];
+    for (const { record } of this.workflows.values()) {
+      if (record.tenantId !== options.tenantId || !options.definitionIds.includes(record.definitionId)) continue;
+      if (!options.statuses.includes(record.status)) continue;
+      candidates.push({ workflowId: record.workflowId, createdAt: record.createdAt });
+    }
+    return Promise.resolve(listPage(candidates, parseListCursor(options.cursor), options.limit));
   }
 
   countByState(queues: readonly { definitionId: string; statePath: string }[]): Promise<number[]> {

@@ -69,6 +69,14 @@ export function createKeys(space: KeySpace) {
     stateIndex: (shard: number, tenantId: string, definitionId: string, statePath: string) =>
       `${space.cluster ? tag(shard) : space.prefix}:queue:${part(tenantId)}:${part(definitionId)}:${part(statePath)}`,
     /**
+     * Sorted set: a tenant's workflows of one definition (every version) and status, scored by when
+     * they were created: the workflow list, read newest first. Kept by the script that writes the
+     * record (a creation enters it, a change of status moves the entry); an archived workflow stays.
+     * One per tenant, definition and status on a single node; one per shard on a cluster.
+     */
+    workflowList: (shard: number, tenantId: string, definitionId: string, status: string) =>
+      `${space.cluster ? tag(shard) : space.prefix}:list:${part(tenantId)}:${part(definitionId)}:${part(status)}`,
+    /**
      * SCAN pattern of every `stateIndex` key, and what a key names (null for a key of another
      * layout): `warden reindex` rebuilds `queueCounts` from them.
      */

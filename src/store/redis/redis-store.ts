@@ -20,6 +20,8 @@ import type {
   RefusalRequest,
   RefusalResult,
   StoredOutcome,
+  WorkflowListItem,
+  WorkflowStatus,
   WorkflowStore,
 } from '../../engine/store-port.ts';
 import { sameCreation } from '../../engine/store-port.ts';
@@ -32,6 +34,7 @@ import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 import { RecordCache } from './record-cache.ts';
 import { keptFor, readJobLease } from './job-leases.ts';
 import { luaScript } from './lua-script.ts';
+import { backfillWorkflowList, readWorkflowList, type ListBackfillResult, type ListOptions } from './workflow-list.ts';
 import { recountQueues, reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
 import {
   ArchiveReply,
@@ -194,6 +197,15 @@ export class RedisStore implements WorkflowStore {
     const enteredPaths = record.status === 'active' ? record.statePaths : [];
     const leave = previousPaths.map(index);
     const enter = enteredPaths.map(index);
+    // The workflow list: a creation enters its status's list; a commit moves it only when the status
+    // changed (a commit is only ever of a running workflow, so a finished one came from `active`).
+    const list = (status: WorkflowStatus) => k.workflowList(shard, record.tenantId, record.definitionId, status);
+    const lists =
+      mode === 'create'
+        ? [list(record.status)]
+        : record.status === 'active'
+          ? []
+          : [list('active'), list(record.status)];
     const keys = [
       k.workflow(id),
       k.events(id),
@@ -205,6 +217,7 @@ export class RedisStore implements WorkflowStore {
       k.queueCounts(shard),
       ...leave,
       ...enter,
+      ...lists,
       ...(dedup === undefined ? [] : [k.dedup(record.tenantId, dedup.key)]),
       ...(lease ? [k.jobLease(id, lease.jobId)] : []),
     ];
@@ -236,6 +249,8 @@ export class RedisStore implements WorkflowStore {
       writeId,
       k.commitChannel,
       ...[...previousPaths, ...enteredPaths].map((statePath) => k.queueCountField(record.definitionId, statePath)),
+      lists.length,
+      record.createdAt,
     ];
     const reply = await this.client.wardenTransition(keys.length, ...keys, ...args);
     if (reply[0] === TransitionReply.invalidArguments) throw new ScriptError(reply[1]);
@@ -519,6 +534,15 @@ export class RedisStore implements WorkflowStore {
     const page = ordered.slice(0, options.limit);
     const last = page.at(-1);
     return { items: page, next: ordered.length > options.limit && last ? `${last.since}:${last.workflowId}` : null };
+  }
+
+  listWorkflows(options: ListOptions): Promise<Page<WorkflowListItem>> {
+    return readWorkflowList(this.client, this.keys, options);
+  }
+
+  /** `warden reindex`: lists every workflow present in its tenant's workflow list (see `backfillWorkflowList`). */
+  reindexWorkflowList(): Promise<ListBackfillResult> {
+    return backfillWorkflowList(this.client, this.keys, (id) => this.load(id));
   }
 
   /**

@@ -16,7 +16,11 @@
                         state path (per shard on a cluster): the queues
   KEYS[9+O .. 8+O+N]    state indexes to enter  (N = ARGV[13]); a finished workflow enters none
                         (N = 0) and enters the finished set instead
-  KEYS[9+O+N]           de-duplication key, when ARGV[14] is not '0' (create only)
+  KEYS[9+O+N .. 8+O+N+L] the workflow list (L = the next to last ARGV): one sorted set per tenant,
+                        definition and status (per shard on a cluster), scored by creation time.
+                        L = 1: the list to enter (a creation); L = 2: the list to leave, then the
+                        list to enter (the status changed); L = 0: neither (most commits)
+  KEYS[9+O+N+L]         de-duplication key, when ARGV[14] is not '0' (create only)
   last KEYS             the job's lease hash (fields t = token, u = expiry ms), when the lease
                         flag is 1 (commit only)
 
@@ -51,6 +55,8 @@
   the write while the workflow is watched (field w not past the server's time: a reader waits on it)
   then O + N queue count fields (non-empty), one per state index to leave, then to enter, in the
   order of their KEYS: the field of KEYS[8] that counts that index
+  then L (0, 1 or 2: the workflow list keys above) and the workflow's creation time (ms since
+  epoch): the score of its workflow list entry
 
   Returns
     {1}                   written
@@ -133,13 +139,18 @@ local ackGroup, ackEntry = ARGV[i], ARGV[i + 1]
 local writeId = ARGV[i + 2]
 local commitChannel = ARGV[i + 3]
 local fieldsFrom = i + 4
-if #ARGV ~= i + 3 + leaving + entering or not writeId or writeId == '' then
+if #ARGV ~= i + 5 + leaving + entering or not writeId or writeId == '' then
   return {-1, 'argument count does not match'}
 end
-for f = fieldsFrom, #ARGV do
+for f = fieldsFrom, fieldsFrom + leaving + entering - 1 do
   if ARGV[f] == '' then return {-1, 'empty queue count field'} end
 end
-if #KEYS ~= 8 + leaving + entering + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
+local listing = count(ARGV[#ARGV - 1])
+local createdAt = num(ARGV[#ARGV])
+if not listing or listing > 2 or not createdAt then return {-1, 'bad workflow list arguments'} end
+local listFrom = 9 + leaving + entering
+local dedupKey = listFrom + listing
+if #KEYS ~= 8 + leaving + entering + listing + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
   return {-1, 'key count does not match'}
 end
 
@@ -148,7 +159,7 @@ local seen = rcall('HGET', KEYS[2], eventId)
 if seen then return {2, seen} end
 
 if hasDedup then
-  local existing = rcall('GET', KEYS[9 + leaving + entering])
+  local existing = rcall('GET', KEYS[dedupKey])
   if existing then return {5, existing} end
 end
 
@@ -206,8 +217,12 @@ for n = 1, entering do
   end
 end
 if entering == 0 then rcall('ZADD', KEYS[7], now, workflowId) end
+-- The workflow list: a creation enters its status's list, a change of status moves it; the entry
+-- keeps the creation time, so the list stays newest first by creation.
+if listing == 2 then rcall('ZREM', KEYS[listFrom], workflowId) end
+if listing > 0 then rcall('ZADD', KEYS[listFrom + listing - 1], 'NX', createdAt, workflowId) end
 
-if hasDedup then rcall('SET', KEYS[9 + leaving + entering], dedupValue) end
+if hasDedup then rcall('SET', KEYS[dedupKey], dedupValue) end
 -- The lease ends with its result (a repeat of the result gets the outcome recorded under its event id).
 if hasLease then rcall('DEL', leaseKey) end
 if ackGroup ~= '' then rcall('XACK', KEYS[4], ackGroup, ackEntry) end
