@@ -7,6 +7,7 @@
  */
 import { jobPaths, jobSchemas } from './openapi-jobs.ts';
 import { streamPath, streamSchemas } from './openapi-stream.ts';
+import { workflowListSchemas } from './openapi-workflow-list.ts';
 import { z } from 'zod';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
@@ -144,13 +145,13 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         },
       },
       get: {
-        operationId: 'listQueue',
-        summary: 'A queue: workflows of the caller’s tenant and a definition in a state',
-        description: `The workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s \`summary\` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. Without \`definition\`, the default definition's queue (the first registered, as for a creation) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 \`AMBIGUOUS_STATE\` with those definitions in \`details.definitions\`. An unknown state or definition is 400 \`BAD_REQUEST\` with the known ones in \`details\`.${queueExamples(bundles)}`,
+        operationId: 'listWorkflows',
+        summary: 'The caller’s tenant’s workflows, or a queue: those of a definition in a state',
+        description: `Without \`state\`: the workflows of the caller’s tenant, newest first by creation, running and finished (also archived ones), filtered by \`definition\` (every version of it) and \`status\`, a page of \`limit\` at a time (pass \`next\` back as \`cursor\`); \`id\` lists that one workflow when the tenant has it and it matches the filters, else nothing (another tenant’s workflow is never listed). With \`state\`, a queue: the workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s \`summary\` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. Without \`definition\`, the default definition's queue (the first registered, as for a creation) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 \`AMBIGUOUS_STATE\` with those definitions in \`details.definitions\`. An unknown state or definition is 400 \`BAD_REQUEST\` with the known ones in \`details\`; so is a queue asked with \`id\` or \`status=done\` (a queue holds running workflows), and a cursor the list did not give out.${queueExamples(bundles)}`,
         tags: ['workflows'],
         parameters: queryParameters(operationSchemas['GET /v1/workflows'].query),
         responses: {
-          '200': ok('One page of the queue', 'QueuePage'),
+          '200': ok('One page of the list, or of the queue with `state`', 'WorkflowsPage'),
           ...errorResponses(['BAD_REQUEST', 'AMBIGUOUS_STATE']),
         },
       },
@@ -379,6 +380,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         Proposal: jsonSchema(operationSchemas['POST /v1/workflows/{id}/proposals'].body),
         ...jobSchemas,
         ...responseComponents(),
+        ...workflowListSchemas(),
         ...streamSchemas,
         ErrorCode: { type: 'string', enum: errorCodes },
         Error: errorSchema(),

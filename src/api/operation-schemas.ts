@@ -13,7 +13,7 @@ import {
   definitionDiffQuery,
   eventBody,
   proposalBody,
-  queueQuery,
+  workflowListQuery,
   streamQuery,
   viewQuery,
 } from './schemas.ts';
@@ -25,7 +25,7 @@ export interface OperationSchemas {
 
 export const operationSchemas = {
   'POST /v1/workflows': { body: createWorkflowBody },
-  'GET /v1/workflows': { query: queueQuery },
+  'GET /v1/workflows': { query: workflowListQuery },
   'GET /v1/workflows/{id}': { query: viewQuery },
   'POST /v1/workflows/{id}/events': { body: eventBody },
   'GET /v1/workflows/{id}/audit': { query: auditQuery },

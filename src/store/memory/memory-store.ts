@@ -24,7 +24,7 @@ import type {
   WorkflowStore,
 } from '../../engine/store-port.ts';
 import { sameCreation } from '../../engine/store-port.ts';
-import { listPage, parseListCursor } from '../workflow-list-page.ts';
+import { listPage, parseListCursor } from '../../engine/workflow-list-page.ts';
 
 interface Stored {
   record: WorkflowRecord;

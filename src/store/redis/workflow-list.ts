@@ -10,7 +10,7 @@ import type { Cluster, Redis } from 'ioredis';
 import type { WorkflowRecord } from '../../engine/decision.ts';
 import { shardOf } from '../../engine/shards.ts';
 import { workflowStatuses, type Page, type WorkflowListItem, type WorkflowStatus } from '../../engine/store-port.ts';
-import { listPage, parseListCursor } from '../workflow-list-page.ts';
+import { listPage, parseListCursor } from '../../engine/workflow-list-page.ts';
 import type { Keys } from './keys.ts';
 import { ReindexEntryReply, type ReindexEntryScriptReply } from './reply-codes.ts';
 

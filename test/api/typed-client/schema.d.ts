@@ -12,10 +12,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A queue: workflows of the caller’s tenant and a definition in a state
-     * @description The workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s `summary` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. Without `definition`, the default definition's queue (the first registered, as for a creation) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` with those definitions in `details.definitions`. An unknown state or definition is 400 `BAD_REQUEST` with the known ones in `details`. E.g. `state=beforeAction.awaitingApproval&definition=support` or `state=manualReview&definition=support`.
+     * The caller’s tenant’s workflows, or a queue: those of a definition in a state
+     * @description Without `state`: the workflows of the caller’s tenant, newest first by creation, running and finished (also archived ones), filtered by `definition` (every version of it) and `status`, a page of `limit` at a time (pass `next` back as `cursor`); `id` lists that one workflow when the tenant has it and it matches the filters, else nothing (another tenant’s workflow is never listed). With `state`, a queue: the workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s `summary` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. Without `definition`, the default definition's queue (the first registered, as for a creation) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` with those definitions in `details.definitions`. An unknown state or definition is 400 `BAD_REQUEST` with the known ones in `details`; so is a queue asked with `id` or `status=done` (a queue holds running workflows), and a cursor the list did not give out. E.g. `state=beforeAction.awaitingApproval&definition=support` or `state=manualReview&definition=support`.
      */
-    get: operations['listQueue'];
+    get: operations['listWorkflows'];
     put?: never;
     /**
      * Create a workflow
@@ -2888,6 +2888,33 @@ export interface components {
       store: boolean;
       workers: boolean;
     };
+    /** @description The caller’s tenant’s workflows, newest first by creation, as filtered */
+    WorkflowListPage: {
+      items: {
+        workflowId: string;
+        /** @description `id@version` of the definition the workflow runs */
+        definition: string;
+        /**
+         * @description `active` while it runs, `done` once finished
+         * @enum {string}
+         */
+        status: 'active' | 'done';
+        /** @description Its leaf state paths now (its final state once done) */
+        statePaths: string[];
+        /** Format: date-time */
+        createdAt: string;
+        /**
+         * Format: date-time
+         * @description When its last accepted event was committed
+         */
+        updatedAt: string;
+        summary: components['schemas']['QueueSummary'];
+      }[];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null at the end */
+      next: string | null;
+    };
+    /** @description With `state`: one page of that queue; without: one page of the tenant’s workflow list */
+    WorkflowsPage: components['schemas']['QueuePage'] | components['schemas']['WorkflowListPage'];
     /** @description A ticket to one workflow’s stream, for a browser’s `EventSource` (which cannot send `Authorization`): it opens only that stream, for a minute, and is refused anywhere else. */
     StreamTicket: {
       /** @description Send as `?ticket=` on the stream */
@@ -3513,13 +3540,18 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  listQueue: {
+  listWorkflows: {
     parameters: {
-      query: {
-        /** @description A leaf state path (`beforeAction.awaitingApproval`) or its last segment when that is unambiguous in the definition (`awaitingApproval`) */
-        state: string;
-        /** @description The definition whose queue to list (every version of it). Left out: the default definition (the first registered, the one a creation without a definition makes) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` listing them */
+      query?: {
+        /** @description A queue: a leaf state path (`beforeAction.awaitingApproval`) or its last segment when that is unambiguous in the definition (`awaitingApproval`). Left out: the tenant’s workflow list, newest first */
+        state?: string;
+        /** @description The definition to list (every version of it). With `state`, left out: the default definition (the first registered, the one a creation without a definition makes) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` listing them. Without `state`, left out: every definition */
         definition?: string;
+        /** @description Only workflows running (`active`) or finished (`done`); a queue holds running ones only */
+        status?: 'active' | 'done';
+        /** @description A workflow id: the list holds that one workflow when the caller’s tenant has it (and it matches the other filters), else nothing */
+        id?: string;
+        /** @description The `next` of the page before */
         cursor?: string;
         limit?: number;
       };
@@ -3529,14 +3561,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description One page of the queue */
+      /** @description One page of the list, or of the queue with `state` */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['QueuePage'];
+          'application/json': components['schemas']['WorkflowsPage'];
         };
       };
       /** @description `BAD_REQUEST` */

@@ -1,6 +1,7 @@
 /**
- * `POST /v1/workflows` creates a workflow of a definition; `GET /v1/workflows` pages a queue: the workflows
- * of one definition waiting in a state, each with its definition's summary.
+ * `POST /v1/workflows` creates a workflow of a definition; `GET /v1/workflows` pages a queue (with
+ * `state`: the workflows of one definition waiting in a state) or else the tenant's workflow list
+ * (`workflow-list.ts`), each item with its definition's summary.
  */
 import type { WorkflowRecord } from '../../../engine/decision.ts';
 import { restoreSnapshot } from '../../../engine/snapshot.ts';
@@ -8,13 +9,14 @@ import { contentHashOf } from '../../../effects/canonical-json.ts';
 import { ApiError } from '../../errors.ts';
 import { requestedQueue } from '../../queue-resolver.ts';
 import { parse, readJson, readQuery } from '../../read-json.ts';
-import { createWorkflowBody, queueQuery } from '../../schemas.ts';
+import { createWorkflowBody, workflowListQuery } from '../../schemas.ts';
 import { etag, type WorkflowRouteGroup } from './kit.ts';
+import { checkQueueFilters, workflowListPage } from './workflow-list.ts';
 
 export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
   const { engine, store, clock } = deps;
 
-  /** The definition's short line for queue listings; null when it has none or the record cannot be read. */
+  /** The definition's short line for queue and workflow listings; null when it has none or the record cannot be read. */
   function summaryOf(record: WorkflowRecord | null): Record<string, unknown> | null {
     if (!record) return null;
     try {
@@ -79,7 +81,9 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
 
   app.get('/', async (c) => {
     const principal = c.get('principal');
-    const query = readQuery(c, queueQuery);
+    const query = readQuery(c, workflowListQuery);
+    if (query.state === undefined) return c.json(await workflowListPage(deps, principal.tenantId, query, summaryOf));
+    checkQueueFilters(query);
     const { definitionId, statePath } = requestedQueue(deps.resolveQueue, query.state, query.definition);
     const page = await store.listByState({
       tenantId: principal.tenantId,

@@ -1,9 +1,9 @@
 /**
- * The order and cursor of a tenant's workflow list, shared by every store: newest first by creation
+ * The order and cursor of a tenant's workflow list (`WorkflowStore.listWorkflows`), shared by every store: newest first by creation
  * time, ties by workflow id (descending), so a page boundary inside one millisecond loses nothing.
  * The cursor names the last item of the page before: `<created ms>:<workflow id>`.
  */
-import type { Page, WorkflowListItem } from '../engine/store-port.ts';
+import type { Page, WorkflowListItem } from './store-port.ts';
 
 /** Where a page starts: after the item the cursor names; null for the first page (or a cursor not ours). */
 export interface ListPosition {
