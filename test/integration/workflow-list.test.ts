@@ -137,7 +137,7 @@ describe.each<StoreKind>(['memory', 'redis', 'cluster'])('the workflow list on t
     const id = await create(world, 'stamp');
     await finish(world, id);
     world.clock.now += 1000;
-    expect(await world.store.archiveFinished(shardOf(id)!, world.clock.now + 1, 10)).toBe(
+    expect(await world.store.archiveFinished([shardOf(id)!], world.clock.now + 1, 10)).toBe(
       kind === 'memory' ? 0 : 1, // the memory store keeps no archives
     );
     expect(await listAll(world, { statuses: ['done'] })).toEqual([id]);
@@ -158,7 +158,7 @@ describe.each(['redis', 'cluster'] as const)('warden reindex backfills the workf
       }
       await finish(world, ids[0]!);
       await finish(world, ids[1]!);
-      expect(await store.archiveFinished(shardOf(ids[1]!)!, world.clock.now + 1, 10)).toBe(1);
+      expect(await store.archiveFinished([shardOf(ids[1]!)!], world.clock.now + 1, 10)).toBe(1);
       const before = await listAll(world, { statuses: ['done'] });
       expect(before).toEqual([ids[1], ids[0]]);
 
