@@ -19,6 +19,8 @@ import { definitionRoutes } from './routes/definitions.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
+import { respond } from './respond.ts';
+import { responseSchemas } from './responses.ts';
 
 /** A workflow's stream, the one route a stream ticket opens. */
 const streamPath = /^\/v1\/workflows\/([^/]+)\/stream$/;
@@ -120,12 +122,17 @@ export function createApp(deps: ApiDeps) {
   app.route('/', consoleRoutes());
   app.route('/', metricsRoutes(deps));
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/healthz', (c) => respond(c, responseSchemas.Health, { status: 'ok' }));
   app.get('/readyz', async (c) => {
     const store = await deps.store.ping();
     const workers = deps.workersAlive ? await deps.workersAlive() : true;
     const ready = store && workers;
-    return c.json({ status: ready ? 'ready' : 'unavailable', store, workers }, ready ? 200 : 503);
+    return respond(
+      c,
+      responseSchemas.Readiness,
+      { status: ready ? 'ready' : 'unavailable', store, workers },
+      ready ? 200 : 503,
+    );
   });
 
   app.notFound((c) => sendError(c, new ApiError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));

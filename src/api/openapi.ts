@@ -1,9 +1,9 @@
 /**
  * The OpenAPI 3.1 document of the HTTP API. Request bodies, query strings and event payloads come
- * from the same zod schemas the routes validate with (`z.toJSONSchema`, input side); responses are
- * described by documentation-only schemas of the views (`openapi-components.ts`). Error responses
- * refer to the shared one of their status and name their codes (`openapi-errors.ts`). Built once
- * per registry; `test/api/openapi-lint.test.ts` holds it to Redocly's `recommended-strict` rules.
+ * from the same zod schemas the routes validate with (`z.toJSONSchema`, input side); JSON answers
+ * from the schemas the routes answer through (`respond`, `responses.ts`), the table of operations
+ * naming each one's (`operation-schemas.ts`). Error responses refer to the shared one of their
+ * status and name their codes (`openapi-errors.ts`). Built once per registry; `test/api/openapi-lint.test.ts` holds it to Redocly's `recommended-strict` rules.
  */
 import { jobPaths, jobSchemas } from './openapi-jobs.ts';
 import { streamPath, streamSchemas } from './openapi-stream.ts';
@@ -31,7 +31,7 @@ import {
   publicCodes,
 } from './openapi-errors.ts';
 import { lastEventIdPattern } from './schemas.ts';
-import { operationSchemas } from './operation-schemas.ts';
+import { answerOf, operationSchemas } from './operation-schemas.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +119,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     'CONFLICT',
     ...eventRefusals,
   ];
-  const accepted = ok('Accepted: the new state and version', 'EventAccepted', {
+  const accepted = ok('Accepted: the new state and version', answerOf('POST /v1/workflows/{id}/events'), {
     headers: { ETag: ref('headers', 'ETag') },
   });
 
@@ -134,10 +134,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         parameters: [ref('parameters', 'Idempotency-Key')],
         requestBody: jsonBody('CreateWorkflowBody', 'The definition to run and its creation input'),
         responses: {
-          '200': ok('The existing workflow of this Idempotency-Key', 'WorkflowView', {
+          '200': ok('The existing workflow of this Idempotency-Key', answerOf('POST /v1/workflows'), {
             headers: { ETag: ref('headers', 'ETag'), Location: ref('headers', 'Location') },
           }),
-          '201': ok('Created', 'WorkflowView', {
+          '201': ok('Created', answerOf('POST /v1/workflows'), {
             headers: { ETag: ref('headers', 'ETag'), Location: ref('headers', 'Location') },
           }),
           ...errorResponses([...bodyCodes, 'IDEMPOTENCY_KEY_REUSED', 'BAD_REQUEST', 'FORBIDDEN']),
@@ -150,7 +150,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         tags: ['workflows'],
         parameters: queryParameters(operationSchemas['GET /v1/workflows'].query),
         responses: {
-          '200': ok('One page of the queue', 'QueuePage'),
+          '200': ok('One page of the queue', answerOf('GET /v1/workflows')),
           ...errorResponses(['BAD_REQUEST', 'AMBIGUOUS_STATE']),
         },
       },
@@ -164,7 +164,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         tags: ['workflows'],
         parameters: [idParameter, ...queryParameters(operationSchemas['GET /v1/workflows/{id}'].query)],
         responses: {
-          '200': ok('The workflow', 'WorkflowView', { headers: { ETag: ref('headers', 'ETag') } }),
+          '200': ok('The workflow', answerOf('GET /v1/workflows/{id}'), { headers: { ETag: ref('headers', 'ETag') } }),
           ...errorResponses([...idCodes, 'BAD_REQUEST']),
         },
       },
@@ -191,7 +191,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         description: 'Every accepted and refused event, oldest first, paginated.',
         tags: ['workflows'],
         parameters: [idParameter, ...queryParameters(operationSchemas['GET /v1/workflows/{id}/audit'].query)],
-        responses: { '200': ok('One page of the trail', 'AuditPage'), ...errorResponses([...idCodes, 'BAD_REQUEST']) },
+        responses: {
+          '200': ok('One page of the trail', answerOf('GET /v1/workflows/{id}/audit')),
+          ...errorResponses([...idCodes, 'BAD_REQUEST']),
+        },
       },
     },
     '/v1/workflows/{id}/artifacts/{ref}': {
@@ -211,7 +214,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
             schema: { type: 'string', minLength: 1 },
           },
         ],
-        responses: { '200': ok('The artifact', 'Artifact'), ...errorResponses(idCodes) },
+        responses: {
+          '200': ok('The artifact', answerOf('GET /v1/workflows/{id}/artifacts/{ref}')),
+          ...errorResponses(idCodes),
+        },
       },
     },
     ...streamPath(queryParameters, bundles[0]?.latest.machine),
@@ -223,7 +229,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           'OpenAI tools JSON: give these to a model; post its tool call to `/proposals`. Events only a person may send (the definition’s `personEvents`) are never offered.',
         tags: ['agents'],
         parameters: [idParameter],
-        responses: { '200': ok('The tools', 'Tools'), ...errorResponses(idCodes) },
+        responses: { '200': ok('The tools', answerOf('GET /v1/workflows/{id}/tools')), ...errorResponses(idCodes) },
       },
     },
     '/v1/workflows/{id}/proposals': {
@@ -243,7 +249,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         operationId: 'listDefinitions',
         summary: 'The registered workflow definitions',
         tags: ['definitions'],
-        responses: { '200': ok('The definitions', 'DefinitionList'), ...errorResponses([]) },
+        responses: { '200': ok('The definitions', answerOf('GET /v1/definitions')), ...errorResponses([]) },
       },
     },
     '/v1/definitions/{id}/{version}': {
@@ -252,7 +258,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         summary: 'A definition: config JSON, directed graph, Mermaid diagram',
         tags: ['definitions'],
         parameters: definitionParameters,
-        responses: { '200': ok('The definition', 'Definition'), ...errorResponses(idCodes) },
+        responses: {
+          '200': ok('The definition', answerOf('GET /v1/definitions/{id}/{version}')),
+          ...errorResponses(idCodes),
+        },
       },
     },
     '/v1/definitions/{id}/{version}/diff': {
@@ -267,7 +276,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           ...queryParameters(operationSchemas['GET /v1/definitions/{id}/{version}/diff'].query),
         ],
         responses: {
-          '200': ok('The diff', 'DefinitionDiff'),
+          '200': ok('The diff', answerOf('GET /v1/definitions/{id}/{version}/diff')),
           ...errorResponses([...idCodes, 'BAD_REQUEST']),
         },
       },
@@ -279,7 +288,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         summary: 'Liveness',
         tags: ['operations'],
         security: open,
-        responses: { '200': ok('The process is up', 'Health') },
+        responses: { '200': ok('The process is up', answerOf('GET /healthz')) },
       },
     },
     '/readyz': {
@@ -288,7 +297,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         summary: 'Readiness: store reachable, workers alive',
         tags: ['operations'],
         security: open,
-        responses: { '200': ok('Ready', 'Readiness'), '503': ok('Not ready', 'Readiness') },
+        responses: { '200': ok('Ready', answerOf('GET /readyz')), '503': ok('Not ready', answerOf('GET /readyz')) },
       },
     },
     '/metrics': {

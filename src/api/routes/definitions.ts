@@ -12,11 +12,13 @@ import type { ApiDeps, ApiEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { readQuery } from '../read-json.ts';
 import { definitionDiffQuery } from '../schemas.ts';
+import { respond } from '../respond.ts';
+import { responseSchemas } from '../responses.ts';
 
 export function definitionRoutes(deps: ApiDeps) {
   const app = new Hono<ApiEnv>();
   app.get('/', (c) =>
-    c.json({
+    respond(c, responseSchemas.DefinitionList, {
       definitions: deps.definitions.map((d) => {
         const bundle = deps.registry.bundle(d.id);
         return {
@@ -47,7 +49,7 @@ export function definitionRoutes(deps: ApiDeps) {
   };
   app.get('/:id/:version', (c) => {
     const definition = registered(c.req.param('id'), c.req.param('version'));
-    return c.json({
+    return respond(c, responseSchemas.Definition, {
       key: definitionKey(definition),
       config: serialisableConfig(definition.machine),
       graph: definitionGraph(definition.machine),
@@ -70,7 +72,7 @@ export function definitionRoutes(deps: ApiDeps) {
     } else from = registered(to.id, wanted);
     const [before, after] = [definitionSide(from), definitionSide(to)];
     const diff = diffCharts(before, after);
-    return c.json({
+    return respond(c, responseSchemas.DefinitionDiff, {
       from: before.label,
       to: after.label,
       diff,

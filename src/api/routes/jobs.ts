@@ -16,6 +16,10 @@ import { callerKey } from '../caller-key.ts';
 import { settledOrThrow } from '../apply-outcome.ts';
 import { ApiError } from '../errors.ts';
 import { readJson } from '../read-json.ts';
+import { respond } from '../respond.ts';
+import { jobResponseSchemas } from '../responses.ts';
+
+const { ClaimedJobs, Heartbeat, JobResult } = jobResponseSchemas;
 
 const leaseMs = z.number().int().min(1_000).max(600_000);
 const leaseToken = z.string().min(1).max(200);
@@ -75,9 +79,15 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
   }
 
   function resultResponse(c: Context<ApiEnv>, jobId: string, outcome: ApplyOutcome | { outcome: 'escalated' }) {
-    if (outcome.outcome === 'escalated') return c.json({ jobId, outcome: 'escalated' });
+    if (outcome.outcome === 'escalated') return respond(c, JobResult, { jobId, outcome: 'escalated' });
     const { version, statePaths, replayed } = settledOrThrow(outcome, { notFound: `no workflow for job ${jobId}` });
-    return c.json({ jobId, outcome: 'accepted', version, state: statePaths, ...(replayed ? { replayed } : {}) });
+    return respond(c, JobResult, {
+      jobId,
+      outcome: 'accepted',
+      version,
+      state: statePaths,
+      ...(replayed ? { replayed } : {}),
+    });
   }
 
   app.post('/claim', async (c) => {
@@ -97,7 +107,8 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
       const signal = c.req.raw.signal;
       for (;;) {
         const claimed = await guarded(() => service.claim(principal, body));
-        if (claimed.length > 0 || Date.now() >= deadline || signal.aborted) return c.json({ jobs: claimed });
+        if (claimed.length > 0 || Date.now() >= deadline || signal.aborted)
+          return respond(c, ClaimedJobs, { jobs: claimed });
         await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - Date.now())));
       }
     } finally {
@@ -111,7 +122,7 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
     const body = await readJson(c, heartbeatBody);
     const jobId = c.req.param('jobId');
     const renewed = await guarded(() => (jobs as ExternalJobs).heartbeat(c.get('principal'), { jobId, ...body }));
-    return c.json({ jobId, ...renewed });
+    return respond(c, Heartbeat, { jobId, ...renewed });
   });
 
   app.post('/:jobId{.+}/complete', async (c) => {

@@ -11,6 +11,8 @@ import { eventsAndProposals } from './workflows/events-and-proposals.ts';
 import { workflowKit } from './workflows/kit.ts';
 import { viewAndLongPoll } from './workflows/view-and-long-poll.ts';
 import { workflowStream } from './workflow-stream.ts';
+import { respond } from '../respond.ts';
+import { streamTicket } from '../responses.ts';
 
 export function workflowRoutes(deps: ApiDeps) {
   const app = new Hono<ApiEnv>();
@@ -27,7 +29,7 @@ export function workflowRoutes(deps: ApiDeps) {
     if (!deps.auth.tickets) throw new ApiError('NOT_FOUND', 'this server issues no stream tickets');
     const { ticket, expiresAt } = deps.auth.tickets.issue(principal, record.workflowId);
     const streamUrl = `/v1/workflows/${record.workflowId}/stream?ticket=${ticket}`;
-    return c.json({ ticket, expiresAt: new Date(expiresAt).toISOString(), streamUrl }, 201);
+    return respond(c, streamTicket, { ticket, expiresAt: new Date(expiresAt).toISOString(), streamUrl }, 201);
   });
 
   return app;

@@ -10,6 +10,8 @@ import { requestedQueue } from '../../queue-resolver.ts';
 import { parse, readJson, readQuery } from '../../read-json.ts';
 import { createWorkflowBody, queueQuery } from '../../schemas.ts';
 import { etag, type WorkflowRouteGroup } from './kit.ts';
+import { respond } from '../../respond.ts';
+import { responseSchemas, workflowViewSchema } from '../../responses.ts';
 
 export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
   const { engine, store, clock } = deps;
@@ -74,7 +76,7 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
     c.set('workflowId', record.workflowId);
     c.header('ETag', etag(record));
     c.header('Location', `/v1/workflows/${record.workflowId}`);
-    return c.json(view(record, principal), created.outcome === 'created' ? 201 : 200);
+    return respond(c, workflowViewSchema, view(record, principal), created.outcome === 'created' ? 201 : 200);
   });
 
   app.get('/', async (c) => {
@@ -91,7 +93,7 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
     // One load per item of the page, all sent at once: they go out together on the one connection.
     const records = await Promise.all(page.items.map((item) => store.load(item.workflowId)));
     const now = clock();
-    return c.json({
+    return respond(c, responseSchemas.QueuePage, {
       definition: definitionId,
       state: statePath,
       items: page.items.map((item, i) => ({
