@@ -703,12 +703,12 @@ export interface components {
             status: 'finished';
           }
       )) & {
-        artifacts?: {
+        artifacts: {
           kind: string;
           id: string;
           hash: string;
         }[];
-        evidence?: {
+        evidence: {
           classification: {
             /** @enum {string} */
             category: 'billing' | 'access' | 'technical';
@@ -791,7 +791,7 @@ export interface components {
             at: number;
           } | null;
         };
-        manualReview?: {
+        manualReview: {
           reason: string;
           step: string;
           detail: string | null;
@@ -805,7 +805,7 @@ export interface components {
           cancellable: boolean;
         } | null;
         /** @description The last manual review the workflow left, as it was when closed */
-        lastReview?: {
+        lastReview: {
           reason: string;
           step: string;
           detail: string | null;
