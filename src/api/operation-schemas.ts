@@ -1,10 +1,11 @@
 /**
- * The zod schemas each operation's handler validates its query string and JSON body with, and
- * types its JSON answer by (`respond`), by operation (`METHOD /path` as the OpenAPI document spells
- * it). The document describes these very objects (`openapi.ts`, `openapi-jobs.ts`, `openapi-stream.ts`
- * read them from here), and `test/api/operation-schemas.test.ts` holds each handler to them: it
- * records the schema each route validates and answers with (`ApiDeps.observeValidation`) and finds
- * the one of this table.
+ * The table of operations: every route the app serves (`METHOD /path` as the OpenAPI document spells
+ * it), with the zod schemas its handler validates its query string and JSON body with and types its
+ * JSON answer by (`respond`). A route is registered only for an operation of this table
+ * (`route-kit.ts`); the document describes these very objects (`openapi.ts`, `openapi-jobs.ts`,
+ * `openapi-stream.ts` read them from here), and `test/api/operation-schemas.test.ts` holds each
+ * handler to them: it records the schema each route validates and answers with
+ * (`ApiDeps.observeValidation`) and finds the one of this table.
  */
 import type { z } from 'zod';
 import { claimBody, completeBody, failBody, heartbeatBody } from './routes/jobs.ts';
@@ -52,6 +53,12 @@ export const operationSchemas = {
   'POST /v1/jobs/{jobId}/fail': { body: failBody, response: jobs.JobResult },
   'GET /healthz': { response: answers.Health },
   'GET /readyz': { response: answers.Readiness },
+  'GET /metrics': {},
+  'GET /openapi.json': {},
+  'GET /docs': {},
+  'GET /docs/assets/{file}': {},
+  'GET /console': {},
+  'GET /console/assets/{file}': {},
 } as const satisfies Record<string, OperationSchemas>;
 
 /** The operations of the table that answer JSON. */

@@ -1,14 +1,15 @@
 /**
- * The OpenAPI document and the app's router name the same operations: every method and path
- * registered on Hono (`app.routes`) is documented, and every documented one is registered, so a
- * route added without its document entry, or an entry left behind by a removed route, fails here.
+ * The OpenAPI document, the table of operations and the app's router name the same operations:
+ * every method and path registered on Hono (`app.routes`) is documented and in the table, and every
+ * documented one is registered, so a route added without its document entry, or an entry left
+ * behind by a removed route, fails here (a route not in the table does not compile: `route-kit.ts`).
  */
 import { describe, expect, it } from 'vitest';
 import { workflows } from '../../machines/index.ts';
 import { createAuthenticator } from '../../src/api/auth.ts';
 import { createApp } from '../../src/api/create-app.ts';
 import { openApiDocument } from '../../src/api/openapi.ts';
-import { documentedPath } from '../../src/api/operation-schemas.ts';
+import { documentedPath, operationSchemas } from '../../src/api/operation-schemas.ts';
 import { apiDeps } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createSystem } from '../../src/system.ts';
@@ -31,6 +32,7 @@ describe('the routes and the document', () => {
     const routes = registered(createApp(deps));
     expect(routes.length).toBeGreaterThanOrEqual(25);
     expect(routes).toEqual(documented);
+    expect(Object.keys(operationSchemas).sort()).toEqual(documented);
   });
 
   it('would tell a route added without its entry', () => {

@@ -64,14 +64,18 @@ async function requestTo(operation: string): Promise<number> {
 }
 
 describe('the schemas each operation is validated with', () => {
-  it.each(Object.entries(operationSchemas))('%s reads what the document describes', async (operation, parts) => {
+  it.each(
+    Object.entries(operationSchemas as Record<string, OperationSchemas>).filter(
+      ([, parts]) => Object.keys(parts).length > 0,
+    ),
+  )('%s reads what the document describes', async (operation, parts) => {
     seen.delete(operation);
     const before = answers.checked();
     const status = await requestTo(operation);
     expect(answers.checked(), `${operation} answers JSON`).toBe(before + 1);
     expect(status, operation).toBeLessThan(500);
     expect(answers.mismatches, operation).toEqual([]);
-    const { response, ...read } = parts as OperationSchemas;
+    const { response, ...read } = parts;
     const expected = Object.entries(read).map(([part, schema]) => ({ part, schema }));
     const used = seen.get(operation) ?? [];
     expect(used.filter((u) => u.part !== 'response').length, operation).toBe(expected.length);
@@ -99,7 +103,9 @@ describe('the schemas each operation is validated with', () => {
           (answer as { content?: Record<string, { schema?: unknown }> }).content?.['application/json']?.schema,
       );
       if (!response) {
-        expect(schemas.filter(Boolean), key).toEqual([]);
+        // The document itself is served as its bytes, not through `respond`: a JSON object.
+        const expected = key === 'GET /openapi.json' ? [{ type: 'object' }] : [];
+        expect(schemas.filter(Boolean), key).toEqual(expected);
         continue;
       }
       expect(schemas.length, key).toBeGreaterThan(0);

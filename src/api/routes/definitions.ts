@@ -2,21 +2,21 @@
  * `/v1/definitions`: the registered workflow definitions — config JSON, directed graph and a
  * Mermaid state diagram — and what changed between two versions of one (`warden diff`'s).
  */
-import { Hono } from 'hono';
 import { payloadJsonSchema } from '../../engine/allowed-events.ts';
 import { definitionKey, type WorkflowDefinition } from '../../engine/definition.ts';
 import { definitionSide, diffCharts, diffSummary } from '../../definitions/chart-diff.ts';
 import { mermaidChartDiff } from '../../definitions/chart-diff-mermaid.ts';
 import { definitionGraph, mermaidDiagram, serialisableConfig } from '../../definitions/describe.ts';
-import type { ApiDeps, ApiEnv } from '../context.ts';
+import type { ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { readQuery } from '../read-json.ts';
 import { definitionDiffQuery } from '../schemas.ts';
 import { respond } from '../respond.ts';
 import { responseSchemas } from '../responses.ts';
+import { documentedRoutes } from '../route-kit.ts';
 
 export function definitionRoutes(deps: ApiDeps) {
-  const app = new Hono<ApiEnv>();
+  const app = documentedRoutes('/v1/definitions');
   app.get('/', (c) =>
     respond(c, responseSchemas.DefinitionList, {
       definitions: deps.definitions.map((d) => {

@@ -6,7 +6,7 @@
  * with another role too serves only its own, and another tenant's job id is 404 like an absent one
  * (see `external-jobs.ts`).
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import type { ApplyOutcome } from '../../engine/engine.ts';
 import { workerRole } from '../../engine/principal.ts';
@@ -18,6 +18,7 @@ import { ApiError } from '../errors.ts';
 import { readJson } from '../read-json.ts';
 import { respond } from '../respond.ts';
 import { jobResponseSchemas } from '../responses.ts';
+import { documentedRoutes } from '../route-kit.ts';
 
 const { ClaimedJobs, Heartbeat, JobResult } = jobResponseSchemas;
 
@@ -53,7 +54,7 @@ export interface JobRouteOptions {
 }
 
 export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptions) {
-  const app = new Hono<ApiEnv>();
+  const app = documentedRoutes('/v1/jobs');
   /** Claims open by caller (this process): each long poll re-claims every `pollMs` while it waits. */
   const claiming = new Map<string, number>();
 

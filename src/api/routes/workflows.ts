@@ -2,8 +2,7 @@
  * `/v1/workflows`: create, read, send events, audit trail, artifacts, queues, live stream, and the tool view
  * for agents (the events a caller may send, as LLM tools, and proposals validated against them).
  */
-import { Hono } from 'hono';
-import type { ApiDeps, ApiEnv } from '../context.ts';
+import type { ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { auditAndArtifacts } from './workflows/audit-and-artifacts.ts';
 import { createAndList } from './workflows/create-and-list.ts';
@@ -13,9 +12,10 @@ import { viewAndLongPoll } from './workflows/view-and-long-poll.ts';
 import { workflowStream } from './workflow-stream.ts';
 import { respond } from '../respond.ts';
 import { streamTicket } from '../responses.ts';
+import { documentedRoutes } from '../route-kit.ts';
 
 export function workflowRoutes(deps: ApiDeps) {
-  const app = new Hono<ApiEnv>();
+  const app = documentedRoutes('/v1/workflows');
   const kit = workflowKit(deps);
   const { loadOwned } = kit;
   for (const group of [createAndList, viewAndLongPoll, eventsAndProposals, auditAndArtifacts]) group(app, kit);
