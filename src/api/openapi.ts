@@ -32,6 +32,7 @@ import {
 } from './openapi-errors.ts';
 import { lastEventIdPattern } from './schemas.ts';
 import { answerOf, operationSchemas } from './operation-schemas.ts';
+import type { Operation } from './route-kit.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -84,10 +85,22 @@ function queueExamples(bundles: readonly AnyWorkflowBundle[]): string {
   return states.length > 0 ? ` E.g. ${states.join(' or ')}.` : '';
 }
 
+/** `GET /v1/workflows/{id}` for each method of each path of a document's paths. */
+type OperationsOf<Paths> = {
+  [P in keyof Paths & string]: `${Uppercase<keyof Paths[P] & string>} ${P}`;
+}[keyof Paths & string];
+
+/**
+ * Compiles only when the document describes every operation of the table (every route the app
+ * serves: `route-kit.ts`) and no other: a type error names the `missing` or `extra` one.
+ */
+type DescribesEvery<Check extends { missing: never; extra: never }> = Check;
+
 function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
   const events = eventComponents(bundles);
   const bearer = [{ bearerAuth: [] }];
   const open: Record<string, string[]>[] = [];
+  const metricsSecurity: Record<string, string[]>[] = [{}, { metricsToken: [] }];
   const idParameter = ref('parameters', 'WorkflowId');
   const jsonBody = (schema: string, description: string) => ({
     required: true,
@@ -123,7 +136,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     headers: { ETag: ref('headers', 'ETag') },
   });
 
-  const paths: OpenApiDocument['paths'] = {
+  const paths = {
     '/v1/workflows': {
       post: {
         operationId: 'createWorkflow',
@@ -307,7 +320,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         description:
           'Open unless `WARDEN_METRICS_TOKEN` is set; then it needs `Authorization: Bearer <that token>` (not a JWT).',
         tags: ['operations'],
-        security: [{}, { metricsToken: [] }],
+        security: metricsSecurity,
         responses: {
           '200': {
             description: 'The Prometheus text exposition format',
@@ -347,7 +360,11 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       'consoleAsset',
       'The console scripts (the page and its statechart drawing), its style sheet, or the Mermaid library (from the local package)',
     ),
-  };
+  } satisfies OpenApiDocument['paths'];
+  type _EveryOperation = DescribesEvery<{
+    missing: Exclude<Operation, OperationsOf<typeof paths>>;
+    extra: Exclude<OperationsOf<typeof paths>, Operation>;
+  }>;
 
   const codeTable = errorCodes.map((code) => `| \`${code}\` | ${statusOf[code]} |`).join('\n');
   const document: OpenApiDocument = {
