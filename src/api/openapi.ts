@@ -32,7 +32,7 @@ import {
 } from './openapi-errors.ts';
 import { lastEventIdPattern } from './schemas.ts';
 import { answerOf, operationSchemas } from './operation-schemas.ts';
-import type { Operation } from './route-kit.ts';
+import type { OperationKey } from './route-kit.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -362,8 +362,8 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     ),
   } satisfies OpenApiDocument['paths'];
   type _EveryOperation = DescribesEvery<{
-    missing: Exclude<Operation, OperationsOf<typeof paths>>;
-    extra: Exclude<OperationsOf<typeof paths>, Operation>;
+    missing: Exclude<OperationKey, OperationsOf<typeof paths>>;
+    extra: Exclude<OperationsOf<typeof paths>, OperationKey>;
   }>;
 
   const codeTable = errorCodes.map((code) => `| \`${code}\` | ${statusOf[code]} |`).join('\n');

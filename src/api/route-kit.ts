@@ -28,14 +28,14 @@ type Mounted<Prefix extends string, P extends string> = P extends '/'
   : `${Prefix}${P}`;
 
 /** `GET /v1/workflows/{id}`: an operation of the table. */
-export type Operation = keyof typeof operationSchemas;
+export type OperationKey = keyof typeof operationSchemas;
 
 /** The handler of a route whose operation is in the table; else an argument no handler is (the error names it). */
 type HandlerOf<
   M extends string,
   Prefix extends string,
   P extends string,
-> = `${M} ${DocumentedPath<Mounted<Prefix, P>>}` extends Operation
+> = `${M} ${DocumentedPath<Mounted<Prefix, P>>}` extends OperationKey
   ? [handler: Handler<ApiEnv, P>]
   : [missing: `${M} ${DocumentedPath<Mounted<Prefix, P>>} is not an operation of operation-schemas.ts`];
 
@@ -53,14 +53,19 @@ export interface DocumentedRoutes<Prefix extends string> {
 /** Routes to be mounted at `prefix`, each registered for an operation of the table. */
 export function documentedRoutes<Prefix extends string>(prefix: Prefix): DocumentedRoutes<Prefix> {
   const hono = new Hono<ApiEnv>();
+  /** The handler, which the types guarantee for an operation of the table (the other tuple does not compile). */
+  const handlerOf = <P extends string>(path: P, handler: Handler<ApiEnv, P> | string) => {
+    if (typeof handler === 'string') throw new Error(handler);
+    return handler;
+  };
   return {
     prefix,
     hono,
     get: (path, ...[handler]) => {
-      if (typeof handler === 'function') hono.get(path, handler);
+      hono.get(path, handlerOf(path, handler));
     },
     post: (path, ...[handler]) => {
-      if (typeof handler === 'function') hono.post(path, handler);
+      hono.post(path, handlerOf(path, handler));
     },
     use: (path, middleware) => {
       hono.use(path, middleware);
