@@ -17,6 +17,7 @@ import { createRateLimiter } from './rate-limit.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { definitionRoutes } from './routes/definitions.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { incidentRoutes } from './routes/incidents.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
 
@@ -115,6 +116,7 @@ export function createApp(deps: ApiDeps) {
 
   app.route('/v1/workflows', workflowRoutes(deps));
   app.route('/v1/definitions', definitionRoutes(deps));
+  app.route('/v1/incidents', incidentRoutes(deps));
   app.route('/v1/jobs', jobRoutes(deps.jobs, { maxClaimsPerPrincipal: deps.maxClaimsPerPrincipal ?? 16 }));
   app.route('/', docsRoutes(deps));
   app.route('/', consoleRoutes());

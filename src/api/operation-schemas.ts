@@ -6,6 +6,7 @@
  * validates with (`ApiDeps.observeValidation`) and finds the one of this table.
  */
 import type { z } from 'zod';
+import { incidentsQuery } from './job-report.ts';
 import { claimBody, completeBody, failBody, heartbeatBody } from './routes/jobs.ts';
 import {
   auditQuery,
@@ -32,6 +33,7 @@ export const operationSchemas = {
   'POST /v1/workflows/{id}/proposals': { body: proposalBody },
   'GET /v1/workflows/{id}/stream': { query: streamQuery },
   'GET /v1/definitions/{id}/{version}/diff': { query: definitionDiffQuery },
+  'GET /v1/incidents': { query: incidentsQuery },
   'POST /v1/jobs/claim': { body: claimBody },
   'POST /v1/jobs/{jobId}/heartbeat': { body: heartbeatBody },
   'POST /v1/jobs/{jobId}/complete': { body: completeBody },
