@@ -42,7 +42,12 @@ export const jobSchema = z.object({
   attempt: z.number().int().nullable().describe('Its attempt as the retry policy counts it (1 for the first)'),
   maxAttempts: z.number().int().nullable().describe('The most attempts the retry policy allows'),
   nextAttemptAt: iso.nullable().describe('When the next attempt starts (`waitingToRetry`)'),
-  lastError: z.string().nullable().describe('Why it was given up, when it was'),
+  lastError: z
+    .string()
+    .nullable()
+    .describe(
+      'Why it was given up (`deadLettered`), or how its last attempt ended (`waitingToRetry`: the failure event of its result and the reason it states)',
+    ),
   createdAt: iso.nullable().describe('When the step that requested it was committed'),
 });
 
@@ -174,6 +179,7 @@ export async function workflowJobs(
     const type = typeOf(operation);
     const kept = storedBy.get(jobId);
     const due = record.timers[timer]?.dueAt;
+    const failed = kept ? await answerOf(store, id, kept) : null;
     jobs.push({
       ...common(jobId, type, operation, kept, attempts[operation]),
       status: 'waitingToRetry',
@@ -181,7 +187,7 @@ export async function workflowJobs(
       lease: null,
       deliveries: kept?.deliveries ?? 0,
       nextAttemptAt: due === undefined ? null : isoOf(due),
-      lastError: givenUp.get(jobId)?.reason ?? null,
+      lastError: givenUp.get(jobId)?.reason ?? failed,
     });
   }
   const stuck: Incident[] = jobs.flatMap((job) =>
@@ -201,6 +207,19 @@ export async function workflowJobs(
       : [],
   );
   return { workflowId: id, jobs, incidents: [...stuck, ...letters.map(incidentOf)] };
+}
+
+/** Entries read after a job's request to find its result. */
+const resultSearch = 20;
+
+/**
+ * How the job's last attempt ended, from the audit entry of its result (the failure event, and the
+ * reason it states): one bounded page of the trail, from the request on.
+ */
+async function answerOf(store: WorkflowStore, workflowId: string, job: StoredJob): Promise<string | null> {
+  const page = await store.auditPage(workflowId, { cursor: job.auditCursor, limit: resultSearch });
+  const answer = page.items.find((entry) => entry.causationId === job.jobId);
+  return answer ? `${answer.eventType}${answer.reason ? `: ${answer.reason}` : ''}` : null;
 }
 
 function common(

@@ -161,6 +161,8 @@ export interface StoredJob {
   requestedAt: number;
   /** The audit entry of that commit; null when the live trail no longer holds it. */
   requestedBy: AuditEntry | null;
+  /** `auditPage`'s cursor at that entry: the page from it holds what came after (the job's result among it). */
+  auditCursor: string;
   /**
    * Where its outbox entry is: `queued` (not delivered yet), `delivered` (a worker of Warden holds
    * it and has not acknowledged it) or `acknowledged` (handed to an external worker's queue, given

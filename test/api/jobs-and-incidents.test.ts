@@ -163,6 +163,7 @@ describe('the jobs and incidents of a workflow', () => {
         attempt: 1,
         maxAttempts: 3,
         lease: null,
+        lastError: 'STAMP_FAILED',
       }),
     ]);
     const next = Date.parse(jobs[0]?.nextAttemptAt ?? '');

@@ -62,6 +62,9 @@ describe.each(kinds)('jobs and dead letters on the %s store', (kind) => {
     expect(queued).toMatchObject({ jobId, outbox: 'queued', deliveries: 0, lease: null });
     expect(queued?.requestedBy).toMatchObject({ eventType: 'START', effects: [jobId] });
     expect(queued?.requestedAt).toBeGreaterThan(0);
+    // The trail from the request on: the request's entry is behind the cursor, what followed it ahead.
+    const after = await world.store.auditPage(record.workflowId, { cursor: queued?.auditCursor ?? null, limit: 10 });
+    expect(after.items).toEqual([]);
 
     const [entry] = await world.store.readOutbox('worker-a', [shard], 10);
     const lease = { token: 'tok', owner: 'worker-a', expiresAt: world.clock.now + 30_000 };

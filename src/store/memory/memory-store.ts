@@ -414,6 +414,7 @@ export class MemoryStore implements WorkflowStore {
           jobId,
           requestedAt: kept.at,
           requestedBy: clone(stored.audit.find((a) => a.id === kept.auditId)?.entry ?? null),
+          auditCursor: String(kept.auditId),
           outbox: pending ? 'delivered' : queued ? 'queued' : 'acknowledged',
           deliveries: pending ? pending.deliveries : queued ? 0 : 1,
           lease: lease ? { ...lease } : null,

@@ -141,7 +141,7 @@ export async function jobsOf(
   // The group's last delivered id: an entry after it was never delivered.
   const info = groups.find((g) => g[g.indexOf('name') + 1] === group);
   const lastDelivered = info ? String(info[info.indexOf('last-delivered-id') + 1]) : '0-0';
-  return found.map(({ jobId, entryId }, i): StoredJob => {
+  return found.map(({ jobId, entryId, auditId }, i): StoredJob => {
     const [audit = [], pending = [], lease = null] = perJob[i] ?? [];
     const entry = audit[0];
     const delivered = pending[0];
@@ -149,6 +149,7 @@ export async function jobsOf(
       jobId,
       requestedAt: msOf(entryId),
       requestedBy: entry ? decodeAudit(workflowId, entry[1][1] ?? 'null') : null,
+      auditCursor: auditId,
       outbox: delivered ? 'delivered' : after(entryId, lastDelivered) ? 'queued' : 'acknowledged',
       deliveries: delivered ? delivered[3] : after(entryId, lastDelivered) ? 0 : 1,
       lease,

@@ -2637,7 +2637,7 @@ export interface components {
       maxAttempts: number | null;
       /** @description When the next attempt starts (`waitingToRetry`) */
       nextAttemptAt: string | null;
-      /** @description Why it was given up, when it was */
+      /** @description Why it was given up (`deadLettered`), or how its last attempt ended (`waitingToRetry`: the failure event of its result and the reason it states) */
       lastError: string | null;
       /** @description When the step that requested it was committed */
       createdAt: string | null;
