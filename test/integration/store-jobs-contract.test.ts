@@ -168,7 +168,7 @@ describe.each(kinds)('jobs and dead letters on the %s store', (kind) => {
     if (!(world.store instanceof RedisStore)) return; // the memory store archives nothing
     const client = kind === 'redis' ? redis : clusterClient;
     expect(await client.hexists(world.store.keys.workflow(id), 'j:classify')).toBe(1);
-    expect(await world.store.archiveFinished(shard, world.clock.now + 1, 10)).toBe(1);
+    expect(await world.store.archiveFinished([shard], world.clock.now + 1, 10)).toBe(1);
     expect(await client.hexists(world.store.keys.workflow(id), 'j:classify')).toBe(0);
     expect(await world.store.jobsOf(id, [jobId])).toEqual([]);
     expect((await world.store.deadLettersOf(id, 10)).map((d) => d.reason)).toEqual(['given up']);
