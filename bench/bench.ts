@@ -228,11 +228,10 @@ async function endToEnd(url: string, count: number) {
   await runtime.stop();
   // The janitor's work, done now: acknowledged jobs trimmed from the outbox; then the finished
   // workflows folded into their archives (WARDEN_ARCHIVE_AFTER_MS after they finished).
-  for (let shard = 0; shard < 64; shard++) await system.store.trimOutbox(shard);
+  const shards = Array.from({ length: 64 }, (_, shard) => shard);
+  await system.store.trimOutboxes(shards);
   const memoryFinished = await usedMemory(client);
-  let archived = 0;
-  for (let shard = 0; shard < 64; shard++)
-    archived += await system.store.archiveFinished(shard, Date.now() + 1, 10_000);
+  const archived = await system.store.archiveFinished(shards, Date.now() + 1, 10_000);
   const memoryAfter = await usedMemory(client);
   outboxLag.sort((a, b) => a - b);
   const durations = [...done].map(([id, d]) => d.at - (created.get(id) ?? d.at)).sort((a, b) => a - b);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { shardLabel } from '../src/engine/shards.ts';
 import { connectRedis } from '../src/store/redis/connect.ts';
 import { freePort, startRedis, stopProcess } from './server.ts';
 
@@ -72,12 +73,17 @@ export async function startDeployment(options: DeploymentOptions) {
     WARDEN_JWT_SECRET: secret,
     // The approver polls and approves as fast as the load needs: no per-principal rate limit.
     WARDEN_RATE_PER_MINUTE: '0',
+    // A workflow's deferred work (its archive, its outbox entries trimmed) is done at the janitor's
+    // next tick after it finished, inside the round that ran it (see `deferredWorkLeft`).
+    WARDEN_ARCHIVE_AFTER_MS: '0',
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: options.logLevel,
     ...(options.shards ? { WARDEN_SHARDS: String(options.shards) } : {}),
   };
   const children: { label: string; child: ChildProcess; log: string }[] = [];
+  /** Commands the probe sent for `deferredWorkLeft`, left out of `commandCalls`. */
+  const probeCalls: Record<string, number> = {};
   const stop = async () => {
     probe.disconnect();
     await Promise.all(children.map(({ child }) => stopProcess(child)));
@@ -143,12 +149,32 @@ export async function startDeployment(options: DeploymentOptions) {
       redisUrl: redis.url,
       processes,
       /** Calls per Redis command since the server started (INFO commandstats; this probe's INFO included). */
-      commandCalls: async (): Promise<Record<string, number>> => commandCalls(await probe.info('commandstats')),
+      commandCalls: async (): Promise<Record<string, number>> => {
+        const calls = commandCalls(await probe.info('commandstats'));
+        for (const [name, sent] of Object.entries(probeCalls)) calls[name] = (calls[name] ?? 0) - sent;
+        return calls;
+      },
       /** Bytes Redis has read from and written to its clients since it started (INFO stats). */
       netBytes: async (): Promise<{ in: number; out: number }> => {
         const stats = await probe.info('stats');
         const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
         return { in: field('total_net_input_bytes'), out: field('total_net_output_bytes') };
+      },
+      /**
+       * Workflows finished and not yet archived, and outbox entries not yet trimmed, over every
+       * shard: a round is over when both are 0, so its CPU includes the janitor's work for it.
+       */
+      deferredWorkLeft: async (): Promise<{ unarchived: number; untrimmed: number }> => {
+        const shards = Array.from({ length: options.shards ?? 256 }, (_, shard) => shardLabel(shard));
+        const prefix = env.WARDEN_PREFIX ?? '';
+        const [unarchived, untrimmed] = await Promise.all([
+          Promise.all(shards.map((label) => probe.zcard(`${prefix}:{${label}}:finished`))),
+          Promise.all(shards.map((label) => probe.xlen(`${prefix}:{${label}}:outbox`))),
+        ]);
+        const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+        probeCalls.zcard = (probeCalls.zcard ?? 0) + shards.length;
+        probeCalls.xlen = (probeCalls.xlen ?? 0) + shards.length;
+        return { unarchived: sum(unarchived), untrimmed: sum(untrimmed) };
       },
       /** What the processes logged at warn or above so far. */
       logs: (): LogSummary => {

@@ -23,6 +23,7 @@ export type {
   WorkflowBundleSpec,
   WorkflowView,
 } from './definitions/workflow.ts';
+export type { DeclaredEventPresentation, EventButtonKind } from './definitions/event-presentation.ts';
 export { defineConfig, type WardenConfig } from './definitions/project-config.ts';
 export type { EffectSpec, OutcomeInvariant, WorkflowDefinition } from './engine/definition.ts';
 export type { Principal } from './engine/principal.ts';

@@ -42,13 +42,47 @@ export const agentTaskMachine = setup({
   events: {
     PLAN_PROPOSED: result(proposalFields('plan', planned)),
     PLAN_FAILED: failure({ flat: true }),
-    APPROVED: event({ ...decision, comment: text(2000).optional() }, { roles: [roles.approver] }),
-    REJECTED: event({ ...decision, reason: text(2000) }, { roles: [roles.approver] }),
+    APPROVED: event(
+      { ...decision, comment: text(2000).optional() },
+      {
+        roles: [roles.approver],
+        label: 'Approve plan',
+        kind: 'primary',
+        description: 'Approve this version of the plan; its operation then runs.',
+      },
+    ),
+    REJECTED: event(
+      { ...decision, reason: text(2000) },
+      {
+        roles: [roles.approver],
+        label: 'Reject plan',
+        kind: 'danger',
+        description: 'Refuse the plan, with your reason.',
+      },
+    ),
     ...ledgerEventDeclarations('OPERATION', operationReceipt),
-    CANCEL_REQUESTED: event({ reason: text(2000) }, { roles: [roles.requester, roles.approver, roles.reviewer] }),
-    ESCALATE: deadLetter({ roles: [roles.requester] }),
-    REPLAN: event(note, { roles: [roles.reviewer] }),
-    RECONCILE: event(note, { roles: [roles.reviewer] }),
+    CANCEL_REQUESTED: event(
+      { reason: text(2000) },
+      { roles: [roles.requester, roles.approver, roles.reviewer], label: 'Cancel task', kind: 'danger' },
+    ),
+    ESCALATE: deadLetter({
+      roles: [roles.requester],
+      label: 'Escalate',
+      kind: 'neutral',
+      description: 'Hand the task to a reviewer.',
+    }),
+    REPLAN: event(note, {
+      roles: [roles.reviewer],
+      label: 'Plan again',
+      kind: 'neutral',
+      description: 'Ask the model for a new plan.',
+    }),
+    RECONCILE: event(note, {
+      roles: [roles.reviewer],
+      label: 'Reconcile operation',
+      kind: 'neutral',
+      description: 'Find out whether the operation took effect.',
+    }),
   },
   effects: { requestPlan, executeOperation, reconcileOperation, voidOperation },
   backoffDelays: ['planBackoff', 'executionRetryDelay'],

@@ -60,8 +60,14 @@ export const loanKit = setup({
     CREDIT_FAILED: failure(),
     MEMO_FAILED: failure(),
     DISBURSE_FAILED: failure(),
-    APPROVED: event({ memoArtifactId: z.string() }, { roles: ['underwriter'] }),
-    DECLINED: event({ reason: z.string().trim().min(1).max(500) }, { roles: ['underwriter'] }),
+    APPROVED: event(
+      { memoArtifactId: z.string() },
+      { roles: ['underwriter'], label: 'Approve loan', kind: 'primary', description: 'Approve on the memo shown.' },
+    ),
+    DECLINED: event(
+      { reason: z.string().trim().min(1).max(500) },
+      { roles: ['underwriter'], label: 'Decline loan', kind: 'danger', description: 'Decline, with your reason.' },
+    ),
     ESCALATE: deadLetter(),
   },
   effects: { checkIdentity, checkCredit, draftMemo, disburse },

@@ -94,9 +94,33 @@ export const supportEvents = {
   POLICY_INVALID: result({ ...validated, revisable: z.boolean(), reasons: findings }),
   POLICY_UNCLEAR: result({ ...validated, questions: findings }),
   /** An approver's decision. The amount restates what the approver saw; the limit comes from the principal only. */
-  APPROVED: event({ ...decided, amount: money, comment: text(2000).optional() }, { roles: [roles.approver] }),
-  REJECTED_BY_REVIEWER: event({ ...decided, reason: text(2000) }, { roles: [roles.approver] }),
-  CHANGES_REQUESTED: event({ ...decided, instructions: text(4000) }, { roles: [roles.approver] }),
+  APPROVED: event(
+    { ...decided, amount: money, comment: text(2000).optional() },
+    {
+      roles: [roles.approver],
+      label: 'Approve refund',
+      kind: 'primary',
+      description: 'Approve the recommended refund as shown; it is then paid.',
+    },
+  ),
+  REJECTED_BY_REVIEWER: event(
+    { ...decided, reason: text(2000) },
+    {
+      roles: [roles.approver],
+      label: 'Reject refund',
+      kind: 'danger',
+      description: 'Refuse the refund, with your reason; the case ends rejected.',
+    },
+  ),
+  CHANGES_REQUESTED: event(
+    { ...decided, instructions: text(4000) },
+    {
+      roles: [roles.approver],
+      label: 'Request changes',
+      kind: 'neutral',
+      description: 'Send the recommendation back to be revised, with your instructions.',
+    },
+  ),
   ACTION_EXECUTED: result({ jobId, receipt: actionReceipt }),
   /** The action call timed out or its response was lost: whether it took effect is unknown. */
   ACTION_OUTCOME_UNKNOWN: result({ jobId, errorClass, message: text(2000) }),
@@ -115,26 +139,64 @@ export const supportEvents = {
   /** `{ jobId, errorClass, message }`: the type tells whether another attempt may cure it. */
   RETRYABLE_ERROR: failure({ flat: true, retryable: true }),
   PERMANENT_ERROR: failure({ flat: true, retryable: false }),
-  CANCEL_REQUESTED: event({ reason: text(2000) }, { roles: [roles.agent, roles.reviewer] }),
+  CANCEL_REQUESTED: event(
+    { reason: text(2000) },
+    {
+      roles: [roles.agent, roles.reviewer],
+      label: 'Cancel request',
+      kind: 'danger',
+      description: 'Stop the case; a refund already under way is settled first.',
+    },
+  ),
   /** `{ reason, jobId? }`: a worker gives its job up, or an agent or approver hands the case over. */
   ESCALATE: deadLetter({
     roles: [roles.agent, roles.approver],
     fields: { questions: z.array(text(500)).max(20).optional() },
+    label: 'Escalate',
+    kind: 'neutral',
+    description: 'Hand the case to a reviewer for manual review.',
   }),
-  COMPENSATE: event({ reason: text(2000) }, { roles: [roles.reviewer] }),
+  COMPENSATE: event(
+    { reason: text(2000) },
+    {
+      roles: [roles.reviewer],
+      label: 'Reverse refund',
+      kind: 'danger',
+      description: 'Reverse the refund that was paid.',
+    },
+  ),
   COMPENSATION_SUCCEEDED: result({
     jobId,
     receipt: z.strictObject({ providerOperationId: text(200), idempotencyKey: text(300) }),
   }),
   COMPENSATION_FAILED: result({ jobId, errorClass: errorClass.optional(), message: text(2000) }),
-  REVIEW_RETRY_STEP: event({ step: z.enum(reviewSteps), note: text(2000) }, { roles: [roles.reviewer] }),
-  REVIEW_REJECT: event({ reason: text(2000) }, { roles: [roles.reviewer] }),
+  REVIEW_RETRY_STEP: event(
+    { step: z.enum(reviewSteps), note: text(2000) },
+    { roles: [roles.reviewer], label: 'Retry a step', kind: 'neutral', description: 'Run one step of the case again.' },
+  ),
+  REVIEW_REJECT: event(
+    { reason: text(2000) },
+    {
+      roles: [roles.reviewer],
+      label: 'Reject refund',
+      kind: 'danger',
+      description: 'End the case rejected, with your reason; no refund was paid.',
+    },
+  ),
   REVIEW_COMPLETE: event(
     { resolution: text(4000), evidence: z.array(evidenceRef).min(1).max(50) },
-    { roles: [roles.reviewer] },
+    {
+      roles: [roles.reviewer],
+      label: 'Resolve by hand',
+      kind: 'primary',
+      description: 'Close the case yourself, with the resolution and its evidence.',
+    },
   ),
   /** Who works the case, not its outcome: a model may propose it. */
-  REVIEW_ASSIGN: event({ owner: text(200) }, { roles: [roles.reviewer], byModel: true }),
+  REVIEW_ASSIGN: event(
+    { owner: text(200) },
+    { roles: [roles.reviewer], byModel: true, label: 'Assign owner', kind: 'neutral' },
+  ),
 };
 
 /** Event payload schemas, one per event type, `START` (the request accepted: start processing) first. */

@@ -96,9 +96,18 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   // once a request (a verification costs ~60 µs of CPU, a fair share of an event's). Keyed by the
   // whole token, so any other string, a tampered one included, is verified afresh; an entry never
   // outlives the token's `exp`, and with a JWKS at most a minute passes before a rotation counts.
-  const verified = new Map<string, { principal: Principal; until: number }>();
+  const verified = new Map<string, { principal: Principal; until: number; expiresAt: number }>();
+  // When the token each principal handed out came with expires: a stream ticket never outlives it.
+  const expiries = new WeakMap<Principal, number>();
+  const handOut = (entry: { principal: Principal; expiresAt: number }): Principal => {
+    const principal = copyOf(entry.principal);
+    expiries.set(principal, entry.expiresAt);
+    return principal;
+  };
   return {
-    tickets: createStreamTickets(options.ticketSecret ?? options.secret),
+    tickets: createStreamTickets(options.ticketSecret ?? options.secret, {
+      tokenExpiry: (principal) => expiries.get(principal),
+    }),
     async authenticate(header) {
       const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
       if (!match?.[1])
@@ -106,7 +115,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const token = match[1];
       const now = Date.now();
       const hit = verified.get(token);
-      if (hit && now < hit.until) return copyOf(hit.principal);
+      if (hit && now < hit.until) return handOut(hit);
       if (hit) verified.delete(token);
       let payload: unknown;
       const keys = jwks ? await jwks() : null;
@@ -129,8 +138,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const { sub, tenant, roles, kind, exp } = claims.data;
       const principal: Principal = { id: sub, tenantId: tenant, roles, kind, claims: others };
       if (verified.size >= VERIFIED_TOKENS) verified.delete(verified.keys().next().value ?? '');
-      verified.set(token, { principal, until: Math.min(exp * 1000, now + VERIFIED_FOR_MS) });
-      return copyOf(principal);
+      const entry = { principal, until: Math.min(exp * 1000, now + VERIFIED_FOR_MS), expiresAt: exp * 1000 };
+      verified.set(token, entry);
+      return handOut(entry);
     },
   };
 }

@@ -17,6 +17,7 @@ import { createRateLimiter } from './rate-limit.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { definitionRoutes } from './routes/definitions.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { incidentRoutes } from './routes/incidents.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
 import { respond } from './respond.ts';
@@ -118,6 +119,7 @@ export function createApp(deps: ApiDeps) {
 
   mount(app, workflowRoutes(deps));
   mount(app, definitionRoutes(deps));
+  mount(app, incidentRoutes(deps));
   mount(app, jobRoutes(deps.jobs, { maxClaimsPerPrincipal: deps.maxClaimsPerPrincipal ?? 16 }));
   mount(app, docsRoutes(deps));
   mount(app, consoleRoutes());

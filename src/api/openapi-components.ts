@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { errorCodes, type ErrorCode } from './errors.ts';
 import { errorDetails } from './error-details.ts';
+import { incidentPageSchema, workflowJobsSchema } from './job-report.ts';
 import { jobResponseSchemas, responseSchemas, streamTicket, workflowViewSchema } from './responses.ts';
 
 export type JsonSchema = Record<string, unknown>;
@@ -101,10 +102,13 @@ const componentNames = new Map<z.ZodType, string>(
     ...jobResponseSchemas,
     StreamTicket: streamTicket,
     WorkflowView: workflowViewSchema,
+    // A workflow's jobs and a tenant's incidents (`job-report.ts`, beside how they are built).
+    WorkflowJobs: workflowJobsSchema,
+    IncidentPage: incidentPageSchema,
   }).map(([name, schema]) => [schema, name]),
 );
 
-/** The name of the component that describes `schema`, one the routes answer with (`responses.ts`). */
+/** The name of the component that describes `schema`, one the routes answer with (`responses.ts`, `job-report.ts`). */
 export function componentOf(schema: z.ZodType): string {
   const name = componentNames.get(schema);
   if (name === undefined) throw new Error('an answer of a route must be typed by a schema of responses.ts');

@@ -4,6 +4,7 @@
  * console's prefill per person event.
  */
 import type { z } from 'zod';
+import { eventPresentationSchema } from '../definitions/event-presentation.ts';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
 import { jsonSchema, pascal, ref, type JsonSchema } from './openapi-components.ts';
@@ -169,6 +170,8 @@ function prefillSchema(bundle: AnyWorkflowBundle): JsonSchema {
 export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
   const schemas: Record<string, JsonSchema> = { PlatformView: open(jsonSchema(platformView, 'output')) };
   const mapping: Record<string, string> = {};
+  // An allowed event's button: its label, kind and description (`GET /v1/definitions` shows the same).
+  const button = jsonSchema(eventPresentationSchema, 'output') as { properties: Record<string, JsonSchema> };
   for (const bundle of bundles) {
     const prefix = componentPrefix(bundle);
     schemas[`${prefix}CreateInput`] = {
@@ -213,18 +216,20 @@ export function workflowComponents(bundles: readonly AnyWorkflowBundle[]) {
                 status: { type: 'string', const: 'active' },
                 allowedEvents: {
                   type: 'array',
-                  description: 'The events this caller may send now, with the JSON Schema of their payloads',
+                  description:
+                    'The events this caller may send now, each with its button (label and kind) and the JSON Schema of its payload',
                   items: {
                     type: 'object',
                     properties: {
                       type: ref('schemas', `${prefix}EventType`),
+                      ...button.properties,
                       schema: {
                         type: 'object',
                         description: 'The JSON Schema of the payload',
                         additionalProperties: {},
                       },
                     },
-                    required: ['type', 'schema'],
+                    required: ['type', 'label', 'kind', 'schema'],
                     additionalProperties: false,
                   },
                 },

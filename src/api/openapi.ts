@@ -5,6 +5,7 @@
  * naming each one's (`operation-schemas.ts`). Error responses refer to the shared one of their
  * status and name their codes (`openapi-errors.ts`). Built once per registry; `test/api/openapi-lint.test.ts` holds it to Redocly's `recommended-strict` rules.
  */
+import { incidentPaths, incidentSchemas } from './openapi-incidents.ts';
 import { jobPaths, jobSchemas } from './openapi-jobs.ts';
 import { streamPath, streamSchemas } from './openapi-stream.ts';
 import { z } from 'zod';
@@ -295,6 +296,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       },
     },
     ...jobPaths,
+    ...incidentPaths(queryParameters(operationSchemas['GET /v1/incidents'].query)),
     '/healthz': {
       get: {
         operationId: 'health',
@@ -404,6 +406,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         ...events.schemas,
         Proposal: jsonSchema(operationSchemas['POST /v1/workflows/{id}/proposals'].body),
         ...jobSchemas,
+        ...incidentSchemas,
         ...responseComponents(),
         ...streamSchemas,
         ErrorCode: { type: 'string', enum: errorCodes },

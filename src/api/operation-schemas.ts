@@ -8,6 +8,7 @@
  * (`ApiDeps.observeValidation`) and finds the one of this table.
  */
 import type { z } from 'zod';
+import { incidentPageSchema, incidentsQuery, workflowJobsSchema } from './job-report.ts';
 import { claimBody, completeBody, failBody, heartbeatBody } from './routes/jobs.ts';
 import {
   auditQuery,
@@ -44,6 +45,8 @@ export const operationSchemas = {
   'POST /v1/workflows/{id}/proposals': { body: proposalBody, response: answers.EventAccepted },
   'GET /v1/workflows/{id}/stream': { query: streamQuery },
   'POST /v1/workflows/{id}/stream-tickets': { response: streamTicket },
+  'GET /v1/workflows/{id}/jobs': { response: workflowJobsSchema },
+  'GET /v1/incidents': { query: incidentsQuery, response: incidentPageSchema },
   'GET /v1/definitions': { response: answers.DefinitionList },
   'GET /v1/definitions/{id}/{version}': { response: answers.Definition },
   'GET /v1/definitions/{id}/{version}/diff': { query: definitionDiffQuery, response: answers.DefinitionDiff },

@@ -6,6 +6,7 @@
  * what each definition adds is described by its own view schema (`openapi-definitions.ts`).
  */
 import { z } from 'zod';
+import { eventPresentationSchema } from '../definitions/event-presentation.ts';
 import { refusalCodes } from '../engine/decision.ts';
 const isoTime = z.iso.datetime();
 
@@ -243,6 +244,11 @@ export const responseSchemas = {
           .describe('Events only a person may send: never offered as tools, refused when a model proposes them'),
         queues: z.array(z.object({ state: z.string(), title: z.string() })),
         events: z.array(z.string()),
+        eventPresentation: z
+          .record(z.string(), eventPresentationSchema)
+          .describe(
+            'How each of `events` is shown to a person who may send it: its button’s label, kind and description',
+          ),
         input: z.record(z.string(), z.unknown()).describe('JSON Schema of the creation input'),
         href: z.string(),
       }),
@@ -327,7 +333,11 @@ export const streamTicket = z
 // A workflow's view: the platform's fields, and what its definition renders beside them.
 
 /** One event the caller may send now: its type and the JSON Schema of its payload. */
-const allowedEvent = z.object({ type: z.string(), schema: z.record(z.string(), z.unknown()) });
+const allowedEvent = z.object({
+  type: z.string(),
+  ...eventPresentationSchema.shape,
+  schema: z.record(z.string(), z.unknown()),
+});
 const platformFields = { ...viewBase, definition: z.string(), state: z.array(z.string()) };
 
 /** The platform's fields of an active workflow's view: the events the caller may send now, the armed timers. */

@@ -2,8 +2,8 @@
  * Stream tickets: a browser's `EventSource` cannot send an `Authorization` header, so a caller
  * trades its token for a ticket to one workflow's stream (`POST /v1/workflows/:id/stream-tickets`)
  * and opens `GET /v1/workflows/:id/stream?ticket=…`. A ticket names its workflow and its caller,
- * opens only that stream, and expires after a minute (a reconnect within it reuses it; after it, the
- * page asks for another). It is no bearer token: signed with a key derived from the API's secret for
+ * opens only that stream, and expires after a minute, or with the token it was traded for if that
+ * comes first (a reconnect within it reuses it; after it, the page asks for another). It is no bearer token: signed with a key derived from the API's secret for
  * this one use, so it is refused everywhere else, and the long-lived token never appears in a URL.
  * With a JWKS and no secret, the key is the process's own: tickets are then good only on the API
  * process that issued them (set `WARDEN_JWT_SECRET` to share them across processes).
@@ -44,7 +44,12 @@ const refused = (message: string) => new ApiError('UNAUTHORIZED', message, {}, {
 
 export function createStreamTickets(
   secret: string | undefined,
-  options: { ttlMs?: number; clock?: () => number } = {},
+  options: {
+    ttlMs?: number;
+    clock?: () => number;
+    /** When the token `principal` came with expires (ms since the epoch): a ticket never outlives it. */
+    tokenExpiry?: (principal: Principal) => number | undefined;
+  } = {},
 ): StreamTickets {
   const key = createHmac('sha256', secret || randomBytes(32))
     .update('warden stream ticket v1')
@@ -54,7 +59,7 @@ export function createStreamTickets(
   const sign = (body: string) => createHmac('sha256', key).update(body).digest();
   return {
     issue(principal, workflowId) {
-      const expiresAt = clock() + ttlMs;
+      const expiresAt = Math.min(clock() + ttlMs, options.tokenExpiry?.(principal) ?? Infinity);
       const payload = {
         wf: workflowId,
         sub: principal.id,

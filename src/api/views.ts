@@ -1,11 +1,14 @@
 /**
  * What a caller sees of a workflow: the platform's fields (id, definition, version, times), while it
- * runs its state, the events this caller may send now and its timers, and whatever its
- * definition's view renders from the context (evidence, plan, result...). The platform's fields are
- * those of `activeViewFields` and `finishedViewFields` (`responses.ts`), exactly: one added or
- * dropped here without the schema does not compile.
+/**
+ * What a caller sees of a workflow: the platform's fields (id, definition, version, times), while it
+ * runs its state, the events this caller may send now (each with its button's label and kind) and
+ * its timers, and whatever its definition's view renders from the context (evidence, plan, result...).
+ * The platform's fields are those of `activeViewFields` and `finishedViewFields` (`responses.ts`),
+ * exactly: one added or dropped here without the schema does not compile.
  */
 import type { z } from 'zod';
+import { presentedEvent } from '../definitions/event-presentation.ts';
 import type { WorkflowBundle } from '../definitions/workflow.ts';
 import { allowedEvents } from '../engine/allowed-events.ts';
 import type { WorkflowRecord } from '../engine/decision.ts';
@@ -45,7 +48,11 @@ export function workflowView(
     ...base,
     status: 'active',
     state: record.statePaths,
-    allowedEvents: allowedEvents(definition, record, principal, snapshot),
+    allowedEvents: allowedEvents(definition, record, principal, snapshot).map(({ type, schema }) => ({
+      type,
+      ...presentedEvent(bundle?.view.events, type),
+      schema,
+    })),
     timers: Object.entries(record.timers).map(([id, t]) => ({
       id,
       dueAt: new Date(t.dueAt).toISOString(),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Principal } from '../engine/principal.ts';
 import type { ErrorClass } from '../effects/effect-errors.ts';
 import { errorClass, jobId as jobIdSchema, text } from '../definitions/event-fields.ts';
+import type { DeclaredEventPresentation } from '../definitions/event-presentation.ts';
 
 /** What an effect's failure event carries: the error class, a bounded message, whether another attempt may succeed. */
 export const failureSchema = z.strictObject({
@@ -74,17 +75,41 @@ export interface EventDeclaration<TPayload = unknown, TSchema extends z.ZodType 
   flat?: boolean;
   /** A flat failure whose type tells whether another attempt may cure it (`failure({ flat: true, retryable })`). */
   retryable?: boolean;
+  /** How its button is shown: `label`, `kind`, `description` (`workflow()` gives them to the view as `events`). */
+  presentation?: DeclaredEventPresentation;
+}
+
+/** What a person's event may say of its button: its words, its style and what it does. */
+export type ButtonOptions = DeclaredEventPresentation;
+
+/** The presentation among `options`, none when they name no part of it. */
+function presentationIn(options: ButtonOptions): { presentation?: DeclaredEventPresentation } {
+  const { label, kind, description } = options;
+  const presentation = {
+    ...(label === undefined ? {} : { label }),
+    ...(kind === undefined ? {} : { kind }),
+    ...(description === undefined ? {} : { description }),
+  };
+  return Object.keys(presentation).length === 0 ? {} : { presentation };
 }
 
 /**
  * An event people (or services) send: `roles` may send it. A decision only a person may take
  * unless `byModel` (then a model's proposal of it may be applied, with the proposer's authority).
+ * Its button says `label` (by default its type in words), styled by `kind`: `primary` the way
+ * forward, `danger` what refuses, ends or cannot be undone, `neutral` (the default) the rest.
  */
 export function event<S extends Shape>(
   shape: S,
-  options: { roles: readonly string[]; byModel?: boolean },
+  options: { roles: readonly string[]; byModel?: boolean } & ButtonOptions,
 ): EventDeclaration<z.infer<z.ZodObject<S, z.core.$strict>>, z.ZodObject<S, z.core.$strict>> {
-  return { kind: 'person', schema: z.strictObject(shape), roles: options.roles, byModel: options.byModel ?? false };
+  return {
+    kind: 'person',
+    schema: z.strictObject(shape),
+    roles: options.roles,
+    byModel: options.byModel ?? false,
+    ...presentationIn(options),
+  };
 }
 
 /**
@@ -130,21 +155,28 @@ export function failure(options: { flat?: boolean; retryable?: boolean } = {}): 
 /**
  * The event a worker sends when it gives up on a job (`{ reason, jobId }`), so a person takes the
  * workflow over; `roles` may send it too (a person handing the case over), with `fields` of its own
- * (optional ones: a worker sends only the reason and the job).
+ * (optional ones: a worker sends only the reason and the job), and its button as `event()`'s.
  */
-export function deadLetter(options?: {
-  roles?: readonly string[];
-}): EventDeclaration<z.infer<typeof deadLetterSchema>, typeof deadLetterSchema>;
-export function deadLetter<S extends Shape>(options: {
-  roles?: readonly string[];
-  fields: S;
-}): EventDeclaration<
+export function deadLetter(
+  options?: { roles?: readonly string[] } & ButtonOptions,
+): EventDeclaration<z.infer<typeof deadLetterSchema>, typeof deadLetterSchema>;
+export function deadLetter<S extends Shape>(
+  options: { roles?: readonly string[]; fields: S } & ButtonOptions,
+): EventDeclaration<
   z.infer<typeof deadLetterSchema> & z.infer<z.ZodObject<S, z.core.$strict>>,
   z.ZodObject<z.util.Extend<typeof deadLetterSchema.shape, S>, z.core.$strict>
 >;
-export function deadLetter(options: { roles?: readonly string[]; fields?: Shape } = {}): EventDeclaration {
+export function deadLetter(
+  options: { roles?: readonly string[]; fields?: Shape } & ButtonOptions = {},
+): EventDeclaration {
   const schema = options.fields ? deadLetterSchema.extend(options.fields) : deadLetterSchema;
-  return { kind: 'deadLetter', schema, roles: ['worker', ...(options.roles ?? [])], byModel: false };
+  return {
+    kind: 'deadLetter',
+    schema,
+    roles: ['worker', ...(options.roles ?? [])],
+    byModel: false,
+    ...presentationIn(options),
+  };
 }
 
 export type EventDeclarations = Readonly<Record<string, EventDeclaration>>;
@@ -169,6 +201,15 @@ export function eventSchemasOf(
 ): Record<string, z.ZodType> {
   const schemas = Object.entries(events).map(([type, declared]) => [type, declared.schema] as const);
   return Object.fromEntries(options.start ? [['START', startSchema], ...schemas] : schemas);
+}
+
+/** How each declared event's button is shown, of those that say (`event()`, `deadLetter()`): the view's `events`. */
+export function presentationsOf(events: EventDeclarations): Record<string, DeclaredEventPresentation> {
+  return Object.fromEntries(
+    Object.entries(events).flatMap(([type, declared]) =>
+      declared.presentation ? [[type, declared.presentation]] : [],
+    ),
+  );
 }
 
 /**

@@ -29,7 +29,7 @@ import type { EffectHandler, ResultEvent } from '../effects/effect.ts';
 import { callModelWithRepair } from '../effects/model-call.ts';
 import { derivePathModel, type DerivePathInput } from '../paths/derive.ts';
 import type { EffectDeclaration } from './effect.ts';
-import { personEventsOf, type EventDeclaration } from './events.ts';
+import { personEventsOf, presentationsOf, type EventDeclaration } from './events.ts';
 import { presentFromSpec, type PresentationSpec } from './presentation.ts';
 import { kitProblems, reportedEvents } from './kit-checks.ts';
 import { kitOf, type Kit, type KitMachine } from './setup.ts';
@@ -223,12 +223,17 @@ export function resultOperationsOf(
   return answers;
 }
 
-/** The bundle's view: a presentation spec becomes `present` over what `render` returns. */
+/**
+ * The bundle's view: a presentation spec becomes `present` over what `render` returns, and the
+ * events' buttons (`event(shape, { label, kind })`) its `events`.
+ */
 function viewOf<TContext>(
   view: WorkflowSpec<TContext>['view'],
   events: Readonly<Record<string, EventDeclaration>>,
 ): WorkflowView<TContext> {
-  const { present, ...rest } = view;
+  const { present, ...own } = view;
+  const buttons = presentationsOf(events);
+  const rest = Object.keys(buttons).length === 0 ? own : { ...own, events: buttons };
   if (present === undefined || typeof present === 'function') return { ...rest, ...(present ? { present } : {}) };
   const personEvents = Object.fromEntries(
     Object.entries(events)
@@ -320,6 +325,7 @@ export function workflow<TContext, TDeps extends object = object>(
     jobGuards: ['answersTheJob', ...(spec.jobGuards ?? [])],
     resultOperations: resultOperationsOf(effects, kit.operations),
     currentJobs: kit.currentJobs,
+    jobAttempts: kit.jobAttempts,
     explainGuard: kit.explainGuard,
     startEvent,
     deadLetterEvent,

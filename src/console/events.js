@@ -1,93 +1,8 @@
-// The events a person may send now, as buttons labelled and styled for what they do, each sent
-// after a confirmation that shows what will be decided.
+// The events a person may send now, as buttons labelled and styled for what they do (the API gives
+// each its `label` and `kind`: the definition's own, or the type in words, neutral), each sent after
+// a confirmation that shows what will be decided.
 import { api } from './api.js';
 import { el, show } from './dom.js';
-
-/** Past participles an event is named with, and the verb a button says. */
-const verbs = {
-  approved: 'approve',
-  accepted: 'accept',
-  confirmed: 'confirm',
-  rejected: 'reject',
-  declined: 'decline',
-  denied: 'deny',
-  cancelled: 'cancel',
-  canceled: 'cancel',
-  withdrawn: 'withdraw',
-  requested: 'request',
-  escalated: 'escalate',
-  assigned: 'assign',
-  completed: 'complete',
-  submitted: 'submit',
-  resolved: 'resolve',
-  retried: 'retry',
-  reopened: 'reopen',
-  closed: 'close',
-};
-
-/** Verbs an event name may start with or carry after a prefix (`REVIEW_ASSIGN`). */
-const imperatives = new Set([
-  ...Object.values(verbs),
-  'abort',
-  'compensate',
-  'reconcile',
-  'replan',
-  'stop',
-  'pause',
-  'resume',
-]);
-
-/** How each verb's button is styled: the way forward primary, the ways that end or refuse danger. */
-const kinds = {
-  approve: 'primary',
-  accept: 'primary',
-  confirm: 'primary',
-  reject: 'danger',
-  decline: 'danger',
-  deny: 'danger',
-  cancel: 'danger',
-  abort: 'danger',
-  withdraw: 'danger',
-};
-
-/**
- * The words of an event's name as a button says them: `APPROVED` "Approve", `REJECTED_BY_REVIEWER`
- * "Reject", `CHANGES_REQUESTED` "Request changes", `CANCEL_REQUESTED` "Cancel", `REVIEW_ASSIGN`
- * "Assign review", `ESCALATE` "Escalate". Used while the API gives no label of the definition's own.
- */
-export function humanise(type) {
-  let words = type
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  if (words.length === 0) return type;
-  const by = words.indexOf('by');
-  if (by > 0) words = words.slice(0, by); // who sends it is the button's reader
-  const last = words[words.length - 1];
-  if (words.length > 1 && verbs[last]) {
-    // `CANCEL_REQUESTED` asks to cancel; `CHANGES_REQUESTED` requests changes.
-    words = imperatives.has(words[0]) && words.length === 2 ? [words[0]] : [verbs[last], ...words.slice(0, -1)];
-  } else if (words.length > 1 && !imperatives.has(words[0]) && imperatives.has(words[1])) {
-    // A prefix naming what it acts on: `REVIEW_COMPLETE` completes the review, `REVIEW_RETRY_STEP` retries the step.
-    words = words.length === 2 ? [words[1], words[0]] : words.slice(1);
-  }
-  words[0] = verbs[words[0]] || words[0];
-  const text = words.join(' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** The button's label: the definition's own when the API gives one, else the event's name in words. */
-export function eventLabel(allowed) {
-  const title = allowed.schema && typeof allowed.schema.title === 'string' ? allowed.schema.title : null;
-  return allowed.label || title || humanise(allowed.type);
-}
-
-/** 'primary', 'danger' or 'neutral': the definition's own when the API gives one, else by the label's verb. */
-export function eventKind(allowed) {
-  if (['primary', 'danger', 'neutral'].includes(allowed.kind)) return allowed.kind;
-  const verb = eventLabel(allowed).split(' ')[0].toLowerCase();
-  return kinds[verb] || 'neutral';
-}
 
 /** The definition's own presentation of the workflow (facts, pre-filled fields, confirmations, artifacts). */
 export function presentationOf(workflow) {
@@ -130,7 +45,7 @@ function readFields(container) {
 /** Asks for the event's fields and a confirmation; the payload, or null when the person backs out. */
 function confirmEvent(workflow, allowed) {
   const dialog = document.getElementById('confirm');
-  const label = eventLabel(allowed);
+  const label = allowed.label;
   // Values the console fills in itself: what the person decides on, as the definition presents it.
   const fixed = presentationOf(workflow).prefill[allowed.type] || {};
   const schema = allowed.schema || {};
@@ -138,10 +53,11 @@ function confirmEvent(workflow, allowed) {
   const required = schema.required || [];
   document.getElementById('confirm-title').textContent = label;
   document.getElementById('confirm-summary').textContent =
-    presentationOf(workflow).confirm[allowed.type] || `${label}: workflow ${workflow.workflowId}.`;
+    presentationOf(workflow).confirm[allowed.type] ||
+    `${allowed.description || `${label}.`} Workflow ${workflow.workflowId}.`;
   const ok = document.getElementById('confirm-ok');
   ok.textContent = label;
-  ok.className = `kind-${eventKind(allowed)}`;
+  ok.className = `kind-${allowed.kind}`;
   const fields = document.getElementById('confirm-fields');
   // What the console fills in is shown, read-only: nobody decides on a value they cannot see.
   const shownFixed = Object.entries(fixed).map(([name, value]) =>
@@ -203,14 +119,17 @@ async function send(workflow, allowed, refresh) {
       headers: { 'If-Match': `"${workflow.version}"` },
       body: { type: allowed.type, payload },
     });
-    show(`${eventLabel(allowed)}: accepted.`, 'ok');
+    show(`${allowed.label}: accepted.`, 'ok');
   } catch (error) {
     show(error.message);
   }
   await refresh();
 }
 
-/** The "What you may do now" card's content: a button for exactly each event the API allows this person. */
+/**
+ * The "What you may do now" card's content: a button for exactly each event the API allows this
+ * person, in its words, styled by its kind, what it does as its hint.
+ */
 export function eventButtons(workflow, refresh) {
   const allowed = workflow.status === 'active' ? workflow.allowedEvents : [];
   if (allowed.length === 0) return el('p', { class: 'muted' }, 'Nothing: no event of yours is allowed in this state.');
@@ -222,12 +141,13 @@ export function eventButtons(workflow, refresh) {
         'button',
         {
           type: 'button',
-          class: `kind-${eventKind(a)}`,
+          class: `kind-${a.kind}`,
           'data-event': a.type,
-          'data-kind': eventKind(a),
+          'data-kind': a.kind,
+          title: a.description,
           onclick: () => void send(workflow, a, refresh),
         },
-        eventLabel(a),
+        a.label,
       ),
     ),
   );

@@ -5,9 +5,10 @@
  * exist, a start or dead-letter event the definition cannot take, a job's result or dead-letter
  * event Warden's workers may not send, a migration between unknown versions, a starter claim for a
  * role the workflow does not have, an outcome invariant for a state that is not a final state, an
- * event type no version's chart handles, and the effects' problems of `effect-checks.ts` (an
- * operation that cannot name a job id, two effects sharing one, a job's result without `jobId`, an
- * effect requested before its job id is in the context). A bundle that passes can be registered
+ * event type no version's chart handles, an event's label or kind no button can show
+ * (`event-presentation.ts`), and the effects' problems of `effect-checks.ts` (an operation that
+ * cannot name a job id, two effects sharing one, a job's result without `jobId`, an effect
+ * requested before its job id is in the context). A bundle that passes can be registered
  * beside any other.
  */
 import { isAbsolute, relative } from 'node:path';
@@ -18,6 +19,7 @@ import { WardenError } from '../engine/errors.ts';
 import { workerRole } from '../engine/principal.ts';
 import { inlineImplementations, missingImplementations } from './chart-references.ts';
 import { effectProblems } from './effect-checks.ts';
+import { eventPresentationProblems } from './event-presentation.ts';
 import type { AnyWorkflowBundle, PathModel, WorkflowBundle, WorkflowBundleSpec } from './workflow.ts';
 
 /** A workflow bundle that cannot be registered; `details.problems` lists every problem found. */
@@ -241,6 +243,7 @@ export function defineWorkflow<TContext, TAdapters extends object = object>(
       problems.push(`the queue state ${queue.state} is not a leaf state of ${definitionKey(latest)}`);
     }
   }
+  problems.push(...eventPresentationProblems(spec.view.events ?? {}, declared));
   if (spec.view.summary && !spec.view.summarySchema) {
     problems.push('view.summary has no view.summarySchema: the OpenAPI document describes queue items by it');
   }

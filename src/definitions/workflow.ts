@@ -12,6 +12,7 @@ import type { EffectHandler } from '../effects/effect.ts';
 import type { ModelClient } from '../effects/model-client.ts';
 import type { Notifier } from '../effects/notifier.ts';
 import type { RedisClient } from '../store/redis/connect.ts';
+import type { DeclaredEventPresentation } from './event-presentation.ts';
 
 /** What the platform hands every workflow's adapters and effect handlers. */
 export interface PlatformAdapters {
@@ -135,6 +136,12 @@ export interface WorkflowView<TContext> {
   summarySchema?: z.ZodType;
   /** What the console shows and pre-fills; returned in the API view as `presentation`. */
   present?(context: TContext, record: WorkflowRecord): Presentation;
+  /**
+   * How each event is shown, by type: its button's `label`, `kind` (`primary`, `danger`, `neutral`)
+   * and `description`. The API gives every event one (an event left out: its type in words,
+   * neutral); presentation only, no part of a version or of what a release pins.
+   */
+  events?: Readonly<Record<string, DeclaredEventPresentation>>;
 }
 
 /** A claim a workflow reads from its callers' tokens. */

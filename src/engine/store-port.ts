@@ -154,6 +154,40 @@ export interface Artifact {
   createdAt: number;
 }
 
+/** What the store keeps of a workflow's latest job of an operation (`jobsOf`): its request, delivery and lease. */
+export interface StoredJob {
+  jobId: string;
+  /** When the commit that requested it was written, ms since the epoch. */
+  requestedAt: number;
+  /** The audit entry of that commit; null when the live trail no longer holds it. */
+  requestedBy: AuditEntry | null;
+  /** `auditPage`'s cursor at that entry: the page from it holds what came after (the job's result among it). */
+  auditCursor: string;
+  /**
+   * Where its outbox entry is: `queued` (not delivered yet), `delivered` (a worker of Warden holds
+   * it and has not acknowledged it) or `acknowledged` (handed to an external worker's queue, given
+   * up, or its result committed).
+   */
+  outbox: 'queued' | 'delivered' | 'acknowledged';
+  /** How often the outbox delivered it (0 while queued; the Redis store counts what XPENDING counts). */
+  deliveries: number;
+  /** Its lease, while one is kept (see `jobLease`). */
+  lease: JobLease | null;
+}
+
+/** Dead letters kept per workflow for `deadLettersOf` (the shard's dead letters keep them all). */
+export const deadLettersKept = 50;
+
+/** An outbox entry given up (`deadLetter`), as operators read it back. */
+export interface DeadLetter {
+  /** Its id in the shard's dead letters (`<ms>-<seq>` on Redis). */
+  id: string;
+  entry: OutboxEntry;
+  reason: string;
+  /** When it was given up, ms since the epoch. */
+  at: number;
+}
+
 export interface WorkflowStore {
   readonly kind: 'memory' | 'redis';
   readonly shards: number;
@@ -195,8 +229,12 @@ export interface WorkflowStore {
   countByState(queues: readonly { definitionId: string; statePath: string }[]): Promise<number[]>;
   /** Moves timers due at `now` into their shard's outbox, atomically; returns how many moved. */
   claimDueTimers(shard: number, now: number, limit: number): Promise<number>;
-  /** The earliest due time of any armed timer of the shard, or null. */
-  nextTimerDue(shard: number): Promise<number | null>;
+  /**
+   * The earliest due time of any armed timer of each shard, or null, in the order asked. One
+   * command for them all on a standalone Redis: what an idle timer service costs does not grow
+   * with the number of shards.
+   */
+  nextTimersDue(shards: readonly number[]): Promise<(number | null)[]>;
   /** New outbox entries of these shards for this consumer. */
   readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]>;
   /** Entries delivered to some consumer and not acknowledged for `minIdleMs`, now delivered to `consumer`. */
@@ -208,22 +246,51 @@ export interface WorkflowStore {
   deadLetter(entry: OutboxEntry, reason: string): Promise<void>;
   /** The dead-lettered entries of a shard, oldest first (for operators). */
   deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]>;
-  /** Trims acknowledged entries below the oldest pending (or undelivered) one; returns how many went. */
-  trimOutbox(shard: number): Promise<number>;
   /**
-   * Folds up to `limit` workflows of the shard that finished before `finishedBefore` into their
-   * compact archive; reads see no difference. Returns how many were archived.
+   * The entries of one workflow given up (`deadLetter` keeps a pointer per workflow: the last
+   * `deadLettersKept`), newest first, at most `limit`: one bounded read, no scan of the shard's.
    */
-  archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number>;
+  deadLettersOf(workflowId: string, limit: number): Promise<DeadLetter[]>;
+  /**
+   * The entries of a tenant's workflows given up, newest first, a page at a time (`deadLetter`
+   * indexes them by tenant): each names its workflow in `entry.message`.
+   */
+  tenantDeadLetters(tenantId: string, options: { cursor?: string | null; limit: number }): Promise<Page<DeadLetter>>;
+  /**
+   * What the store keeps of these jobs of a workflow: each commit that queues a job keeps, in the
+   * same write, a pointer from the workflow and the job's operation to its outbox and audit
+   * entries, so this is a few bounded reads. Only the latest job of each operation is kept: a job
+   * id the store keeps nothing of is left out.
+   */
+  jobsOf(workflowId: string, jobIds: readonly string[]): Promise<StoredJob[]>;
+  /**
+   * Trims each shard's acknowledged entries below its oldest pending (or undelivered) one; returns
+   * how many went. One command for every shard on a standalone Redis.
+   */
+  trimOutboxes(shards: readonly number[]): Promise<number>;
+  /**
+   * Folds up to `limit` workflows of each shard that finished before `finishedBefore` into their
+   * compact archive; reads see no difference. Returns how many were archived. Finding them is one
+   * command for every shard on a standalone Redis.
+   */
+  archiveFinished(shards: readonly number[], finishedBefore: number, limit: number): Promise<number>;
   putArtifact(artifact: Artifact): Promise<void>;
   getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null>;
   /**
-   * Takes or renews the shard's lease of `role` for `owner` for `ttlMs`; false when another owner
-   * holds it. Each role (`worker`, `timers`) leases every shard separately.
+   * Renews for `ttlMs` the leases of `role` on these shards that `owner` holds, and takes free ones
+   * in the order given while it holds fewer than `most` of them (default: all); returns the shards
+   * held afterwards. Each role (`worker`, `timers`) leases every shard separately. One command on
+   * a standalone Redis, however many shards: renewing every lease costs an idle process one call.
    */
-  acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean>;
-  /** Gives the role's lease of the shard up if `owner` holds it. */
-  releaseLease(role: string, shard: number, owner: string): Promise<void>;
+  acquireLeases(
+    role: string,
+    shards: readonly number[],
+    owner: string,
+    ttlMs: number,
+    most?: number,
+  ): Promise<number[]>;
+  /** Gives the role's leases of the shards up where `owner` holds them. */
+  releaseLeases(role: string, shards: readonly number[], owner: string): Promise<void>;
   /** Records that process `owner` of `role` is alive at `now`; returns how many of the role's processes were alive within `ttlMs`. */
   heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number>;
   /** Forgets a process of `role` (on shutdown). */

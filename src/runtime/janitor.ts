@@ -19,12 +19,14 @@ export function createJanitor(options: {
   return {
     async tick(): Promise<{ trimmed: number; archived: number }> {
       const shards = options.leases.owned();
-      const trimmed = await Promise.all(shards.map((shard) => store.trimOutbox(shard)));
       const before = options.clock() - options.archiveAfterMs;
       // One batch a shard a tick: the janitor shares its loop with the worker, so a burst of
       // finished workflows is archived over a few ticks rather than stalling the jobs.
-      const archived = await Promise.all(shards.map((shard) => store.archiveFinished(shard, before, ARCHIVE_BATCH)));
-      return { trimmed: trimmed.reduce((a, b) => a + b, 0), archived: archived.reduce((a, b) => a + b, 0) };
+      const [trimmed, archived] = await Promise.all([
+        store.trimOutboxes(shards),
+        store.archiveFinished(shards, before, ARCHIVE_BATCH),
+      ]);
+      return { trimmed, archived };
     },
   };
 }

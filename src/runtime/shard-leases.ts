@@ -33,24 +33,34 @@ export function createShardLeases(options: ShardLeasesOptions) {
     async tick(): Promise<number[]> {
       const alive = Math.max(1, await store.heartbeat(role, owner, clock(), leaseMs));
       const share = Math.ceil(store.shards / alive);
-      for (const shard of [...owned]) {
-        if (!(await store.acquireLease(role, shard, owner, leaseMs))) owned.delete(shard);
-      }
-      while (owned.size > share) {
-        const shard = [...owned].pop();
+      // Every lease held renewed in one call (one command on a standalone Redis).
+      const renewed = new Set(await store.acquireLeases(role, [...owned], owner, leaseMs));
+      for (const shard of owned) if (!renewed.has(shard)) owned.delete(shard);
+      const excess: number[] = [];
+      while (owned.size - excess.length > share) {
+        const shard = [...owned].at(-1 - excess.length);
         if (shard === undefined) break;
-        owned.delete(shard);
-        await store.releaseLease(role, shard, owner);
+        excess.push(shard);
       }
-      for (let i = 0; i < store.shards && owned.size < share; i++) {
-        const shard = (offset + i) % store.shards;
-        if (!owned.has(shard) && (await store.acquireLease(role, shard, owner, leaseMs))) owned.add(shard);
+      if (excess.length > 0) {
+        for (const shard of excess) owned.delete(shard);
+        await store.releaseLeases(role, excess, owner);
+      }
+      if (owned.size < share) {
+        // The free ones, from this owner's starting point on, up to its share.
+        const others: number[] = [];
+        for (let i = 0; i < store.shards; i++) {
+          const shard = (offset + i) % store.shards;
+          if (!owned.has(shard)) others.push(shard);
+        }
+        for (const shard of await store.acquireLeases(role, others, owner, leaseMs, share - owned.size))
+          owned.add(shard);
       }
       return [...owned];
     },
 
     async releaseAll(): Promise<void> {
-      for (const shard of owned) await store.releaseLease(role, shard, owner);
+      await store.releaseLeases(role, [...owned], owner);
       owned.clear();
       await store.leave(role, owner);
     },

@@ -37,7 +37,7 @@ export function createTimerService(options: TimerServiceOptions) {
 
   async function readDue(shards: readonly number[]): Promise<void> {
     const before = shards.map(armsOf);
-    const due = await Promise.all(shards.map((shard) => store.nextTimerDue(shard)));
+    const due = await store.nextTimersDue(shards);
     shards.forEach((shard, i) => {
       const read = due[i] ?? null;
       if (armsOf(shard) === before[i]) {

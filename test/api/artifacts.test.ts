@@ -91,7 +91,7 @@ describe.each(['memory', 'redis'] as const)('artifacts over the API, %s store', 
       reason: 'the customer withdrew the request',
     });
     if (kind === 'redis') {
-      expect(await w.system.store.archiveFinished(shardOf(id)!, Date.now() + 60_000, 10)).toBe(1);
+      expect(await w.system.store.archiveFinished([shardOf(id)!], Date.now() + 60_000, 10)).toBe(1);
     }
     const response = await artifact(id, ref);
     expect(response.status).toBe(200);

@@ -503,7 +503,15 @@ describe('/docs', () => {
     // definition's own event types, and the timers; once finished, neither.
     const [whileActive, finished] = view.allOf[1]?.oneOf ?? [];
     expect(whileActive?.properties.allowedEvents).toMatchObject({
-      items: { properties: { type: { $ref: '#/components/schemas/AgentTaskEventType' } } },
+      items: {
+        properties: {
+          type: { $ref: '#/components/schemas/AgentTaskEventType' },
+          label: { type: 'string' },
+          kind: { enum: ['primary', 'danger', 'neutral'] },
+          description: { type: 'string' },
+        },
+        required: ['type', 'label', 'kind', 'schema'],
+      },
     });
     expect(Object.keys(whileActive?.properties ?? {})).toEqual(['status', 'allowedEvents', 'timers']);
     expect(finished?.properties).toEqual({ status: { type: 'string', const: 'finished' } });

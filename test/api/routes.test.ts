@@ -8,7 +8,7 @@ import { support } from '../../machines/support/index.ts';
 import { expectDefinitionsListed, idsOf } from '../platform/registered.ts';
 import { responseSchemas } from '../../src/api/responses.ts';
 import { definitionSide, diffCharts, diffSummary } from '../../src/definitions/chart-diff.ts';
-import { createAuthenticator } from '../../src/api/auth.ts';
+import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createStreamTickets } from '../../src/api/stream-tickets.ts';
 import { apiWorld, approvalBody, refundRequest, type ApiWorld } from './support.ts';
 
@@ -490,6 +490,20 @@ describe('audit, queues, stream', () => {
     const issued = jwks('shared').tickets!.issue(principal, 'wf-1').ticket;
     expect(jwks('shared').tickets!.redeem(issued, 'wf-1')).toMatchObject({ id: 'a' });
     expect(() => jwks('other').tickets!.redeem(issued, 'wf-1')).toThrow(/invalid/);
+  });
+
+  it('never lets a stream ticket outlive the token it was traded for', async () => {
+    const auth = createAuthenticator({ secret: 'a-secret' });
+    const claims = { sub: 'a', tenant: 't', roles: ['agent'] };
+    const soon = await mintToken('a-secret', { ...claims, ttlSeconds: 10 });
+    const principal = await auth.authenticate(`Bearer ${soon}`);
+    const { expiresAt } = auth.tickets!.issue(principal, 'wf-1');
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 10_000);
+    // Again from the verified-token cache, and a token of 12 hours still gets a ticket of a minute.
+    const again = auth.tickets!.issue(await auth.authenticate(`Bearer ${soon}`), 'wf-1');
+    expect(again.expiresAt).toBeLessThanOrEqual(Date.now() + 10_000);
+    const long = await auth.authenticate(`Bearer ${await mintToken('a-secret', claims)}`);
+    expect(auth.tickets!.issue(long, 'wf-1').expiresAt - Date.now()).toBeGreaterThan(50_000);
   });
 
   it('sends no event for a refused event, across a trail longer than one page read', async () => {

@@ -163,7 +163,7 @@ describe('crashes', { timeout: 60_000 }, () => {
     const id = await toAwaitingApproval({ approvalTimeoutMs: 1_500 });
     const timerId = 'xstate.after.approvalTimeout.support.beforeAction.awaitingApproval';
     const shard = shardOf(id)!;
-    expect(await system.store.nextTimerDue(shard)).toBe((await load(id)).timers[timerId]?.dueAt);
+    expect((await system.store.nextTimersDue([shard]))[0]).toBe((await load(id)).timers[timerId]?.dueAt);
 
     const first = child('serve');
     await sleep(200);

@@ -87,9 +87,12 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(jobs.map((j) => j.message)).toEqual([
       expect.objectContaining({ kind: 'job', jobId: `${record.workflowId}/classify/1`, type: 'requestClassification' }),
     ]);
-    expect(await world.store.nextTimerDue(shard)).toBe(
-      record.timers['xstate.after.workflowDeadline.support.beforeAction']?.dueAt,
-    );
+    const due = record.timers['xstate.after.workflowDeadline.support.beforeAction']?.dueAt;
+    expect((await world.store.nextTimersDue([shard]))[0]).toBe(due);
+    // Several shards in one call, in the order asked: the others have none.
+    const others = [0, 1, 2].filter((other) => other !== shard).slice(0, 2);
+    expect(await world.store.nextTimersDue([others[0]!, shard, others[1]!])).toEqual([null, due, null]);
+    expect(await world.store.nextTimersDue([])).toEqual([]);
   });
 
   it('creates once per tenant and de-duplication key', async () => {
@@ -345,7 +348,7 @@ describe.each(kinds)('the %s store', (kind) => {
     } satisfies OutboxMessage);
     // Cancelling: a cancellation removes every timer of the workflow.
     await send(world, record.workflowId, 'CANCEL_REQUESTED', {}, principals.agent);
-    expect(await world.store.nextTimerDue(shard)).toBeNull();
+    expect((await world.store.nextTimersDue([shard]))[0]).toBeNull();
   });
 
   it('delivers each outbox entry once, redelivers it after the job lease, and trims only what was acknowledged', async () => {
@@ -357,11 +360,12 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(await world.store.readOutbox('b', [shard], 10)).toEqual([]);
     const reclaimed = await world.store.reclaimOutbox('b', shard, 0, 10);
     expect(reclaimed).toEqual([{ ...job, deliveries: 2 }]);
-    expect(await world.store.trimOutbox(shard)).toBe(0); // pending: kept
+    expect(await world.store.trimOutboxes([shard])).toBe(0); // pending: kept
     await send(world, record.workflowId, 'CLASSIFIED'); // two more jobs, undelivered
     await world.store.ackOutbox(shard, [job!.entryId]);
     expect(await world.store.reclaimOutbox('b', shard, 0, 10)).toEqual([]);
-    expect(await world.store.trimOutbox(shard)).toBe(1); // the acknowledged one only
+    // The acknowledged one only, with other shards trimmed in the same call.
+    expect(await world.store.trimOutboxes([(shard + 1) % world.store.shards, shard])).toBe(1);
     const rest = await world.store.readOutbox('a', [shard], 10);
     expect(rest.map((e) => (e.message.kind === 'job' ? e.message.type : e.message.kind))).toEqual([
       'requestPolicy',
@@ -570,12 +574,14 @@ describe.each(kinds)('the %s store', (kind) => {
 
     const later = world.clock.now + 1;
     if (kind === 'memory') {
-      expect(await world.store.archiveFinished(shard, later, 10)).toBe(0);
+      expect(await world.store.archiveFinished([shard], later, 10)).toBe(0);
       return;
     }
-    expect(await world.store.archiveFinished(shard, world.clock.now - 1, 10)).toBe(0); // not yet due
-    expect(await world.store.archiveFinished(shard, later, 10)).toBe(1);
-    expect(await world.store.archiveFinished(shard, later, 10)).toBe(0); // once
+    expect(await world.store.archiveFinished([shard], world.clock.now - 1, 10)).toBe(0); // not yet due
+    // Found among every shard's finished workflows in one call.
+    const all = Array.from({ length: world.store.shards }, (_, n) => n);
+    expect(await world.store.archiveFinished(all, later, 10)).toBe(1);
+    expect(await world.store.archiveFinished([shard], later, 10)).toBe(0); // once
 
     const client = kind === 'redis' ? redis : clusterClient;
     if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
@@ -634,7 +640,7 @@ describe.each(kinds)('the %s store', (kind) => {
     const keys = world.store.keys;
     const trail = (await world.store.auditPage(id, { limit: 100 })).items;
     const raw = await client.xrange(keys.audit(id), '-', '+');
-    expect(await world.store.archiveFinished(shardOf(id)!, world.clock.now + 1, 10)).toBe(1);
+    expect(await world.store.archiveFinished([shardOf(id)!], world.clock.now + 1, 10)).toBe(1);
 
     // A read that saw the live trail just before the archive landed: those entries are not shown twice.
     for (const [entryId, fields] of raw) await client.xadd(keys.audit(id), entryId, ...fields);
@@ -660,7 +666,7 @@ describe.each(kinds)('the %s store', (kind) => {
     if (kind === 'memory') return;
     const archived = await Promise.all(
       [...new Set(records.map((r) => shardOf(r.workflowId)!))].map((shard) =>
-        world.store.archiveFinished(shard, world.clock.now + 1, 100),
+        world.store.archiveFinished([shard], world.clock.now + 1, 100),
       ),
     );
     expect(archived.reduce((a, b) => a + b, 0)).toBe(48);
@@ -684,13 +690,13 @@ describe.each(kinds)('the %s store', (kind) => {
 
   it('leases shards to one owner at a time and counts live processes', async () => {
     fresh();
-    expect(await world.store.acquireLease('worker', 7, 'p1', 10_000)).toBe(true);
-    expect(await world.store.acquireLease('worker', 7, 'p2', 10_000)).toBe(false);
-    expect(await world.store.acquireLease('worker', 7, 'p1', 10_000)).toBe(true);
-    await world.store.releaseLease('worker', 7, 'p2');
-    expect(await world.store.acquireLease('worker', 7, 'p2', 10_000)).toBe(false);
-    await world.store.releaseLease('worker', 7, 'p1');
-    expect(await world.store.acquireLease('worker', 7, 'p2', 10_000)).toBe(true);
+    expect(await world.store.acquireLeases('worker', [7], 'p1', 10_000)).toEqual([7]);
+    expect(await world.store.acquireLeases('worker', [7], 'p2', 10_000)).toEqual([]);
+    expect(await world.store.acquireLeases('worker', [7], 'p1', 10_000)).toEqual([7]);
+    await world.store.releaseLeases('worker', [7], 'p2');
+    expect(await world.store.acquireLeases('worker', [7], 'p2', 10_000)).toEqual([]);
+    await world.store.releaseLeases('worker', [7], 'p1');
+    expect(await world.store.acquireLeases('worker', [7], 'p2', 10_000)).toEqual([7]);
     expect(await world.store.heartbeat('worker', 'p1', 1000, 5000)).toBe(1);
     expect(await world.store.heartbeat('worker', 'p2', 2000, 5000)).toBe(2);
     expect(await world.store.heartbeat('worker', 'p2', 7000, 5000)).toBe(1);
@@ -698,13 +704,26 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(await world.store.heartbeat('worker', 'p3', 7000, 5000)).toBe(1);
   });
 
+  it('leases many shards in one call: renews those held, takes free ones while fewer than `most` are held', async () => {
+    fresh();
+    const { store } = world;
+    expect(await store.acquireLeases('worker', [1, 2], 'p2', 10_000)).toEqual([1, 2]);
+    expect(await store.acquireLeases('worker', [0, 1, 2, 3, 4, 5], 'p1', 10_000, 3)).toEqual([0, 3, 4]);
+    // Those held are renewed even past `most`; no free one is taken then.
+    expect(await store.acquireLeases('worker', [0, 3, 4, 5], 'p1', 10_000, 2)).toEqual([0, 3, 4]);
+    expect(await store.acquireLeases('worker', [5], 'p2', 10_000)).toEqual([5]);
+    await store.releaseLeases('worker', [0, 1, 3], 'p1'); // 1 is p2's: kept
+    expect(await store.acquireLeases('worker', [0, 1, 2, 3, 4], 'p2', 10_000)).toEqual([0, 1, 2, 3]);
+    expect(await store.acquireLeases('worker', [], 'p2', 10_000)).toEqual([]);
+  });
+
   it('leases each shard once per role and counts live processes per role', async () => {
     fresh();
-    expect(await world.store.acquireLease('worker', 3, 'w1', 10_000)).toBe(true);
-    expect(await world.store.acquireLease('timers', 3, 't1', 10_000)).toBe(true);
-    expect(await world.store.acquireLease('timers', 3, 'w1', 10_000)).toBe(false);
-    await world.store.releaseLease('timers', 3, 'w1');
-    expect(await world.store.acquireLease('worker', 3, 't1', 10_000)).toBe(false);
+    expect(await world.store.acquireLeases('worker', [3], 'w1', 10_000)).toEqual([3]);
+    expect(await world.store.acquireLeases('timers', [3], 't1', 10_000)).toEqual([3]);
+    expect(await world.store.acquireLeases('timers', [3], 'w1', 10_000)).toEqual([]);
+    await world.store.releaseLeases('timers', [3], 'w1');
+    expect(await world.store.acquireLeases('worker', [3], 't1', 10_000)).toEqual([]);
     expect(await world.store.heartbeat('worker', 'w1', 1000, 5000)).toBe(1);
     expect(await world.store.heartbeat('timers', 't1', 1000, 5000)).toBe(1);
     expect(await world.store.heartbeat('timers', 't2', 1000, 5000)).toBe(2);

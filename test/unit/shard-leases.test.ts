@@ -83,4 +83,24 @@ describe('shard leases', () => {
     expect(timersA.owned()).toHaveLength(12);
     expect(worker.owned()).toHaveLength(12);
   });
+
+  it('costs an idle process one call to renew every lease it holds, however many shards', async () => {
+    const { store, leases } = setup();
+    const calls: string[] = [];
+    const acquire = store.acquireLeases.bind(store);
+    store.acquireLeases = (role, shards, owner, ttlMs, most) => {
+      calls.push(`${shards.length}${most === undefined ? '' : ` up to ${most}`}`);
+      return acquire(role, shards, owner, ttlMs, most);
+    };
+    const a = leases('a');
+    await a.tick(); // nothing held yet: the free ones taken, up to its share
+    expect(calls.splice(0)).toEqual(['0', '12 up to 12']);
+    for (let round = 0; round < 3; round++) await a.tick();
+    expect(calls.splice(0)).toEqual(['12', '12', '12']);
+    const b = leases('b');
+    await b.tick(); // a newcomer tries the free ones only up to its share
+    await a.tick(); // a gives back what exceeds its share, in one call
+    await b.tick();
+    expect([a.owned().length, b.owned().length]).toEqual([6, 6]);
+  });
 });

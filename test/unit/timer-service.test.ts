@@ -11,9 +11,10 @@ import type { ShardLeases } from '../../src/runtime/shard-leases.ts';
 function fakeStore(due: Map<number, number | null>) {
   const calls: string[] = [];
   const store = {
-    nextTimerDue: (shard: number) => {
-      calls.push(`next ${shard}`);
-      return Promise.resolve(due.get(shard) ?? null);
+    // One call for every shard read at once: `next 0,1,2,3`.
+    nextTimersDue: (shards: readonly number[]) => {
+      calls.push(`next ${shards.join(',')}`);
+      return Promise.resolve(shards.map((shard) => due.get(shard) ?? null));
     },
     claimDueTimers: (shard: number) => {
       calls.push(`claim ${shard}`);
@@ -33,7 +34,7 @@ describe('the timer service', () => {
     const clock = { now: 1_000 };
     const timers = createTimerService({ store, leases, clock: () => clock.now, rescanMs: 60_000 });
     expect(await timers.tick()).toBe(0);
-    expect(calls.splice(0)).toEqual(['next 0', 'next 1', 'next 2', 'next 3']);
+    expect(calls.splice(0)).toEqual(['next 0,1,2,3']);
     expect(timers.nextDue()).toBe(5_000);
     clock.now = 2_000;
     expect(await timers.tick()).toBe(0);
@@ -45,11 +46,11 @@ describe('the timer service', () => {
     expect(timers.nextDue()).toBe(3_000);
     clock.now = 5_000;
     expect(await timers.tick()).toBe(2);
-    expect(calls.splice(0)).toEqual(['claim 1', 'claim 2', 'next 1', 'next 2']);
+    expect(calls.splice(0)).toEqual(['claim 1', 'claim 2', 'next 1,2']);
     expect(timers.nextDue()).toBeNull();
     clock.now = 70_000; // a rescan bounds what a lost wake-up can delay
     await timers.tick();
-    expect(calls.splice(0)).toEqual(['next 0', 'next 1', 'next 2', 'next 3']);
+    expect(calls.splice(0)).toEqual(['next 0,1,2,3']);
   });
 
   it('takes the earliest due time a wake-up names without reading the shard', async () => {
@@ -72,15 +73,17 @@ describe('the timer service', () => {
     expect(calls.splice(0)).toEqual(['next 3']);
     timers.rescan(); // the subscription came back: wake-ups may have been lost
     await timers.tick();
-    expect(calls.splice(0)).toEqual(['next 0', 'next 1', 'next 2', 'next 3']);
+    expect(calls.splice(0)).toEqual(['next 0,1,2,3']);
   });
 
   it('keeps the due time a wake-up named while the shard was being read, not the older read', async () => {
     let answer: (due: number | null) => void = () => {};
     const store = {
-      nextTimerDue: () =>
-        new Promise<number | null>((resolve) => {
-          answer = resolve;
+      nextTimersDue: () =>
+        new Promise<(number | null)[]>((resolve) => {
+          answer = (due) => {
+            resolve([due]);
+          };
         }),
       claimDueTimers: () => Promise.resolve(0),
     } as unknown as WorkflowStore;
@@ -99,6 +102,6 @@ describe('the timer service', () => {
     const timers = createTimerService({ store, leases, clock: () => 1_000 });
     await timers.tick();
     await timers.tick();
-    expect(calls.filter((c) => c.startsWith('next'))).toHaveLength(8);
+    expect(calls).toEqual(['next 0,1,2,3', 'next 0,1,2,3']);
   });
 });

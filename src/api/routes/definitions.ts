@@ -6,6 +6,7 @@ import { payloadJsonSchema } from '../../engine/allowed-events.ts';
 import { definitionKey, type WorkflowDefinition } from '../../engine/definition.ts';
 import { definitionSide, diffCharts, diffSummary } from '../../definitions/chart-diff.ts';
 import { mermaidChartDiff } from '../../definitions/chart-diff-mermaid.ts';
+import { presentedEvent } from '../../definitions/event-presentation.ts';
 import { definitionGraph, mermaidDiagram, serialisableConfig } from '../../definitions/describe.ts';
 import type { ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -36,6 +37,9 @@ export function definitionRoutes(deps: ApiDeps) {
           personEvents: d.personEvents,
           queues: bundle?.queues ?? [],
           events: Object.keys(d.eventSchemas),
+          eventPresentation: Object.fromEntries(
+            Object.keys(d.eventSchemas).map((type) => [type, presentedEvent(bundle?.view.events, type)]),
+          ),
           input: bundle ? payloadJsonSchema(bundle.createSchema) : {},
           href: `/v1/definitions/${d.id}/${d.version}`,
         };

@@ -7,6 +7,7 @@ import { ApiError } from '../errors.ts';
 import { auditAndArtifacts } from './workflows/audit-and-artifacts.ts';
 import { createAndList } from './workflows/create-and-list.ts';
 import { eventsAndProposals } from './workflows/events-and-proposals.ts';
+import { jobsAndIncidents } from './workflows/jobs-and-incidents.ts';
 import { workflowKit } from './workflows/kit.ts';
 import { viewAndLongPoll } from './workflows/view-and-long-poll.ts';
 import { workflowStream } from './workflow-stream.ts';
@@ -18,7 +19,8 @@ export function workflowRoutes(deps: ApiDeps) {
   const app = documentedRoutes('/v1/workflows');
   const kit = workflowKit(deps);
   const { loadOwned } = kit;
-  for (const group of [createAndList, viewAndLongPoll, eventsAndProposals, auditAndArtifacts]) group(app, kit);
+  for (const group of [createAndList, viewAndLongPoll, eventsAndProposals, auditAndArtifacts, jobsAndIncidents])
+    group(app, kit);
 
   app.get('/:id/stream', workflowStream(deps, loadOwned));
 

@@ -49,7 +49,11 @@ const kit = setup({
   events: {
     STAMPED: result({ stamp: z.string().min(1).max(100) }),
     STAMP_FAILED: failure(),
-    SIGNED_OFF: event({ note: z.string().max(200).optional() }, { roles: ['signer'] }),
+    // The button a signer sees: its words, and its style (primary: the way forward; danger: a refusal).
+    SIGNED_OFF: event(
+      { note: z.string().max(200).optional() },
+      { roles: ['signer'], label: 'Sign off', kind: 'primary', description: 'Sign the stamped document off.' },
+    ),
     ESCALATE: deadLetter(),
   },
   effects: {

@@ -11,6 +11,7 @@ import type {
   CommitResult,
   CreateRequest,
   CreateResult,
+  DeadLetter,
   JobLease,
   OutboxEntry,
   OutboxMessage,
@@ -18,9 +19,11 @@ import type {
   QueueItem,
   RefusalRequest,
   RefusalResult,
+  StoredJob,
   StoredOutcome,
   WorkflowStore,
 } from '../../engine/store-port.ts';
+import { MemoryDeadLetters } from './memory-dead-letters.ts';
 import { sameCreation } from '../../engine/store-port.ts';
 
 interface Stored {
@@ -31,6 +34,8 @@ interface Stored {
   audit: { id: number; entry: AuditEntry }[];
   /** State path → when the workflow entered it. */
   since: Map<string, number>;
+  /** By operation, its latest job: its id, outbox entry and the audit entry of the commit that queued it (as on Redis). */
+  jobs?: Map<string, { jobId: string; seq: number; auditId: number; at: number }>;
 }
 
 interface OutboxItem {
@@ -100,8 +105,14 @@ export class MemoryStore implements WorkflowStore {
     const shard = this.shardOfWorkflow(record.workflowId);
     stored.record = clone(record);
     stored.events.set(request.eventId, clone(request.outcome));
-    stored.audit.push({ id: ++this.seq, entry: clone(request.audit) });
-    for (const job of request.jobs) shard.outbox.push({ seq: ++this.seq, message: clone(job) });
+    const auditId = ++this.seq;
+    stored.audit.push({ id: auditId, entry: clone(request.audit) });
+    for (const job of request.jobs) {
+      shard.outbox.push({ seq: ++this.seq, message: clone(job) });
+      stored.jobs ??= new Map();
+      if (job.kind === 'job')
+        stored.jobs.set(job.operation, { jobId: job.jobId, seq: this.seq, auditId, at: record.updatedAt });
+    }
     for (const id of cancel) shard.timers.delete(`${record.workflowId} ${id}`);
     for (const timer of request.timersToArm) {
       shard.timers.set(`${record.workflowId} ${timer.id}`, { dueAt: timer.dueAt, generation: timer.generation });
@@ -307,12 +318,16 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(due.length);
   }
 
-  nextTimerDue(shardNumber: number): Promise<number | null> {
-    let next: number | null = null;
-    for (const timer of this.shard(shardNumber).timers.values()) {
-      if (next === null || timer.dueAt < next) next = timer.dueAt;
-    }
-    return Promise.resolve(next);
+  nextTimersDue(shards: readonly number[]): Promise<(number | null)[]> {
+    return Promise.resolve(
+      shards.map((shardNumber) => {
+        let next: number | null = null;
+        for (const timer of this.shard(shardNumber).timers.values()) {
+          if (next === null || timer.dueAt < next) next = timer.dueAt;
+        }
+        return next;
+      }),
+    );
   }
 
   readOutbox(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
@@ -361,17 +376,52 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(stalled);
   }
 
-  private readonly dead = new Map<number, { entry: OutboxEntry; reason: string; at: number }[]>();
+  private readonly dead = new MemoryDeadLetters();
 
   async deadLetter(entry: OutboxEntry, reason: string): Promise<void> {
-    const list = this.dead.get(entry.shard) ?? [];
-    list.push({ entry: clone(entry), reason, at: this.clock() });
-    this.dead.set(entry.shard, list);
+    const message = entry.message;
+    const tenantId =
+      message.kind === 'invalid' ? null : (this.workflows.get(message.workflowId)?.record.tenantId ?? null);
+    this.dead.add(entry, reason, this.clock(), tenantId);
     await this.ackOutbox(entry.shard, [entry.entryId]);
   }
 
   deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]> {
-    return Promise.resolve(clone((this.dead.get(shard) ?? []).slice(0, count)));
+    return Promise.resolve(this.dead.ofShard(shard, count));
+  }
+
+  deadLettersOf(workflowId: string, limit: number): Promise<DeadLetter[]> {
+    return Promise.resolve(this.dead.ofWorkflow(workflowId, limit));
+  }
+
+  tenantDeadLetters(tenantId: string, options: { cursor?: string | null; limit: number }): Promise<Page<DeadLetter>> {
+    return Promise.resolve(this.dead.ofTenant(tenantId, options));
+  }
+
+  jobsOf(workflowId: string, jobIds: readonly string[]): Promise<StoredJob[]> {
+    const stored = this.workflows.get(workflowId);
+    const n = shardOf(workflowId);
+    if (!stored || n === null) return Promise.resolve([]);
+    const shard = this.shard(n);
+    const jobs = jobIds.flatMap((jobId): StoredJob[] => {
+      const kept = stored.jobs?.get(jobId.split('/').at(-2) ?? '');
+      if (kept?.jobId !== jobId) return [];
+      const pending = shard.pending.get(kept.seq);
+      const queued = kept.seq > shard.lastDelivered;
+      const lease = this.jobLeases.get(`${workflowId}\n${jobId}`);
+      return [
+        {
+          jobId,
+          requestedAt: kept.at,
+          requestedBy: clone(stored.audit.find((a) => a.id === kept.auditId)?.entry ?? null),
+          auditCursor: String(kept.auditId),
+          outbox: pending ? 'delivered' : queued ? 'queued' : 'acknowledged',
+          deliveries: pending ? pending.deliveries : queued ? 0 : 1,
+          lease: lease ? { ...lease } : null,
+        },
+      ];
+    });
+    return Promise.resolve(jobs);
   }
 
   /** Nothing to fold: the in-memory store keeps records as objects and lives as long as its process. */
@@ -379,13 +429,17 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(0);
   }
 
-  trimOutbox(n: number): Promise<number> {
-    const shard = this.shard(n);
-    const oldestPending = Math.min(...shard.pending.keys());
-    const threshold = Math.min(oldestPending, shard.lastDelivered + 1);
-    const before = shard.outbox.length;
-    shard.outbox = shard.outbox.filter((item) => item.seq >= threshold);
-    return Promise.resolve(before - shard.outbox.length);
+  trimOutboxes(shards: readonly number[]): Promise<number> {
+    let removed = 0;
+    for (const n of shards) {
+      const shard = this.shard(n);
+      const oldestPending = Math.min(...shard.pending.keys());
+      const threshold = Math.min(oldestPending, shard.lastDelivered + 1);
+      const before = shard.outbox.length;
+      shard.outbox = shard.outbox.filter((item) => item.seq >= threshold);
+      removed += before - shard.outbox.length;
+    }
+    return Promise.resolve(removed);
   }
 
   putArtifact(artifact: Artifact): Promise<void> {
@@ -403,18 +457,32 @@ export class MemoryStore implements WorkflowStore {
   /** Live processes by role: owner → last heartbeat. */
   private readonly processes = new Map<string, Map<string, number>>();
 
-  acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean> {
+  acquireLeases(
+    role: string,
+    shards: readonly number[],
+    owner: string,
+    ttlMs: number,
+    most = shards.length,
+  ): Promise<number[]> {
     const now = this.clock();
-    const key = `${role} ${shard}`;
-    const lease = this.leases.get(key);
-    if (lease && lease.owner !== owner && lease.until > now) return Promise.resolve(false);
-    this.leases.set(key, { owner, until: now + ttlMs });
-    return Promise.resolve(true);
+    const held: number[] = [];
+    for (const shard of shards) {
+      const key = `${role} ${shard}`;
+      const lease = this.leases.get(key);
+      const live = lease !== undefined && lease.until > now;
+      if ((live && lease.owner === owner) || (!live && held.length < most)) {
+        this.leases.set(key, { owner, until: now + ttlMs });
+        held.push(shard);
+      }
+    }
+    return Promise.resolve(held);
   }
 
-  releaseLease(role: string, shard: number, owner: string): Promise<void> {
-    const key = `${role} ${shard}`;
-    if (this.leases.get(key)?.owner === owner) this.leases.delete(key);
+  releaseLeases(role: string, shards: readonly number[], owner: string): Promise<void> {
+    for (const shard of shards) {
+      const key = `${role} ${shard}`;
+      if (this.leases.get(key)?.owner === owner) this.leases.delete(key);
+    }
     return Promise.resolve();
   }
 

@@ -12,6 +12,7 @@ import type {
   CommitResult,
   CreateRequest,
   CreateResult,
+  DeadLetter,
   JobLease,
   OutboxEntry,
   OutboxMessage,
@@ -19,10 +20,11 @@ import type {
   QueueItem,
   RefusalRequest,
   RefusalResult,
+  StoredJob,
   StoredOutcome,
   WorkflowStore,
 } from '../../engine/store-port.ts';
-import { sameCreation } from '../../engine/store-port.ts';
+import { deadLettersKept, sameCreation } from '../../engine/store-port.ts';
 import { shardOf } from '../../engine/shards.ts';
 import { type Archive, decodeArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
@@ -31,6 +33,7 @@ import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 import { RecordCache } from './record-cache.ts';
 import { keptFor, readJobLease } from './job-leases.ts';
+import { deadLettersOf, jobsOf, tenantDeadLetters } from './job-records.ts';
 import { luaScript } from './lua-script.ts';
 import { recountQueues, reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
 import {
@@ -60,9 +63,14 @@ interface ScriptCommands {
   wardenClaimTimers(...args: (string | number)[]): Promise<number>;
   /** Returns the number of entries removed. */
   wardenTrimOutbox(...args: (string | number)[]): Promise<number>;
-  wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply>;
+  /** One reply per lease key. */
+  wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply[]>;
+  /** Per key: member, score, member, score, … */
+  wardenEarliest(...args: (string | number)[]): Promise<string[][]>;
   wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
   wardenGrantJobLease(...args: (string | number)[]): Promise<number>;
+  /** Returns the dead letter's id. */
+  wardenDeadLetter(...args: (string | number)[]): Promise<string>;
   /** 1 (the reader's record is the stored one), or the record, the archive and the write id, as HMGET r z u. */
   wardenLoadIfChangedBuffer(
     key: string,
@@ -85,17 +93,27 @@ export class ScriptError extends Error {
 }
 
 /** Scripts whose key count varies per call: the count is their first argument. */
-const VARIABLE_KEY_SCRIPTS = ['wardenTransition', 'wardenArchive', 'wardenRecountQueue'];
+const VARIABLE_KEY_SCRIPTS = [
+  'wardenTransition',
+  'wardenArchive',
+  'wardenRecountQueue',
+  'wardenTrimOutbox',
+  'wardenLease',
+  'wardenEarliest',
+  'wardenDeadLetter',
+];
 
 function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenTransition', { lua: script('transition') });
   client.defineCommand('wardenRefuse', { lua: script('refuse'), numberOfKeys: 3 });
   client.defineCommand('wardenClaimTimers', { lua: script('claim-timers'), numberOfKeys: 3 });
-  client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox'), numberOfKeys: 1 });
-  client.defineCommand('wardenLease', { lua: script('lease'), numberOfKeys: 1 });
+  client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox') });
+  client.defineCommand('wardenLease', { lua: script('lease') });
+  client.defineCommand('wardenEarliest', { lua: script('earliest') });
   client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenGrantJobLease', { lua: script('grant-job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
+  client.defineCommand('wardenDeadLetter', { lua: script('dead-letter') });
   client.defineCommand('wardenLoadIfChanged', { lua: script('load-if-changed'), numberOfKeys: 1 });
   client.defineCommand('wardenWatch', { lua: script('watch'), numberOfKeys: 1 });
   client.defineCommand('wardenReindexEntry', { lua: script('reindex-entry'), numberOfKeys: 4 });
@@ -123,6 +141,9 @@ function parseMessage(fields: string[]): OutboxMessage {
   }
   return { kind: 'invalid', raw: raw.slice(0, 2000) };
 }
+
+/** The members of a `member, score, …` reply. */
+const membersOf = (entries: readonly string[] = []): string[] => entries.filter((_, i) => i % 2 === 0);
 
 const validCursor = (cursor: string | null | undefined): cursor is string => !!cursor && /^\d+-\d+$/.test(cursor);
 
@@ -425,11 +446,36 @@ export class RedisStore implements WorkflowStore {
     } while (cursor !== null);
   }
 
-  async archiveFinished(shard: number, finishedBefore: number, limit: number): Promise<number> {
+  async archiveFinished(shards: readonly number[], finishedBefore: number, limit: number): Promise<number> {
     const k = this.keys;
-    const ids = await this.client.zrangebyscore(k.finished(shard), '-inf', finishedBefore, 'LIMIT', 0, limit);
-    const replies = await Promise.all(ids.map((id) => archiveWorkflow(this.client, k, shard, id)));
+    const due = await this.lowestOf(shards, k.finished, finishedBefore, limit);
+    const replies = await Promise.all(
+      shards.flatMap((shard, i) => membersOf(due[i]).map((id) => archiveWorkflow(this.client, k, shard, id))),
+    );
     return replies.filter((reply) => reply === ArchiveReply.archived).length;
+  }
+
+  /**
+   * Calls `run` with the shards' keys: once with them all on a standalone server (an idle tick of
+   * the janitor, the leases or the timer service is one command, whatever the number of shards),
+   * once a shard on a cluster (a script's keys must share a slot), all at once. Replies in order.
+   */
+  private async perShard<T>(shards: readonly number[], run: (shards: readonly number[]) => Promise<T[]>): Promise<T[]> {
+    if (shards.length === 0) return [];
+    if (!('nodes' in this.client)) return run(shards);
+    return (await Promise.all(shards.map((shard) => run([shard])))).flat();
+  }
+
+  /** Per shard, the lowest members of `key(shard)` scored at most `most`, at most `limit` each. */
+  private lowestOf(
+    shards: readonly number[],
+    key: (shard: number) => string,
+    most: number,
+    limit: number,
+  ): Promise<string[][]> {
+    return this.perShard(shards, (some) =>
+      this.client.wardenEarliest(some.length, ...some.map(key), Number.isFinite(most) ? most : '+inf', limit),
+    );
   }
 
   async listByState(options: {
@@ -516,9 +562,9 @@ export class RedisStore implements WorkflowStore {
     );
   }
 
-  async nextTimerDue(shard: number): Promise<number | null> {
-    const first = await this.client.zrange(this.keys.timers(shard), '0', '0', 'WITHSCORES');
-    return first.length >= 2 ? Number(first[1]) : null;
+  async nextTimersDue(shards: readonly number[]): Promise<(number | null)[]> {
+    const first = await this.lowestOf(shards, this.keys.timers, Infinity, 1);
+    return first.map((entries) => (entries.length >= 2 ? Number(entries[1]) : null));
   }
 
   /** Runs a group command, re-creating the group once if Redis lost it (a restart without persistence). */
@@ -631,16 +677,45 @@ export class RedisStore implements WorkflowStore {
   }
 
   async deadLetter(entry: OutboxEntry, reason: string): Promise<void> {
-    // Recorded first, then acknowledged: a crash in between leaves it pending, never lost.
-    await this.client.xadd(
-      this.keys.deadLetters(entry.shard),
-      '*',
-      'entry',
+    // Kept, pointed at from its workflow and its tenant, and acknowledged: one script. An entry of
+    // no workflow this store knows (unreadable, or gone) is only kept and acknowledged.
+    const message = entry.message;
+    const workflowId = message.kind === 'invalid' ? null : message.workflowId;
+    const record = workflowId !== null && this.owns(workflowId) ? await this.load(workflowId) : null;
+    const k = this.keys;
+    const keys = [
+      k.deadLetters(entry.shard),
+      k.outbox(entry.shard),
+      ...(record && shardOf(record.workflowId) === entry.shard
+        ? [k.workflowDeadLetters(record.workflowId), k.tenantDeadLetters(entry.shard, record.tenantId)]
+        : []),
+    ];
+    await this.client.wardenDeadLetter(
+      keys.length,
+      ...keys,
       JSON.stringify(entry),
-      'reason',
       reason.slice(0, 2000),
+      OUTBOX_GROUP,
+      entry.entryId,
+      keys.length === 4 ? entry.shard : '',
+      deadLettersKept,
     );
-    await this.ackOutbox(entry.shard, [entry.entryId]);
+  }
+
+  deadLettersOf(workflowId: string, limit: number): Promise<DeadLetter[]> {
+    return this.owns(workflowId)
+      ? deadLettersOf(this.client, this.keys, workflowId, Math.min(limit, deadLettersKept))
+      : Promise.resolve([]);
+  }
+
+  tenantDeadLetters(tenantId: string, options: { cursor?: string | null; limit: number }): Promise<Page<DeadLetter>> {
+    return tenantDeadLetters(this.client, this.keys, this.shards, tenantId, options);
+  }
+
+  jobsOf(workflowId: string, jobIds: readonly string[]): Promise<StoredJob[]> {
+    return this.owns(workflowId)
+      ? jobsOf(this.client, this.keys, OUTBOX_GROUP, workflowId, jobIds)
+      : Promise.resolve([]);
   }
 
   async deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]> {
@@ -652,8 +727,11 @@ export class RedisStore implements WorkflowStore {
     }));
   }
 
-  async trimOutbox(shard: number): Promise<number> {
-    return this.client.wardenTrimOutbox(this.keys.outbox(shard), OUTBOX_GROUP);
+  async trimOutboxes(shards: readonly number[]): Promise<number> {
+    const removed = await this.perShard(shards, async (some) => [
+      await this.client.wardenTrimOutbox(some.length, ...some.map(this.keys.outbox), OUTBOX_GROUP),
+    ]);
+    return removed.reduce((a, b) => a + b, 0);
   }
 
   async putArtifact(artifact: Artifact): Promise<void> {
@@ -707,13 +785,43 @@ export class RedisStore implements WorkflowStore {
       : Promise.resolve(null);
   }
 
-  async acquireLease(role: string, shard: number, owner: string, ttlMs: number): Promise<boolean> {
-    const reply = await this.client.wardenLease(this.keys.lease(role, shard), 'acquire', owner, ttlMs);
-    return reply === LeaseReply.held;
+  async acquireLeases(
+    role: string,
+    shards: readonly number[],
+    owner: string,
+    ttlMs: number,
+    most = shards.length,
+  ): Promise<number[]> {
+    const lease = (some: readonly number[], upTo: number) =>
+      this.client.wardenLease(
+        some.length,
+        ...some.map((shard) => this.keys.lease(role, shard)),
+        'acquire',
+        owner,
+        ttlMs,
+        upTo,
+      );
+    let replies: LeaseScriptReply[];
+    if (!('nodes' in this.client) || most >= shards.length) {
+      replies = await this.perShard(shards, (some) => lease(some, most));
+    } else {
+      // At most `most` on a cluster: one shard after another, until that many are held.
+      replies = [];
+      let held = 0;
+      for (const shard of shards) {
+        // Past `most`, a lease this owner holds is still renewed, and no free one taken.
+        const [reply = LeaseReply.heldByAnother] = await lease([shard], held < most ? 1 : 0);
+        if (reply === LeaseReply.held) held++;
+        replies.push(reply);
+      }
+    }
+    return shards.filter((_, i) => replies[i] === LeaseReply.held);
   }
 
-  async releaseLease(role: string, shard: number, owner: string): Promise<void> {
-    await this.client.wardenLease(this.keys.lease(role, shard), 'release', owner, 0);
+  async releaseLeases(role: string, shards: readonly number[], owner: string): Promise<void> {
+    await this.perShard(shards, (some) =>
+      this.client.wardenLease(some.length, ...some.map((shard) => this.keys.lease(role, shard)), 'release', owner, 0),
+    );
   }
 
   async heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number> {

@@ -2,7 +2,8 @@
   transition.lua — create a workflow or commit one transition, atomically, in one slot.
 
   KEYS[1]  workflow hash        (fields v = version, u = write id (ARGV, below), r = record JSON,
-                                t = tenant, p = state paths JSON, w = watched until: watch.lua)
+                                t = tenant, p = state paths JSON, w = watched until: watch.lua,
+                                j:<operation> = its latest job "<job id> <outbox id> <audit id>")
   KEYS[2]  events hash          (event id -> recorded outcome JSON)
   KEYS[3]  audit stream
   KEYS[4]  outbox stream
@@ -34,9 +35,10 @@
   ARGV[12] O, ARGV[13] N, ARGV[14] '0' without a de-duplication key, else the value to store under
            it: "<workflow id> <fingerprint of the creation request>" (values written before the
            fingerprint are a bare workflow id)
-  ARGV[15] wake-up channel, ARGV[16] shard number: "<shard>:j" is published when jobs are queued,
-           "<shard>:t:<due>" when timers are armed, "<shard>:jt:<due>" for both, where <due> is the
-           shard's earliest due time after this write (the timer service need not read it)
+  ARGV[15] wake-up channel base, ARGV[16] shard number: "<shard>:j" is published on "<base>:j" when
+           jobs are queued, "<shard>:t:<due>" on "<base>:t" when timers are armed, "<shard>:jt:<due>"
+           on "<base>:jt" for both, where <due> is the shard's earliest due time after this write
+           (the timer service need not read it)
   ARGV[17] J = number of outbox jobs, then J job JSONs
   then A = number of timers to arm, then A triples (member, due time, generation)
   then C = number of timers to cancel, then C members
@@ -110,6 +112,14 @@ local jobCount = count(ARGV[i])
 if not jobCount then return {-1, 'bad job count'} end
 local jobsFrom = i + 1
 i = i + 1 + jobCount
+-- Each job's operation, for the workflow's pointer to its latest job of that operation (below).
+local jobOperations = {}
+for j = 0, jobCount - 1 do
+  local ok, job = pcall(cjson.decode, ARGV[jobsFrom + j])
+  if ok and type(job) == 'table' and type(job.jobId) == 'string' and type(job.operation) == 'string' then
+    jobOperations[j] = {job.operation, job.jobId}
+  end
+end
 local armCount = count(ARGV[i])
 if not armCount then return {-1, 'bad arm count'} end
 local armFrom = i + 1
@@ -172,9 +182,12 @@ end
 -- Writes. Nothing below may fail.
 rcall('HSET', KEYS[1], 'v', version, 'u', writeId, 'r', ARGV[6], 't', ARGV[7], 'p', ARGV[8])
 rcall('HSET', KEYS[2], eventId, ARGV[10])
-rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
+local auditId = rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
 for j = 0, jobCount - 1 do
-  rcall('XADD', KEYS[4], '*', 'm', ARGV[jobsFrom + j])
+  local entryId = rcall('XADD', KEYS[4], '*', 'm', ARGV[jobsFrom + j])
+  -- The workflow's latest job of the operation: "<job id> <outbox entry id> <audit entry id>".
+  local job = jobOperations[j]
+  if job then rcall('HSET', KEYS[1], 'j:' .. job[1], job[2] .. ' ' .. entryId .. ' ' .. auditId) end
 end
 for c = 0, cancelCount - 1 do
   rcall('ZREM', KEYS[5], ARGV[cancelFrom + c])
@@ -213,12 +226,13 @@ if ackGroup ~= '' then rcall('XACK', KEYS[4], ackGroup, ackEntry) end
 -- Wake the shard's idle workers (jobs queued: "j") and timer service (timers armed: "t", with the
 -- shard's earliest due time).
 if armCount > 0 or jobCount > 0 then
-  local message = ARGV[16] .. ':' .. (jobCount > 0 and 'j' or '') .. (armCount > 0 and 't' or '')
+  local kinds = (jobCount > 0 and 'j' or '') .. (armCount > 0 and 't' or '')
+  local message = ARGV[16] .. ':' .. kinds
   if armCount > 0 then
     local first = rcall('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
     if first[2] then message = message .. ':' .. first[2] end
   end
-  rcall('PUBLISH', ARGV[15], message)
+  rcall('PUBLISH', ARGV[15] .. ':' .. kinds, message)
 end
 -- Announced while watched (watch.lua), by the server's clock as watch.lua set it.
 if commitChannel ~= '' then
