@@ -1,8 +1,13 @@
 /**
  * What a caller sees of a workflow: the platform's fields (id, definition, version, times), while it
+/**
+ * What a caller sees of a workflow: the platform's fields (id, definition, version, times), while it
  * runs its state, the events this caller may send now (each with its button's label and kind) and
  * its timers, and whatever its definition's view renders from the context (evidence, plan, result...).
+ * The platform's fields are those of `activeViewFields` and `finishedViewFields` (`responses.ts`),
+ * exactly: one added or dropped here without the schema does not compile.
  */
+import type { z } from 'zod';
 import { presentedEvent } from '../definitions/event-presentation.ts';
 import type { WorkflowBundle } from '../definitions/workflow.ts';
 import { allowedEvents } from '../engine/allowed-events.ts';
@@ -10,6 +15,7 @@ import type { WorkflowRecord } from '../engine/decision.ts';
 import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts';
 import type { Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
+import type { activeViewFields, finishedViewFields } from './responses.ts';
 
 export function workflowView(
   bundle: WorkflowBundle<unknown> | undefined,
@@ -33,11 +39,14 @@ export function workflowView(
     updatedAt: new Date(record.updatedAt).toISOString(),
   };
   if (record.status !== 'active') {
-    return { ...base, status: 'finished' as const, state: record.statePaths, ...own };
+    const finished = { ...base, status: 'finished', state: record.statePaths } satisfies z.input<
+      typeof finishedViewFields
+    >;
+    return { ...finished, ...own };
   }
-  return {
+  const active = {
     ...base,
-    status: 'active' as const,
+    status: 'active',
     state: record.statePaths,
     allowedEvents: allowedEvents(definition, record, principal, snapshot).map(({ type, schema }) => ({
       type,
@@ -49,6 +58,6 @@ export function workflowView(
       dueAt: new Date(t.dueAt).toISOString(),
       inMs: t.dueAt - now,
     })),
-    ...own,
-  };
+  } satisfies z.input<typeof activeViewFields>;
+  return { ...active, ...own };
 }

@@ -3,11 +3,12 @@
 // since its previous version. Browser modules served as they are (no build step), no network
 // beyond this origin. Every call carries the Bearer token the operator signed in with; the API decides.
 //
-// This module routes: `#/queues`, `#/workflows[?filters]`, `#/workflows/<id>`, `#/definitions`,
+// This module routes: `#/queues`, `#/workflows[?filters]`, `#/workflows/<id>`, `#/incidents`, `#/definitions`,
 // `#/definitions/<id>/<version>`.
 import { ApiProblem, claimsOf, otherClaims } from './api.js';
 import { renderDefinition, renderDefinitions } from './definitions.js';
 import { clearMessage, show } from './dom.js';
+import { renderIncidents } from './incidents.js';
 import { renderQueues } from './queues.js';
 import { isCurrent, nextPage, signOut, token } from './session.js';
 import { renderSignIn } from './sign-in.js';
@@ -36,9 +37,11 @@ function route() {
       ? renderDefinition(view, mine, decodeURIComponent(definition[1]), decodeURIComponent(definition[2]))
       : hash === '#/definitions'
         ? renderDefinitions(view, mine)
-        : list
-          ? renderWorkflows(view, mine, new URLSearchParams(list[1] || ''))
-          : renderQueues(view, mine);
+        : hash === '#/incidents'
+          ? renderIncidents(view, mine)
+          : list
+            ? renderWorkflows(view, mine, new URLSearchParams(list[1] || ''))
+            : renderQueues(view, mine);
   page.catch((error) => {
     if (!isCurrent(mine)) return; // a page the person already left
     if (error instanceof ApiProblem && error.status === 401) renderSignIn(view, route);

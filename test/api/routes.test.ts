@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry, workflows } from '../../machines/index.ts';
 import { support } from '../../machines/support/index.ts';
 import { expectDefinitionsListed, idsOf } from '../platform/registered.ts';
-import { responseSchemas } from '../../src/api/openapi-components.ts';
+import { responseSchemas } from '../../src/api/responses.ts';
 import { definitionSide, diffCharts, diffSummary } from '../../src/definitions/chart-diff.ts';
 import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createStreamTickets } from '../../src/api/stream-tickets.ts';

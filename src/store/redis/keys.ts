@@ -54,6 +54,15 @@ export function createKeys(space: KeySpace) {
     outbox: (shard: number) => `${tag(shard)}:outbox`,
     /** Stream: entries no worker could process, with the reason, for operators. */
     deadLetters: (shard: number) => `${tag(shard)}:deadletter`,
+    /** List: the ids of the workflow's dead letters (in its shard's `deadLetters`), newest first, the last few. */
+    workflowDeadLetters: (workflowId: string) => `${forWorkflow(workflowId)}:dl:${workflowId}`,
+    /**
+     * Sorted set: a tenant's dead letters, `<shard> <dead letter id>` scored by when they were given
+     * up. One per tenant on a single node; one per shard and tenant on a cluster (in the shard's
+     * slot, so the dead-letter script writes it), merged by a page.
+     */
+    tenantDeadLetters: (shard: number, tenantId: string) =>
+      `${space.cluster ? tag(shard) : space.prefix}:incidents:${part(tenantId)}`,
     /** Sorted set: `<workflowId> <timerId>` scored by due time. */
     timers: (shard: number) => `${tag(shard)}:timers`,
     /** Hash: `<workflowId> <timerId>` → generation. */

@@ -12,6 +12,7 @@ import type {
   CommitResult,
   CreateRequest,
   CreateResult,
+  DeadLetter,
   JobLease,
   OutboxEntry,
   OutboxMessage,
@@ -19,12 +20,13 @@ import type {
   QueueItem,
   RefusalRequest,
   RefusalResult,
+  StoredJob,
   StoredOutcome,
   WorkflowListItem,
   WorkflowStatus,
   WorkflowStore,
 } from '../../engine/store-port.ts';
-import { sameCreation } from '../../engine/store-port.ts';
+import { deadLettersKept, sameCreation } from '../../engine/store-port.ts';
 import { shardOf } from '../../engine/shards.ts';
 import { type Archive, decodeArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
@@ -33,6 +35,7 @@ import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 import { RecordCache } from './record-cache.ts';
 import { keptFor, readJobLease } from './job-leases.ts';
+import { deadLettersOf, jobsOf, tenantDeadLetters } from './job-records.ts';
 import { luaScript } from './lua-script.ts';
 import { backfillWorkflowList, readWorkflowList, type ListBackfillResult, type ListOptions } from './workflow-list.ts';
 import { recountQueues, reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
@@ -69,6 +72,8 @@ interface ScriptCommands {
   wardenEarliest(...args: (string | number)[]): Promise<string[][]>;
   wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
   wardenGrantJobLease(...args: (string | number)[]): Promise<number>;
+  /** Returns the dead letter's id. */
+  wardenDeadLetter(...args: (string | number)[]): Promise<string>;
   /** 1 (the reader's record is the stored one), or the record, the archive and the write id, as HMGET r z u. */
   wardenLoadIfChangedBuffer(
     key: string,
@@ -98,6 +103,7 @@ const VARIABLE_KEY_SCRIPTS = [
   'wardenTrimOutbox',
   'wardenLease',
   'wardenEarliest',
+  'wardenDeadLetter',
 ];
 
 function defineScripts(client: Client): Client & ScriptCommands {
@@ -110,6 +116,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenGrantJobLease', { lua: script('grant-job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
+  client.defineCommand('wardenDeadLetter', { lua: script('dead-letter') });
   client.defineCommand('wardenLoadIfChanged', { lua: script('load-if-changed'), numberOfKeys: 1 });
   client.defineCommand('wardenWatch', { lua: script('watch'), numberOfKeys: 1 });
   client.defineCommand('wardenReindexEntry', { lua: script('reindex-entry'), numberOfKeys: 4 });
@@ -694,16 +701,45 @@ export class RedisStore implements WorkflowStore {
   }
 
   async deadLetter(entry: OutboxEntry, reason: string): Promise<void> {
-    // Recorded first, then acknowledged: a crash in between leaves it pending, never lost.
-    await this.client.xadd(
-      this.keys.deadLetters(entry.shard),
-      '*',
-      'entry',
+    // Kept, pointed at from its workflow and its tenant, and acknowledged: one script. An entry of
+    // no workflow this store knows (unreadable, or gone) is only kept and acknowledged.
+    const message = entry.message;
+    const workflowId = message.kind === 'invalid' ? null : message.workflowId;
+    const record = workflowId !== null && this.owns(workflowId) ? await this.load(workflowId) : null;
+    const k = this.keys;
+    const keys = [
+      k.deadLetters(entry.shard),
+      k.outbox(entry.shard),
+      ...(record && shardOf(record.workflowId) === entry.shard
+        ? [k.workflowDeadLetters(record.workflowId), k.tenantDeadLetters(entry.shard, record.tenantId)]
+        : []),
+    ];
+    await this.client.wardenDeadLetter(
+      keys.length,
+      ...keys,
       JSON.stringify(entry),
-      'reason',
       reason.slice(0, 2000),
+      OUTBOX_GROUP,
+      entry.entryId,
+      keys.length === 4 ? entry.shard : '',
+      deadLettersKept,
     );
-    await this.ackOutbox(entry.shard, [entry.entryId]);
+  }
+
+  deadLettersOf(workflowId: string, limit: number): Promise<DeadLetter[]> {
+    return this.owns(workflowId)
+      ? deadLettersOf(this.client, this.keys, workflowId, Math.min(limit, deadLettersKept))
+      : Promise.resolve([]);
+  }
+
+  tenantDeadLetters(tenantId: string, options: { cursor?: string | null; limit: number }): Promise<Page<DeadLetter>> {
+    return tenantDeadLetters(this.client, this.keys, this.shards, tenantId, options);
+  }
+
+  jobsOf(workflowId: string, jobIds: readonly string[]): Promise<StoredJob[]> {
+    return this.owns(workflowId)
+      ? jobsOf(this.client, this.keys, OUTBOX_GROUP, workflowId, jobIds)
+      : Promise.resolve([]);
   }
 
   async deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]> {

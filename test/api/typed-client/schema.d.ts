@@ -330,6 +330,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/workflows/{id}/jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The jobs a workflow waits on, and its incidents
+     * @description As the store keeps them, not as the audit trail suggests: each job the workflow waits on with the step that requested it, whether it is queued, running under a lease (who holds it, until when), past its lease with no worker on it (`leaseExpired`), waiting out a backoff before its next attempt (`nextAttemptAt`) or given up; its attempt and the most its retry policy allows. `incidents` are the jobs past their lease and the workflow’s dead letters (its last 20, newest first), kept after it finished. Tenant-checked as every workflow read: another tenant’s workflow is 404.
+     */
+    get: operations['getWorkflowJobs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/incidents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The dead letters of the caller’s tenant
+     * @description Every job or timer of the tenant’s workflows that was given up, newest first, a page at a time (`next` is the cursor of the next page, null at the end); each names its workflow. Only the caller’s tenant’s are ever read.
+     */
+    get: operations['listIncidents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/healthz': {
     parameters: {
       query?: never;
@@ -712,12 +752,12 @@ export interface components {
             status: 'finished';
           }
       )) & {
-        artifacts?: {
+        artifacts: {
           kind: string;
           id: string;
           hash: string;
         }[];
-        evidence?: {
+        evidence: {
           classification: {
             /** @enum {string} */
             category: 'billing' | 'access' | 'technical';
@@ -800,7 +840,7 @@ export interface components {
             at: number;
           } | null;
         };
-        manualReview?: {
+        manualReview: {
           reason: string;
           step: string;
           detail: string | null;
@@ -814,7 +854,7 @@ export interface components {
           cancellable: boolean;
         } | null;
         /** @description The last manual review the workflow left, as it was when closed */
-        lastReview?: {
+        lastReview: {
           reason: string;
           step: string;
           detail: string | null;
@@ -2558,6 +2598,78 @@ export interface components {
       state?: string[];
       /** @description The holder sent this result before: its first outcome */
       replayed?: boolean;
+    };
+    WorkflowJob: {
+      jobId: string;
+      /** @description The effect type (the action the chart names) */
+      type: string;
+      operation: string;
+      /**
+       * @description `queued`: not taken yet; `running`: a worker holds its lease (`lease`); `leaseExpired`: its lease ran out and no worker took it again yet (stuck: an incident); `waitingToRetry`: its last attempt failed and a backoff timer starts the next at `nextAttemptAt`; `deadLettered`: given up (an incident)
+       * @enum {string}
+       */
+      status: 'queued' | 'running' | 'leaseExpired' | 'waitingToRetry' | 'deadLettered';
+      /** @description The step that requested it (its audit entry), while the trail holds it */
+      requestedBy: {
+        eventId: string;
+        eventType: string;
+        state: string[];
+        /** Format: date-time */
+        at: string;
+      } | null;
+      /**
+       * @description A worker of Warden, or an external worker over the job API
+       * @enum {string}
+       */
+      runsOn: 'warden' | 'external';
+      /** @description Who holds it and until when: a worker process or an external worker’s principal */
+      lease: {
+        owner: string;
+        /** Format: date-time */
+        expiresAt: string;
+        expired: boolean;
+      } | null;
+      /** @description How often a worker of Warden was handed it, or (`runsOn: external`) external workers claimed it */
+      deliveries: number;
+      /** @description Its attempt as the retry policy counts it (1 for the first) */
+      attempt: number | null;
+      /** @description The most attempts the retry policy allows */
+      maxAttempts: number | null;
+      /** @description When the next attempt starts (`waitingToRetry`) */
+      nextAttemptAt: string | null;
+      /** @description Why it was given up (`deadLettered`), or how its last attempt ended (`waitingToRetry`: the failure event of its result and the reason it states) */
+      lastError: string | null;
+      /** @description When the step that requested it was committed */
+      createdAt: string | null;
+    };
+    Incident: {
+      /**
+       * @description `deadLetter`: a job or timer given up (after its deliveries, a refused result, or an external worker’s failure with nowhere to go); `leaseExpired`: a job whose lease ran out and that no worker took again yet
+       * @enum {string}
+       */
+      kind: 'deadLetter' | 'leaseExpired';
+      workflowId: string;
+      jobId: string | null;
+      /** @description The effect type (a job) or `timer` */
+      type: string | null;
+      reason: string;
+      deliveries: number;
+      /**
+       * Format: date-time
+       * @description When it was given up, or when the lease ran out
+       */
+      at: string;
+      /** @description The dead letter’s id */
+      id: string | null;
+    };
+    WorkflowJobs: {
+      workflowId: string;
+      jobs: components['schemas']['WorkflowJob'][];
+      incidents: components['schemas']['Incident'][];
+    };
+    IncidentPage: {
+      incidents: components['schemas']['Incident'][];
+      next: string | null;
     };
     EventAccepted: {
       workflowId: string;
@@ -4307,6 +4419,74 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       /** @description `INVALID_INPUT`, `INVALID_EVENT` */
       422: components['responses']['UnprocessableContent'];
+      /** @description `RATE_LIMITED` */
+      429: components['responses']['TooManyRequests'];
+      /** @description `INTERNAL` */
+      500: components['responses']['InternalServerError'];
+      /** @description `UNAVAILABLE` */
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWorkflowJobs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A workflow id: `s<shard>-<unique>` */
+        id: components['parameters']['WorkflowId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Its jobs and incidents */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowJobs'];
+        };
+      };
+      /** @description `UNAUTHORIZED` */
+      401: components['responses']['Unauthorized'];
+      /** @description `NOT_FOUND` */
+      404: components['responses']['NotFound'];
+      /** @description `RATE_LIMITED` */
+      429: components['responses']['TooManyRequests'];
+      /** @description `INTERNAL` */
+      500: components['responses']['InternalServerError'];
+      /** @description `UNAVAILABLE` */
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listIncidents: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of incidents */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IncidentPage'];
+        };
+      };
+      /** @description `BAD_REQUEST` */
+      400: components['responses']['BadRequest'];
+      /** @description `UNAUTHORIZED` */
+      401: components['responses']['Unauthorized'];
       /** @description `RATE_LIMITED` */
       429: components['responses']['TooManyRequests'];
       /** @description `INTERNAL` */

@@ -12,6 +12,8 @@ import { parse, readJson, readQuery } from '../../read-json.ts';
 import { createWorkflowBody, workflowListQuery } from '../../schemas.ts';
 import { etag, type WorkflowRouteGroup } from './kit.ts';
 import { checkQueueFilters, workflowListPage } from './workflow-list.ts';
+import { respond } from '../../respond.ts';
+import { workflowsPage, workflowViewSchema } from '../../responses.ts';
 
 export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
   const { engine, store, clock } = deps;
@@ -76,13 +78,14 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
     c.set('workflowId', record.workflowId);
     c.header('ETag', etag(record));
     c.header('Location', `/v1/workflows/${record.workflowId}`);
-    return c.json(view(record, principal), created.outcome === 'created' ? 201 : 200);
+    return respond(c, workflowViewSchema, view(record, principal), created.outcome === 'created' ? 201 : 200);
   });
 
   app.get('/', async (c) => {
     const principal = c.get('principal');
     const query = readQuery(c, workflowListQuery);
-    if (query.state === undefined) return c.json(await workflowListPage(deps, principal.tenantId, query, summaryOf));
+    if (query.state === undefined)
+      return respond(c, workflowsPage, await workflowListPage(deps, principal.tenantId, query, summaryOf));
     checkQueueFilters(query);
     const { definitionId, statePath } = requestedQueue(deps.resolveQueue, query.state, query.definition);
     const page = await store.listByState({
@@ -95,7 +98,7 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view }) => {
     // One load per item of the page, all sent at once: they go out together on the one connection.
     const records = await Promise.all(page.items.map((item) => store.load(item.workflowId)));
     const now = clock();
-    return c.json({
+    return respond(c, workflowsPage, {
       definition: definitionId,
       state: statePath,
       items: page.items.map((item, i) => ({

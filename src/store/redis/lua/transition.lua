@@ -2,7 +2,8 @@
   transition.lua — create a workflow or commit one transition, atomically, in one slot.
 
   KEYS[1]  workflow hash        (fields v = version, u = write id (ARGV, below), r = record JSON,
-                                t = tenant, p = state paths JSON, w = watched until: watch.lua)
+                                t = tenant, p = state paths JSON, w = watched until: watch.lua,
+                                j:<operation> = its latest job "<job id> <outbox id> <audit id>")
   KEYS[2]  events hash          (event id -> recorded outcome JSON)
   KEYS[3]  audit stream
   KEYS[4]  outbox stream
@@ -117,6 +118,14 @@ local jobCount = count(ARGV[i])
 if not jobCount then return {-1, 'bad job count'} end
 local jobsFrom = i + 1
 i = i + 1 + jobCount
+-- Each job's operation, for the workflow's pointer to its latest job of that operation (below).
+local jobOperations = {}
+for j = 0, jobCount - 1 do
+  local ok, job = pcall(cjson.decode, ARGV[jobsFrom + j])
+  if ok and type(job) == 'table' and type(job.jobId) == 'string' and type(job.operation) == 'string' then
+    jobOperations[j] = {job.operation, job.jobId}
+  end
+end
 local armCount = count(ARGV[i])
 if not armCount then return {-1, 'bad arm count'} end
 local armFrom = i + 1
@@ -184,9 +193,12 @@ end
 -- Writes. Nothing below may fail.
 rcall('HSET', KEYS[1], 'v', version, 'u', writeId, 'r', ARGV[6], 't', ARGV[7], 'p', ARGV[8])
 rcall('HSET', KEYS[2], eventId, ARGV[10])
-rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
+local auditId = rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
 for j = 0, jobCount - 1 do
-  rcall('XADD', KEYS[4], '*', 'm', ARGV[jobsFrom + j])
+  local entryId = rcall('XADD', KEYS[4], '*', 'm', ARGV[jobsFrom + j])
+  -- The workflow's latest job of the operation: "<job id> <outbox entry id> <audit entry id>".
+  local job = jobOperations[j]
+  if job then rcall('HSET', KEYS[1], 'j:' .. job[1], job[2] .. ' ' .. entryId .. ' ' .. auditId) end
 end
 for c = 0, cancelCount - 1 do
   rcall('ZREM', KEYS[5], ARGV[cancelFrom + c])
