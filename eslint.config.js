@@ -257,6 +257,8 @@ export default defineConfig(
           'setTimeout',
           'clearTimeout',
           'URL',
+          'URLSearchParams',
+          'FormData',
           'Node',
           'AbortController',
           'EventSource',

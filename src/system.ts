@@ -51,7 +51,11 @@ export interface System {
    * Subscribes to the store's wake-up messages (`<shard>:<kinds>[:<due>]`, and `*` when some may
    * have been lost); returns the unsubscribe. A runtime holds one.
    */
-  subscribeWakeUps(onWake: (message: string) => void): Promise<() => Promise<void>>;
+  /** Wake-ups for what `roles` waits for (default both): jobs queued, timers armed. */
+  subscribeWakeUps(
+    onWake: (message: string) => void,
+    roles?: { jobs: boolean; timers: boolean },
+  ): Promise<() => Promise<void>>;
   /**
    * Waits for a workflow's next commit, woken by the store's commit notices (subscribed at the first
    * wait, closed with the system): long-polled views and event streams use it instead of polling.
@@ -185,7 +189,10 @@ export function createSystem(config: Config, options: SystemOptions): System {
   const channels = createKeys({ prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS });
   // The memory store calls one listener: it fans out to every runtime subscribed in this process.
   const memoryListeners = new Set<(message: string) => void>();
-  const subscribeWakeUps = async (onWake: (message: string) => void): Promise<() => Promise<void>> => {
+  const subscribeWakeUps = async (
+    onWake: (message: string) => void,
+    roles = { jobs: true, timers: true },
+  ): Promise<() => Promise<void>> => {
     if (memory) {
       const local = memory;
       memoryListeners.add(onWake);
@@ -201,12 +208,12 @@ export function createSystem(config: Config, options: SystemOptions): System {
     if (!client) return () => Promise.resolve();
     // Pub/sub needs a connection of its own.
     const subscriber = 'nodes' in client ? client.duplicate() : client.duplicate();
-    const channel = channels.wakeChannel;
+    const wanted = channels.wakeChannels(roles);
     subscriber.on('message', (_channel: string, message: string) => {
       onWake(message);
     });
-    rescanOnReconnect(subscriber, () => subscriber.subscribe(channel), onWake);
-    await subscriber.subscribe(channel);
+    rescanOnReconnect(subscriber, () => subscriber.subscribe(...wanted), onWake);
+    await subscriber.subscribe(...wanted);
     return async () => {
       await subscriber.quit();
     };

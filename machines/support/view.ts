@@ -24,27 +24,28 @@ const cancellationRequests = z
   .array(s.cancellationRequestSchema)
   .describe('Every cancellation request with its reason, oldest first (the newest 10)');
 
-/** The shape of the view, for the OpenAPI document: evidence while active, `result` once finished. */
+/**
+ * The shape of the view, for the OpenAPI document: the evidence, its artifacts and the manual review
+ * always (`render` gives them in every state, `null` where there is none); the refund's status and
+ * cancellations while active, `result` once finished.
+ */
 export const supportViewSchema = z.object({
-  artifacts: z.array(artifact).optional(),
-  evidence: z
-    .object({
-      classification: s.classificationSchema.nullable(),
-      policy: s.policySchema.nullable(),
-      account: s.accountSchema.nullable(),
-      recommendation: s.recommendationSchema.nullable(),
-      validation: s.validationSchema.nullable(),
-      validationHistory: z
-        .array(s.validationSchema)
-        .describe('Validations superseded by a newer one or by a new recommendation, oldest first (the newest 10)'),
-      fraud: s.fraudSchema.nullable(),
-      approval: s.approvalSchema.nullable(),
-    })
-    .optional(),
-  manualReview: s.manualReviewSchema.nullable().optional(),
+  artifacts: z.array(artifact),
+  evidence: z.object({
+    classification: s.classificationSchema.nullable(),
+    policy: s.policySchema.nullable(),
+    account: s.accountSchema.nullable(),
+    recommendation: s.recommendationSchema.nullable(),
+    validation: s.validationSchema.nullable(),
+    validationHistory: z
+      .array(s.validationSchema)
+      .describe('Validations superseded by a newer one or by a new recommendation, oldest first (the newest 10)'),
+    fraud: s.fraudSchema.nullable(),
+    approval: s.approvalSchema.nullable(),
+  }),
+  manualReview: s.manualReviewSchema.nullable(),
   lastReview: s.closedReviewSchema
     .nullable()
-    .optional()
     .describe('The last manual review the workflow left, as it was when closed'),
   cancellation: s.cancellationSchema.nullable().optional(),
   cancellationRequests: cancellationRequests.optional(),

@@ -16,10 +16,11 @@ import type { QueueLookup } from './queue-resolver.ts';
 
 export interface ApiDeps {
   /**
-   * Told the zod schema each request's query string or JSON body is read with, by route
-   * (`GET /v1/workflows/:id`): how a test holds the handlers to the schemas the document describes.
+   * Told the zod schema each request's query string or JSON body is read with, and each JSON
+   * answer is typed by, by route (`GET /v1/workflows/:id`): how a test holds the handlers to the
+   * schemas the document describes.
    */
-  observeValidation?: (route: string, part: 'query' | 'body', schema: z.ZodType) => void;
+  observeValidation?: (route: string, part: 'query' | 'body' | 'response', schema: z.ZodType) => void;
   engine: Engine;
   store: WorkflowStore;
   /** The registered workflows. */

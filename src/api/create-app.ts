@@ -17,8 +17,12 @@ import { createRateLimiter } from './rate-limit.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { definitionRoutes } from './routes/definitions.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { incidentRoutes } from './routes/incidents.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
+import { respond } from './respond.ts';
+import { documentedRoutes, mount } from './route-kit.ts';
+import { responseSchemas } from './responses.ts';
 
 /** A workflow's stream, the one route a stream ticket opens. */
 const streamPath = /^\/v1\/workflows\/([^/]+)\/stream$/;
@@ -113,20 +117,28 @@ export function createApp(deps: ApiDeps) {
     await next();
   });
 
-  app.route('/v1/workflows', workflowRoutes(deps));
-  app.route('/v1/definitions', definitionRoutes(deps));
-  app.route('/v1/jobs', jobRoutes(deps.jobs, { maxClaimsPerPrincipal: deps.maxClaimsPerPrincipal ?? 16 }));
-  app.route('/', docsRoutes(deps));
-  app.route('/', consoleRoutes());
-  app.route('/', metricsRoutes(deps));
+  mount(app, workflowRoutes(deps));
+  mount(app, definitionRoutes(deps));
+  mount(app, incidentRoutes(deps));
+  mount(app, jobRoutes(deps.jobs, { maxClaimsPerPrincipal: deps.maxClaimsPerPrincipal ?? 16 }));
+  mount(app, docsRoutes(deps));
+  mount(app, consoleRoutes());
+  mount(app, metricsRoutes(deps));
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', async (c) => {
+  const probes = documentedRoutes('');
+  probes.get('/healthz', (c) => respond(c, responseSchemas.Health, { status: 'ok' }));
+  probes.get('/readyz', async (c) => {
     const store = await deps.store.ping();
     const workers = deps.workersAlive ? await deps.workersAlive() : true;
     const ready = store && workers;
-    return c.json({ status: ready ? 'ready' : 'unavailable', store, workers }, ready ? 200 : 503);
+    return respond(
+      c,
+      responseSchemas.Readiness,
+      { status: ready ? 'ready' : 'unavailable', store, workers },
+      ready ? 200 : 503,
+    );
   });
+  mount(app, probes);
 
   app.notFound((c) => sendError(c, new ApiError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => {

@@ -7,11 +7,12 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { ApiDeps, ApiEnv } from './context.ts';
 import { ApiError, errorBody, sendError } from './errors.ts';
+import { mount } from './route-kit.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 
 export function createMetricsApp(deps: Pick<ApiDeps, 'metrics' | 'metricsToken'>) {
   const app = new Hono<ApiEnv>();
-  app.route('/', metricsRoutes(deps));
+  mount(app, metricsRoutes(deps));
   app.notFound((c) => c.json(errorBody('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) =>
     sendError(c, error instanceof ApiError ? error : new ApiError('INTERNAL', 'internal error')),

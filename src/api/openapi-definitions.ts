@@ -7,7 +7,8 @@ import type { z } from 'zod';
 import { eventPresentationSchema } from '../definitions/event-presentation.ts';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import type { WorkflowDefinition } from '../engine/definition.ts';
-import { jsonSchema, pascal, platformView, presentation, ref, timers, type JsonSchema } from './openapi-components.ts';
+import { jsonSchema, pascal, ref, type JsonSchema } from './openapi-components.ts';
+import { platformView, presentation, timers } from './responses.ts';
 import { operationSchemas } from './operation-schemas.ts';
 // ---------------------------------------------------------------------------------------------
 // Events: one envelope per event type, discriminated by `type`.

@@ -1,48 +1,22 @@
 /**
  * The job API in the OpenAPI document: external workers claim jobs, heartbeat, and complete or fail
- * them with the lease token of their claim. Built from the same zod schemas the routes parse.
+ * them with the lease token of their claim. Built from the same zod schemas the routes parse and
+ * answer with.
  */
-import { z } from 'zod';
 import { jsonSchema, ok, ref, type JsonSchema } from './openapi-components.ts';
 import type { ErrorCode } from './errors.ts';
 import { bodyCodes, errorResponses } from './openapi-errors.ts';
-import { operationSchemas } from './operation-schemas.ts';
-
-const claimedJob = z.object({
-  jobId: z.string(),
-  workflowId: z.string(),
-  definition: z.object({ id: z.string(), version: z.number().int() }),
-  type: z.string().describe('The effect type'),
-  queue: z.string().describe('`<definition>:<effect type>`'),
-  operation: z.string(),
-  params: z.record(z.string(), z.unknown()),
-  deliveries: z.number().int().describe('1 on the first claim'),
-  leaseToken: z.string().describe('Send it with every heartbeat and with the result'),
-  leaseExpiresAt: z.number().int().describe('Ms since the epoch; heartbeat before then'),
-  traceparent: z
-    .string()
-    .optional()
-    .describe(
-      'The W3C trace context of the step that requested the job, when it was traced: send it back as the `traceparent` header of the result to continue the trace',
-    ),
-});
-
-const jobResult = z.object({
-  jobId: z.string(),
-  outcome: z.enum(['accepted', 'escalated']),
-  version: z.number().int().optional(),
-  state: z.array(z.string()).optional(),
-  replayed: z.boolean().optional().describe('The holder sent this result before: its first outcome'),
-});
+import { answerOf, operationSchemas } from './operation-schemas.ts';
+import { jobResponseSchemas } from './responses.ts';
 
 export const jobSchemas: Record<string, JsonSchema> = {
   ClaimJobsBody: jsonSchema(operationSchemas['POST /v1/jobs/claim'].body),
-  ClaimedJobs: jsonSchema(z.object({ jobs: z.array(claimedJob) }), 'output'),
+  ClaimedJobs: jsonSchema(jobResponseSchemas.ClaimedJobs, 'output'),
   HeartbeatBody: jsonSchema(operationSchemas['POST /v1/jobs/{jobId}/heartbeat'].body),
-  Heartbeat: jsonSchema(z.object({ jobId: z.string(), leaseExpiresAt: z.number().int() }), 'output'),
+  Heartbeat: jsonSchema(jobResponseSchemas.Heartbeat, 'output'),
   CompleteJobBody: jsonSchema(operationSchemas['POST /v1/jobs/{jobId}/complete'].body),
   FailJobBody: jsonSchema(operationSchemas['POST /v1/jobs/{jobId}/fail'].body),
-  JobResult: jsonSchema(jobResult, 'output'),
+  JobResult: jsonSchema(jobResponseSchemas.JobResult, 'output'),
 };
 
 const body = (schema: string, description: string) => ({
@@ -79,7 +53,7 @@ export const jobPaths = {
       tags: ['jobs'],
       requestBody: body('ClaimJobsBody', 'The queues, how many jobs, the lease time and the longest wait'),
       responses: {
-        '200': ok('The jobs claimed (possibly none)', 'ClaimedJobs'),
+        '200': ok('The jobs claimed (possibly none)', answerOf('POST /v1/jobs/claim')),
         ...errorResponses([...bodyCodes, ...workerOnly]),
       },
     },
@@ -92,7 +66,7 @@ export const jobPaths = {
       tags: ['jobs'],
       parameters: [jobIdParameter],
       requestBody: body('HeartbeatBody', 'The lease token and the new lease time'),
-      responses: { '200': ok('Extended', 'Heartbeat'), ...errorResponses(leased) },
+      responses: { '200': ok('Extended', answerOf('POST /v1/jobs/{jobId}/heartbeat')), ...errorResponses(leased) },
     },
   },
   '/v1/jobs/{jobId}/complete': {
@@ -104,7 +78,7 @@ export const jobPaths = {
       parameters: [jobIdParameter],
       requestBody: body('CompleteJobBody', 'The lease token and the result event'),
       responses: {
-        '200': ok('Applied (or the first outcome of a repeat)', 'JobResult'),
+        '200': ok('Applied (or the first outcome of a repeat)', answerOf('POST /v1/jobs/{jobId}/complete')),
         ...errorResponses([
           ...leased,
           'INVALID_EVENT',
@@ -126,7 +100,7 @@ export const jobPaths = {
       parameters: [jobIdParameter],
       requestBody: body('FailJobBody', 'The lease token, the error class, a message, and whether a retry may help'),
       responses: {
-        '200': ok('Applied', 'JobResult'),
+        '200': ok('Applied', answerOf('POST /v1/jobs/{jobId}/fail')),
         ...errorResponses([...leased, 'INVALID_EVENT', 'STALE_JOB', 'WORKFLOW_FINISHED', 'CONFLICT']),
       },
     },

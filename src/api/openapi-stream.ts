@@ -6,9 +6,10 @@
 import type { z } from 'zod';
 import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
-import { ref, type JsonSchema } from './openapi-components.ts';
+import { jsonSchema, ok, ref, type JsonSchema } from './openapi-components.ts';
 import { errorResponses } from './openapi-errors.ts';
-import { operationSchemas } from './operation-schemas.ts';
+import { answerOf, operationSchemas } from './operation-schemas.ts';
+import { streamTicket } from './responses.ts';
 
 const streamEvent = (event: 'state' | 'finished', description: string, data: string): JsonSchema => ({
   type: 'object',
@@ -22,18 +23,7 @@ const streamEvent = (event: 'state' | 'finished', description: string, data: str
 });
 
 export const streamSchemas: Record<string, JsonSchema> = {
-  StreamTicket: {
-    type: 'object',
-    description:
-      'A ticket to one workflow’s stream, for a browser’s `EventSource` (which cannot send `Authorization`): it opens only that stream, for a minute, and is refused anywhere else.',
-    properties: {
-      ticket: { type: 'string', description: 'Send as `?ticket=` on the stream' },
-      expiresAt: { type: 'string', format: 'date-time', description: 'When it stops opening the stream' },
-      streamUrl: { type: 'string', description: 'The stream’s path with the ticket: `new EventSource(streamUrl)`' },
-    },
-    required: ['ticket', 'expiresAt', 'streamUrl'],
-    additionalProperties: false,
-  },
+  StreamTicket: jsonSchema(streamTicket, 'output'),
   StreamStateEvent: streamEvent(
     'state',
     'One committed version, in order',
@@ -181,11 +171,7 @@ export function streamPath(queryParameters: (schema: z.ZodType) => unknown[], ma
         tags: ['workflows'],
         parameters: [ref('parameters', 'WorkflowId')],
         responses: {
-          '201': {
-            description: 'The ticket',
-            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
-            content: { 'application/json': { schema: ref('schemas', 'StreamTicket') } },
-          },
+          '201': ok('The ticket', answerOf('POST /v1/workflows/{id}/stream-tickets')),
           ...errorResponses(['NOT_FOUND']),
         },
       },

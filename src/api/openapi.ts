@@ -1,12 +1,14 @@
 /**
  * The OpenAPI 3.1 document of the HTTP API. Request bodies, query strings and event payloads come
- * from the same zod schemas the routes validate with (`z.toJSONSchema`, input side); responses are
- * described by documentation-only schemas of the views (`openapi-components.ts`). Error responses
- * refer to the shared one of their status and name their codes (`openapi-errors.ts`). Built once
- * per registry; `test/api/openapi-lint.test.ts` holds it to Redocly's `recommended-strict` rules.
+ * from the same zod schemas the routes validate with (`z.toJSONSchema`, input side); JSON answers
+ * from the schemas the routes answer through (`respond`, `responses.ts`), the table of operations
+ * naming each one's (`operation-schemas.ts`). Error responses refer to the shared one of their
+ * status and name their codes (`openapi-errors.ts`). Built once per registry; `test/api/openapi-lint.test.ts` holds it to Redocly's `recommended-strict` rules.
  */
+import { incidentPaths, incidentSchemas } from './openapi-incidents.ts';
 import { jobPaths, jobSchemas } from './openapi-jobs.ts';
 import { streamPath, streamSchemas } from './openapi-stream.ts';
+import { workflowListSchemas } from './openapi-workflow-list.ts';
 import { z } from 'zod';
 import type { AnyWorkflowBundle } from '../definitions/workflow.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
@@ -31,7 +33,8 @@ import {
   publicCodes,
 } from './openapi-errors.ts';
 import { lastEventIdPattern } from './schemas.ts';
-import { operationSchemas } from './operation-schemas.ts';
+import { answerOf, operationSchemas } from './operation-schemas.ts';
+import type { OperationKey } from './route-kit.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -84,10 +87,22 @@ function queueExamples(bundles: readonly AnyWorkflowBundle[]): string {
   return states.length > 0 ? ` E.g. ${states.join(' or ')}.` : '';
 }
 
+/** `GET /v1/workflows/{id}` for each method of each path of a document's paths. */
+type OperationsOf<Paths> = {
+  [P in keyof Paths & string]: `${Uppercase<keyof Paths[P] & string>} ${P}`;
+}[keyof Paths & string];
+
+/**
+ * Compiles only when the document describes every operation of the table (every route the app
+ * serves: `route-kit.ts`) and no other: a type error names the `missing` or `extra` one.
+ */
+type DescribesEvery<Check extends { missing: never; extra: never }> = Check;
+
 function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
   const events = eventComponents(bundles);
   const bearer = [{ bearerAuth: [] }];
   const open: Record<string, string[]>[] = [];
+  const metricsSecurity: Record<string, string[]>[] = [{}, { metricsToken: [] }];
   const idParameter = ref('parameters', 'WorkflowId');
   const jsonBody = (schema: string, description: string) => ({
     required: true,
@@ -119,11 +134,11 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     'CONFLICT',
     ...eventRefusals,
   ];
-  const accepted = ok('Accepted: the new state and version', 'EventAccepted', {
+  const accepted = ok('Accepted: the new state and version', answerOf('POST /v1/workflows/{id}/events'), {
     headers: { ETag: ref('headers', 'ETag') },
   });
 
-  const paths: OpenApiDocument['paths'] = {
+  const paths = {
     '/v1/workflows': {
       post: {
         operationId: 'createWorkflow',
@@ -134,23 +149,23 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         parameters: [ref('parameters', 'Idempotency-Key')],
         requestBody: jsonBody('CreateWorkflowBody', 'The definition to run and its creation input'),
         responses: {
-          '200': ok('The existing workflow of this Idempotency-Key', 'WorkflowView', {
+          '200': ok('The existing workflow of this Idempotency-Key', answerOf('POST /v1/workflows'), {
             headers: { ETag: ref('headers', 'ETag'), Location: ref('headers', 'Location') },
           }),
-          '201': ok('Created', 'WorkflowView', {
+          '201': ok('Created', answerOf('POST /v1/workflows'), {
             headers: { ETag: ref('headers', 'ETag'), Location: ref('headers', 'Location') },
           }),
           ...errorResponses([...bodyCodes, 'IDEMPOTENCY_KEY_REUSED', 'BAD_REQUEST', 'FORBIDDEN']),
         },
       },
       get: {
-        operationId: 'listQueue',
-        summary: 'A queue: workflows of the caller’s tenant and a definition in a state',
-        description: `The workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s \`summary\` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. Without \`definition\`, the default definition's queue (the first registered, as for a creation) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 \`AMBIGUOUS_STATE\` with those definitions in \`details.definitions\`. An unknown state or definition is 400 \`BAD_REQUEST\` with the known ones in \`details\`.${queueExamples(bundles)}`,
+        operationId: 'listWorkflows',
+        summary: 'The caller’s tenant’s workflows, or a queue: those of a definition in a state',
+        description: `Without \`state\`: the workflows of the caller’s tenant, newest first by creation, running and finished (also archived ones), filtered by \`definition\` (every version of it) and \`status\`, a page of \`limit\` at a time (pass \`next\` back as \`cursor\`); \`id\` lists that one workflow when the tenant has it and it matches the filters, else nothing (another tenant’s workflow is never listed). With \`state\`, a queue: the workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s \`summary\` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. Without \`definition\`, the default definition's queue (the first registered, as for a creation) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 \`AMBIGUOUS_STATE\` with those definitions in \`details.definitions\`. An unknown state or definition is 400 \`BAD_REQUEST\` with the known ones in \`details\`; so is a queue asked with \`id\` or \`status=done\` (a queue holds running workflows), and a cursor the list did not give out.${queueExamples(bundles)}`,
         tags: ['workflows'],
         parameters: queryParameters(operationSchemas['GET /v1/workflows'].query),
         responses: {
-          '200': ok('One page of the queue', 'QueuePage'),
+          '200': ok('One page of the list, or of the queue with `state`', answerOf('GET /v1/workflows')),
           ...errorResponses(['BAD_REQUEST', 'AMBIGUOUS_STATE']),
         },
       },
@@ -164,7 +179,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         tags: ['workflows'],
         parameters: [idParameter, ...queryParameters(operationSchemas['GET /v1/workflows/{id}'].query)],
         responses: {
-          '200': ok('The workflow', 'WorkflowView', { headers: { ETag: ref('headers', 'ETag') } }),
+          '200': ok('The workflow', answerOf('GET /v1/workflows/{id}'), { headers: { ETag: ref('headers', 'ETag') } }),
           ...errorResponses([...idCodes, 'BAD_REQUEST']),
         },
       },
@@ -191,7 +206,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         description: 'Every accepted and refused event, oldest first, paginated.',
         tags: ['workflows'],
         parameters: [idParameter, ...queryParameters(operationSchemas['GET /v1/workflows/{id}/audit'].query)],
-        responses: { '200': ok('One page of the trail', 'AuditPage'), ...errorResponses([...idCodes, 'BAD_REQUEST']) },
+        responses: {
+          '200': ok('One page of the trail', answerOf('GET /v1/workflows/{id}/audit')),
+          ...errorResponses([...idCodes, 'BAD_REQUEST']),
+        },
       },
     },
     '/v1/workflows/{id}/artifacts/{ref}': {
@@ -211,7 +229,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
             schema: { type: 'string', minLength: 1 },
           },
         ],
-        responses: { '200': ok('The artifact', 'Artifact'), ...errorResponses(idCodes) },
+        responses: {
+          '200': ok('The artifact', answerOf('GET /v1/workflows/{id}/artifacts/{ref}')),
+          ...errorResponses(idCodes),
+        },
       },
     },
     ...streamPath(queryParameters, bundles[0]?.latest.machine),
@@ -223,7 +244,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           'OpenAI tools JSON: give these to a model; post its tool call to `/proposals`. Events only a person may send (the definition’s `personEvents`) are never offered.',
         tags: ['agents'],
         parameters: [idParameter],
-        responses: { '200': ok('The tools', 'Tools'), ...errorResponses(idCodes) },
+        responses: { '200': ok('The tools', answerOf('GET /v1/workflows/{id}/tools')), ...errorResponses(idCodes) },
       },
     },
     '/v1/workflows/{id}/proposals': {
@@ -243,7 +264,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         operationId: 'listDefinitions',
         summary: 'The registered workflow definitions',
         tags: ['definitions'],
-        responses: { '200': ok('The definitions', 'DefinitionList'), ...errorResponses([]) },
+        responses: { '200': ok('The definitions', answerOf('GET /v1/definitions')), ...errorResponses([]) },
       },
     },
     '/v1/definitions/{id}/{version}': {
@@ -252,7 +273,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         summary: 'A definition: config JSON, directed graph, Mermaid diagram',
         tags: ['definitions'],
         parameters: definitionParameters,
-        responses: { '200': ok('The definition', 'Definition'), ...errorResponses(idCodes) },
+        responses: {
+          '200': ok('The definition', answerOf('GET /v1/definitions/{id}/{version}')),
+          ...errorResponses(idCodes),
+        },
       },
     },
     '/v1/definitions/{id}/{version}/diff': {
@@ -267,19 +291,20 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
           ...queryParameters(operationSchemas['GET /v1/definitions/{id}/{version}/diff'].query),
         ],
         responses: {
-          '200': ok('The diff', 'DefinitionDiff'),
+          '200': ok('The diff', answerOf('GET /v1/definitions/{id}/{version}/diff')),
           ...errorResponses([...idCodes, 'BAD_REQUEST']),
         },
       },
     },
     ...jobPaths,
+    ...incidentPaths(queryParameters(operationSchemas['GET /v1/incidents'].query)),
     '/healthz': {
       get: {
         operationId: 'health',
         summary: 'Liveness',
         tags: ['operations'],
         security: open,
-        responses: { '200': ok('The process is up', 'Health') },
+        responses: { '200': ok('The process is up', answerOf('GET /healthz')) },
       },
     },
     '/readyz': {
@@ -288,7 +313,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         summary: 'Readiness: store reachable, workers alive',
         tags: ['operations'],
         security: open,
-        responses: { '200': ok('Ready', 'Readiness'), '503': ok('Not ready', 'Readiness') },
+        responses: { '200': ok('Ready', answerOf('GET /readyz')), '503': ok('Not ready', answerOf('GET /readyz')) },
       },
     },
     '/metrics': {
@@ -298,7 +323,7 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         description:
           'Open unless `WARDEN_METRICS_TOKEN` is set; then it needs `Authorization: Bearer <that token>` (not a JWT).',
         tags: ['operations'],
-        security: [{}, { metricsToken: [] }],
+        security: metricsSecurity,
         responses: {
           '200': {
             description: 'The Prometheus text exposition format',
@@ -338,7 +363,11 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
       'consoleAsset',
       'The console scripts (the page and its statechart drawing), its style sheet, or the Mermaid library (from the local package)',
     ),
-  };
+  } satisfies OpenApiDocument['paths'];
+  type _EveryOperation = DescribesEvery<{
+    missing: Exclude<OperationKey, OperationsOf<typeof paths>>;
+    extra: Exclude<OperationsOf<typeof paths>, OperationKey>;
+  }>;
 
   const codeTable = errorCodes.map((code) => `| \`${code}\` | ${statusOf[code]} |`).join('\n');
   const document: OpenApiDocument = {
@@ -378,7 +407,9 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         ...events.schemas,
         Proposal: jsonSchema(operationSchemas['POST /v1/workflows/{id}/proposals'].body),
         ...jobSchemas,
+        ...incidentSchemas,
         ...responseComponents(),
+        ...workflowListSchemas(),
         ...streamSchemas,
         ErrorCode: { type: 'string', enum: errorCodes },
         Error: errorSchema(),

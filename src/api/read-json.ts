@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import type { ApiEnv } from './context.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
 
-function observe(c: Context, part: 'query' | 'body', schema: z.ZodType): void {
+/** Reports the schema a request is read, or answered, with to `ApiDeps.observeValidation`. */
+export function observe(c: Context, part: 'query' | 'body' | 'response', schema: z.ZodType): void {
   (c as Context<ApiEnv>).get('observeValidation')?.(`${c.req.method} ${routePath(c)}`, part, schema);
 }
 

@@ -3,6 +3,7 @@
  * from the same definitions.
  */
 import { z } from 'zod';
+import { workflowStatuses } from '../engine/store-port.ts';
 
 /**
  * Creation: `{ definition, input, correlationId }`. `definition` is `id` (its latest version) or
@@ -46,13 +47,18 @@ export const proposalBody = z.strictObject({
     .describe('The model that proposed the call, audited as `proposedBy`; left out, its id is `unknown`'),
 });
 
-export const queueQuery = z.strictObject({
+/**
+ * `GET /v1/workflows`: with `state`, a queue (as before); without, the tenant's workflow list,
+ * newest first, by definition and status, or the one workflow of `id`.
+ */
+export const workflowListQuery = z.strictObject({
   state: z
     .string()
     .min(1)
     .max(200)
+    .optional()
     .describe(
-      'A leaf state path (`beforeAction.awaitingApproval`) or its last segment when that is unambiguous in the definition (`awaitingApproval`)',
+      'A queue: a leaf state path (`beforeAction.awaitingApproval`) or its last segment when that is unambiguous in the definition (`awaitingApproval`). Left out: the tenant’s workflow list, newest first',
     ),
   definition: z
     .string()
@@ -60,9 +66,21 @@ export const queueQuery = z.strictObject({
     .max(100)
     .optional()
     .describe(
-      'The definition whose queue to list (every version of it). Left out: the default definition (the first registered, the one a creation without a definition makes) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` listing them',
+      'The definition to list (every version of it). With `state`, left out: the default definition (the first registered, the one a creation without a definition makes) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` listing them. Without `state`, left out: every definition',
     ),
-  cursor: z.string().max(200).optional(),
+  status: z
+    .enum(workflowStatuses)
+    .optional()
+    .describe('Only workflows running (`active`) or finished (`done`); a queue holds running ones only'),
+  id: z
+    .string()
+    .min(1)
+    .max(80)
+    .optional()
+    .describe(
+      'A workflow id: the list holds that one workflow when the caller’s tenant has it (and it matches the other filters), else nothing',
+    ),
+  cursor: z.string().max(200).optional().describe('The `next` of the page before'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 

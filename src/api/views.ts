@@ -2,12 +2,15 @@
  * What a caller sees of a workflow: the platform's fields (id, definition, version, times), while it
  * runs its state, the events this caller may send now (each with its button's label and kind) and
  * its timers, and whatever its definition's view renders from the context (evidence, plan, result...).
+ * The platform's fields are those of `activeViewFields` and `finishedViewFields` (`responses.ts`),
+ * exactly: one added or dropped here without the schema does not compile.
  *
  * Only the allowed events depend on the caller and only the timers' `inMs` on the time: the rest of
  * a view is a function of the record and its definition, so `ViewCache` renders it once per record
  * the store shares (frozen, one object per version) and each request adds the caller's part.
  */
 import type { AnyMachineSnapshot } from 'xstate';
+import type { z } from 'zod';
 import { presentedEvent } from '../definitions/event-presentation.ts';
 import type { WorkflowBundle } from '../definitions/workflow.ts';
 import { allowedEvents } from '../engine/allowed-events.ts';
@@ -15,6 +18,7 @@ import type { WorkflowRecord } from '../engine/decision.ts';
 import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts';
 import type { Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
+import type { activeViewFields, finishedViewFields } from './responses.ts';
 
 type Bundle = WorkflowBundle<unknown> | undefined;
 
@@ -62,11 +66,14 @@ function sharedView(bundle: Bundle, definition: WorkflowDefinition, record: Work
 function viewFor(shared: SharedView, record: WorkflowRecord, principal: Principal, now: number) {
   const { bundle, definition, snapshot, base, own } = shared;
   if (record.status !== 'active') {
-    return { ...base, status: 'finished' as const, state: record.statePaths, ...own };
+    const finished = { ...base, status: 'finished', state: record.statePaths } satisfies z.input<
+      typeof finishedViewFields
+    >;
+    return { ...finished, ...own };
   }
-  return {
+  const active = {
     ...base,
-    status: 'active' as const,
+    status: 'active',
     state: record.statePaths,
     allowedEvents: allowedEvents(definition, record, principal, snapshot).map(({ type, schema }) => ({
       type,
@@ -78,8 +85,8 @@ function viewFor(shared: SharedView, record: WorkflowRecord, principal: Principa
       dueAt: new Date(t.dueAt).toISOString(),
       inMs: t.dueAt - now,
     })),
-    ...own,
-  };
+  } satisfies z.input<typeof activeViewFields>;
+  return { ...active, ...own };
 }
 
 /** The view of `record` for `principal`, rendered afresh. */

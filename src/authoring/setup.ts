@@ -22,6 +22,7 @@ import {
   setup as xstateSetup,
   type AnyEventObject,
   type AnyStateMachine,
+  type AnyStateNode,
   type MachineConfig,
   type MachineContext,
 } from 'xstate';
@@ -31,6 +32,7 @@ import { authoredSections, callerModule, markAuthored, type AuthoredSection } fr
 import { backoffDelay } from '../definitions/backoff.ts';
 import { eachReference } from '../definitions/chart-references.ts';
 import { jobMarkerAction } from '../engine/commands.ts';
+import type { JobAttempts } from '../engine/definition.ts';
 import { defaultBackoff, mayRetry, operationOf, type EffectDeclaration } from './effect.ts';
 import { failureError, type AnyEnvelope, type EnvelopeOf, type EventDeclarations } from './events.ts';
 
@@ -148,6 +150,8 @@ export interface Kit {
   jobStates: Readonly<Record<string, readonly string[]>>;
   explainGuard: (guard: string, context: unknown, event: unknown) => string[];
   currentJobs: (context: unknown, statePaths?: readonly string[]) => Record<string, string | undefined>;
+  /** Each operation's latest job, its attempt and the policy's most, and the armed backoff timer that retries it. */
+  jobAttempts: (context: unknown, armedTimers: readonly string[]) => Record<string, JobAttempts>;
   /**
    * Marks a function made from the author's declaration `section.name` (its `member`, e.g. an
    * effect's `params`), so that a pin of it fingerprints the author's source (see authored-source.ts).
@@ -193,6 +197,35 @@ function statesEntering(config: Loose, effects: readonly string[]): Record<strin
     if (kind === 'action' && state !== undefined) found[name]?.push(state.split('.states.').join('.'));
   });
   return found;
+}
+
+/**
+ * The backoff timers of a chart (`waiting: { after: { backoff: 'running' } }`) by timer id, each to
+ * the operation whose job the state it leads to starts: the timer that retries that operation.
+ */
+function retryTimersOf(
+  machine: AnyStateMachine,
+  backoffNames: readonly string[],
+  jobStates: Readonly<Record<string, readonly string[]>>,
+  operations: Readonly<Record<string, string>>,
+): Map<string, string> {
+  const retries = new Map<string, string>();
+  const visit = (node: AnyStateNode) => {
+    for (const transition of node.after) {
+      if (typeof transition.delay !== 'string' || !backoffNames.includes(transition.delay)) continue;
+      for (const target of transition.target ?? []) {
+        const path = target.path.join('.');
+        const effect = Object.entries(jobStates).find(([, states]) =>
+          states.some((state) => state === path || state.startsWith(`${path}.`)),
+        )?.[0];
+        const timer: string = String(transition.eventType);
+        if (effect !== undefined) retries.set(timer, operations[effect] ?? effect);
+      }
+    }
+    for (const child of Object.values(node.states)) visit(child);
+  };
+  visit(machine.root);
+  return retries;
 }
 
 /** XState's `setup()` for a Warden workflow: give it the business parts, get `createMachine`. */
@@ -463,12 +496,30 @@ export function setup<
         }
         return jobs;
       };
+      const retries = retryTimersOf(machine, backoffNames, jobStates, operations);
+      const jobAttempts = (context: unknown, armedTimers: readonly string[]) => {
+        const book = bookOf(context);
+        const attempts: Record<string, JobAttempts> = {};
+        for (const [name, declaration] of Object.entries(effects)) {
+          const operation = operations[name] ?? name;
+          const job = book.jobs[operation];
+          if (!job) continue;
+          attempts[operation] = {
+            jobId: job.id,
+            attempt: job.attempt,
+            maxAttempts: policy(declaration.retry?.maxAttempts ?? 1, context),
+            retryTimer: armedTimers.find((timer) => retries.get(timer) === operation) ?? null,
+          };
+        }
+        return attempts;
+      };
       const kit: Kit = {
         spec: spec as never,
         operations,
         jobStates,
         explainGuard,
         currentJobs,
+        jobAttempts,
         authored,
         ...(caller ? { module: caller.module } : {}),
         createMachine: (chart: unknown) => made.createMachine(chart as never),

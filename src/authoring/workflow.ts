@@ -325,6 +325,7 @@ export function workflow<TContext, TDeps extends object = object>(
     jobGuards: ['answersTheJob', ...(spec.jobGuards ?? [])],
     resultOperations: resultOperationsOf(effects, kit.operations),
     currentJobs: kit.currentJobs,
+    jobAttempts: kit.jobAttempts,
     explainGuard: kit.explainGuard,
     startEvent,
     deadLetterEvent,

@@ -1,7 +1,8 @@
 /**
  * `warden reindex`: the one-off step after an upgrade from a version whose queue indexes were per
  * tenant and state (or, on a single node, per shard): moves their entries into one index per
- * tenant, definition and state. Safe to run again, and while the new version serves.
+ * tenant, definition and state; lists every workflow present in its tenant's workflow list (kept
+ * from this version on by the writes themselves). Safe to run again, and while the new version serves.
  */
 import type { Config } from '../config.ts';
 import { withLiveStore } from './live-store.ts';
@@ -22,8 +23,12 @@ export async function reindex(
       print(
         `moved ${moved} queue entries into per-definition indexes; dropped ${dropped} stale ones; queue counts rebuilt`,
       );
-      if (left > 0) {
-        print(`${left} entries belong to workflows that kept changing meanwhile: run warden reindex again`);
+      const listing = await store.reindexWorkflowList();
+      print(`${listing.listed} workflows in their tenant's workflow list`);
+      if (left + listing.left > 0) {
+        print(
+          `${left + listing.left} entries belong to workflows that kept changing meanwhile: run warden reindex again`,
+        );
         return 1;
       }
       return 0;

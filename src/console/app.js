@@ -3,14 +3,17 @@
 // since its previous version. Browser modules served as they are (no build step), no network
 // beyond this origin. Every call carries the Bearer token the operator signed in with; the API decides.
 //
-// This module routes: `#/queues`, `#/workflows/<id>`, `#/definitions`, `#/definitions/<id>/<version>`.
+// This module routes: `#/queues`, `#/workflows[?filters]`, `#/workflows/<id>`, `#/incidents`, `#/definitions`,
+// `#/definitions/<id>/<version>`.
 import { ApiProblem, claimsOf, otherClaims } from './api.js';
 import { renderDefinition, renderDefinitions } from './definitions.js';
 import { clearMessage, show } from './dom.js';
+import { renderIncidents } from './incidents.js';
 import { renderQueues } from './queues.js';
 import { isCurrent, nextPage, signOut, token } from './session.js';
 import { renderSignIn } from './sign-in.js';
 import { renderWorkflow } from './workflow.js';
+import { renderWorkflows } from './workflows.js';
 
 const view = document.getElementById('view');
 
@@ -27,13 +30,18 @@ function route() {
     `${claims.sub || '?'} · ${claims.tenant || '?'} · ${(claims.roles || []).join(', ')}` + otherClaims(claims);
   const workflow = /^#\/workflows\/([^/]+)$/.exec(hash);
   const definition = /^#\/definitions\/([^/]+)\/([^/]+)$/.exec(hash);
+  const list = /^#\/workflows(?:\?(.*))?$/.exec(hash);
   const page = workflow
     ? renderWorkflow(view, mine, decodeURIComponent(workflow[1]))
     : definition
       ? renderDefinition(view, mine, decodeURIComponent(definition[1]), decodeURIComponent(definition[2]))
       : hash === '#/definitions'
         ? renderDefinitions(view, mine)
-        : renderQueues(view, mine);
+        : hash === '#/incidents'
+          ? renderIncidents(view, mine)
+          : list
+            ? renderWorkflows(view, mine, new URLSearchParams(list[1] || ''))
+            : renderQueues(view, mine);
   page.catch((error) => {
     if (!isCurrent(mine)) return; // a page the person already left
     if (error instanceof ApiProblem && error.status === 401) renderSignIn(view, route);

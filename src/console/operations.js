@@ -1,14 +1,10 @@
-// A workflow's operations card: its timers, the jobs it waits on and its incidents, from what the
-// API exposes today — the view's `timers`, and the audit trail (which jobs each accepted step asked
-// for and which results came back, dead-letter escalations, failures jobs reported, refusals).
-// Jobs' queue state (leased, attempts, next retry) is not exposed by the API yet.
+// A workflow's operations card: its timers (the view's `timers`), the jobs it waits on as the store
+// keeps them (`GET /v1/workflows/{id}/jobs`: status, lease, attempts, next retry) and its incidents
+// (a person's review the view shows, the jobs given up or stuck, and the refused events of its trail).
 import { duration, el, statePath, table, time } from './dom.js';
 
 /** Shown at most, newest first, of each kind of incident. */
 const incidentsShown = 10;
-
-/** A job's result event naming a failure (`RETRYABLE_ERROR`, `ACTION_FAILED`, `ACTION_OUTCOME_UNKNOWN`). */
-const failure = /(^|_)(ERROR|FAILED|FAILURE|UNKNOWN)$/;
 
 /** `xstate.after.workflowDeadline.support.manualReview`: the delay's name and the state that armed it. */
 function timerName(id) {
@@ -39,37 +35,52 @@ function timersPart(workflow) {
   );
 }
 
-/** The jobs accepted steps asked for whose result (or dead letter) is not in the trail yet. */
-export function jobsWaitedOn(entries) {
-  const answered = new Set();
-  for (const entry of entries) {
-    if (entry.causationId) answered.add(entry.causationId);
-    if (entry.eventId.endsWith('/dead-letter')) answered.add(entry.eventId.slice(0, -'/dead-letter'.length));
+/** A job's status in words, with what goes with it (its lease, its next attempt). */
+function statusOf(job, now) {
+  switch (job.status) {
+    case 'running':
+      return `running: ${job.lease.owner} holds it, lease ends in ${duration(Date.parse(job.lease.expiresAt) - now)}`;
+    case 'leaseExpired':
+      return `stuck: the lease of ${job.lease.owner} ran out ${duration(now - Date.parse(job.lease.expiresAt))} ago`;
+    case 'waitingToRetry':
+      return job.nextAttemptAt
+        ? `waiting to retry: next attempt ${time(job.nextAttemptAt)} (in ${duration(Date.parse(job.nextAttemptAt) - now)})`
+        : 'waiting to retry';
+    case 'deadLettered':
+      return 'given up (dead letter)';
+    default:
+      return job.runsOn === 'external' ? 'queued for an external worker' : 'queued';
   }
-  return entries
-    .filter((entry) => entry.outcome === 'accepted')
-    .flatMap((entry) => (entry.effects || []).map((jobId) => ({ jobId, entry })))
-    .filter(({ jobId }) => !answered.has(jobId));
 }
 
-function jobsPart(workflow, entries, now) {
-  const jobs = workflow.status === 'active' ? jobsWaitedOn(entries) : [];
+/** `2 of 3`, or the deliveries alone when the definition does not say its attempts. */
+function attemptsOf(job) {
+  const attempts = job.attempt === null ? null : `${job.attempt} of ${job.maxAttempts}`;
+  const deliveries =
+    job.deliveries > 0 ? `${job.deliveries} ${job.deliveries === 1 ? 'delivery' : 'deliveries'}` : null;
+  return [attempts, deliveries].filter(Boolean).join(' · ') || '—';
+}
+
+function jobsPart(report, now) {
+  const jobs = report.jobs;
   return el(
     'div',
     { id: 'jobs' },
-    el('h3', {}, `Jobs in flight (${jobs.length})`),
+    el('h3', {}, `Jobs (${jobs.length})`),
     jobs.length === 0
-      ? el('p', { class: 'muted' }, 'None: no job asked for is without its result.')
+      ? el('p', { class: 'muted' }, 'None: the workflow waits on no job.')
       : table(
           { class: 'cards-on-phone' },
-          ['Job', 'Asked for by', 'Since', 'Waiting'],
-          jobs.map(({ jobId, entry }) => ({
-            attributes: { 'data-job': jobId },
+          ['Job', 'Asked for by', 'Status', 'Attempts', 'Since', 'Last error'],
+          jobs.map((job) => ({
+            attributes: { 'data-job': job.jobId, 'data-status': job.status },
             cells: [
-              { attributes: { class: 'id' }, content: jobId },
-              entry.eventType,
-              time(entry.at),
-              duration(now - entry.at),
+              { attributes: { class: 'id' }, content: [job.type, el('br'), el('span', { class: 'muted' }, job.jobId)] },
+              job.requestedBy ? job.requestedBy.eventType : '—',
+              { attributes: { class: 'job-status' }, content: statusOf(job, now) },
+              { attributes: { class: 'attempts' }, content: attemptsOf(job) },
+              job.createdAt ? time(job.createdAt) : '—',
+              job.lastError || '—',
             ],
           })),
         ),
@@ -94,33 +105,36 @@ function handedToPerson(workflow) {
     });
 }
 
-export function incidentsOf(workflow, entries) {
-  const newest = (list) => list.slice(-incidentsShown).reverse();
-  const deadLetters = entries
-    .filter((e) => e.eventId.endsWith('/dead-letter'))
-    .map((e) => ({
-      at: e.at,
-      kind: 'dead letter',
-      what: `job ${e.eventId.slice(0, -'/dead-letter'.length)} given up`,
-      detail: e.reason || '',
-    }));
-  const failures = entries
-    .filter((e) => e.causationId && failure.test(e.eventType))
-    .map((e) => ({ at: e.at, kind: 'job failure', what: e.eventType, detail: e.reason || `job ${e.causationId}` }));
+/** The kinds of the API's incidents, in words. */
+const incidentKinds = { deadLetter: 'dead letter', leaseExpired: 'stuck job' };
+
+/**
+ * The incidents: a person's review the view shows, the jobs given up or stuck (the API's
+ * `incidents`), and the events refused (the audit trail's own outcomes).
+ */
+export function incidentsOf(workflow, report, entries) {
+  const jobs = report.incidents.map((i) => ({
+    at: i.at,
+    kind: incidentKinds[i.kind] || i.kind,
+    what: i.jobId ? `job ${i.jobId}` : i.type || '',
+    detail: i.reason,
+  }));
   // A late or repeated result (a stale job or timer) is routine, not an incident.
   const refusals = entries
     .filter((e) => e.outcome !== 'accepted' && e.outcome !== 'STALE_JOB' && e.outcome !== 'STALE_TIMER')
+    .slice(-incidentsShown)
+    .reverse()
     .map((e) => ({
       at: e.at,
       kind: 'refused',
       what: `${e.eventType}: ${e.outcome}`,
       detail: [e.actor.id, ...e.guard.failedChecks].join(' · '),
     }));
-  return [...handedToPerson(workflow), ...newest(deadLetters), ...newest(failures), ...newest(refusals)];
+  return [...handedToPerson(workflow), ...jobs, ...refusals];
 }
 
-function incidentsPart(workflow, trail) {
-  const incidents = incidentsOf(workflow, trail.entries);
+function incidentsPart(workflow, report, trail) {
+  const incidents = incidentsOf(workflow, report, trail.entries);
   // Beyond its cap the store counts refusals without recording them: say so when some were only counted.
   const counted = trail.refusalsCounted || 0;
   const recorded = trail.entries.filter((e) => e.outcome !== 'accepted').length;
@@ -129,7 +143,7 @@ function incidentsPart(workflow, trail) {
     { id: 'incidents' },
     el('h3', {}, `Incidents (${incidents.length})`),
     incidents.length === 0
-      ? el('p', { class: 'muted' }, 'None: no manual review, dead letter, job failure or refusal.')
+      ? el('p', { class: 'muted' }, 'None: no manual review, job given up or stuck, or refusal.')
       : table(
           { class: 'cards-on-phone' },
           ['When', 'Kind', 'What', 'Detail'],
@@ -144,14 +158,14 @@ function incidentsPart(workflow, trail) {
   );
 }
 
-/** The card: timers, jobs in flight, incidents. */
-export function operationsCard(workflow, trail, now) {
+/** The card: timers, the jobs it waits on (`GET /v1/workflows/{id}/jobs`), incidents. */
+export function operationsCard(workflow, trail, report, now) {
   return el(
     'section',
     { class: 'card', id: 'operations', 'aria-labelledby': 'operations-title' },
     el('h2', { id: 'operations-title' }, 'Timers, jobs and incidents'),
     timersPart(workflow),
-    jobsPart(workflow, trail.entries, now),
-    incidentsPart(workflow, trail),
+    jobsPart(report, now),
+    incidentsPart(workflow, report, trail),
   );
 }

@@ -8,7 +8,7 @@ import { isCurrent } from './session.js';
  * The columns of a queue: the fields its definition summarises each workflow with, in its order.
  * A currency is shown with its amount, and a field no item has a value for is left out.
  */
-function summaryColumns(items) {
+export function summaryColumns(items) {
   const names = [];
   for (const item of items) {
     for (const [name, value] of Object.entries(item.summary || {})) {
@@ -18,7 +18,7 @@ function summaryColumns(items) {
   return names.filter((name) => !(name === 'currency' && names.includes('amount')));
 }
 
-function summaryValue(summary, name) {
+export function summaryValue(summary, name) {
   const value = summary ? summary[name] : null;
   if (value === null || value === undefined) return '—';
   if (name === 'amount' && typeof value === 'number') {

@@ -181,7 +181,11 @@ export async function renderWorkflow(view, mine, id) {
   );
 
   const refresh = async () => {
-    const [workflow, trail] = await Promise.all([api(path), api(`${path}/audit?limit=500`)]);
+    const [workflow, trail, report] = await Promise.all([
+      api(path),
+      api(`${path}/audit?limit=500`),
+      api(`${path}/jobs`),
+    ]);
     if (workflow.version < shown) return workflow;
     shown = workflow.version;
     const [definitionId, definitionVersion] = workflow.definition.split('@');
@@ -194,7 +198,7 @@ export async function renderWorkflow(view, mine, id) {
     state.setAttribute('data-version', String(workflow.version));
     events.replaceChildren(el('h2', {}, 'What you may do now'), eventButtons(workflow, refresh));
     side.replaceChildren(evidenceCard(workflow));
-    operations.replaceChildren(operationsCard(workflow, trail, Date.now()));
+    operations.replaceChildren(operationsCard(workflow, trail, report, Date.now()));
     audit.replaceChildren(auditCard(trail.entries, workflow));
     latest = workflow;
     // Finished, nothing more will come: the live stream ends.

@@ -25,6 +25,17 @@ export interface OutcomeInvariant<TContext> {
   missing(context: TContext): string[];
 }
 
+/** An operation's latest job as its retry policy counts it (`WorkflowDefinition.jobAttempts`). */
+export interface JobAttempts {
+  jobId: string;
+  /** 1 for a first start, one more per retry. */
+  attempt: number;
+  /** The most attempts the retry policy allows (1: none again). */
+  maxAttempts: number;
+  /** The armed timer that starts the next attempt (a backoff), or null. */
+  retryTimer: string | null;
+}
+
 export interface WorkflowDefinition<TContext = unknown> {
   id: string;
   version: number;
@@ -44,6 +55,12 @@ export interface WorkflowDefinition<TContext = unknown> {
    * kit reads them: a job is in flight only while the state that started it is active).
    */
   currentJobs(context: TContext, statePaths?: readonly string[]): Readonly<Record<string, string | undefined>>;
+  /**
+   * For operators: each operation's latest job as its retry policy counts it, with the armed timer
+   * (of `armedTimers`, the record's timer ids) that starts its next attempt, if one does. Absent:
+   * the definition does not say, and attempts are not reported.
+   */
+  jobAttempts?(context: TContext, armedTimers: readonly string[]): Readonly<Record<string, JobAttempts>>;
   /**
    * The operations whose jobs each job-answering event type answers (the authoring kit derives it
    * from each effect's results and failure event): a result naming a job of another operation is

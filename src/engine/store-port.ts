@@ -144,6 +144,19 @@ export interface QueueItem {
   since: number;
 }
 
+/** A workflow's status as its record holds it: running, or finished (in a final state). */
+export type WorkflowStatus = WorkflowRecord['status'];
+
+/** Every workflow status, in the order a listing names them. */
+export const workflowStatuses = ['active', 'done'] as const satisfies readonly WorkflowStatus[];
+
+/** An entry of a tenant's workflow list. */
+export interface WorkflowListItem {
+  workflowId: string;
+  /** When the workflow was created, ms since the epoch: the list's order, newest first. */
+  createdAt: number;
+}
+
 export interface Artifact {
   id: string;
   workflowId: string;
@@ -152,6 +165,40 @@ export interface Artifact {
   kind: string;
   content: unknown;
   createdAt: number;
+}
+
+/** What the store keeps of a workflow's latest job of an operation (`jobsOf`): its request, delivery and lease. */
+export interface StoredJob {
+  jobId: string;
+  /** When the commit that requested it was written, ms since the epoch. */
+  requestedAt: number;
+  /** The audit entry of that commit; null when the live trail no longer holds it. */
+  requestedBy: AuditEntry | null;
+  /** `auditPage`'s cursor at that entry: the page from it holds what came after (the job's result among it). */
+  auditCursor: string;
+  /**
+   * Where its outbox entry is: `queued` (not delivered yet), `delivered` (a worker of Warden holds
+   * it and has not acknowledged it) or `acknowledged` (handed to an external worker's queue, given
+   * up, or its result committed).
+   */
+  outbox: 'queued' | 'delivered' | 'acknowledged';
+  /** How often the outbox delivered it (0 while queued; the Redis store counts what XPENDING counts). */
+  deliveries: number;
+  /** Its lease, while one is kept (see `jobLease`). */
+  lease: JobLease | null;
+}
+
+/** Dead letters kept per workflow for `deadLettersOf` (the shard's dead letters keep them all). */
+export const deadLettersKept = 50;
+
+/** An outbox entry given up (`deadLetter`), as operators read it back. */
+export interface DeadLetter {
+  /** Its id in the shard's dead letters (`<ms>-<seq>` on Redis). */
+  id: string;
+  entry: OutboxEntry;
+  reason: string;
+  /** When it was given up, ms since the epoch. */
+  at: number;
 }
 
 export interface WorkflowStore {
@@ -187,6 +234,18 @@ export interface WorkflowStore {
     limit: number;
   }): Promise<Page<QueueItem>>;
   /**
+   * A tenant's workflows of these definitions (any version) in these statuses, newest first by
+   * creation (ties by id, descending). Kept by the writes of the record itself; archived workflows
+   * stay listed. The cursor is the `next` of the page before.
+   */
+  listWorkflows(options: {
+    tenantId: string;
+    definitionIds: readonly string[];
+    statuses: readonly WorkflowStatus[];
+    cursor?: string | null;
+    limit: number;
+  }): Promise<Page<WorkflowListItem>>;
+  /**
    * How many workflows of each definition (any version, every tenant) are in each state path: the
    * whole deployment's queues `listByState` pages through, in the order asked. Exact: the stores keep
    * the counts with every write of an index (the Redis store beside its indexes, in the same script),
@@ -212,6 +271,23 @@ export interface WorkflowStore {
   deadLetter(entry: OutboxEntry, reason: string): Promise<void>;
   /** The dead-lettered entries of a shard, oldest first (for operators). */
   deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]>;
+  /**
+   * The entries of one workflow given up (`deadLetter` keeps a pointer per workflow: the last
+   * `deadLettersKept`), newest first, at most `limit`: one bounded read, no scan of the shard's.
+   */
+  deadLettersOf(workflowId: string, limit: number): Promise<DeadLetter[]>;
+  /**
+   * The entries of a tenant's workflows given up, newest first, a page at a time (`deadLetter`
+   * indexes them by tenant): each names its workflow in `entry.message`.
+   */
+  tenantDeadLetters(tenantId: string, options: { cursor?: string | null; limit: number }): Promise<Page<DeadLetter>>;
+  /**
+   * What the store keeps of these jobs of a workflow: each commit that queues a job keeps, in the
+   * same write, a pointer from the workflow and the job's operation to its outbox and audit
+   * entries, so this is a few bounded reads. Only the latest job of each operation is kept: a job
+   * id the store keeps nothing of is left out.
+   */
+  jobsOf(workflowId: string, jobIds: readonly string[]): Promise<StoredJob[]>;
   /**
    * Trims each shard's acknowledged entries below its oldest pending (or undelivered) one; returns
    * how many went. One command for every shard on a standalone Redis.

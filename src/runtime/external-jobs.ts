@@ -215,6 +215,9 @@ export function createExternalJobs(options: ExternalJobsOptions) {
     external,
     queues,
 
+    /** The queued job with this id (claimed or not), or null: what operators read of it. */
+    find: (jobId: string) => queue.find(jobId),
+
     /** Claims up to `max` jobs of these queues for `leaseMs` each. */
     async claim(principal: Principal, request: { queues: string[]; max: number; leaseMs: number }) {
       const unknown = request.queues.filter((q) => !queues.has(q));

@@ -76,8 +76,14 @@ export interface RuntimeOptions {
   timerSafetyPollMs: number;
   /** Read every shard's earliest due time at least this often, ms (default: `timerSafetyPollMs`). */
   timerRescanMs?: number;
-  /** Subscribes to "jobs queued or timer armed" notifications; returns an unsubscribe function. */
-  subscribeWakeUps?: (onWake: (message: string) => void) => Promise<() => Promise<void>>;
+  /**
+   * Subscribes to "jobs queued" and "timer armed" notifications, only those `roles` waits for (a
+   * timers process hears no job's); returns an unsubscribe function.
+   */
+  subscribeWakeUps?: (
+    onWake: (message: string) => void,
+    roles: { jobs: boolean; timers: boolean },
+  ) => Promise<() => Promise<void>>;
   logger?: WorkerLogger;
   /** Told about deliveries and effects (metrics: outbox lag, timer lateness, effect duration). */
   observer?: WorkerObserver;
@@ -181,22 +187,26 @@ export function createRuntime(options: RuntimeOptions) {
         // (timers armed) the timer service, told the shard's earliest due time (or, without one, to
         // read that shard again). A notification that arrives while a loop works is kept for it; an
         // unreadable one wakes both.
-        unsubscribe = await options.subscribeWakeUps((message) => {
-          const [shardText = '', kinds = 'jt', dueText] = message.split(':');
-          const shard = Number(shardText);
-          const named = shardText !== '' && Number.isInteger(shard);
-          if (roles.has('worker') && kinds.includes('j')) {
-            // The worker reads the shard named (every shard for `*` or an unreadable message).
-            worker.hint(named ? shard : undefined);
-            workerSleeper.wake();
-          }
-          if (roles.has('timers') && kinds.includes('t')) {
-            // `*` (the subscription came back after wake-ups may have been lost): read every shard.
-            if (shardText === '*') timers.rescan();
-            else if (Number.isInteger(shard)) timers.armed(shard, dueText === undefined ? undefined : Number(dueText));
-            timerSleeper.wake();
-          }
-        });
+        unsubscribe = await options.subscribeWakeUps(
+          (message) => {
+            const [shardText = '', kinds = 'jt', dueText] = message.split(':');
+            const shard = Number(shardText);
+            const named = shardText !== '' && Number.isInteger(shard);
+            if (roles.has('worker') && kinds.includes('j')) {
+              // The worker reads the shard named (every shard for `*` or an unreadable message).
+              worker.hint(named ? shard : undefined);
+              workerSleeper.wake();
+            }
+            if (roles.has('timers') && kinds.includes('t')) {
+              // `*` (the subscription came back after wake-ups may have been lost): read every shard.
+              if (shardText === '*') timers.rescan();
+              else if (Number.isInteger(shard))
+                timers.armed(shard, dueText === undefined ? undefined : Number(dueText));
+              timerSleeper.wake();
+            }
+          },
+          { jobs: roles.has('worker'), timers: roles.has('timers') },
+        );
       }
       if (roles.has('worker')) {
         let lastReclaim = 0;

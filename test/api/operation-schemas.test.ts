@@ -9,12 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { registry } from '../../machines/index.ts';
 import { openApiDocument } from '../../src/api/openapi.ts';
+import { componentOf } from '../../src/api/openapi-components.ts';
 import { documentedPath, operationSchemas, type OperationSchemas } from '../../src/api/operation-schemas.ts';
+import { observedAnswers } from './answers-observed.ts';
 import { apiWorld, refundRequest, type ApiWorld } from './support.ts';
 import { conformance, type Conformance } from './typed-client/conforms.ts';
 
-type Part = 'query' | 'body';
+type Part = 'query' | 'body' | 'response';
 const seen = new Map<string, { part: Part; schema: z.ZodType }[]>();
+
+const observed = observedAnswers((route, part, schema) => {
+  const [method, path] = route.split(' ');
+  const key = `${method} ${documentedPath(path ?? '')}`;
+  seen.set(key, [...(seen.get(key) ?? []), { part, schema }]);
+});
 
 let w: ApiWorld;
 let workflowId: string;
@@ -24,11 +32,7 @@ let answers: Conformance;
 beforeAll(async () => {
   w = await apiWorld(
     {
-      observeValidation: (route, part, schema) => {
-        const [method, path] = route.split(' ');
-        const key = `${method} ${documentedPath(path ?? '')}`;
-        seen.set(key, [...(seen.get(key) ?? []), { part, schema }]);
-      },
+      observeValidation: observed.observeValidation,
     },
     // The job API answers only where some effect runs on external workers.
     { WARDEN_EXTERNAL_EFFECTS: 'support:notifyCustomer' },
@@ -60,19 +64,53 @@ async function requestTo(operation: string): Promise<number> {
 }
 
 describe('the schemas each operation is validated with', () => {
-  it.each(Object.entries(operationSchemas))('%s reads what the document describes', async (operation, parts) => {
+  it.each(
+    Object.entries(operationSchemas as Record<string, OperationSchemas>).filter(
+      ([, parts]) => Object.keys(parts).length > 0,
+    ),
+  )('%s reads what the document describes', async (operation, parts) => {
     seen.delete(operation);
     const before = answers.checked();
     const status = await requestTo(operation);
     expect(answers.checked(), `${operation} answers JSON`).toBe(before + 1);
     expect(status, operation).toBeLessThan(500);
     expect(answers.mismatches, operation).toEqual([]);
-    const expected = Object.entries(parts as OperationSchemas).map(([part, schema]) => ({ part, schema }));
+    const { response, ...read } = parts;
+    const expected = Object.entries(read).map(([part, schema]) => ({ part, schema }));
     const used = seen.get(operation) ?? [];
-    expect(used.length, operation).toBe(expected.length);
+    expect(used.filter((u) => u.part !== 'response').length, operation).toBe(expected.length);
     for (const { part, schema } of expected) {
       // The very object, not an equal one.
       expect(used.find((u) => u.part === part)?.schema === schema, `${operation} ${part}`).toBe(true);
+    }
+    // A success is answered through `respond`, typed by the table's response schema (the very object).
+    const answered = used.filter((u) => u.part === 'response');
+    if (status < 300 && response) expect(answered.map((u) => u.schema === response)).toEqual([true]);
+    else expect(answered, operation).toEqual([]);
+  });
+
+  it('answer with the schemas of the table, and the document describes each by its component', () => {
+    expect(observed.mismatched).toEqual([]);
+    // Enough of them answered here for the check to mean something (the rest: the typed client's test).
+    expect(observed.answered.size).toBeGreaterThanOrEqual(8);
+    const document = openApiDocument(registry);
+    for (const [key, { response }] of Object.entries(operationSchemas as Record<string, OperationSchemas>)) {
+      const [method = '', path = ''] = key.split(' ');
+      const operation = document.paths[path]?.[method.toLowerCase() as 'get' | 'post'];
+      const successes = Object.entries(operation?.responses ?? {}).filter(([status]) => /^[23]/.test(status));
+      const schemas = successes.map(
+        ([, answer]) =>
+          (answer as { content?: Record<string, { schema?: unknown }> }).content?.['application/json']?.schema,
+      );
+      if (!response) {
+        // The document itself is served as its bytes, not through `respond`: a JSON object.
+        const expected = key === 'GET /openapi.json' ? [{ type: 'object' }] : [];
+        expect(schemas.filter(Boolean), key).toEqual(expected);
+        continue;
+      }
+      expect(schemas.length, key).toBeGreaterThan(0);
+      for (const schema of schemas)
+        expect(schema, key).toEqual({ $ref: `#/components/schemas/${componentOf(response)}` });
     }
   });
 

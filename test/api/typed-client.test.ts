@@ -13,6 +13,7 @@ import { crmUpdateTask } from '../support/agent-task-input.ts';
 import { tokenMinter } from '../support/tokens.ts';
 import { registry } from '../../machines/index.ts';
 import { openApiDocument } from '../../src/api/openapi.ts';
+import { observedAnswers } from './answers-observed.ts';
 import { apiWorld, refundRequest, secret, type ApiWorld } from './support.ts';
 import { client, driveAgentTask, driveSupport } from './typed-client/drive.ts';
 import { conformance, type Conformance } from './typed-client/conforms.ts';
@@ -64,9 +65,10 @@ describe('a client written from the document', () => {
   let w: ApiWorld;
   let checked: Conformance;
   const fetch = (request: Request) => checked.fetch(request);
+  const observed = observedAnswers();
 
   beforeAll(async () => {
-    w = await apiWorld();
+    w = await apiWorld({ observeValidation: observed.observeValidation });
     checked = conformance(openApiDocument(w.deps.registry), (request) => Promise.resolve(w.app.request(request)));
   });
   afterAll(() => w.stop());
@@ -75,6 +77,9 @@ describe('a client written from the document', () => {
     // Every answer the client got, errors included, is what the document says of its operation and status.
     expect(checked.mismatches).toEqual([]);
     expect(checked.checked()).toBeGreaterThan(3);
+    // And each was typed, by the route, by the very schema the document describes it with.
+    expect(observed.mismatched).toEqual([]);
+    expect(observed.answered.size).toBeGreaterThan(3);
   });
 
   it('drives a support request to completion, approving what the view pre-fills', async () => {

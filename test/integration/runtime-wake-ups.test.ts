@@ -70,17 +70,53 @@ describe('the wake-up subscription of a runtime with worker and timer roles', ()
   it('holds one Redis subscription, wakes the worker through it and closes it on stop', async () => {
     const prefix = freshPrefix('wake');
     const system = systemWith({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
-    const channel = createKeys({ prefix, shards: 4 }).wakeChannel;
-    const subscribers = async () => ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
+    const base = createKeys({ prefix, shards: 4 }).wakeChannel;
+    const numsub = async (channel: string) => ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
+    const subscribers = () => numsub(`${base}:jt`);
     const runtime = system.runtime(new Set(['worker', 'timers']));
     try {
       await runtime.start();
       expect(await subscribers()).toBe(1);
+      expect([await numsub(`${base}:j`), await numsub(`${base}:t`)]).toEqual([1, 1]);
       await reachesApproval(system);
       await runtime.stop();
       expect(await subscribers()).toBe(0);
     } finally {
       await runtime.stop();
+      await system.close();
+      await deletePrefix(redis, prefix);
+    }
+  });
+
+  it('tells each process only what its roles wait for: a timers process hears no job wake-ups', async () => {
+    const prefix = freshPrefix('wake-roles');
+    const base = createKeys({ prefix, shards: 4 }).wakeChannel;
+    const numsub = async (channel: string) => ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
+    const counts = () => Promise.all(['j', 't', 'jt'].map((kinds) => numsub(`${base}:${kinds}`)));
+    const system = systemWith({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
+    const timersOnly = system.runtime(new Set(['timers']));
+    const workerOnly = system.runtime(new Set(['worker']));
+    try {
+      await timersOnly.start();
+      expect(await counts()).toEqual([0, 1, 1]);
+      await workerOnly.start();
+      expect(await counts()).toEqual([1, 1, 2]);
+      // A creation queues a job and arms the deadline: one message, on the channel both hear.
+      const heard: [string, string][] = [];
+      const listener = redis.duplicate();
+      listener.on('message', (channel: string, message: string) => heard.push([channel.slice(base.length), message]));
+      await listener.subscribe(`${base}:j`, `${base}:t`, `${base}:jt`);
+      try {
+        await reachesApproval(system);
+        expect(heard.length).toBeGreaterThan(1);
+        for (const [suffix, message] of heard) expect(suffix).toBe(`:${message.split(':')[1]}`);
+        expect(heard.some(([suffix]) => suffix === ':j')).toBe(true);
+      } finally {
+        await listener.quit();
+      }
+    } finally {
+      await workerOnly.stop();
+      await timersOnly.stop();
       await system.close();
       await deletePrefix(redis, prefix);
     }
@@ -92,7 +128,7 @@ describe('the wake-up subscription of a runtime with worker and timer roles', ()
     const listener = redis.duplicate();
     const heard: string[] = [];
     listener.on('message', (_channel: string, message: string) => heard.push(message));
-    await listener.subscribe(keys.wakeChannel);
+    await listener.subscribe(...keys.wakeChannels({ jobs: true, timers: true }));
     const onRedis = systemWith({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
     const inMemory = systemWith({});
     const store = inMemory.store;
@@ -163,7 +199,7 @@ describe('the wake-up subscription of a runtime with worker and timer roles', ()
     const others = await pubsubClients();
     const unsubscribe = await system.subscribeWakeUps((message) => heard.push(message));
     try {
-      const channel = createKeys({ prefix, shards: 4 }).wakeChannel;
+      const channel = `${createKeys({ prefix, shards: 4 }).wakeChannel}:jt`;
       const subscribers = async () => ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
       expect(await subscribers()).toBe(1);
       // Only this system's subscriber: other test files may hold subscriptions of their own.

@@ -9,9 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Hono } from 'hono';
-import type { ApiEnv } from '../context.ts';
 import { ApiError, sendError } from '../errors.ts';
+import { documentedRoutes } from '../route-kit.ts';
 
 const consoleDir = fileURLToPath(new URL('../../console/', import.meta.url));
 const mermaidDir = join(dirname(createRequire(import.meta.url).resolve('mermaid/package.json')), 'dist');
@@ -47,7 +46,7 @@ const contentSecurityPolicy = [
 ].join('; ');
 
 export function consoleRoutes() {
-  const app = new Hono<ApiEnv>();
+  const app = documentedRoutes('');
   const assets = consoleAssets();
   const files = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
   const load = (path: string) => {

@@ -2,22 +2,24 @@
  * `/v1/definitions`: the registered workflow definitions — config JSON, directed graph and a
  * Mermaid state diagram — and what changed between two versions of one (`warden diff`'s).
  */
-import { Hono } from 'hono';
 import { payloadJsonSchema } from '../../engine/allowed-events.ts';
 import { definitionKey, type WorkflowDefinition } from '../../engine/definition.ts';
 import { definitionSide, diffCharts, diffSummary } from '../../definitions/chart-diff.ts';
 import { mermaidChartDiff } from '../../definitions/chart-diff-mermaid.ts';
 import { presentedEvent } from '../../definitions/event-presentation.ts';
 import { definitionGraph, mermaidDiagram, serialisableConfig } from '../../definitions/describe.ts';
-import type { ApiDeps, ApiEnv } from '../context.ts';
+import type { ApiDeps } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { readQuery } from '../read-json.ts';
 import { definitionDiffQuery } from '../schemas.ts';
+import { respond } from '../respond.ts';
+import { responseSchemas } from '../responses.ts';
+import { documentedRoutes } from '../route-kit.ts';
 
 export function definitionRoutes(deps: ApiDeps) {
-  const app = new Hono<ApiEnv>();
+  const app = documentedRoutes('/v1/definitions');
   app.get('/', (c) =>
-    c.json({
+    respond(c, responseSchemas.DefinitionList, {
       definitions: deps.definitions.map((d) => {
         const bundle = deps.registry.bundle(d.id);
         return {
@@ -51,7 +53,7 @@ export function definitionRoutes(deps: ApiDeps) {
   };
   app.get('/:id/:version', (c) => {
     const definition = registered(c.req.param('id'), c.req.param('version'));
-    return c.json({
+    return respond(c, responseSchemas.Definition, {
       key: definitionKey(definition),
       config: serialisableConfig(definition.machine),
       graph: definitionGraph(definition.machine),
@@ -74,7 +76,7 @@ export function definitionRoutes(deps: ApiDeps) {
     } else from = registered(to.id, wanted);
     const [before, after] = [definitionSide(from), definitionSide(to)];
     const diff = diffCharts(before, after);
-    return c.json({
+    return respond(c, responseSchemas.DefinitionDiff, {
       from: before.label,
       to: after.label,
       diff,

@@ -6,11 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Hono } from 'hono';
-import type { ApiDeps, ApiEnv } from '../context.ts';
+import type { ApiDeps } from '../context.ts';
 import { encodeBody, sendEncoded, type EncodedBody } from '../encoded-body.ts';
 import { ApiError, sendError } from '../errors.ts';
 import { openApiDocument } from '../openapi.ts';
+import { documentedRoutes } from '../route-kit.ts';
 
 const swaggerDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -73,7 +73,7 @@ const contentSecurityPolicy = [
 ].join('; ');
 
 export function docsRoutes(deps: ApiDeps) {
-  const app = new Hono<ApiEnv>();
+  const app = documentedRoutes('');
   const files = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
   /** Read once from the package directory, then served from memory. */
   const load = (name: string) => {

@@ -6,7 +6,7 @@
  * with another role too serves only its own, and another tenant's job id is 404 like an absent one
  * (see `external-jobs.ts`).
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import type { ApplyOutcome } from '../../engine/engine.ts';
 import { workerRole } from '../../engine/principal.ts';
@@ -16,6 +16,11 @@ import { callerKey } from '../caller-key.ts';
 import { settledOrThrow } from '../apply-outcome.ts';
 import { ApiError } from '../errors.ts';
 import { readJson } from '../read-json.ts';
+import { respond } from '../respond.ts';
+import { jobResponseSchemas } from '../responses.ts';
+import { documentedRoutes } from '../route-kit.ts';
+
+const { ClaimedJobs, Heartbeat, JobResult } = jobResponseSchemas;
 
 const leaseMs = z.number().int().min(1_000).max(600_000);
 const leaseToken = z.string().min(1).max(200);
@@ -49,7 +54,7 @@ export interface JobRouteOptions {
 }
 
 export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptions) {
-  const app = new Hono<ApiEnv>();
+  const app = documentedRoutes('/v1/jobs');
   /** Claims open by caller (this process): each long poll re-claims every `pollMs` while it waits. */
   const claiming = new Map<string, number>();
 
@@ -75,9 +80,15 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
   }
 
   function resultResponse(c: Context<ApiEnv>, jobId: string, outcome: ApplyOutcome | { outcome: 'escalated' }) {
-    if (outcome.outcome === 'escalated') return c.json({ jobId, outcome: 'escalated' });
+    if (outcome.outcome === 'escalated') return respond(c, JobResult, { jobId, outcome: 'escalated' });
     const { version, statePaths, replayed } = settledOrThrow(outcome, { notFound: `no workflow for job ${jobId}` });
-    return c.json({ jobId, outcome: 'accepted', version, state: statePaths, ...(replayed ? { replayed } : {}) });
+    return respond(c, JobResult, {
+      jobId,
+      outcome: 'accepted',
+      version,
+      state: statePaths,
+      ...(replayed ? { replayed } : {}),
+    });
   }
 
   app.post('/claim', async (c) => {
@@ -97,7 +108,8 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
       const signal = c.req.raw.signal;
       for (;;) {
         const claimed = await guarded(() => service.claim(principal, body));
-        if (claimed.length > 0 || Date.now() >= deadline || signal.aborted) return c.json({ jobs: claimed });
+        if (claimed.length > 0 || Date.now() >= deadline || signal.aborted)
+          return respond(c, ClaimedJobs, { jobs: claimed });
         await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - Date.now())));
       }
     } finally {
@@ -111,7 +123,7 @@ export function jobRoutes(jobs: ExternalJobs | undefined, options: JobRouteOptio
     const body = await readJson(c, heartbeatBody);
     const jobId = c.req.param('jobId');
     const renewed = await guarded(() => (jobs as ExternalJobs).heartbeat(c.get('principal'), { jobId, ...body }));
-    return c.json({ jobId, ...renewed });
+    return respond(c, Heartbeat, { jobId, ...renewed });
   });
 
   app.post('/:jobId{.+}/complete', async (c) => {

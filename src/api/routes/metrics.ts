@@ -4,10 +4,10 @@
  * while) are encoded and compressed once, however many scrapers fetch them.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Hono } from 'hono';
-import type { ApiDeps, ApiEnv } from '../context.ts';
+import type { ApiDeps } from '../context.ts';
 import { encodeBody, sendEncoded, type EncodedBody } from '../encoded-body.ts';
 import { ApiError } from '../errors.ts';
+import { documentedRoutes } from '../route-kit.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -18,7 +18,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 }
 
 export function metricsRoutes(deps: Pick<ApiDeps, 'metrics' | 'metricsToken'>) {
-  const app = new Hono<ApiEnv>();
+  const app = documentedRoutes('');
   let last: { text: string; body: EncodedBody } | null = null;
   app.get('/metrics', async (c) => {
     const token = deps.metricsToken;

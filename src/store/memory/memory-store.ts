@@ -11,6 +11,7 @@ import type {
   CommitResult,
   CreateRequest,
   CreateResult,
+  DeadLetter,
   JobLease,
   OutboxEntry,
   OutboxMessage,
@@ -18,10 +19,15 @@ import type {
   QueueItem,
   RefusalRequest,
   RefusalResult,
+  StoredJob,
   StoredOutcome,
+  WorkflowListItem,
+  WorkflowStatus,
   WorkflowStore,
 } from '../../engine/store-port.ts';
+import { MemoryDeadLetters } from './memory-dead-letters.ts';
 import { sameCreation } from '../../engine/store-port.ts';
+import { listPage, parseListCursor } from '../../engine/workflow-list-page.ts';
 
 interface Stored {
   record: WorkflowRecord;
@@ -31,6 +37,8 @@ interface Stored {
   audit: { id: number; entry: AuditEntry }[];
   /** State path → when the workflow entered it. */
   since: Map<string, number>;
+  /** By operation, its latest job: its id, outbox entry and the audit entry of the commit that queued it (as on Redis). */
+  jobs?: Map<string, { jobId: string; seq: number; auditId: number; at: number }>;
 }
 
 interface OutboxItem {
@@ -100,8 +108,14 @@ export class MemoryStore implements WorkflowStore {
     const shard = this.shardOfWorkflow(record.workflowId);
     stored.record = clone(record);
     stored.events.set(request.eventId, clone(request.outcome));
-    stored.audit.push({ id: ++this.seq, entry: clone(request.audit) });
-    for (const job of request.jobs) shard.outbox.push({ seq: ++this.seq, message: clone(job) });
+    const auditId = ++this.seq;
+    stored.audit.push({ id: auditId, entry: clone(request.audit) });
+    for (const job of request.jobs) {
+      shard.outbox.push({ seq: ++this.seq, message: clone(job) });
+      stored.jobs ??= new Map();
+      if (job.kind === 'job')
+        stored.jobs.set(job.operation, { jobId: job.jobId, seq: this.seq, auditId, at: record.updatedAt });
+    }
     for (const id of cancel) shard.timers.delete(`${record.workflowId} ${id}`);
     for (const timer of request.timersToArm) {
       shard.timers.set(`${record.workflowId} ${timer.id}`, { dueAt: timer.dueAt, generation: timer.generation });
@@ -285,6 +299,22 @@ export class MemoryStore implements WorkflowStore {
     });
   }
 
+  listWorkflows(options: {
+    tenantId: string;
+    definitionIds: readonly string[];
+    statuses: readonly WorkflowStatus[];
+    cursor?: string | null;
+    limit: number;
+  }): Promise<Page<WorkflowListItem>> {
+    const candidates: WorkflowListItem[] = [];
+    for (const { record } of this.workflows.values()) {
+      if (record.tenantId !== options.tenantId || !options.definitionIds.includes(record.definitionId)) continue;
+      if (!options.statuses.includes(record.status)) continue;
+      candidates.push({ workflowId: record.workflowId, createdAt: record.createdAt });
+    }
+    return Promise.resolve(listPage(candidates, parseListCursor(options.cursor), options.limit));
+  }
+
   countByState(queues: readonly { definitionId: string; statePath: string }[]): Promise<number[]> {
     return Promise.resolve(queues.map((q) => this.inState.get(`${q.definitionId}\n${q.statePath}`) ?? 0));
   }
@@ -365,17 +395,52 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(stalled);
   }
 
-  private readonly dead = new Map<number, { entry: OutboxEntry; reason: string; at: number }[]>();
+  private readonly dead = new MemoryDeadLetters();
 
   async deadLetter(entry: OutboxEntry, reason: string): Promise<void> {
-    const list = this.dead.get(entry.shard) ?? [];
-    list.push({ entry: clone(entry), reason, at: this.clock() });
-    this.dead.set(entry.shard, list);
+    const message = entry.message;
+    const tenantId =
+      message.kind === 'invalid' ? null : (this.workflows.get(message.workflowId)?.record.tenantId ?? null);
+    this.dead.add(entry, reason, this.clock(), tenantId);
     await this.ackOutbox(entry.shard, [entry.entryId]);
   }
 
   deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]> {
-    return Promise.resolve(clone((this.dead.get(shard) ?? []).slice(0, count)));
+    return Promise.resolve(this.dead.ofShard(shard, count));
+  }
+
+  deadLettersOf(workflowId: string, limit: number): Promise<DeadLetter[]> {
+    return Promise.resolve(this.dead.ofWorkflow(workflowId, limit));
+  }
+
+  tenantDeadLetters(tenantId: string, options: { cursor?: string | null; limit: number }): Promise<Page<DeadLetter>> {
+    return Promise.resolve(this.dead.ofTenant(tenantId, options));
+  }
+
+  jobsOf(workflowId: string, jobIds: readonly string[]): Promise<StoredJob[]> {
+    const stored = this.workflows.get(workflowId);
+    const n = shardOf(workflowId);
+    if (!stored || n === null) return Promise.resolve([]);
+    const shard = this.shard(n);
+    const jobs = jobIds.flatMap((jobId): StoredJob[] => {
+      const kept = stored.jobs?.get(jobId.split('/').at(-2) ?? '');
+      if (kept?.jobId !== jobId) return [];
+      const pending = shard.pending.get(kept.seq);
+      const queued = kept.seq > shard.lastDelivered;
+      const lease = this.jobLeases.get(`${workflowId}\n${jobId}`);
+      return [
+        {
+          jobId,
+          requestedAt: kept.at,
+          requestedBy: clone(stored.audit.find((a) => a.id === kept.auditId)?.entry ?? null),
+          auditCursor: String(kept.auditId),
+          outbox: pending ? 'delivered' : queued ? 'queued' : 'acknowledged',
+          deliveries: pending ? pending.deliveries : queued ? 0 : 1,
+          lease: lease ? { ...lease } : null,
+        },
+      ];
+    });
+    return Promise.resolve(jobs);
   }
 
   /** Nothing to fold: the in-memory store keeps records as objects and lives as long as its process. */

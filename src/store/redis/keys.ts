@@ -54,6 +54,15 @@ export function createKeys(space: KeySpace) {
     outbox: (shard: number) => `${tag(shard)}:outbox`,
     /** Stream: entries no worker could process, with the reason, for operators. */
     deadLetters: (shard: number) => `${tag(shard)}:deadletter`,
+    /** List: the ids of the workflow's dead letters (in its shard's `deadLetters`), newest first, the last few. */
+    workflowDeadLetters: (workflowId: string) => `${forWorkflow(workflowId)}:dl:${workflowId}`,
+    /**
+     * Sorted set: a tenant's dead letters, `<shard> <dead letter id>` scored by when they were given
+     * up. One per tenant on a single node; one per shard and tenant on a cluster (in the shard's
+     * slot, so the dead-letter script writes it), merged by a page.
+     */
+    tenantDeadLetters: (shard: number, tenantId: string) =>
+      `${space.cluster ? tag(shard) : space.prefix}:incidents:${part(tenantId)}`,
     /** Sorted set: `<workflowId> <timerId>` scored by due time. */
     timers: (shard: number) => `${tag(shard)}:timers`,
     /** Hash: `<workflowId> <timerId>` → generation. */
@@ -68,6 +77,14 @@ export function createKeys(space: KeySpace) {
      */
     stateIndex: (shard: number, tenantId: string, definitionId: string, statePath: string) =>
       `${space.cluster ? tag(shard) : space.prefix}:queue:${part(tenantId)}:${part(definitionId)}:${part(statePath)}`,
+    /**
+     * Sorted set: a tenant's workflows of one definition (every version) and status, scored by when
+     * they were created: the workflow list, read newest first. Kept by the script that writes the
+     * record (a creation enters it, a change of status moves the entry); an archived workflow stays.
+     * One per tenant, definition and status on a single node; one per shard on a cluster.
+     */
+    workflowList: (shard: number, tenantId: string, definitionId: string, status: string) =>
+      `${space.cluster ? tag(shard) : space.prefix}:list:${part(tenantId)}:${part(definitionId)}:${part(status)}`,
     /**
      * SCAN pattern of every `stateIndex` key, and what a key names (null for a key of another
      * layout): `warden reindex` rebuilds `queueCounts` from them.
@@ -137,8 +154,18 @@ export function createKeys(space: KeySpace) {
       /** Sorted set: a queue's claimed jobs, scored by the end of their claim. */
       claimed: (queue: string) => `${space.prefix}:{jobs}:claimed:${part(queue)}`,
     },
-    /** Pub/sub channel: jobs were queued or a timer was armed (the message is the shard). */
+    /**
+     * Pub/sub channels, by what a commit queued (the message is the shard): jobs (`…:j`), timers
+     * armed (`…:t`) or both (`…:jt`), so that a process hears only what its roles wait for — a
+     * timers process no job wake-ups. The scripts are handed the base and add the kinds.
+     */
     wakeChannel: `${space.prefix}:timers:wake`,
+    /** The wake-up channels a process with these roles subscribes to. */
+    wakeChannels: (roles: { jobs: boolean; timers: boolean }): string[] => [
+      ...(roles.jobs ? [`${space.prefix}:timers:wake:j`] : []),
+      ...(roles.timers ? [`${space.prefix}:timers:wake:t`] : []),
+      ...(roles.jobs || roles.timers ? [`${space.prefix}:timers:wake:jt`] : []),
+    ],
     /** Pub/sub channel: a workflow's version was committed (the message is `<workflow id> <version>`). */
     commitChannel: `${space.prefix}:commits`,
     /** Sorted set of the live processes of `role`, scored by last heartbeat. */

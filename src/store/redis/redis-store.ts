@@ -12,6 +12,7 @@ import type {
   CommitResult,
   CreateRequest,
   CreateResult,
+  DeadLetter,
   JobLease,
   OutboxEntry,
   OutboxMessage,
@@ -19,10 +20,13 @@ import type {
   QueueItem,
   RefusalRequest,
   RefusalResult,
+  StoredJob,
   StoredOutcome,
+  WorkflowListItem,
+  WorkflowStatus,
   WorkflowStore,
 } from '../../engine/store-port.ts';
-import { sameCreation } from '../../engine/store-port.ts';
+import { deadLettersKept, sameCreation } from '../../engine/store-port.ts';
 import { shardOf } from '../../engine/shards.ts';
 import { type Archive, decodeArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
@@ -31,7 +35,9 @@ import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
 import { RecordCache } from './record-cache.ts';
 import { keptFor, readJobLease } from './job-leases.ts';
+import { deadLettersOf, jobsOf, tenantDeadLetters } from './job-records.ts';
 import { luaScript } from './lua-script.ts';
+import { backfillWorkflowList, readWorkflowList, type ListBackfillResult, type ListOptions } from './workflow-list.ts';
 import { recountQueues, reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
 import {
   ArchiveReply,
@@ -66,6 +72,8 @@ interface ScriptCommands {
   wardenEarliest(...args: (string | number)[]): Promise<string[][]>;
   wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
   wardenGrantJobLease(...args: (string | number)[]): Promise<number>;
+  /** Returns the dead letter's id. */
+  wardenDeadLetter(...args: (string | number)[]): Promise<string>;
   /** 1 (the reader's record is the stored one), or the record, the archive and the write id, as HMGET r z u. */
   wardenLoadIfChangedBuffer(
     key: string,
@@ -95,6 +103,7 @@ const VARIABLE_KEY_SCRIPTS = [
   'wardenTrimOutbox',
   'wardenLease',
   'wardenEarliest',
+  'wardenDeadLetter',
 ];
 
 function defineScripts(client: Client): Client & ScriptCommands {
@@ -107,6 +116,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenGrantJobLease', { lua: script('grant-job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenArchive', { lua: script('archive') });
+  client.defineCommand('wardenDeadLetter', { lua: script('dead-letter') });
   client.defineCommand('wardenLoadIfChanged', { lua: script('load-if-changed'), numberOfKeys: 1 });
   client.defineCommand('wardenWatch', { lua: script('watch'), numberOfKeys: 1 });
   client.defineCommand('wardenReindexEntry', { lua: script('reindex-entry'), numberOfKeys: 4 });
@@ -194,6 +204,15 @@ export class RedisStore implements WorkflowStore {
     const enteredPaths = record.status === 'active' ? record.statePaths : [];
     const leave = previousPaths.map(index);
     const enter = enteredPaths.map(index);
+    // The workflow list: a creation enters its status's list; a commit moves it only when the status
+    // changed (a commit is only ever of a running workflow, so a finished one came from `active`).
+    const list = (status: WorkflowStatus) => k.workflowList(shard, record.tenantId, record.definitionId, status);
+    const lists =
+      mode === 'create'
+        ? [list(record.status)]
+        : record.status === 'active'
+          ? []
+          : [list('active'), list(record.status)];
     const keys = [
       k.workflow(id),
       k.events(id),
@@ -205,6 +224,7 @@ export class RedisStore implements WorkflowStore {
       k.queueCounts(shard),
       ...leave,
       ...enter,
+      ...lists,
       ...(dedup === undefined ? [] : [k.dedup(record.tenantId, dedup.key)]),
       ...(lease ? [k.jobLease(id, lease.jobId)] : []),
     ];
@@ -236,6 +256,8 @@ export class RedisStore implements WorkflowStore {
       writeId,
       k.commitChannel,
       ...[...previousPaths, ...enteredPaths].map((statePath) => k.queueCountField(record.definitionId, statePath)),
+      lists.length,
+      record.createdAt,
     ];
     const reply = await this.client.wardenTransition(keys.length, ...keys, ...args);
     if (reply[0] === TransitionReply.invalidArguments) throw new ScriptError(reply[1]);
@@ -521,6 +543,15 @@ export class RedisStore implements WorkflowStore {
     return { items: page, next: ordered.length > options.limit && last ? `${last.since}:${last.workflowId}` : null };
   }
 
+  listWorkflows(options: ListOptions): Promise<Page<WorkflowListItem>> {
+    return readWorkflowList(this.client, this.keys, options);
+  }
+
+  /** `warden reindex`: lists every workflow present in its tenant's workflow list (see `backfillWorkflowList`). */
+  reindexWorkflowList(): Promise<ListBackfillResult> {
+    return backfillWorkflowList(this.client, this.keys, (id) => this.load(id));
+  }
+
   /**
    * One-off after an upgrade (`warden reindex`): moves the entries of earlier index layouts (see
    * `reindexStateIndexes`), then sets the queue counts to the indexes' sizes (see `recountQueues`).
@@ -670,16 +701,45 @@ export class RedisStore implements WorkflowStore {
   }
 
   async deadLetter(entry: OutboxEntry, reason: string): Promise<void> {
-    // Recorded first, then acknowledged: a crash in between leaves it pending, never lost.
-    await this.client.xadd(
-      this.keys.deadLetters(entry.shard),
-      '*',
-      'entry',
+    // Kept, pointed at from its workflow and its tenant, and acknowledged: one script. An entry of
+    // no workflow this store knows (unreadable, or gone) is only kept and acknowledged.
+    const message = entry.message;
+    const workflowId = message.kind === 'invalid' ? null : message.workflowId;
+    const record = workflowId !== null && this.owns(workflowId) ? await this.load(workflowId) : null;
+    const k = this.keys;
+    const keys = [
+      k.deadLetters(entry.shard),
+      k.outbox(entry.shard),
+      ...(record && shardOf(record.workflowId) === entry.shard
+        ? [k.workflowDeadLetters(record.workflowId), k.tenantDeadLetters(entry.shard, record.tenantId)]
+        : []),
+    ];
+    await this.client.wardenDeadLetter(
+      keys.length,
+      ...keys,
       JSON.stringify(entry),
-      'reason',
       reason.slice(0, 2000),
+      OUTBOX_GROUP,
+      entry.entryId,
+      keys.length === 4 ? entry.shard : '',
+      deadLettersKept,
     );
-    await this.ackOutbox(entry.shard, [entry.entryId]);
+  }
+
+  deadLettersOf(workflowId: string, limit: number): Promise<DeadLetter[]> {
+    return this.owns(workflowId)
+      ? deadLettersOf(this.client, this.keys, workflowId, Math.min(limit, deadLettersKept))
+      : Promise.resolve([]);
+  }
+
+  tenantDeadLetters(tenantId: string, options: { cursor?: string | null; limit: number }): Promise<Page<DeadLetter>> {
+    return tenantDeadLetters(this.client, this.keys, this.shards, tenantId, options);
+  }
+
+  jobsOf(workflowId: string, jobIds: readonly string[]): Promise<StoredJob[]> {
+    return this.owns(workflowId)
+      ? jobsOf(this.client, this.keys, OUTBOX_GROUP, workflowId, jobIds)
+      : Promise.resolve([]);
   }
 
   async deadLetters(shard: number, count: number): Promise<{ entry: OutboxEntry; reason: string; at: number }[]> {

@@ -1,7 +1,7 @@
 /**
  * Holds a server's JSON answers to the OpenAPI document: each answer is checked against the schema
  * the document gives its operation and status (JSON Schema 2020-12, by Ajv), so a response schema,
- * written for documentation beside the views, cannot say other than what the server answers.
+ * typed at compile time only, cannot say other than what the server answers at run time.
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { OpenApiDocument } from '../../../src/api/openapi.ts';

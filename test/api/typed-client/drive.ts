@@ -75,6 +75,10 @@ export async function driveSupport(agent: Client, approver: Client, input: Schem
     throw new Error('the view pre-fills no approval');
   }
   if (amount !== listed.summary.amount) throw new Error('the queue summarises another amount than the approval');
+  // A support view always has its evidence (its recommendation null until there is one): no `?.` before it.
+  if (waiting.evidence.recommendation?.contentHash !== contentHash || waiting.manualReview !== null) {
+    throw new Error('the view pre-fills another recommendation than its evidence shows');
+  }
   const approval: Schemas['SupportApprovedEvent'] = {
     type: 'APPROVED',
     payload: { recommendationVersion, contentHash, amount },

@@ -12,10 +12,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A queue: workflows of the caller’s tenant and a definition in a state
-     * @description The workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s `summary` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. Without `definition`, the default definition's queue (the first registered, as for a creation) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` with those definitions in `details.definitions`. An unknown state or definition is 400 `BAD_REQUEST` with the known ones in `details`. E.g. `state=beforeAction.awaitingApproval&definition=support` or `state=manualReview&definition=support`.
+     * The caller’s tenant’s workflows, or a queue: those of a definition in a state
+     * @description Without `state`: the workflows of the caller’s tenant, newest first by creation, running and finished (also archived ones), filtered by `definition` (every version of it) and `status`, a page of `limit` at a time (pass `next` back as `cursor`); `id` lists that one workflow when the tenant has it and it matches the filters, else nothing (another tenant’s workflow is never listed). With `state`, a queue: the workflows of one definition (every version of it) waiting in a state, oldest first, with time in state and each workflow’s `summary` (what its definition shows in a queue). Another definition with a state of the same name has a queue of its own. Without `definition`, the default definition's queue (the first registered, as for a creation) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` with those definitions in `details.definitions`. An unknown state or definition is 400 `BAD_REQUEST` with the known ones in `details`; so is a queue asked with `id` or `status=done` (a queue holds running workflows), and a cursor the list did not give out. E.g. `state=beforeAction.awaitingApproval&definition=support` or `state=manualReview&definition=support`.
      */
-    get: operations['listQueue'];
+    get: operations['listWorkflows'];
     put?: never;
     /**
      * Create a workflow
@@ -324,6 +324,46 @@ export interface paths {
      * @description Becomes the effect’s own failure event, so the workflow’s retry policy decides; an effect without one hands the workflow to a person (`escalated`). A service acting purely as `worker` (no other role) serves every tenant; a service token with any other role besides `worker` serves only its own tenant: its claims get only that tenant’s jobs (the others stay queued for other workers), and a job id of another tenant is 404 `NOT_FOUND`, exactly as one that does not exist.
      */
     post: operations['failJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/workflows/{id}/jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The jobs a workflow waits on, and its incidents
+     * @description As the store keeps them, not as the audit trail suggests: each job the workflow waits on with the step that requested it, whether it is queued, running under a lease (who holds it, until when), past its lease with no worker on it (`leaseExpired`), waiting out a backoff before its next attempt (`nextAttemptAt`) or given up; its attempt and the most its retry policy allows. `incidents` are the jobs past their lease and the workflow’s dead letters (its last 20, newest first), kept after it finished. Tenant-checked as every workflow read: another tenant’s workflow is 404.
+     */
+    get: operations['getWorkflowJobs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/incidents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The dead letters of the caller’s tenant
+     * @description Every job or timer of the tenant’s workflows that was given up, newest first, a page at a time (`next` is the cursor of the next page, null at the end); each names its workflow. Only the caller’s tenant’s are ever read.
+     */
+    get: operations['listIncidents'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -712,12 +752,12 @@ export interface components {
             status: 'finished';
           }
       )) & {
-        artifacts?: {
+        artifacts: {
           kind: string;
           id: string;
           hash: string;
         }[];
-        evidence?: {
+        evidence: {
           classification: {
             /** @enum {string} */
             category: 'billing' | 'access' | 'technical';
@@ -800,7 +840,7 @@ export interface components {
             at: number;
           } | null;
         };
-        manualReview?: {
+        manualReview: {
           reason: string;
           step: string;
           detail: string | null;
@@ -814,7 +854,7 @@ export interface components {
           cancellable: boolean;
         } | null;
         /** @description The last manual review the workflow left, as it was when closed */
-        lastReview?: {
+        lastReview: {
           reason: string;
           step: string;
           detail: string | null;
@@ -2559,6 +2599,78 @@ export interface components {
       /** @description The holder sent this result before: its first outcome */
       replayed?: boolean;
     };
+    WorkflowJob: {
+      jobId: string;
+      /** @description The effect type (the action the chart names) */
+      type: string;
+      operation: string;
+      /**
+       * @description `queued`: not taken yet; `running`: a worker holds its lease (`lease`); `leaseExpired`: its lease ran out and no worker took it again yet (stuck: an incident); `waitingToRetry`: its last attempt failed and a backoff timer starts the next at `nextAttemptAt`; `deadLettered`: given up (an incident)
+       * @enum {string}
+       */
+      status: 'queued' | 'running' | 'leaseExpired' | 'waitingToRetry' | 'deadLettered';
+      /** @description The step that requested it (its audit entry), while the trail holds it */
+      requestedBy: {
+        eventId: string;
+        eventType: string;
+        state: string[];
+        /** Format: date-time */
+        at: string;
+      } | null;
+      /**
+       * @description A worker of Warden, or an external worker over the job API
+       * @enum {string}
+       */
+      runsOn: 'warden' | 'external';
+      /** @description Who holds it and until when: a worker process or an external worker’s principal */
+      lease: {
+        owner: string;
+        /** Format: date-time */
+        expiresAt: string;
+        expired: boolean;
+      } | null;
+      /** @description How often a worker of Warden was handed it, or (`runsOn: external`) external workers claimed it */
+      deliveries: number;
+      /** @description Its attempt as the retry policy counts it (1 for the first) */
+      attempt: number | null;
+      /** @description The most attempts the retry policy allows */
+      maxAttempts: number | null;
+      /** @description When the next attempt starts (`waitingToRetry`) */
+      nextAttemptAt: string | null;
+      /** @description Why it was given up (`deadLettered`), or how its last attempt ended (`waitingToRetry`: the failure event of its result and the reason it states) */
+      lastError: string | null;
+      /** @description When the step that requested it was committed */
+      createdAt: string | null;
+    };
+    Incident: {
+      /**
+       * @description `deadLetter`: a job or timer given up (after its deliveries, a refused result, or an external worker’s failure with nowhere to go); `leaseExpired`: a job whose lease ran out and that no worker took again yet
+       * @enum {string}
+       */
+      kind: 'deadLetter' | 'leaseExpired';
+      workflowId: string;
+      jobId: string | null;
+      /** @description The effect type (a job) or `timer` */
+      type: string | null;
+      reason: string;
+      deliveries: number;
+      /**
+       * Format: date-time
+       * @description When it was given up, or when the lease ran out
+       */
+      at: string;
+      /** @description The dead letter’s id */
+      id: string | null;
+    };
+    WorkflowJobs: {
+      workflowId: string;
+      jobs: components['schemas']['WorkflowJob'][];
+      incidents: components['schemas']['Incident'][];
+    };
+    IncidentPage: {
+      incidents: components['schemas']['Incident'][];
+      next: string | null;
+    };
     EventAccepted: {
       workflowId: string;
       eventId: string;
@@ -2888,6 +3000,33 @@ export interface components {
       store: boolean;
       workers: boolean;
     };
+    /** @description The caller’s tenant’s workflows, newest first by creation, as filtered */
+    WorkflowListPage: {
+      items: {
+        workflowId: string;
+        /** @description `id@version` of the definition the workflow runs */
+        definition: string;
+        /**
+         * @description `active` while it runs, `done` once finished
+         * @enum {string}
+         */
+        status: 'active' | 'done';
+        /** @description Its leaf state paths now (its final state once done) */
+        statePaths: string[];
+        /** Format: date-time */
+        createdAt: string;
+        /**
+         * Format: date-time
+         * @description When its last accepted event was committed
+         */
+        updatedAt: string;
+        summary: components['schemas']['QueueSummary'];
+      }[];
+      /** @description Pass as `cursor` (with the same filters) for the next page; null at the end */
+      next: string | null;
+    };
+    /** @description With `state`: one page of that queue; without: one page of the tenant’s workflow list */
+    WorkflowsPage: components['schemas']['QueuePage'] | components['schemas']['WorkflowListPage'];
     /** @description A ticket to one workflow’s stream, for a browser’s `EventSource` (which cannot send `Authorization`): it opens only that stream, for a minute, and is refused anywhere else. */
     StreamTicket: {
       /** @description Send as `?ticket=` on the stream */
@@ -3513,13 +3652,18 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  listQueue: {
+  listWorkflows: {
     parameters: {
-      query: {
-        /** @description A leaf state path (`beforeAction.awaitingApproval`) or its last segment when that is unambiguous in the definition (`awaitingApproval`) */
-        state: string;
-        /** @description The definition whose queue to list (every version of it). Left out: the default definition (the first registered, the one a creation without a definition makes) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` listing them */
+      query?: {
+        /** @description A queue: a leaf state path (`beforeAction.awaitingApproval`) or its last segment when that is unambiguous in the definition (`awaitingApproval`). Left out: the tenant’s workflow list, newest first */
+        state?: string;
+        /** @description The definition to list (every version of it). With `state`, left out: the default definition (the first registered, the one a creation without a definition makes) when it has a state of that name, else the one definition that has; when several others do, the answer is 422 `AMBIGUOUS_STATE` listing them. Without `state`, left out: every definition */
         definition?: string;
+        /** @description Only workflows running (`active`) or finished (`done`); a queue holds running ones only */
+        status?: 'active' | 'done';
+        /** @description A workflow id: the list holds that one workflow when the caller’s tenant has it (and it matches the other filters), else nothing */
+        id?: string;
+        /** @description The `next` of the page before */
         cursor?: string;
         limit?: number;
       };
@@ -3529,14 +3673,14 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description One page of the queue */
+      /** @description One page of the list, or of the queue with `state` */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['QueuePage'];
+          'application/json': components['schemas']['WorkflowsPage'];
         };
       };
       /** @description `BAD_REQUEST` */
@@ -4275,6 +4419,74 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       /** @description `INVALID_INPUT`, `INVALID_EVENT` */
       422: components['responses']['UnprocessableContent'];
+      /** @description `RATE_LIMITED` */
+      429: components['responses']['TooManyRequests'];
+      /** @description `INTERNAL` */
+      500: components['responses']['InternalServerError'];
+      /** @description `UNAVAILABLE` */
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getWorkflowJobs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A workflow id: `s<shard>-<unique>` */
+        id: components['parameters']['WorkflowId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Its jobs and incidents */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WorkflowJobs'];
+        };
+      };
+      /** @description `UNAUTHORIZED` */
+      401: components['responses']['Unauthorized'];
+      /** @description `NOT_FOUND` */
+      404: components['responses']['NotFound'];
+      /** @description `RATE_LIMITED` */
+      429: components['responses']['TooManyRequests'];
+      /** @description `INTERNAL` */
+      500: components['responses']['InternalServerError'];
+      /** @description `UNAVAILABLE` */
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listIncidents: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of incidents */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IncidentPage'];
+        };
+      };
+      /** @description `BAD_REQUEST` */
+      400: components['responses']['BadRequest'];
+      /** @description `UNAUTHORIZED` */
+      401: components['responses']['Unauthorized'];
       /** @description `RATE_LIMITED` */
       429: components['responses']['TooManyRequests'];
       /** @description `INTERNAL` */

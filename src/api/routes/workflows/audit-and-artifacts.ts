@@ -6,6 +6,8 @@ import { ApiError } from '../../errors.ts';
 import { readQuery } from '../../read-json.ts';
 import { auditQuery } from '../../schemas.ts';
 import type { WorkflowRouteGroup } from './kit.ts';
+import { respond } from '../../respond.ts';
+import { responseSchemas } from '../../responses.ts';
 
 export const auditAndArtifacts: WorkflowRouteGroup = (app, { deps, loadOwned }) => {
   const { store } = deps;
@@ -18,7 +20,12 @@ export const auditAndArtifacts: WorkflowRouteGroup = (app, { deps, loadOwned }) 
       store.refusalCount(record.workflowId),
     ]);
     // Beyond the cap, refusals are counted, not recorded: the count says how many there were.
-    return c.json({ workflowId: record.workflowId, entries: page.items, next: page.next, refusalsCounted: refused });
+    return respond(c, responseSchemas.AuditPage, {
+      workflowId: record.workflowId,
+      entries: page.items,
+      next: page.next,
+      refusalsCounted: refused,
+    });
   });
 
   /**
@@ -37,7 +44,7 @@ export const auditAndArtifacts: WorkflowRouteGroup = (app, { deps, loadOwned }) 
       throw new ApiError('NOT_FOUND', `no artifact ${ref} in workflow ${record.workflowId}`);
     }
     c.set('workflowId', record.workflowId);
-    return c.json({
+    return respond(c, responseSchemas.Artifact, {
       workflowId: record.workflowId,
       id: artifact.id,
       kind: artifact.kind,

@@ -1,19 +1,23 @@
 /**
- * `POST /v1/workflows` creates a workflow of a definition; `GET /v1/workflows` pages a queue: the workflows
- * of one definition waiting in a state, each with its definition's summary.
+ * `POST /v1/workflows` creates a workflow of a definition; `GET /v1/workflows` pages a queue (with
+ * `state`: the workflows of one definition waiting in a state) or else the tenant's workflow list
+ * (`workflow-list.ts`), each item with its definition's summary.
  */
 import type { WorkflowRecord } from '../../../engine/decision.ts';
 import { contentHashOf } from '../../../effects/canonical-json.ts';
 import { ApiError } from '../../errors.ts';
 import { requestedQueue } from '../../queue-resolver.ts';
 import { parse, readJson, readQuery } from '../../read-json.ts';
-import { createWorkflowBody, queueQuery } from '../../schemas.ts';
+import { createWorkflowBody, workflowListQuery } from '../../schemas.ts';
 import { etag, type WorkflowRouteGroup } from './kit.ts';
+import { checkQueueFilters, workflowListPage } from './workflow-list.ts';
+import { respond } from '../../respond.ts';
+import { workflowsPage, workflowViewSchema } from '../../responses.ts';
 
 export const createAndList: WorkflowRouteGroup = (app, { deps, view, summary }) => {
   const { engine, store, clock } = deps;
 
-  /** The definition's short line for queue listings; null when it has none or the record cannot be read. */
+  /** The definition's short line for queue and workflow listings; null when it has none or the record cannot be read. */
   function summaryOf(record: WorkflowRecord | null): Record<string, unknown> | null {
     if (!record) return null;
     try {
@@ -69,12 +73,15 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view, summary }) 
     c.set('workflowId', record.workflowId);
     c.header('ETag', etag(record));
     c.header('Location', `/v1/workflows/${record.workflowId}`);
-    return c.json(view(record, principal), created.outcome === 'created' ? 201 : 200);
+    return respond(c, workflowViewSchema, view(record, principal), created.outcome === 'created' ? 201 : 200);
   });
 
   app.get('/', async (c) => {
     const principal = c.get('principal');
-    const query = readQuery(c, queueQuery);
+    const query = readQuery(c, workflowListQuery);
+    if (query.state === undefined)
+      return respond(c, workflowsPage, await workflowListPage(deps, principal.tenantId, query, summaryOf));
+    checkQueueFilters(query);
     const { definitionId, statePath } = requestedQueue(deps.resolveQueue, query.state, query.definition);
     const page = await store.listByState({
       tenantId: principal.tenantId,
@@ -86,7 +93,7 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view, summary }) 
     // One load per item of the page, all sent at once: they go out together on the one connection.
     const records = await Promise.all(page.items.map((item) => store.load(item.workflowId)));
     const now = clock();
-    return c.json({
+    return respond(c, workflowsPage, {
       definition: definitionId,
       state: statePath,
       items: page.items.map((item, i) => ({

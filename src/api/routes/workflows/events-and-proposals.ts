@@ -16,6 +16,8 @@ import { readJson } from '../../read-json.ts';
 import { eventBody, proposalBody } from '../../schemas.ts';
 import { proposalKind, toolsFor } from '../../tools.ts';
 import { etag, storedEventId, type WorkflowRouteGroup } from './kit.ts';
+import { respond } from '../../respond.ts';
+import { responseSchemas } from '../../responses.ts';
 
 export const eventsAndProposals: WorkflowRouteGroup = (app, { deps, loadOwned }) => {
   const { engine, store, clock } = deps;
@@ -26,7 +28,13 @@ export const eventsAndProposals: WorkflowRouteGroup = (app, { deps, loadOwned })
   function outcomeResponse(c: Context<ApiEnv>, workflowId: string, eventId: string, outcome: ApplyOutcome) {
     const settled = settledOrThrow(outcome, { notFound: `no workflow ${workflowId}`, otherTenantAsAbsent: true });
     c.header('ETag', etag(settled));
-    return c.json({ workflowId, eventId, outcome: 'accepted', state: settled.statePaths, version: settled.version });
+    return respond(c, responseSchemas.EventAccepted, {
+      workflowId,
+      eventId,
+      outcome: 'accepted',
+      state: settled.statePaths,
+      version: settled.version,
+    });
   }
 
   async function sendEvent(
@@ -87,7 +95,7 @@ export const eventsAndProposals: WorkflowRouteGroup = (app, { deps, loadOwned })
   app.get('/:id/tools', async (c) => {
     const principal = c.get('principal');
     const record = await loadOwned(c.req.param('id'), principal);
-    return c.json({
+    return respond(c, responseSchemas.Tools, {
       workflowId: record.workflowId,
       version: record.version,
       tools: toolsFor(engine.definitionOf(record), record, principal),

@@ -2,13 +2,13 @@
  * What the `/v1/workflows` routes share: reading a workflow the caller may see, its view, its
  * `ETag`, and the space a caller's event ids live in.
  */
-import type { Hono } from 'hono';
 import type { WorkflowRecord } from '../../../engine/decision.ts';
 import { actsAcrossTenants, type Principal } from '../../../engine/principal.ts';
 import { isWorkflowId } from '../../../engine/shards.ts';
 import { callerKey } from '../../caller-key.ts';
-import type { ApiDeps, ApiEnv } from '../../context.ts';
+import type { ApiDeps } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
+import type { DocumentedRoutes } from '../../route-kit.ts';
 import { ViewCache, type workflowView } from '../../views.ts';
 
 export const etag = (record: { version: number }) => `"${record.version}"`;
@@ -33,7 +33,7 @@ export interface WorkflowKit {
 }
 
 /** Routes of one concern, added to the `/v1/workflows` app. */
-export type WorkflowRouteGroup = (app: Hono<ApiEnv>, kit: WorkflowKit) => void;
+export type WorkflowRouteGroup = (app: DocumentedRoutes<'/v1/workflows'>, kit: WorkflowKit) => void;
 
 export function workflowKit(deps: ApiDeps): WorkflowKit {
   const { engine, store, clock } = deps;

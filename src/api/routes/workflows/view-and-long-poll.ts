@@ -11,6 +11,8 @@ import { ApiError } from '../../errors.ts';
 import { readQuery } from '../../read-json.ts';
 import { viewQuery } from '../../schemas.ts';
 import { active, etag, type WorkflowRouteGroup } from './kit.ts';
+import { respond } from '../../respond.ts';
+import { workflowViewSchema } from '../../responses.ts';
 
 export const viewAndLongPoll: WorkflowRouteGroup = (app, { deps, loadOwned, view }) => {
   const { store, clock } = deps;
@@ -42,7 +44,7 @@ export const viewAndLongPoll: WorkflowRouteGroup = (app, { deps, loadOwned, view
     }
     c.set('workflowId', record.workflowId);
     c.header('ETag', etag(record));
-    return c.json(view(record, principal));
+    return respond(c, workflowViewSchema, view(record, principal));
   });
 
   /** Waiting reads by caller, and in all (this process). */

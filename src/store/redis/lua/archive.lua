@@ -2,7 +2,7 @@
   archive.lua — fold a finished workflow's record, audit trail, event outcomes and artifacts into
   one compressed archive field, atomically, if nothing changed since they were read.
 
-  KEYS[1]  workflow hash   (field r = record JSON is replaced by z = the archive)
+  KEYS[1]  workflow hash   (field r = record JSON is replaced by z = the archive; its jobs' pointers go)
   KEYS[2]  events hash     (deleted; then holds only the `~archived` marker, and later refusals)
   KEYS[3]  audit stream    (deleted; later refusals start a new one)
   KEYS[4]  the shard's finished set
@@ -34,6 +34,10 @@ if version ~= ARGV[2] or rcall('XLEN', KEYS[3]) ~= tonumber(ARGV[3]) or rcall('H
 end
 rcall('HSET', KEYS[1], 'z', ARGV[5])
 rcall('HDEL', KEYS[1], 'r', 'u', 'w')
+-- The pointers to its jobs (transition.lua): a finished workflow waits on none.
+for _, field in ipairs(rcall('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, 2) == 'j:' then rcall('HDEL', KEYS[1], field) end
+end
 rcall('DEL', KEYS[2], KEYS[3], KEYS[5])
 for k = 6, #KEYS do rcall('DEL', KEYS[k]) end
 rcall('HSET', KEYS[2], '~archived', ARGV[6])

@@ -9,7 +9,8 @@
 
   ARGV[1]  now (ms since epoch)
   ARGV[2]  at most this many timers
-  ARGV[3]  wake-up channel, ARGV[4] shard number: "<shard>:j" is published when firings were queued
+  ARGV[3]  wake-up channel base, ARGV[4] shard number: "<shard>:j" is published on "<base>:j" when
+           firings were queued
 
   Returns  the number of timers moved.
 ]]
@@ -38,5 +39,5 @@ for k = 1, #due, 2 do
   rcall('ZREM', KEYS[1], member)
   rcall('HDEL', KEYS[2], member)
 end
-if moved > 0 and ARGV[3] then rcall('PUBLISH', ARGV[3], ARGV[4] .. ':j') end
+if moved > 0 and ARGV[3] then rcall('PUBLISH', ARGV[3] .. ':j', ARGV[4] .. ':j') end
 return moved

@@ -1,7 +1,9 @@
 --[[
   reindex-entry.lua — move one workflow out of a state index of an earlier layout (per tenant and
   state) into its definition's index, atomically, if the workflow has not changed since it was read
-  (`warden reindex`). All keys are in the workflow's shard on a cluster; a single node keeps its
+  (`warden reindex`). The same move backfills the workflow list: the old index is the list of the
+  status the workflow is not in, the new one the list of its status, the score its creation time,
+  and no count (ARGV[5] = ''). All keys are in the workflow's shard on a cluster; a single node keeps its
   indexes outside the shards, which one node does not mind.
 
   KEYS[1]  workflow hash      (field v = version)

@@ -2,7 +2,8 @@
   transition.lua — create a workflow or commit one transition, atomically, in one slot.
 
   KEYS[1]  workflow hash        (fields v = version, u = write id (ARGV, below), r = record JSON,
-                                t = tenant, p = state paths JSON, w = watched until: watch.lua)
+                                t = tenant, p = state paths JSON, w = watched until: watch.lua,
+                                j:<operation> = its latest job "<job id> <outbox id> <audit id>")
   KEYS[2]  events hash          (event id -> recorded outcome JSON)
   KEYS[3]  audit stream
   KEYS[4]  outbox stream
@@ -16,7 +17,11 @@
                         state path (per shard on a cluster): the queues
   KEYS[9+O .. 8+O+N]    state indexes to enter  (N = ARGV[13]); a finished workflow enters none
                         (N = 0) and enters the finished set instead
-  KEYS[9+O+N]           de-duplication key, when ARGV[14] is not '0' (create only)
+  KEYS[9+O+N .. 8+O+N+L] the workflow list (L = the next to last ARGV): one sorted set per tenant,
+                        definition and status (per shard on a cluster), scored by creation time.
+                        L = 1: the list to enter (a creation); L = 2: the list to leave, then the
+                        list to enter (the status changed); L = 0: neither (most commits)
+  KEYS[9+O+N+L]         de-duplication key, when ARGV[14] is not '0' (create only)
   last KEYS             the job's lease hash (fields t = token, u = expiry ms), when the lease
                         flag is 1 (commit only)
 
@@ -34,9 +39,10 @@
   ARGV[12] O, ARGV[13] N, ARGV[14] '0' without a de-duplication key, else the value to store under
            it: "<workflow id> <fingerprint of the creation request>" (values written before the
            fingerprint are a bare workflow id)
-  ARGV[15] wake-up channel, ARGV[16] shard number: "<shard>:j" is published when jobs are queued,
-           "<shard>:t:<due>" when timers are armed, "<shard>:jt:<due>" for both, where <due> is the
-           shard's earliest due time after this write (the timer service need not read it)
+  ARGV[15] wake-up channel base, ARGV[16] shard number: "<shard>:j" is published on "<base>:j" when
+           jobs are queued, "<shard>:t:<due>" on "<base>:t" when timers are armed, "<shard>:jt:<due>"
+           on "<base>:jt" for both, where <due> is the shard's earliest due time after this write
+           (the timer service need not read it)
   ARGV[17] J = number of outbox jobs, then J job JSONs
   then A = number of timers to arm, then A triples (member, due time, generation)
   then C = number of timers to cancel, then C members
@@ -50,6 +56,8 @@
   the write while the workflow is watched (field w not past the server's time: a reader waits on it)
   then O + N queue count fields (non-empty), one per state index to leave, then to enter, in the
   order of their KEYS: the field of KEYS[8] that counts that index
+  then L (0, 1 or 2: the workflow list keys above) and the workflow's creation time (ms since
+  epoch): the score of its workflow list entry
 
   Returns
     {1}                   written
@@ -110,6 +118,14 @@ local jobCount = count(ARGV[i])
 if not jobCount then return {-1, 'bad job count'} end
 local jobsFrom = i + 1
 i = i + 1 + jobCount
+-- Each job's operation, for the workflow's pointer to its latest job of that operation (below).
+local jobOperations = {}
+for j = 0, jobCount - 1 do
+  local ok, job = pcall(cjson.decode, ARGV[jobsFrom + j])
+  if ok and type(job) == 'table' and type(job.jobId) == 'string' and type(job.operation) == 'string' then
+    jobOperations[j] = {job.operation, job.jobId}
+  end
+end
 local armCount = count(ARGV[i])
 if not armCount then return {-1, 'bad arm count'} end
 local armFrom = i + 1
@@ -132,13 +148,18 @@ local ackGroup, ackEntry = ARGV[i], ARGV[i + 1]
 local writeId = ARGV[i + 2]
 local commitChannel = ARGV[i + 3]
 local fieldsFrom = i + 4
-if #ARGV ~= i + 3 + leaving + entering or not writeId or writeId == '' then
+if #ARGV ~= i + 5 + leaving + entering or not writeId or writeId == '' then
   return {-1, 'argument count does not match'}
 end
-for f = fieldsFrom, #ARGV do
+for f = fieldsFrom, fieldsFrom + leaving + entering - 1 do
   if ARGV[f] == '' then return {-1, 'empty queue count field'} end
 end
-if #KEYS ~= 8 + leaving + entering + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
+local listing = count(ARGV[#ARGV - 1])
+local createdAt = num(ARGV[#ARGV])
+if not listing or listing > 2 or not createdAt then return {-1, 'bad workflow list arguments'} end
+local listFrom = 9 + leaving + entering
+local dedupKey = listFrom + listing
+if #KEYS ~= 8 + leaving + entering + listing + (hasDedup and 1 or 0) + (hasLease and 1 or 0) then
   return {-1, 'key count does not match'}
 end
 
@@ -147,7 +168,7 @@ local seen = rcall('HGET', KEYS[2], eventId)
 if seen then return {2, seen} end
 
 if hasDedup then
-  local existing = rcall('GET', KEYS[9 + leaving + entering])
+  local existing = rcall('GET', KEYS[dedupKey])
   if existing then return {5, existing} end
 end
 
@@ -172,9 +193,12 @@ end
 -- Writes. Nothing below may fail.
 rcall('HSET', KEYS[1], 'v', version, 'u', writeId, 'r', ARGV[6], 't', ARGV[7], 'p', ARGV[8])
 rcall('HSET', KEYS[2], eventId, ARGV[10])
-rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
+local auditId = rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
 for j = 0, jobCount - 1 do
-  rcall('XADD', KEYS[4], '*', 'm', ARGV[jobsFrom + j])
+  local entryId = rcall('XADD', KEYS[4], '*', 'm', ARGV[jobsFrom + j])
+  -- The workflow's latest job of the operation: "<job id> <outbox entry id> <audit entry id>".
+  local job = jobOperations[j]
+  if job then rcall('HSET', KEYS[1], 'j:' .. job[1], job[2] .. ' ' .. entryId .. ' ' .. auditId) end
 end
 for c = 0, cancelCount - 1 do
   rcall('ZREM', KEYS[5], ARGV[cancelFrom + c])
@@ -205,20 +229,25 @@ for n = 1, entering do
   end
 end
 if entering == 0 then rcall('ZADD', KEYS[7], now, workflowId) end
+-- The workflow list: a creation enters its status's list, a change of status moves it; the entry
+-- keeps the creation time, so the list stays newest first by creation.
+if listing == 2 then rcall('ZREM', KEYS[listFrom], workflowId) end
+if listing > 0 then rcall('ZADD', KEYS[listFrom + listing - 1], 'NX', createdAt, workflowId) end
 
-if hasDedup then rcall('SET', KEYS[9 + leaving + entering], dedupValue) end
+if hasDedup then rcall('SET', KEYS[dedupKey], dedupValue) end
 -- The lease ends with its result (a repeat of the result gets the outcome recorded under its event id).
 if hasLease then rcall('DEL', leaseKey) end
 if ackGroup ~= '' then rcall('XACK', KEYS[4], ackGroup, ackEntry) end
 -- Wake the shard's idle workers (jobs queued: "j") and timer service (timers armed: "t", with the
 -- shard's earliest due time).
 if armCount > 0 or jobCount > 0 then
-  local message = ARGV[16] .. ':' .. (jobCount > 0 and 'j' or '') .. (armCount > 0 and 't' or '')
+  local kinds = (jobCount > 0 and 'j' or '') .. (armCount > 0 and 't' or '')
+  local message = ARGV[16] .. ':' .. kinds
   if armCount > 0 then
     local first = rcall('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
     if first[2] then message = message .. ':' .. first[2] end
   end
-  rcall('PUBLISH', ARGV[15], message)
+  rcall('PUBLISH', ARGV[15] .. ':' .. kinds, message)
 end
 -- Announced while watched (watch.lua), by the server's clock as watch.lua set it.
 if commitChannel ~= '' then
