@@ -42,7 +42,7 @@ export function incidentPaths(pageParameters: unknown[]) {
         operationId: 'listIncidents',
         summary: 'The dead letters of the caller’s tenant',
         description:
-          'Every job or timer of the tenant’s workflows that was given up, newest first, a page at a time (`next` is the cursor of the next page, null at the end); each names its workflow. Only the caller’s tenant’s are ever read.',
+          'Every job or timer of the tenant’s workflows that was given up, newest first, a page at a time (`next` is the cursor of the next page, null at the end: opaque, send it back as `cursor`; any other cursor is 400 `BAD_REQUEST` with `details.issues` naming `cursor`); each names its workflow. Only the caller’s tenant’s are ever read.',
         tags: ['workflows'],
         parameters: pageParameters,
         responses: { '200': ok('One page of incidents', incidentPageSchema), ...errorResponses(['BAD_REQUEST']) },

@@ -278,7 +278,8 @@ export interface WorkflowStore {
   deadLettersOf(workflowId: string, limit: number): Promise<DeadLetter[]>;
   /**
    * The entries of a tenant's workflows given up, newest first, a page at a time (`deadLetter`
-   * indexes them by tenant): each names its workflow in `entry.message`.
+   * indexes them by tenant): each names its workflow in `entry.message`. The cursor is the one
+   * format of `dead-letter-page.ts`, for every store.
    */
   tenantDeadLetters(tenantId: string, options: { cursor?: string | null; limit: number }): Promise<Page<DeadLetter>>;
   /**

@@ -219,6 +219,19 @@ describe('the jobs and incidents of a workflow', () => {
     expect((await world.request('GET', '/v1/incidents?limit=0', clerkOfT2)).status).toBe(400);
   });
 
+  it('refuses a cursor it did not give out with 400, as the workflow list does', async () => {
+    const raw = Buffer.from('not-a-cursor', 'utf8').toString('base64url');
+    for (const cursor of ['garbage', raw, '1700000000000:0 1700000000000-1']) {
+      const answer = await world.request<{ error: { code: string; details: { issues: { path: string }[] } } }>(
+        'GET',
+        `/v1/incidents?cursor=${encodeURIComponent(cursor)}`,
+        clerkOfT2,
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'BAD_REQUEST', details: { issues: [{ path: 'cursor' }] } });
+    }
+  });
+
   it('is 404 for another tenant, exactly as for a workflow that does not exist', async () => {
     const id = await create('stamp', 'private-1');
     const foreign = await report(id, clerkOfT2);

@@ -2,6 +2,7 @@
  * The memory store's dead letters: per shard as given up, with what the Redis store keeps beside
  * them — the last few per workflow, and an index per tenant read newest first a page at a time.
  */
+import { deadLetterCursor, parseDeadLetterCursor } from '../../engine/dead-letter-page.ts';
 import { deadLettersKept, type DeadLetter, type OutboxEntry, type Page } from '../../engine/store-port.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -35,13 +36,25 @@ export class MemoryDeadLetters {
     return clone(kept.reverse().slice(0, Math.max(0, limit)));
   }
 
-  /** The tenant's, newest first; the cursor is the id of the last one returned. */
+  /**
+   * The tenant's, newest first, with the cursor every store uses (`dead-letter-page.ts`); ties in
+   * one millisecond in the order given up (the id's sequence), as a stream's ids are.
+   */
   ofTenant(tenantId: string, options: { cursor?: string | null; limit: number }): Page<DeadLetter> {
-    const all = [...(this.byTenant.get(tenantId) ?? [])].reverse();
-    const from = options.cursor ? all.findIndex((letter) => letter.id === options.cursor) + 1 : 0;
-    const rest = all.slice(from);
+    const position = options.cursor ? parseDeadLetterCursor(options.cursor) : null;
+    const seqOf = (id: string) => Number(id.split('-')[1]);
+    const from = position && { at: position.at, seq: seqOf(position.member) };
+    const rest = [...(this.byTenant.get(tenantId) ?? [])]
+      .filter((letter) => !from || letter.at < from.at || (letter.at === from.at && seqOf(letter.id) < from.seq))
+      .sort((a, b) => b.at - a.at || seqOf(b.id) - seqOf(a.id));
     const page = rest.slice(0, options.limit);
     const last = page.at(-1);
-    return { items: clone(page), next: rest.length > options.limit && last ? last.id : null };
+    return {
+      items: clone(page),
+      next:
+        rest.length > options.limit && last
+          ? deadLetterCursor({ at: last.at, member: `${last.entry.shard} ${last.id}` })
+          : null,
+    };
   }
 }

@@ -6,6 +6,13 @@
  * both with the dead letter). No scan of a stream or of the keyspace.
  */
 import type { Cluster, Redis } from 'ioredis';
+import {
+  comesAfterDeadLetter,
+  deadLetterCursor,
+  deadLetterOrder,
+  parseDeadLetterCursor,
+  type DeadLetterPosition,
+} from '../../engine/dead-letter-page.ts';
 import { shardOf } from '../../engine/shards.ts';
 import type { DeadLetter, OutboxEntry, Page, StoredJob } from '../../engine/store-port.ts';
 import { decodeAudit } from './audit-codec.ts';
@@ -57,8 +64,8 @@ export async function deadLettersOf(client: Client, keys: Keys, workflowId: stri
 }
 
 /**
- * A page of a tenant's dead letters, newest first. Cursor: `<ms>:<member>` of the last one
- * returned. One index on a single node, one per shard on a cluster (merged).
+ * A page of a tenant's dead letters, newest first (`dead-letter-page.ts`: its order and cursor).
+ * One index on a single node, one per shard on a cluster (merged).
  */
 export async function tenantDeadLetters(
   client: Client,
@@ -67,16 +74,13 @@ export async function tenantDeadLetters(
   tenantId: string,
   options: { cursor?: string | null; limit: number },
 ): Promise<Page<DeadLetter>> {
-  const cut = options.cursor ? options.cursor.indexOf(':') : -1;
-  const before = cut > 0 ? Number(options.cursor?.slice(0, cut)) : Infinity;
-  const beforeMember = cut > 0 ? (options.cursor?.slice(cut + 1) ?? '') : '';
-  const bounded = Number.isFinite(before);
+  const position = options.cursor ? parseDeadLetterCursor(options.cursor) : null;
   const indexes = keys.space.cluster ? shards : 1;
   const key = (shard: number) => keys.tenantDeadLetters(shard, tenantId);
   const reads = Array.from({ length: indexes }, (_, shard) =>
     client.zrevrangebyscore(
       key(shard),
-      bounded ? `(${before}` : '+inf',
+      position ? `(${position.at}` : '+inf',
       '-inf',
       'WITHSCORES',
       'LIMIT',
@@ -85,17 +89,19 @@ export async function tenantDeadLetters(
     ),
   );
   // What was given up in the cursor's very millisecond, read whole, so a page boundary loses nothing.
-  if (bounded)
+  if (position)
     reads.push(
-      ...Array.from({ length: indexes }, (_, shard) => client.zrangebyscore(key(shard), before, before, 'WITHSCORES')),
+      ...Array.from({ length: indexes }, (_, shard) =>
+        client.zrangebyscore(key(shard), position.at, position.at, 'WITHSCORES'),
+      ),
     );
-  const hits: { member: string; at: number }[] = [];
+  const hits: DeadLetterPosition[] = [];
   for (const reply of await Promise.all(reads)) {
     for (let i = 0; i + 1 < reply.length; i += 2) hits.push({ member: reply[i] ?? '', at: Number(reply[i + 1]) });
   }
   const ordered = [...new Map(hits.map((hit) => [hit.member, hit])).values()]
-    .filter((hit) => !bounded || hit.at < before || (hit.at === before && hit.member < beforeMember))
-    .sort((a, b) => b.at - a.at || (a.member < b.member ? 1 : -1));
+    .filter((hit) => comesAfterDeadLetter(hit, position))
+    .sort(deadLetterOrder);
   const page = ordered.slice(0, options.limit);
   const items = await readDeadLetters(
     client,
@@ -106,7 +112,7 @@ export async function tenantDeadLetters(
     }),
   );
   const last = page.at(-1);
-  return { items, next: ordered.length > options.limit && last ? `${last.at}:${last.member}` : null };
+  return { items, next: ordered.length > options.limit && last ? deadLetterCursor(last) : null };
 }
 
 /** The jobs of a workflow the store keeps pointers to (its latest per operation), asked by id. */

@@ -359,7 +359,7 @@ export interface paths {
     };
     /**
      * The dead letters of the caller’s tenant
-     * @description Every job or timer of the tenant’s workflows that was given up, newest first, a page at a time (`next` is the cursor of the next page, null at the end); each names its workflow. Only the caller’s tenant’s are ever read.
+     * @description Every job or timer of the tenant’s workflows that was given up, newest first, a page at a time (`next` is the cursor of the next page, null at the end: opaque, send it back as `cursor`; any other cursor is 400 `BAD_REQUEST` with `details.issues` naming `cursor`); each names its workflow. Only the caller’s tenant’s are ever read.
      */
     get: operations['listIncidents'];
     put?: never;
