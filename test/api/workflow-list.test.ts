@@ -3,7 +3,7 @@
  * by definition and status, a page at a time with an opaque cursor, or the one workflow of `id`;
  * another tenant's workflow never appears, even by id. With `state` it is the queue, as before.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiWorld, refundRequest, type ApiWorld } from './support.ts';
 
 let w: ApiWorld;
@@ -106,6 +106,22 @@ describe('GET /v1/workflows without state: the tenant’s workflow list', () => 
     expect(await everything('status=active', 2)).toEqual([...ours].reverse().filter((id) => id !== cancelled));
     expect(await everything('definition=support', 3)).toEqual([...ours].reverse());
     expect(await everything('definition=agent-task', 3)).toEqual([]);
+  });
+
+  it('serves only what matches the filters, even when the store’s index drifted from its records', async () => {
+    // As an older process finishing a workflow during a rolling upgrade may leave it in the `active` index.
+    const listed = (id: string) => ({ items: [{ workflowId: id, createdAt: Date.now() }], next: null });
+    const drift = vi.spyOn(w.deps.store, 'listWorkflows');
+    try {
+      drift.mockResolvedValueOnce(listed(cancelled));
+      expect(await list('?status=active')).toEqual({ items: [], next: null });
+      drift.mockResolvedValueOnce(listed(ours[2]!));
+      expect(await list('?definition=agent-task')).toEqual({ items: [], next: null });
+      drift.mockResolvedValueOnce(listed(ours[2]!));
+      expect((await list('?status=active&definition=support')).items.map((i) => i.workflowId)).toEqual([ours[2]]);
+    } finally {
+      drift.mockRestore();
+    }
   });
 
   it('finds one workflow by id, only in the caller’s tenant and only when it matches the filters', async () => {

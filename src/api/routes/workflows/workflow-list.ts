@@ -73,8 +73,11 @@ export async function workflowListPage(
   }
   const items: WorkflowListEntry[] = [];
   for (const record of records) {
-    // A record gone since it was listed, or of another tenant (never written so), is left out.
+    // A record gone since it was listed, or of another tenant (never written so), is left out; so is
+    // one the index holds where the record no longer is (a status or definition the filters do not
+    // take: say an older process finished it during a rolling upgrade and left it in `active`).
     if (!record || record.tenantId !== tenantId) continue;
+    if (!definitionIds.includes(record.definitionId) || !statuses.includes(record.status)) continue;
     items.push({
       workflowId: record.workflowId,
       definition: `${record.definitionId}@${record.definitionVersion}`,
