@@ -78,7 +78,7 @@ export const workflowListQuery = z.strictObject({
     .max(80)
     .optional()
     .describe(
-      'A workflow id: the list holds that one workflow when the caller’s tenant has it (and it matches the other filters), else nothing',
+      'A workflow id: the list holds that one workflow when the caller’s tenant has it (and it matches the other filters), else nothing. Not with `cursor` (400): it is a page of one',
     ),
   cursor: z.string().max(200).optional().describe('The `next` of the page before'),
   limit: z.coerce.number().int().min(1).max(200).default(50),

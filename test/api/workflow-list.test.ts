@@ -149,6 +149,14 @@ describe('GET /v1/workflows without state: the tenant’s workflow list', () => 
       status: 400,
       details: { issues: [{ path: 'cursor' }] },
     });
+    // `id` names one workflow, a page of one: no cursor goes with it.
+    const page = (await list('?limit=1')).next ?? '';
+    expect(await errorOf(`?id=${ours[2]}&cursor=${encodeURIComponent(page)}`)).toMatchObject({
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('without `cursor`'),
+      details: { issues: [{ path: 'cursor' }] },
+    });
     expect(await errorOf('?sort=oldest')).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     // A queue holds running workflows of one state: no id, no finished ones.
     expect(await errorOf('?state=awaitingApproval&status=done')).toMatchObject({

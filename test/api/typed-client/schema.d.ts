@@ -3661,7 +3661,7 @@ export interface operations {
         definition?: string;
         /** @description Only workflows running (`active`) or finished (`done`); a queue holds running ones only */
         status?: 'active' | 'done';
-        /** @description A workflow id: the list holds that one workflow when the caller’s tenant has it (and it matches the other filters), else nothing */
+        /** @description A workflow id: the list holds that one workflow when the caller’s tenant has it (and it matches the other filters), else nothing. Not with `cursor` (400): it is a page of one */
         id?: string;
         /** @description The `next` of the page before */
         cursor?: string;

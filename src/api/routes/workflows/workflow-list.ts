@@ -51,6 +51,9 @@ export async function workflowListPage(
   }
   const definitionIds = query.definition === undefined ? known : [query.definition];
   const statuses = query.status === undefined ? [...workflowStatuses] : [query.status];
+  if (query.id !== undefined && query.cursor !== undefined) {
+    throw issue('cursor', 'send `id` without `cursor`: it names one workflow, a page of one with no next page');
+  }
   const cursor = storeCursor(query.cursor);
 
   let page: Page<WorkflowListItem>;
@@ -60,7 +63,6 @@ export async function workflowListPage(
     const record = isWorkflowId(query.id) ? await deps.store.load(query.id) : null;
     const matches =
       record !== null &&
-      cursor === null &&
       record.tenantId === tenantId &&
       definitionIds.includes(record.definitionId) &&
       statuses.includes(record.status);
