@@ -208,7 +208,11 @@ export function createSystem(config: Config, options: SystemOptions): System {
     if (!client) return () => Promise.resolve();
     // Pub/sub needs a connection of its own.
     const subscriber = 'nodes' in client ? client.duplicate() : client.duplicate();
-    const wanted = channels.wakeChannels(roles);
+    // For one release, the bare channel as well: during a rolling upgrade the previous version's
+    // processes still publish there (`<shard>:<kinds>[:<due>]`, the kinds in the message, handled as
+    // any other). To drop once no process of that version can be running (docs/operations.md).
+    const kinded = channels.wakeChannels(roles);
+    const wanted = kinded.length > 0 ? [...kinded, channels.wakeChannel] : kinded;
     subscriber.on('message', (_channel: string, message: string) => {
       onWake(message);
     });

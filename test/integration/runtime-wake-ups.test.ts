@@ -11,7 +11,9 @@ import { support } from '../../machines/support/index.ts';
 import { workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
+import { shardOf } from '../../src/engine/shards.ts';
 import { createKeys } from '../../src/store/redis/keys.ts';
+import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { createSystem, rescanOnReconnect, type System } from '../../src/system.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
@@ -84,6 +86,42 @@ describe('the wake-up subscription of a runtime with worker and timer roles', ()
     } finally {
       await runtime.stop();
       await system.close();
+      await deletePrefix(redis, prefix);
+    }
+  });
+
+  it('hears the bare channel the previous version publishes on, for one release (a rolling upgrade)', async () => {
+    const prefix = freshPrefix('wake-bare');
+    const base = createKeys({ prefix, shards: 4 }).wakeChannel;
+    const system = systemWith({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
+    // The previous version's process: commits as this one, but tells of them on the bare channel only.
+    const previous = systemWith({ REDIS_URL: redisUrl, WARDEN_PREFIX: prefix });
+    const store = previous.store;
+    if (!(store instanceof RedisStore)) throw new Error('expected the Redis store');
+    Object.defineProperty(store, 'keys', { value: { ...store.keys, wakeChannel: `${prefix}:unheard` } });
+    const runtime = system.runtime(new Set(['worker']));
+    try {
+      await runtime.start();
+      await new Promise((resolve) => setTimeout(resolve, 200)); // its first read done: it sleeps 30 s
+      const created = await previous.engine.createWorkflow({
+        definitionId: support.id,
+        body: support.demo.input(Date.now()),
+        principal: support.demo.creator,
+      });
+      if (created.outcome !== 'created') throw new Error(`creation refused: ${created.outcome}`);
+      const id = created.record.workflowId;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await system.store.load(id))?.version).toBe(created.record.version); // not woken: not run
+      await redis.publish(base, `${shardOf(id)}:jt`);
+      const until = Date.now() + 10_000;
+      while ((await system.store.load(id))?.version === created.record.version && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await system.store.load(id))?.version).toBeGreaterThan(created.record.version);
+    } finally {
+      await runtime.stop();
+      await system.close();
+      await previous.close();
       await deletePrefix(redis, prefix);
     }
   });
