@@ -87,6 +87,8 @@ export interface ApiDeps {
 export interface ApiEnv {
   Variables: {
     principal: Principal;
+    /** When the stream ticket that authenticated the request expires (ms); undefined for a token. */
+    ticketExpiresAt: number | undefined;
     requestId: string;
     workflowId: string;
     /** Set by a request that waits for something (a long poll, a claim with `waitMs`): timed apart. */

@@ -28,8 +28,11 @@ import { responseSchemas } from './responses.ts';
 const streamPath = /^\/v1\/workflows\/([^/]+)\/stream$/;
 
 export function createApp(deps: ApiDeps) {
-  /** The caller: its bearer token, or on a stream without one, its ticket for that stream. */
-  function authenticated(request: {
+  /**
+   * The caller: its bearer token, or on a stream without one, its ticket for that stream (with
+   * when the ticket expires: the stream ends then).
+   */
+  async function authenticated(request: {
     header(name: string): string | undefined;
     query(name: string): string | undefined;
     path: string;
@@ -40,10 +43,8 @@ export function createApp(deps: ApiDeps) {
     const ticket = header === undefined && reading ? request.query('ticket') : undefined;
     // A workflow id is `[A-Za-z0-9_-]`: the segment is compared as sent, never decoded.
     const stream = ticket === undefined ? null : streamPath.exec(request.path);
-    if (ticket !== undefined && stream?.[1] && deps.auth.tickets) {
-      return Promise.resolve(deps.auth.tickets.redeem(ticket, stream[1]));
-    }
-    return deps.auth.authenticate(header);
+    if (ticket !== undefined && stream?.[1] && deps.auth.tickets) return deps.auth.tickets.redeem(ticket, stream[1]);
+    return { principal: await deps.auth.authenticate(header), expiresAt: undefined };
   }
 
   const app = new Hono<ApiEnv>();
@@ -103,8 +104,9 @@ export function createApp(deps: ApiDeps) {
     return streamedBodyLimit(c as Context<ApiEnv, string>, next);
   });
   app.use('/v1/*', async (c, next) => {
-    const principal = await authenticated(c.req);
+    const { principal, expiresAt } = await authenticated(c.req);
     c.set('principal', principal);
+    c.set('ticketExpiresAt', expiresAt);
     const wait = limiter.take(callerKey(principal.tenantId, principal.id));
     if (wait > 0) {
       throw new ApiError(

@@ -323,11 +323,11 @@ export const jobResponseSchemas = {
 export const streamTicket = z
   .strictObject({
     ticket: z.string().describe('Send as `?ticket=` on the stream'),
-    expiresAt: isoTime.describe('When it stops opening the stream'),
+    expiresAt: isoTime.describe('When it stops opening the stream, and a stream it opened ends'),
     streamUrl: z.string().describe('The stream’s path with the ticket: `new EventSource(streamUrl)`'),
   })
   .describe(
-    'A ticket to one workflow’s stream, for a browser’s `EventSource` (which cannot send `Authorization`): it opens only that stream, for a minute, and is refused anywhere else.',
+    'A ticket to one workflow’s stream, for a browser’s `EventSource` (which cannot send `Authorization`): it opens only that stream until the earlier of a minute and the expiry of the token it was traded for (a stream it opened ends then: the browser reconnects, and asks for a new ticket once that is refused), and is refused anywhere else.',
   );
 
 // ---------------------------------------------------------------------------------------------

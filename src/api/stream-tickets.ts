@@ -3,7 +3,9 @@
  * trades its token for a ticket to one workflow's stream (`POST /v1/workflows/:id/stream-tickets`)
  * and opens `GET /v1/workflows/:id/stream?ticket=…`. A ticket names its workflow and its caller,
  * opens only that stream, and expires after a minute, or with the token it was traded for if that
- * comes first (a reconnect within it reuses it; after it, the page asks for another). It is no bearer token: signed with a key derived from the API's secret for
+ * comes first (a reconnect within it reuses it; after it, the page asks for another). A stream it
+ * opened ends when it expires, so nothing is read past the ticket's (and the token's) expiry.
+ * It is no bearer token: signed with a key derived from the API's secret for
  * this one use, so it is refused everywhere else, and the long-lived token never appears in a URL.
  * With a JWKS and no secret, the key is the process's own: tickets are then good only on the API
  * process that issued them (set `WARDEN_JWT_SECRET` to share them across processes).
@@ -21,8 +23,11 @@ export interface StreamTicket {
 
 export interface StreamTickets {
   issue(principal: Principal, workflowId: string): StreamTicket;
-  /** The principal a ticket for `workflowId` names; 401 for anything else. */
-  redeem(ticket: string, workflowId: string): Principal;
+  /**
+   * The principal a ticket for `workflowId` names, and when the ticket expires (a stream it opened
+   * ends then); 401 for anything else.
+   */
+  redeem(ticket: string, workflowId: string): { principal: Principal; expiresAt: number };
 }
 
 /**
@@ -85,7 +90,8 @@ export function createStreamTickets(
       if (clock() >= exp) throw refused('the stream ticket has expired: ask for another');
       if (wf !== workflowId) throw refused("the stream ticket is for another workflow's stream");
       // A stream reads: roles beyond reading across tenants, and claims, are not carried.
-      return { id: sub, tenantId: tenant, roles: across ? [workerRole] : [], kind, claims: {} };
+      const principal: Principal = { id: sub, tenantId: tenant, roles: across ? [workerRole] : [], kind, claims: {} };
+      return { principal, expiresAt: exp };
     },
   };
 }

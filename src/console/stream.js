@@ -1,9 +1,10 @@
 // Following a workflow live: the browser's own EventSource on `GET /v1/workflows/{id}/stream`. An
 // EventSource cannot send the Bearer token, so the console trades it for a ticket to this one
-// stream (`POST /v1/workflows/{id}/stream-tickets`, valid a minute) and opens the `streamUrl` it
-// answers. EventSource parses the stream (CRLF, multi-line data, comments) and reconnects by itself
-// with `Last-Event-ID` while its ticket holds; once a reconnect is refused (the ticket expired) the
-// console asks for a new ticket and reopens with `?lastEventId=` where it left off.
+// stream (`POST /v1/workflows/{id}/stream-tickets`, valid a minute at most, and the stream ends
+// when it expires) and opens the `streamUrl` it answers. EventSource parses the stream (CRLF,
+// multi-line data, comments) and reconnects by itself with `Last-Event-ID` while its ticket holds;
+// once a reconnect is refused (the ticket expired) the console asks for a new ticket and reopens
+// with `?lastEventId=` where it left off.
 import { api, ApiProblem } from './api.js';
 import { show } from './dom.js';
 

@@ -10,7 +10,7 @@ import { responseSchemas } from '../../src/api/responses.ts';
 import { definitionSide, diffCharts, diffSummary } from '../../src/definitions/chart-diff.ts';
 import { createAuthenticator, mintToken } from '../../src/api/auth.ts';
 import { createStreamTickets } from '../../src/api/stream-tickets.ts';
-import { apiWorld, approvalBody, refundRequest, type ApiWorld } from './support.ts';
+import { apiWorld, approvalBody, refundRequest, secret, type ApiWorld } from './support.ts';
 
 let w: ApiWorld;
 beforeAll(async () => {
@@ -474,24 +474,61 @@ describe('audit, queues, stream', () => {
     const tickets = createStreamTickets('a-secret', { ttlMs: 60_000, clock: () => now });
     const principal = { id: 'a', tenantId: 't', roles: ['r'], kind: 'user' as const, claims: {} };
     const { ticket } = tickets.issue(principal, 'wf-1');
-    expect(tickets.redeem(ticket, 'wf-1')).toMatchObject({ id: 'a', tenantId: 't', roles: [] });
+    expect(tickets.redeem(ticket, 'wf-1')).toEqual({
+      principal: expect.objectContaining({ id: 'a', tenantId: 't', roles: [] }),
+      expiresAt: 61_000,
+    });
     now += 60_000;
     expect(() => tickets.redeem(ticket, 'wf-1')).toThrow(/expired/);
     // A ticket carries only what a stream needs: short however many roles the token held.
     const busy = { ...principal, roles: Array.from({ length: 50 }, (_, i) => `role-${i}-${'x'.repeat(90)}`) };
     const short = tickets.issue(busy, 'wf-1').ticket;
     expect(short.length).toBeLessThan(300);
-    expect(tickets.redeem(short, 'wf-1')).toMatchObject({ id: 'a', roles: [] });
+    expect(tickets.redeem(short, 'wf-1').principal).toMatchObject({ id: 'a', roles: [] });
     const worker = { id: 'w', tenantId: 'system', roles: ['worker'], kind: 'service' as const, claims: {} };
-    expect(tickets.redeem(tickets.issue(worker, 'wf-1').ticket, 'wf-1').roles).toEqual(['worker']);
+    expect(tickets.redeem(tickets.issue(worker, 'wf-1').ticket, 'wf-1').principal.roles).toEqual(['worker']);
     // Another server's secret signs other tickets.
     const forged = createStreamTickets('another-secret').issue(principal, 'wf-1').ticket;
     expect(() => createStreamTickets('a-secret').redeem(forged, 'wf-1')).toThrow(/invalid/);
     // Beside a JWKS, API processes that share WARDEN_JWT_SECRET accept each other's tickets.
     const jwks = (ticketSecret: string) => createAuthenticator({ jwksUrl: 'http://127.0.0.1:9/jwks', ticketSecret });
     const issued = jwks('shared').tickets!.issue(principal, 'wf-1').ticket;
-    expect(jwks('shared').tickets!.redeem(issued, 'wf-1')).toMatchObject({ id: 'a' });
+    expect(jwks('shared').tickets!.redeem(issued, 'wf-1').principal).toMatchObject({ id: 'a' });
     expect(() => jwks('other').tickets!.redeem(issued, 'wf-1')).toThrow(/invalid/);
+  });
+
+  it('ends a stream opened with a ticket when the ticket expires, however long streams may run', async () => {
+    const base = createAuthenticator({ secret });
+    const shortTickets = createStreamTickets(secret, { ttlMs: 600 });
+    const open = await apiWorld({
+      auth: { authenticate: (header) => base.authenticate(header), tickets: shortTickets },
+    });
+    try {
+      expect(open.deps.streamMaxMs).toBeGreaterThan(60_000);
+      const view = await open.json<View>(
+        await open.call('POST', '/v1/workflows', { token: open.tokens.agent, body: refundRequest }),
+      );
+      const issued = await open.call('POST', `/v1/workflows/${view.workflowId}/stream-tickets`, {
+        token: open.tokens.agent,
+      });
+      const { streamUrl, expiresAt } = await open.json<{ streamUrl: string; expiresAt: string }>(issued);
+      const stream = await open.call('GET', streamUrl);
+      expect(stream.status).toBe(200);
+      const ended = await Promise.race([
+        stream.text().then(() => Date.now()),
+        new Promise<null>((resolve) => {
+          setTimeout(() => {
+            resolve(null);
+          }, 5_000);
+        }),
+      ]);
+      expect(ended).not.toBeNull();
+      expect(ended).toBeGreaterThanOrEqual(Date.parse(expiresAt));
+      // The EventSource's reconnect with the same ticket is refused: the console asks for another.
+      expect((await open.call('GET', streamUrl)).status).toBe(401);
+    } finally {
+      await open.stop();
+    }
   });
 
   it('never lets a stream ticket outlive the token it was traded for', async () => {

@@ -132,7 +132,9 @@ export function workflowStream(
       throw new ApiError('RATE_LIMITED', `at most ${deps.maxStreamsPerPrincipal} open streams per caller`);
     }
     openStreams.set(who, open + 1);
-    const closeAt = clock() + deps.streamMaxMs;
+    // A stream opened with a ticket ends when the ticket expires (never past its token's expiry): the
+    // EventSource reconnects, and the page asks for a new ticket once that is refused.
+    const closeAt = Math.min(clock() + deps.streamMaxMs, c.get('ticketExpiresAt') ?? Infinity);
     return streamSSE(c, async (stream) => {
       // Ends a wait on the commit watch when the client goes away (its place is freed at once).
       const gone = new AbortController();

@@ -3027,13 +3027,13 @@ export interface components {
     };
     /** @description With `state`: one page of that queue; without: one page of the tenant’s workflow list */
     WorkflowsPage: components['schemas']['QueuePage'] | components['schemas']['WorkflowListPage'];
-    /** @description A ticket to one workflow’s stream, for a browser’s `EventSource` (which cannot send `Authorization`): it opens only that stream, for a minute, and is refused anywhere else. */
+    /** @description A ticket to one workflow’s stream, for a browser’s `EventSource` (which cannot send `Authorization`): it opens only that stream until the earlier of a minute and the expiry of the token it was traded for (a stream it opened ends then: the browser reconnects, and asks for a new ticket once that is refused), and is refused anywhere else. */
     StreamTicket: {
       /** @description Send as `?ticket=` on the stream */
       ticket: string;
       /**
        * Format: date-time
-       * @description When it stops opening the stream
+       * @description When it stops opening the stream, and a stream it opened ends
        */
       expiresAt: string;
       /** @description The stream’s path with the ticket: `new EventSource(streamUrl)` */
