@@ -167,7 +167,9 @@ describe.each(kinds)('jobs and dead letters on the %s store', (kind) => {
     });
     if (!(world.store instanceof RedisStore)) return; // the memory store archives nothing
     const client = kind === 'redis' ? redis : clusterClient;
-    expect(await client.hexists(world.store.keys.workflow(id), 'j:classify')).toBe(1);
+    // The pointer: "<job id> <outbox entry id> <audit entry id>".
+    const pointer = (await client.hget(world.store.keys.workflow(id), 'j:classify')) ?? '';
+    expect(pointer.split(' ')).toEqual([jobId, expect.stringMatching(/^\d+-\d+$/), expect.stringMatching(/^\d+-\d+$/)]);
     expect(await world.store.archiveFinished([shard], world.clock.now + 1, 10)).toBe(1);
     expect(await client.hexists(world.store.keys.workflow(id), 'j:classify')).toBe(0);
     expect(await world.store.jobsOf(id, [jobId])).toEqual([]);

@@ -246,7 +246,11 @@ export class RedisStore implements WorkflowStore {
       k.wakeChannel,
       shard,
       request.jobs.length,
-      ...request.jobs.map((job) => JSON.stringify(job)),
+      // Each job with its operation and id, for the workflow's pointer to it (no JSON decoded in the script).
+      ...request.jobs.flatMap((job) => [
+        JSON.stringify(job),
+        ...(job.kind === 'job' ? [job.operation, job.jobId] : ['', '']),
+      ]),
       request.timersToArm.length,
       ...request.timersToArm.flatMap((t) => [timerMember(id, t.id), t.dueAt, t.generation]),
       cancel.length,

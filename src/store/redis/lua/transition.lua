@@ -43,7 +43,9 @@
            jobs are queued, "<shard>:t:<due>" on "<base>:t" when timers are armed, "<shard>:jt:<due>"
            on "<base>:jt" for both, where <due> is the shard's earliest due time after this write
            (the timer service need not read it)
-  ARGV[17] J = number of outbox jobs, then J job JSONs
+  ARGV[17] J = number of outbox jobs, then J triples (job JSON, operation, job id): a job's
+           operation and id name the workflow's pointer to its latest job of that operation
+           (field j:<operation>); both are empty for an entry that is no job (a timer's firing)
   then A = number of timers to arm, then A triples (member, due time, generation)
   then C = number of timers to cancel, then C members
   then the lease flag (0 | 1), then, when 1, the lease token: written only while that token holds
@@ -117,15 +119,7 @@ local i = 17
 local jobCount = count(ARGV[i])
 if not jobCount then return {-1, 'bad job count'} end
 local jobsFrom = i + 1
-i = i + 1 + jobCount
--- Each job's operation, for the workflow's pointer to its latest job of that operation (below).
-local jobOperations = {}
-for j = 0, jobCount - 1 do
-  local ok, job = pcall(cjson.decode, ARGV[jobsFrom + j])
-  if ok and type(job) == 'table' and type(job.jobId) == 'string' and type(job.operation) == 'string' then
-    jobOperations[j] = {job.operation, job.jobId}
-  end
-end
+i = i + 1 + jobCount * 3
 local armCount = count(ARGV[i])
 if not armCount then return {-1, 'bad arm count'} end
 local armFrom = i + 1
@@ -195,10 +189,13 @@ rcall('HSET', KEYS[1], 'v', version, 'u', writeId, 'r', ARGV[6], 't', ARGV[7], '
 rcall('HSET', KEYS[2], eventId, ARGV[10])
 local auditId = rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
 for j = 0, jobCount - 1 do
-  local entryId = rcall('XADD', KEYS[4], '*', 'm', ARGV[jobsFrom + j])
+  local at = jobsFrom + j * 3
+  local entryId = rcall('XADD', KEYS[4], '*', 'm', ARGV[at])
   -- The workflow's latest job of the operation: "<job id> <outbox entry id> <audit entry id>".
-  local job = jobOperations[j]
-  if job then rcall('HSET', KEYS[1], 'j:' .. job[1], job[2] .. ' ' .. entryId .. ' ' .. auditId) end
+  local operation, jobId = ARGV[at + 1], ARGV[at + 2]
+  if operation ~= '' and jobId ~= '' then
+    rcall('HSET', KEYS[1], 'j:' .. operation, jobId .. ' ' .. entryId .. ' ' .. auditId)
+  end
 end
 for c = 0, cancelCount - 1 do
   rcall('ZREM', KEYS[5], ARGV[cancelFrom + c])
