@@ -102,7 +102,7 @@ describe('the wake-up subscription of a runtime with worker and timer roles', ()
     const runtime = system.runtime(new Set(['worker']));
     try {
       await runtime.start();
-      await new Promise((resolve) => setTimeout(resolve, 200)); // its first read done: it sleeps 30 s
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // its first read done: it sleeps 30 s
       const created = await previous.engine.createWorkflow({
         definitionId: support.id,
         body: support.demo.input(Date.now()),
