@@ -3,14 +3,12 @@
  * file (which is what proves that every script touches one slot).
  */
 import { applyAs } from '../support/job-results.ts';
-import type { Cluster, Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxMessage } from '../../src/engine/store-port.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { shardOf } from '../../src/engine/shards.ts';
-import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
+import { storeBackends } from '../support/store-backends.ts';
 import { principals } from '../support/principals.ts';
-import { connectTestRedis } from '../support/redis.ts';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import { withWorkflows } from '../platform/registered.ts';
 import { tinyWorkflow } from '../platform/tiny-workflow.ts';
@@ -25,21 +23,7 @@ import {
 } from '../support/world.ts';
 import { jobsInFlight } from '../support/payloads.ts';
 
-let redis: Redis;
-let cluster: TestCluster;
-let clusterClient: Cluster;
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-  cluster = await startCluster();
-  clusterClient = connectCluster(cluster);
-}, 30_000);
-
-afterAll(async () => {
-  await clusterClient.quit();
-  await cluster.stop();
-  await redis.quit();
-});
+const backends = storeBackends();
 
 const kinds: StoreKind[] = ['memory', 'redis', 'cluster'];
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
@@ -62,7 +46,7 @@ const classified = (context: Parameters<typeof jobsInFlight>[0]) => ({
 describe.each(kinds)('the %s store', (kind) => {
   let world: World;
 
-  const redisClient = () => (kind === 'redis' ? redis : clusterClient);
+  const redisClient = () => backends.clientOf(kind);
   const fresh = () => {
     world = kind === 'memory' ? memoryWorld() : redisWorld(redisClient());
     return world;
@@ -150,7 +134,7 @@ describe.each(kinds)('the %s store', (kind) => {
     const first = await createSupport(world, { dedupKey: 'ticket-79' });
     if (world.store instanceof RedisStore) {
       // The form older versions wrote: the bare workflow id.
-      const client = kind === 'redis' ? redis : clusterClient;
+      const client = backends.clientOf(kind);
       const key = world.store.keys.dedup(first.tenantId, 'ticket-79');
       expect(await client.get(key)).toBe(first.workflowId);
     }
@@ -174,7 +158,7 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(await world.store.jobLease(record.workflowId, jobId)).toEqual(lease);
     if (world.store instanceof RedisStore) {
       // Kept past its expiry only long enough to be collected if nobody ends it (10 minutes).
-      const client = kind === 'redis' ? redis : clusterClient;
+      const client = backends.clientOf(kind);
       const ttl = await client.pttl(world.store.keys.jobLease(record.workflowId, jobId));
       expect(ttl).toBeGreaterThan(590_000);
       expect(ttl).toBeLessThanOrEqual(600_000 + Math.max(0, lease.expiresAt - Date.now()) + 1_000);
@@ -583,7 +567,7 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(await world.store.archiveFinished(all, later, 10)).toBe(1);
     expect(await world.store.archiveFinished([shard], later, 10)).toBe(0); // once
 
-    const client = kind === 'redis' ? redis : clusterClient;
+    const client = backends.clientOf(kind);
     if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
     const keys = world.store.keys;
     expect(await client.hexists(keys.workflow(id), 'r')).toBe(0);
@@ -635,7 +619,7 @@ describe.each(kinds)('the %s store', (kind) => {
     const record = await createSupport(world);
     const id = record.workflowId;
     await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
-    const client = kind === 'redis' ? redis : clusterClient;
+    const client = backends.clientOf(kind);
     if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
     const keys = world.store.keys;
     const trail = (await world.store.auditPage(id, { limit: 100 })).items;
@@ -735,7 +719,7 @@ describe.each(kinds)('the %s store', (kind) => {
 describe.each(kinds)('queues on the %s store', (kind) => {
   it('page correctly when many workflows entered a state in the same millisecond', async () => {
     // One shard, so that every workflow competes for the same per-shard page.
-    const world = kind === 'memory' ? memoryWorld(1) : redisWorld(kind === 'redis' ? redis : clusterClient, 1);
+    const world = kind === 'memory' ? memoryWorld(1) : redisWorld(backends.clientOf(kind), 1);
     try {
       const ids: string[] = [];
       for (let i = 0; i < 7; i++) ids.push((await createSupport(world)).workflowId);

@@ -4,15 +4,13 @@
  * operation with its outbox delivery and lease (`jobsOf`), its dead letters (`deadLettersOf`) and
  * its tenant's, newest first, page by page (`tenantDeadLetters`).
  */
-import type { Cluster, Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/engine/shards.ts';
 import type { OutboxEntry } from '../../src/engine/store-port.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
-import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
+import { storeBackends } from '../support/store-backends.ts';
 import { jobsInFlight } from '../support/payloads.ts';
 import { principals } from '../support/principals.ts';
-import { connectTestRedis } from '../support/redis.ts';
 import {
   contextOf,
   createSupport,
@@ -23,28 +21,14 @@ import {
   type World,
 } from '../support/world.ts';
 
-let redis: Redis;
-let cluster: TestCluster;
-let clusterClient: Cluster;
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-  cluster = await startCluster();
-  clusterClient = connectCluster(cluster);
-}, 30_000);
-
-afterAll(async () => {
-  await clusterClient.quit();
-  await cluster.stop();
-  await redis.quit();
-});
+const backends = storeBackends();
 
 const kinds: StoreKind[] = ['memory', 'redis', 'cluster'];
 
 describe.each(kinds)('jobs and dead letters on the %s store', (kind) => {
   let world: World;
   const fresh = () => {
-    world = kind === 'memory' ? memoryWorld() : redisWorld(kind === 'redis' ? redis : clusterClient);
+    world = kind === 'memory' ? memoryWorld() : redisWorld(backends.clientOf(kind));
     return world;
   };
 
@@ -166,7 +150,7 @@ describe.each(kinds)('jobs and dead letters on the %s store', (kind) => {
       outcome: 'accepted',
     });
     if (!(world.store instanceof RedisStore)) return; // the memory store archives nothing
-    const client = kind === 'redis' ? redis : clusterClient;
+    const client = backends.clientOf(kind);
     // The pointer: "<job id> <outbox entry id> <audit entry id>".
     const pointer = (await client.hget(world.store.keys.workflow(id), 'j:classify')) ?? '';
     expect(pointer.split(' ')).toEqual([jobId, expect.stringMatching(/^\d+-\d+$/), expect.stringMatching(/^\d+-\d+$/)]);

@@ -5,33 +5,19 @@
  * backfills the lists of a deployment whose workflows were created before they were kept.
  */
 import type { Cluster, Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/definitions/registry.ts';
 import { shardOf } from '../../src/engine/shards.ts';
 import type { WorkflowStatus } from '../../src/engine/store-port.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { withWorkflows } from '../platform/registered.ts';
 import { tinyWorkflow } from '../platform/tiny-workflow.ts';
-import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
+import { storeBackends } from '../support/store-backends.ts';
 import { applyAs } from '../support/job-results.ts';
-import { connectTestRedis, deletePrefix, freshPrefix } from '../support/redis.ts';
+import { deletePrefix, freshPrefix } from '../support/redis.ts';
 import { makeWorld, memoryWorld, redisWorld, type StoreKind, type World } from '../support/world.ts';
 
-let redis: Redis;
-let cluster: TestCluster;
-let clusterClient: Cluster;
-
-beforeAll(async () => {
-  redis = await connectTestRedis();
-  cluster = await startCluster();
-  clusterClient = connectCluster(cluster);
-}, 30_000);
-
-afterAll(async () => {
-  await clusterClient.quit();
-  await cluster.stop();
-  await redis.quit();
-});
+const backends = storeBackends();
 
 const definitions = createRegistry(withWorkflows(tinyWorkflow('stamp'), tinyWorkflow('seal')));
 const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
@@ -41,7 +27,7 @@ const both: WorkflowStatus[] = ['active', 'done'];
 
 function worldOf(kind: StoreKind, shards = 16): World {
   if (kind === 'memory') return memoryWorld(shards, definitions);
-  return redisWorld(kind === 'redis' ? redis : clusterClient, shards, definitions);
+  return redisWorld(backends.clientOf(kind), shards, definitions);
 }
 
 async function create(world: World, definitionId: string, principal = clerk): Promise<string> {
@@ -146,7 +132,7 @@ describe.each<StoreKind>(['memory', 'redis', 'cluster'])('the workflow list on t
 
 describe.each(['redis', 'cluster'] as const)('warden reindex backfills the workflow list on the %s store', (kind) => {
   it('lists every workflow present under its status, moves a stale entry, and changes nothing when run again', async () => {
-    const client = kind === 'redis' ? redis : clusterClient;
+    const client = backends.clientOf(kind);
     const prefix = freshPrefix('wlist');
     const store = new RedisStore(client, { prefix, shards: 16 });
     const world = makeWorld(store, undefined, () => deletePrefix(client, prefix), definitions);
