@@ -20,6 +20,10 @@ export function workflowListSchemas(): Record<string, JsonSchema> {
     WorkflowsPage: {
       description: 'With `state`: one page of that queue; without: one page of the tenant’s workflow list',
       oneOf: [ref('schemas', 'QueuePage'), ref('schemas', 'WorkflowListPage')],
+      discriminator: {
+        propertyName: 'page',
+        mapping: { queue: '#/components/schemas/QueuePage', list: '#/components/schemas/WorkflowListPage' },
+      },
     },
   };
 }

@@ -165,6 +165,7 @@ export const responseSchemas = {
     version: z.number().int(),
   }),
   QueuePage: z.object({
+    page: z.literal('queue').describe('What this page is: one of a queue (with `state`)'),
     definition: z.string().describe('The definition whose queue this is (every version of it)'),
     state: z.string().describe('The resolved state path'),
     items: z.array(
@@ -363,6 +364,7 @@ export const workflowViewSchema = z.union([
 
 /** `WorkflowListPage`: what `GET /v1/workflows` answers without `state` (`openapi-workflow-list.ts` documents it). */
 export const workflowListPage = z.object({
+  page: z.literal('list').describe('What this page is: one of the tenant’s workflow list (without `state`)'),
   items: z.array(
     z.object({
       workflowId: z.string(),

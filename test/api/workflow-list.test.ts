@@ -114,9 +114,9 @@ describe('GET /v1/workflows without state: the tenant’s workflow list', () => 
     const drift = vi.spyOn(w.deps.store, 'listWorkflows');
     try {
       drift.mockResolvedValueOnce(listed(cancelled));
-      expect(await list('?status=active')).toEqual({ items: [], next: null });
+      expect(await list('?status=active')).toEqual({ page: 'list', items: [], next: null });
       drift.mockResolvedValueOnce(listed(ours[2]!));
-      expect(await list('?definition=agent-task')).toEqual({ items: [], next: null });
+      expect(await list('?definition=agent-task')).toEqual({ page: 'list', items: [], next: null });
       drift.mockResolvedValueOnce(listed(ours[2]!));
       expect((await list('?status=active&definition=support')).items.map((i) => i.workflowId)).toEqual([ours[2]]);
     } finally {
@@ -129,9 +129,9 @@ describe('GET /v1/workflows without state: the tenant’s workflow list', () => 
     expect((await list(`?id=${cancelled}&status=done`)).items.map((i) => i.workflowId)).toEqual([cancelled]);
     expect((await list(`?id=${cancelled}&status=active`)).items).toEqual([]);
     expect((await list(`?id=${ours[2]}&definition=agent-task`)).items).toEqual([]);
-    expect(await list(`?id=${theirs}`)).toEqual({ items: [], next: null });
-    expect(await list(`?id=${ours[2]}`, w.tokens.otherAgent)).toEqual({ items: [], next: null });
-    expect(await list('?id=s001-nosuchworkflow')).toEqual({ items: [], next: null });
+    expect(await list(`?id=${theirs}`)).toEqual({ page: 'list', items: [], next: null });
+    expect(await list(`?id=${ours[2]}`, w.tokens.otherAgent)).toEqual({ page: 'list', items: [], next: null });
+    expect(await list('?id=s001-nosuchworkflow')).toEqual({ page: 'list', items: [], next: null });
   });
 
   it('refuses bad filters with 400 and says which', async () => {
@@ -176,6 +176,6 @@ describe('GET /v1/workflows without state: the tenant’s workflow list', () => 
       }),
     );
     expect(queue).toMatchObject({ definition: 'support', state: 'beforeAction.awaitingApproval', next: null });
-    expect(Object.keys(queue).sort()).toEqual(['definition', 'items', 'next', 'state']);
+    expect(Object.keys(queue).sort()).toEqual(['definition', 'items', 'next', 'page', 'state']);
   });
 });

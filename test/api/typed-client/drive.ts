@@ -68,7 +68,11 @@ export async function driveSupport(agent: Client, approver: Client, input: Schem
   const queue = await approver.GET('/v1/workflows', {
     params: { query: { state: 'awaitingApproval', definition: 'support', limit: 200 } },
   });
-  const listed = answered('list the queue', queue).items.find((item) => item.workflowId === waiting.workflowId);
+  const queuePage = answered('list the queue', queue);
+  // A queue's page or the workflow list's, told apart by `page`: no probing of fields.
+  if (queuePage.page !== 'queue' || !queuePage.state.endsWith('awaitingApproval'))
+    throw new Error('not the queue asked for');
+  const listed = queuePage.items.find((item) => item.workflowId === waiting.workflowId);
   if (!listed?.summary || !('amount' in listed.summary)) throw new Error('the queue does not list the request');
   const { recommendationVersion, contentHash, amount } = waiting.presentation?.prefill.APPROVED ?? {};
   if (recommendationVersion === undefined || contentHash === undefined || amount === undefined) {

@@ -2680,6 +2680,11 @@ export interface components {
       version: number;
     };
     QueuePage: {
+      /**
+       * @description What this page is: one of a queue (with `state`) (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      page: 'queue';
       /** @description The definition whose queue this is (every version of it) */
       definition: string;
       /** @description The resolved state path */
@@ -3002,6 +3007,11 @@ export interface components {
     };
     /** @description The caller’s tenant’s workflows, newest first by creation, as filtered */
     WorkflowListPage: {
+      /**
+       * @description What this page is: one of the tenant’s workflow list (without `state`) (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      page: 'list';
       items: {
         workflowId: string;
         /** @description `id@version` of the definition the workflow runs */

@@ -94,6 +94,7 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view, summary }) 
     const records = await Promise.all(page.items.map((item) => store.load(item.workflowId)));
     const now = clock();
     return respond(c, workflowsPage, {
+      page: 'queue',
       definition: definitionId,
       state: statePath,
       items: page.items.map((item, i) => ({

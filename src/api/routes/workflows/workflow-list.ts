@@ -44,7 +44,7 @@ export async function workflowListPage(
   tenantId: string,
   query: WorkflowListQuery,
   summaryOf: (record: WorkflowRecord) => Record<string, unknown> | null,
-): Promise<{ items: WorkflowListEntry[]; next: string | null }> {
+): Promise<{ page: 'list'; items: WorkflowListEntry[]; next: string | null }> {
   const known = [...new Set(deps.registry.bundles.map((bundle) => bundle.id))];
   if (query.definition !== undefined && !known.includes(query.definition)) {
     throw new ApiError('BAD_REQUEST', `unknown definition ${query.definition}`, { definitions: known });
@@ -90,7 +90,11 @@ export async function workflowListPage(
       summary: summaryOf(record),
     });
   }
-  return { items, next: page.next === null ? null : Buffer.from(page.next, 'utf8').toString('base64url') };
+  return {
+    page: 'list',
+    items,
+    next: page.next === null ? null : Buffer.from(page.next, 'utf8').toString('base64url'),
+  };
 }
 
 /** A filter a queue (`state`) cannot take: a queue holds running workflows of one state, not one id. */
