@@ -13,7 +13,9 @@
  * poll, given to `--against`, needs `poll`). Per round of `--per-round`
  * (200) workflows: completed workflows/s, approval latency (POST to 200) p50/p99, and the CPU each
  * process spent per completed workflow (from /proc/<pid>/stat): the Warden processes by role,
- * redis-server and the driver (this process) apart. After a warm-up per layout (`--warmup`, three
+ * redis-server and the driver (this process) apart. The servers archive a finished workflow at once
+ * and a round ends only when its own workflows are archived and their outbox entries trimmed, so
+ * the CPU per workflow counts that deferred work too. After a warm-up per layout (`--warmup`, three
  * rounds' worth), rounds alternate between the layouts (`--layout both`), so drift of a shared
  * machine weighs on each alike; the summary gives median, min and max over rounds. `--against`
  * starts each layout a second time from another checkout's `bin/warden.mjs` (built with `npm ci`),
