@@ -23,6 +23,7 @@ import { shardOf } from '../../src/engine/shards.ts';
 import type { Runtime } from '../../src/runtime/runner.ts';
 import { createSystem, type System } from '../../src/system.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
+import { apiCaller } from '../support/api-call.ts';
 
 const secret = 'console-test-secret-0123456789';
 const shots = 'test/console/screenshots';
@@ -45,14 +46,7 @@ const responses: { url: string; status: number }[] = [];
 const pageErrors: string[] = [];
 const served: string[] = [];
 
-async function call(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${origin}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = apiCaller(() => origin);
 
 /** A refund request for `order` (the agent's): what the console shows, once its recommendation awaits approval. */
 const refundRequest = (order: string) => ({

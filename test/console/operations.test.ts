@@ -24,6 +24,7 @@ import { refusedWorkflow, retryWorkflow } from '../platform/retry-workflow.ts';
 import { stampWorkflow } from '../platform/tiny-workflow.ts';
 import { chromiumPath } from '../support/chromium.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
+import { apiCaller } from '../support/api-call.ts';
 
 const secret = 'console-ops-secret-0123456789';
 const shots = 'test/console/screenshots';
@@ -40,14 +41,7 @@ let stamper: string;
 const external: string[] = [];
 const pageErrors: string[] = [];
 
-async function call(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${origin}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = apiCaller(() => origin);
 
 async function create(definition: string, document: string): Promise<string> {
   const { status, body } = await call('POST', '/v1/workflows', clerk, { definition, input: { document } });

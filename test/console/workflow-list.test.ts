@@ -19,6 +19,7 @@ import { createSystem, type System } from '../../src/system.ts';
 import { crmUpdateTask } from '../support/agent-task-input.ts';
 import { chromiumPath } from '../support/chromium.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
+import { apiCaller } from '../support/api-call.ts';
 
 const secret = 'console-list-secret-0123456789';
 const shots = 'test/console/screenshots';
@@ -36,14 +37,7 @@ let cancelled: string;
 let task: string;
 const pageErrors: string[] = [];
 
-async function call(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${origin}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = apiCaller(() => origin);
 
 async function create(token: string, body: unknown): Promise<string> {
   const { status, body: view } = await call('POST', '/v1/workflows', token, body);
