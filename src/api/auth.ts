@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { claimLimits, claimsSchema, type ClaimValue, type Principal } from '../engine/principal.ts';
 import { ApiError } from './errors.ts';
 import { createStreamTickets, type StreamTickets } from './stream-tickets.ts';
+import { deepFreeze } from '../engine/deep-freeze.ts';
 
 /** Text claims must be well-formed UTF-16: a lone surrogate cannot be stored, keyed or logged faithfully. */
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -148,14 +149,6 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
 /** A cached principal is handed out as a copy (its claims frozen): nothing a request does to it reaches the next. */
 function copyOf(principal: Principal): Principal {
   return { ...principal, roles: [...principal.roles] };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 export interface TokenClaims {

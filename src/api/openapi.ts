@@ -35,6 +35,7 @@ import {
 import { lastEventIdPattern } from './schemas.ts';
 import { answerOf, operationSchemas } from './operation-schemas.ts';
 import type { OperationKey } from './route-kit.ts';
+import { deepFreeze } from '../engine/deep-freeze.ts';
 
 export { errorCodes, errorResponseSchema, type JsonSchema, type OpenApiDocument } from './openapi-components.ts';
 // ---------------------------------------------------------------------------------------------
@@ -491,14 +492,6 @@ function errorSchema(): JsonSchema {
   const schema = jsonSchema(anyError) as { properties: { error: { properties: Record<string, unknown> } } };
   schema.properties.error.properties.code = ref('schemas', 'ErrorCode');
   return schema;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 const built = new WeakMap<WorkflowRegistry, OpenApiDocument>();

@@ -19,6 +19,7 @@ import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts'
 import type { Principal } from '../engine/principal.ts';
 import { restoreSnapshot } from '../engine/snapshot.ts';
 import type { activeViewFields, finishedViewFields } from './responses.ts';
+import { deepFreeze } from '../engine/deep-freeze.ts';
 
 type Bundle = WorkflowBundle<unknown> | undefined;
 
@@ -36,13 +37,6 @@ interface SharedView {
     updatedAt: string;
   };
   own: Record<string, unknown>;
-}
-
-/** Freezes what a shared view holds, so code that changed one for a caller fails loudly instead. */
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const part of Object.values(value)) deepFreeze(part);
 }
 
 function sharedView(bundle: Bundle, definition: WorkflowDefinition, record: WorkflowRecord): SharedView {

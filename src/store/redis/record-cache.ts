@@ -7,20 +7,11 @@
  * fails loudly instead (a TypeError in strict code).
  */
 import type { WorkflowRecord } from '../../engine/decision.ts';
+import { deepFreeze } from '../../engine/deep-freeze.ts';
 
 export interface Cached {
   record: WorkflowRecord;
   writeId: string;
-}
-
-/** Freezes `value` and what it holds, down to parts frozen already (a record shares most of its parts with the one before). */
-function deepFreeze(value: object): void {
-  Object.freeze(value);
-  const parts = value as Record<string, unknown>;
-  for (const key in parts) {
-    const part = parts[key];
-    if (typeof part === 'object' && part !== null && !Object.isFrozen(part)) deepFreeze(part);
-  }
 }
 
 export class RecordCache {
