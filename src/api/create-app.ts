@@ -7,7 +7,6 @@ import { jobRoutes } from './routes/jobs.ts';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import { traceRequest } from '../observability/request-span.ts';
 import type { ApiDeps, ApiEnv } from './context.ts';
@@ -20,6 +19,7 @@ import { docsRoutes } from './routes/docs.ts';
 import { incidentRoutes } from './routes/incidents.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { workflowRoutes } from './routes/workflows.ts';
+import { requestIds } from './request-id.ts';
 import { respond } from './respond.ts';
 import { documentedRoutes, mount } from './route-kit.ts';
 import { responseSchemas } from './responses.ts';
@@ -50,7 +50,7 @@ export function createApp(deps: ApiDeps) {
   const app = new Hono<ApiEnv>();
   const limiter = createRateLimiter({ perMinute: deps.ratePerMinute, clock: deps.clock });
 
-  app.use('*', requestId({ limitLength: 100 }));
+  app.use('*', requestIds({ limitLength: 100 }));
   const { observeValidation } = deps;
   if (observeValidation) {
     app.use('*', async (c, next) => {
