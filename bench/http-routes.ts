@@ -7,11 +7,15 @@
  * `npm run bench:routes [-- --workflows N] [-- --rounds N] [-- --json]`.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { requestId } from 'hono/request-id';
 import pino from 'pino';
 import { workflows } from '../machines/index.ts';
 import { createAuthenticator } from '../src/api/auth.ts';
 import { createApp } from '../src/api/create-app.ts';
 import { workflowKit } from '../src/api/routes/workflows/kit.ts';
+import type { ApiEnv } from '../src/api/context.ts';
+import { requestIds } from '../src/api/request-id.ts';
 import { apiDeps } from '../src/api/server.ts';
 import { workflowView } from '../src/api/views.ts';
 import { fillTemplate } from '../src/authoring/presentation.ts';
@@ -24,6 +28,7 @@ import type { WorkflowStore } from '../src/engine/store-port.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { createSystem } from '../src/system.ts';
 import { tokenMinter } from '../test/support/tokens.ts';
+import { referenceCanonicalJson } from '../test/support/reference-canonical-json.ts';
 import { referenceSha256Hex } from '../test/support/reference-sha256.ts';
 import { referenceFillTemplate } from '../test/support/reference-template.ts';
 
@@ -186,6 +191,15 @@ try {
     fresh: (i) => fresh(recordOf(i), agent),
     kit: (i) => kit.view(recordOf(i), agent),
   });
+  // The request id middleware alone, before a route that answers at once: hono's (randomUUID) and ours.
+  const withIds = (ids: ReturnType<typeof requestIds>) =>
+    new Hono<ApiEnv>().use('*', ids).get('/x', (c) => c.json({ requestId: c.get('requestId') }));
+  const uuidApp = withIds(requestId({ limitLength: 100 }) as ReturnType<typeof requestIds>);
+  const counterApp = withIds(requestIds({ limitLength: 100 }));
+  results['request id middleware: randomUUID vs prefix+counter'] = await alternate(n * 10, {
+    uuid: () => Promise.resolve(uuidApp.request('/x')).then((r) => r.text()),
+    counter: () => Promise.resolve(counterApp.request('/x')).then((r) => r.text()),
+  });
   const view = fresh(recordOf(0), approver);
   results['JSON.stringify(view)'] = await alternate(n, { stringify: () => JSON.stringify(view) });
 
@@ -207,9 +221,14 @@ try {
   };
   results['auditEvidenceOf(approval payload)'] = await alternate(n * 10, { evidence: () => auditEvidenceOf(approval) });
   const canonical = canonicalJson(approval);
-  results['canonicalJson vs JSON.stringify (approval payload)'] = await alternate(n * 10, {
-    canonical: () => canonicalJson(approval),
+  results['canonicalJson: sorted copy vs direct vs JSON.stringify (approval payload)'] = await alternate(n * 10, {
+    copy: () => referenceCanonicalJson(approval),
+    direct: () => canonicalJson(approval),
     plain: () => JSON.stringify(approval),
+  });
+  results['canonicalJson: sorted copy vs direct (a view’s evidence)'] = await alternate(n * 10, {
+    copy: () => referenceCanonicalJson(rendered.evidence),
+    direct: () => canonicalJson(rendered.evidence),
   });
   const recommendation = canonicalJson(rendered.evidence);
   results['sha256 of a recommendation: old pure vs pure vs node:crypto'] = await alternate(n * 10, {

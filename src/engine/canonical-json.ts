@@ -4,6 +4,7 @@
  * whatever order its keys were written in. `src/effects/canonical-json.ts` builds on the same text.
  */
 
+/** The first canonical JSON: a sorted copy of the value, then `JSON.stringify`. Taken for what `sortedText` leaves. */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
@@ -15,9 +16,78 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** Not written by `sortedText`: the value takes `sortKeys` and `JSON.stringify`. */
+const other = Symbol('not plain data');
+
+/**
+ * An array index (`0` to 2³² − 2, no leading zero): a plain object lists such keys first, in
+ * numeric order, whatever order they were written in, so the sorted copy did too.
+ */
+function isArrayIndex(key: string): boolean {
+  const first = key.charCodeAt(0);
+  if (first < 48 || first > 57) return false;
+  if (key === '0') return true;
+  if (first === 48 || key.length > 10 || !/^\d+$/.test(key)) return false;
+  return Number(key) < 4294967295;
+}
+
+/**
+ * The canonical JSON of plain data (strings, finite and non-finite numbers, booleans, null,
+ * `undefined` fields, plain arrays and objects), written directly: the text `sortKeys` and
+ * `JSON.stringify` give, without the sorted copy. Anything else (a class instance, a date, a
+ * function, a symbol, a bigint, great depth) answers `other`.
+ */
+function sortedText(value: unknown, depth: number): string | typeof other {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      return other;
+  }
+  if (value === null) return 'null';
+  if (depth > 64) return other;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (prototype !== Array.prototype) return other;
+    let text = '[';
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const written = item === undefined ? 'null' : sortedText(item, depth + 1);
+      if (written === other) return other;
+      text += i === 0 ? written : `,${written}`;
+    }
+    return `${text}]`;
+  }
+  if (prototype !== Object.prototype && prototype !== null) return other;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // Object.keys lists the array indices first, in numeric order: they stay first; the rest is sorted.
+  let indices = 0;
+  while (indices < keys.length && isArrayIndex(keys[indices] as string)) indices++;
+  const sorted = indices === 0 ? keys.sort() : [...keys.slice(0, indices), ...keys.slice(indices).sort()];
+  let text = '{';
+  let first = true;
+  for (const key of sorted) {
+    const item = record[key];
+    if (item === undefined) continue;
+    const written = sortedText(item, depth + 1);
+    if (written === other) return other;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:${written}`;
+    first = false;
+  }
+  return `${text}}`;
+}
+
 /** JSON with object keys sorted at every depth; `undefined` fields are dropped as JSON.stringify does. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  const text = sortedText(value, 0);
+  return text === other ? JSON.stringify(sortKeys(value)) : text;
 }
 
 const K = new Uint32Array([
