@@ -16,6 +16,12 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** What JSON escapes in a string: quotes, backslashes, control characters, surrogates (a lone one is escaped). */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
+const escaped = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** A string as JSON writes it: as it is between quotes unless it holds something JSON escapes. */
+const quoted = (text: string): string => (escaped.test(text) ? JSON.stringify(text) : `"${text}"`);
+
 /** Not written by `sortedText`: the value takes `sortKeys` and `JSON.stringify`. */
 const other = Symbol('not plain data');
 
@@ -40,7 +46,7 @@ function isArrayIndex(key: string): boolean {
 function sortedText(value: unknown, depth: number): string | typeof other {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return quoted(value);
     case 'number':
       return Number.isFinite(value) ? JSON.stringify(value) : 'null';
     case 'boolean':
@@ -78,7 +84,7 @@ function sortedText(value: unknown, depth: number): string | typeof other {
     if (item === undefined) continue;
     const written = sortedText(item, depth + 1);
     if (written === other) return other;
-    text += `${first ? '' : ','}${JSON.stringify(key)}:${written}`;
+    text += `${first ? '' : ','}${quoted(key)}:${written}`;
     first = false;
   }
   return `${text}}`;

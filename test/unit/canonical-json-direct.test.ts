@@ -30,7 +30,7 @@ const { value } = fc.letrec<{ value: unknown }>((tie) => ({
     { depthSize: 'small' },
     fc.string(),
     fc.string({ unit: 'binary', maxLength: 8 }),
-    fc.constantFrom('\ud800', 'a\udc00b', '"\\\n\u2028'),
+    fc.constantFrom('\ud800', 'a\udc00b', '"\\\n\u2028', '\u007f\u0000', 'a😀b', '\ud83d\ude00'),
     fc.double(),
     fc.integer(),
     fc.constantFrom(-0, Number.NaN, Number.POSITIVE_INFINITY, Number.MAX_SAFE_INTEGER, 1e21, 5e-7),
