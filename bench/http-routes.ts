@@ -15,7 +15,7 @@ import { createAuthenticator } from '../src/api/auth.ts';
 import { createApp } from '../src/api/create-app.ts';
 import { workflowKit } from '../src/api/routes/workflows/kit.ts';
 import type { ApiEnv } from '../src/api/context.ts';
-import { requestIds } from '../src/api/request-id.ts';
+import { requestIdSource, requestIds } from '../src/api/request-id.ts';
 import { apiDeps } from '../src/api/server.ts';
 import { workflowView } from '../src/api/views.ts';
 import { fillTemplate } from '../src/authoring/presentation.ts';
@@ -199,6 +199,11 @@ try {
   results['request id middleware: randomUUID vs prefix+counter'] = await alternate(n * 10, {
     uuid: () => Promise.resolve(uuidApp.request('/x')).then((r) => r.text()),
     counter: () => Promise.resolve(counterApp.request('/x')).then((r) => r.text()),
+  });
+  const nextId = requestIdSource();
+  results['a request id alone: randomUUID vs prefix+counter'] = await alternate(n * 100, {
+    uuid: () => crypto.randomUUID(),
+    counter: () => nextId(),
   });
   const view = fresh(recordOf(0), approver);
   results['JSON.stringify(view)'] = await alternate(n, { stringify: () => JSON.stringify(view) });
