@@ -5,7 +5,14 @@
  * atomic store operation.
  */
 import { trace, type Tracer } from '@opentelemetry/api';
-import { createRequest, decideAndCommit, type ApplyOutcome, type Plan, type Step } from './commit-pipeline.ts';
+import {
+  createRequest,
+  decideAndCommit,
+  transitionWrite,
+  type ApplyOutcome,
+  type Plan,
+  type Step,
+} from './commit-pipeline.ts';
 import type { Decision, WorkflowRecord } from './decision.ts';
 import { decideCreate, decideEvent, decideTimer, type IncomingEvent, type LeaseCheck } from './decider.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
@@ -170,7 +177,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   function observeApply(
     kind: EngineObservation['kind'],
-    step: Step,
+    step: Pick<Step, 'workflowId' | 'eventId'>,
     trail: Trail,
     outcome: ApplyOutcome,
     event: { type: string; payload?: unknown },
@@ -404,8 +411,29 @@ export function createEngine(options: EngineOptions): Engine {
       observeCreate(decision.code);
       return { outcome: 'refused', code: decision.code, message: decision.message, details: decision.details };
     }
+    // The start, decided here on the record the creation makes (as `applyEvent` would decide it on
+    // `known`), is written by the creation's own write when accepted: no store holds the creation
+    // without it. A refused start is recorded by a second write, as before (by `applyEvent`).
+    const startId = `${workflowId}/start`;
+    const startEvent = request.start === false ? null : definition.startEvent;
+    const start =
+      startEvent !== null
+        ? traceDecision({ workflowId, eventId: startId }, () =>
+            decideEvent({
+              definition,
+              record: decision.record,
+              event: { type: startEvent, eventId: startId },
+              principal,
+              now,
+            }),
+          )
+        : undefined;
+    const together = start?.outcome === 'accepted' ? start : undefined;
     const result = await inSpan('warden.commit', commitIds(decision), () =>
-      store.create(createRequest(decision, { dedupKey, dedupFingerprint: request.dedupFingerprint })),
+      store.create({
+        ...createRequest(decision, { dedupKey, dedupFingerprint: request.dedupFingerprint }),
+        ...(together ? { start: { ...transitionWrite(together), timersToCancel: together.timersToCancel } } : {}),
+      }),
     );
     if (result.status === 'reused') {
       observeCreate('IDEMPOTENCY_KEY_REUSED');
@@ -422,7 +450,11 @@ export function createEngine(options: EngineOptions): Engine {
     }
     observeCreate('accepted', decision.record);
     let started: ApplyOutcome | null = null;
-    if (request.start !== false && definition.startEvent !== null) {
+    if (together && startEvent !== null) {
+      started = { outcome: 'accepted', record: together.record, effects: together.effects, decision: together };
+      const trail = { previous: decision.record, decision: together, now };
+      observeApply('event', { workflowId, eventId: startId }, trail, started, { type: startEvent });
+    } else if (request.start !== false && definition.startEvent !== null) {
       // Decided on the record just written: no read (a commit by anyone else meanwhile is caught).
       started = await applyEvent(
         workflowId,

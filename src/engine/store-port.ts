@@ -60,6 +60,13 @@ export interface CreateRequest extends TransitionWrite {
    * with another fingerprint is `reused`, not the first workflow.
    */
   dedupFingerprint?: string | undefined;
+  /**
+   * The start event's write, decided on `record` (version 1): stored by the same atomic write as
+   * the creation, as if committed right after it (both audit entries and outcomes in that order, the
+   * jobs of each, the creation's timers less those the start cancels, then the start's, and the
+   * start's record), so no store ever holds the creation without its start.
+   */
+  start?: (TransitionWrite & Pick<CommitRequest, 'timersToCancel'>) | undefined;
 }
 
 export type CreateResult =

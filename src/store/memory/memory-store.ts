@@ -21,6 +21,7 @@ import type {
   RefusalResult,
   StoredJob,
   StoredOutcome,
+  TransitionWrite,
   WorkflowListItem,
   WorkflowStatus,
   WorkflowStore,
@@ -103,7 +104,7 @@ export class MemoryStore implements WorkflowStore {
     return this.shard(n);
   }
 
-  private write(stored: Stored, request: CreateRequest | CommitRequest, cancel: readonly string[]): void {
+  private write(stored: Stored, request: TransitionWrite, cancel: readonly string[]): void {
     const { record } = request;
     const shard = this.shardOfWorkflow(record.workflowId);
     stored.record = clone(record);
@@ -168,6 +169,8 @@ export class MemoryStore implements WorkflowStore {
     const stored: Stored = { record: request.record, events: new Map(), audit: [], since: new Map(), refusals: 0 };
     this.workflows.set(id, stored);
     this.write(stored, request, []);
+    // The start, in the same write: as its commit on version 1 right after.
+    if (request.start) this.write(stored, request.start, request.start.timersToCancel);
     if (dedupKey !== undefined) this.dedup.set(dedupKey, { workflowId: id, fingerprint: request.dedupFingerprint });
     return Promise.resolve({ status: 'created' });
   }

@@ -22,6 +22,7 @@ import type {
   RefusalResult,
   StoredJob,
   StoredOutcome,
+  TransitionWrite,
   WorkflowListItem,
   WorkflowStatus,
   WorkflowStore,
@@ -185,14 +186,15 @@ export class RedisStore implements WorkflowStore {
   }
 
   private async transition(
-    mode: 'create' | 'commit',
-    request: CreateRequest | CommitRequest,
+    mode: 'create' | 'started' | 'commit',
+    request: TransitionWrite,
     expectedVersion: number,
     previousPaths: string[],
     cancel: string[],
     dedup: { key: string; value: string } | undefined,
     lease?: { jobId: string; token: string },
     ackEntry?: string,
+    created?: TransitionWrite,
   ): Promise<Exclude<TransitionScriptReply, [typeof TransitionReply.invalidArguments, string]>> {
     const { record } = request;
     const id = record.workflowId;
@@ -208,7 +210,7 @@ export class RedisStore implements WorkflowStore {
     // changed (a commit is only ever of a running workflow, so a finished one came from `active`).
     const list = (status: WorkflowStatus) => k.workflowList(shard, record.tenantId, record.definitionId, status);
     const lists =
-      mode === 'create'
+      mode !== 'commit'
         ? [list(record.status)]
         : record.status === 'active'
           ? []
@@ -245,6 +247,9 @@ export class RedisStore implements WorkflowStore {
       dedup === undefined ? '0' : dedup.value,
       k.wakeChannel,
       shard,
+      ...(created
+        ? [created.eventId, JSON.stringify(created.outcome), encodeAudit(created.audit), created.jobs.length]
+        : []),
       request.jobs.length,
       // Each job with its operation and id, for the workflow's pointer to it (no JSON decoded in the script).
       ...request.jobs.flatMap((job) => [
@@ -271,12 +276,33 @@ export class RedisStore implements WorkflowStore {
   }
 
   async create(request: CreateRequest): Promise<CreateResult> {
-    const { dedupKey, dedupFingerprint } = request;
+    const { dedupKey, dedupFingerprint, start } = request;
     const dedup =
       dedupKey === undefined
         ? undefined
         : { key: dedupKey, value: formatDedupValue(request.record.workflowId, dedupFingerprint) };
-    const reply = await this.transition('create', request, 0, [], [], dedup);
+    // With its start: one script call writes the started record, the creation's event, audit entry
+    // and jobs first; its timers that the start cancels are never armed (nothing else is to cancel).
+    const reply = start
+      ? await this.transition(
+          'started',
+          {
+            ...start,
+            jobs: [...request.jobs, ...start.jobs],
+            timersToArm: [
+              ...request.timersToArm.filter((t) => !start.timersToCancel.includes(t.id)),
+              ...start.timersToArm,
+            ],
+          },
+          0,
+          [],
+          [],
+          dedup,
+          undefined,
+          undefined,
+          request,
+        )
+      : await this.transition('create', request, 0, [], [], dedup);
     switch (reply[0]) {
       case TransitionReply.written:
         return { status: 'created' };

@@ -21,15 +21,16 @@
                         definition and status (per shard on a cluster), scored by creation time.
                         L = 1: the list to enter (a creation); L = 2: the list to leave, then the
                         list to enter (the status changed); L = 0: neither (most commits)
-  KEYS[9+O+N+L]         de-duplication key, when ARGV[14] is not '0' (create only)
+  KEYS[9+O+N+L]         de-duplication key, when ARGV[14] is not '0' (create and started only)
   last KEYS             the job's lease hash (fields t = token, u = expiry ms), when the lease
                         flag is 1 (commit only)
 
-  ARGV[1]  mode: "create" | "commit"
+  ARGV[1]  mode: "create" | "commit" | "started" (a creation and its start in one write: the
+           arguments are the start's, on version 2; the creation's follow ARGV[16])
   ARGV[2]  workflow id
   ARGV[3]  event id
-  ARGV[4]  expected version (0 for create)
-  ARGV[5]  new version
+  ARGV[4]  expected version (0 for create and started)
+  ARGV[5]  new version (expected + 1; expected + 2 when started)
   ARGV[6]  record JSON
   ARGV[7]  tenant id
   ARGV[8]  state paths JSON
@@ -43,6 +44,9 @@
            jobs are queued, "<shard>:t:<due>" on "<base>:t" when timers are armed, "<shard>:jt:<due>"
            on "<base>:jt" for both, where <due> is the shard's earliest due time after this write
            (the timer service need not read it)
+  (started only: ARGV[17..20] the creation's event id, outcome JSON, audit entry JSON and K, how
+  many of the J jobs below are the creation's (the first K; the workflow's pointers to them name the
+  creation's audit entry), recorded before the start's; what follows moves up by four)
   ARGV[17] J = number of outbox jobs, then J triples (job JSON, operation, job id): a job's
            operation and id name the workflow's pointer to its latest job of that operation
            (field j:<operation>); both are empty for an entry that is no job (a timer's firing)
@@ -104,20 +108,26 @@ local leaving = count(ARGV[12])
 local entering = count(ARGV[13])
 local dedupValue = ARGV[14]
 local hasDedup = dedupValue ~= '0'
+local started = mode == 'started'
+-- The event id a creation is known by: the creation's when it is written with its start.
+local firstId = started and ARGV[17] or eventId
 
-if (mode ~= 'create' and mode ~= 'commit') or workflowId == '' or eventId == '' then
+if (mode ~= 'create' and mode ~= 'commit' and not started) or workflowId == '' or eventId == '' then
   return {-1, 'bad mode, workflow id or event id'}
 end
-if not expected or not version or version ~= expected + 1 or not now then
+if not expected or not version or version ~= expected + (started and 2 or 1) or not now then
   return {-1, 'bad version or time'}
 end
-if (mode == 'create') ~= (expected == 0) then return {-1, 'create must expect version 0'} end
+if (mode == 'commit') == (expected == 0) then return {-1, 'create must expect version 0'} end
 if not leaving or not entering then return {-1, 'bad index counts'} end
-if hasDedup and mode ~= 'create' then return {-1, 'de-duplication key outside create'} end
+if hasDedup and mode == 'commit' then return {-1, 'de-duplication key outside create'} end
+if started and (not firstId or firstId == '' or firstId == eventId) then return {-1, 'bad creation event id'} end
 
-local i = 17
+local createdJobs = 0
+if started then createdJobs = count(ARGV[20]) end
+local i = started and 21 or 17
 local jobCount = count(ARGV[i])
-if not jobCount then return {-1, 'bad job count'} end
+if not jobCount or not createdJobs or createdJobs > jobCount then return {-1, 'bad job count'} end
 local jobsFrom = i + 1
 i = i + 1 + jobCount * 3
 local armCount = count(ARGV[i])
@@ -158,7 +168,7 @@ if #KEYS ~= 8 + leaving + entering + listing + (hasDedup and 1 or 0) + (hasLease
 end
 
 -- De-duplication: an event id applied before returns its first outcome.
-local seen = rcall('HGET', KEYS[2], eventId)
+local seen = rcall('HGET', KEYS[2], firstId)
 if seen then return {2, seen} end
 
 if hasDedup then
@@ -168,7 +178,7 @@ end
 
 -- Compare and set on the version.
 local current = rcall('HGET', KEYS[1], 'v')
-if mode == 'create' then
+if mode ~= 'commit' then
   if current then return {3, tonumber(current)} end
 else
   if not current then return {4} end
@@ -186,6 +196,11 @@ end
 
 -- Writes. Nothing below may fail.
 rcall('HSET', KEYS[1], 'v', version, 'u', writeId, 'r', ARGV[6], 't', ARGV[7], 'p', ARGV[8])
+local createdAuditId
+if started then
+  rcall('HSET', KEYS[2], firstId, ARGV[18])
+  createdAuditId = rcall('XADD', KEYS[3], '*', 'e', ARGV[19])
+end
 rcall('HSET', KEYS[2], eventId, ARGV[10])
 local auditId = rcall('XADD', KEYS[3], '*', 'e', ARGV[11])
 for j = 0, jobCount - 1 do
@@ -194,7 +209,8 @@ for j = 0, jobCount - 1 do
   -- The workflow's latest job of the operation: "<job id> <outbox entry id> <audit entry id>".
   local operation, jobId = ARGV[at + 1], ARGV[at + 2]
   if operation ~= '' and jobId ~= '' then
-    rcall('HSET', KEYS[1], 'j:' .. operation, jobId .. ' ' .. entryId .. ' ' .. auditId)
+    local by = j < createdJobs and createdAuditId or auditId
+    rcall('HSET', KEYS[1], 'j:' .. operation, jobId .. ' ' .. entryId .. ' ' .. by)
   end
 end
 for c = 0, cancelCount - 1 do
