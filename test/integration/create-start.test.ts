@@ -15,9 +15,9 @@ import { createEngine, type EngineObservation } from '../../src/engine/engine.ts
 import type { WorkflowRecord } from '../../src/engine/decision.ts';
 import type { Principal } from '../../src/engine/principal.ts';
 import { shardOf } from '../../src/engine/shards.ts';
-import type { WorkflowStore } from '../../src/engine/store-port.ts';
+import type { CreateRequest, WorkflowStore } from '../../src/engine/store-port.ts';
 import { MemoryStore } from '../../src/store/memory/memory-store.ts';
-import { RedisStore } from '../../src/store/redis/redis-store.ts';
+import { RedisStore, ScriptError } from '../../src/store/redis/redis-store.ts';
 import { t0 } from '../support/harness.ts';
 import { principals } from '../support/principals.ts';
 import { watchCommands } from '../support/redis-commands.ts';
@@ -372,6 +372,31 @@ describe.each(kinds)('creation and start on the %s store', (kind) => {
       `${again.record.workflowId}/create`,
       `${again.record.workflowId}/start`,
     ]);
+  });
+
+  it.runIf(kind === 'redis')('refuses a creation with a start it cannot write whole, writing nothing', async () => {
+    let asked: CreateRequest | undefined;
+    const world = fresh((store) => {
+      const capturing = Object.create(store) as WorkflowStore;
+      capturing.create = (request) => ((asked = request), Promise.reject(new Error('captured')));
+      return capturing;
+    });
+    await expect(world.engine.createWorkflow(creations.support!)).rejects.toThrow('captured');
+    const request = asked!;
+    const start = request.start!;
+    const store = new RedisStore(redis, { prefix: world.prefix, shards: 16 });
+    const bad: CreateRequest[] = [
+      { ...request, start: { ...start, record: { ...start.record, version: 3 } } },
+      { ...request, start: { ...start, eventId: request.eventId } },
+      {
+        ...request,
+        start: { ...start, timersToArm: [{ id: 'late', dueAt: Number.NaN, generation: 1, event: { type: 'late' } }] },
+      },
+    ];
+    for (const attempt of bad) await expect(store.create(attempt)).rejects.toBeInstanceOf(ScriptError);
+    expect(await redis.keys(`${world.prefix}*`)).toEqual([]);
+    expect(await store.create(request)).toEqual({ status: 'created' });
+    expect((await store.load(request.record.workflowId))?.version).toBe(2);
   });
 
   it.runIf(kind === 'redis')('sends Redis one script call for a creation with its start', async () => {
