@@ -121,8 +121,9 @@ export interface Engine {
   readonly store: WorkflowStore;
   /**
    * Creates a workflow of a registered definition (the latest version by default) and, unless
-   * `start` is false, sends the definition's start event. A repeated de-duplication key returns the
-   * existing workflow, started if its start was lost.
+   * `start` is false, sends the definition's start event: an accepted start is written by the
+   * creation's own write (one atomic store write), a refused one recorded after it. A repeated
+   * de-duplication key returns the existing workflow, started if its start was lost.
    */
   createWorkflow(request: CreateWorkflowRequest): Promise<CreateOutcome>;
   /**
