@@ -146,7 +146,7 @@ async function deferredWorkDone(deployment: Deployment) {
   let left = await deployment.deferredWorkLeft();
   while ((left.unarchived > 0 || left.untrimmed > 0) && Date.now() - from < DEFERRED_WAIT_MS) {
     await sleep(50);
-    left = await deployment.deferredWorkLeft();
+    left = await deployment.deferredWorkLeft(false);
   }
   return { seconds: (Date.now() - from) / 1000, left };
 }
