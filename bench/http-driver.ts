@@ -2,9 +2,11 @@
  * The HTTP bench's load, driven as people drive Warden: an agent creates support requests (keeping
  * `inFlight` workflows open), an approver polls the approval queue, reads each workflow's
  * recommendation and approves exactly it, and the agent reads the approved workflow's view until it
- * has finished (a finished workflow is in no queue), long-polled until it has or polled. Only HTTP: the driver knows the API's origin and two tokens, nothing of the store.
+ * has finished (a finished workflow is in no queue), long-polled until it has or polled, or follows
+ * the workflow's event stream from its creation until the `finished` event. Only HTTP: the driver
+ * knows the API's origin and the tokens, nothing of the store.
  */
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent, type ClientRequest, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -79,6 +81,102 @@ function client(origin: string, token: string, counter: { requests: number }, ag
   };
 }
 
+/** How a stream ended: its `finished` event's data, or why there was none. */
+type StreamEnd =
+  | { kind: 'finished'; data: Record<string, unknown> }
+  | { kind: 'status'; status: number }
+  | { kind: 'ended' | 'closed' };
+
+/**
+ * Follows `GET <path>` as a server client follows a workflow's event stream: `Accept:
+ * text/event-stream`, the bearer token in `Authorization` (what docs/api.md says a server sends; a
+ * ticket is for a browser's `EventSource`), `Last-Event-ID` on a reconnect. Resolves at the
+ * `finished` event and lets the response end (the server ends it after that event), so its kept-alive
+ * connection serves the next request; no reconnect for the 204. `on.event` sees every event's id;
+ * `on.open` holds the request until its response has ended, so a round can close what is left.
+ */
+function followStream(
+  origin: string,
+  agent: Agent,
+  token: string,
+  path: string,
+  lastEventId: string | null,
+  on: { event: (id: string | null) => void; open: Set<ClientRequest> },
+): Promise<StreamEnd> {
+  const { hostname, port } = new URL(origin);
+  return new Promise<StreamEnd>((resolve) => {
+    let settled = false;
+    const settle = (end: StreamEnd) => {
+      if (settled) return;
+      settled = true;
+      resolve(end);
+    };
+    const done = () => {
+      on.open.delete(request);
+      settle({ kind: 'ended' });
+    };
+    const request = httpRequest(
+      {
+        agent,
+        hostname,
+        port,
+        method: 'GET',
+        path,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          Accept: 'text/event-stream',
+          ...(lastEventId === null ? {} : { 'Last-Event-ID': lastEventId }),
+        },
+      },
+      (response) => {
+        if (response.statusCode !== 200) {
+          settle({ kind: 'status', status: response.statusCode ?? 0 });
+          response.resume();
+          response.on('end', done);
+          return;
+        }
+        response.setEncoding('utf8');
+        let buffered = '';
+        response.on('data', (chunk: string) => {
+          if (settled) return;
+          buffered += chunk;
+          // An event ends at a blank line (the server writes \n line ends).
+          for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+            const block = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            let event = 'message';
+            let id: string | null = null;
+            const data: string[] = [];
+            for (const line of block.split('\n')) {
+              if (line.startsWith('event:')) event = line.slice(6).trim();
+              else if (line.startsWith('id:')) id = line.slice(3).trim();
+              else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+            }
+            if (data.length === 0) continue; // `retry:` or a keep-alive comment
+            on.event(id);
+            if (event !== 'finished') continue;
+            try {
+              settle({ kind: 'finished', data: JSON.parse(data.join('\n')) as Record<string, unknown> });
+            } catch {
+              settle({ kind: 'ended' });
+            }
+            return;
+          }
+        });
+        response.on('end', done);
+        response.on('error', done);
+        response.on('aborted', done);
+      },
+    );
+    on.open.add(request);
+    request.on('error', () => {
+      on.open.delete(request);
+      settle({ kind: 'closed' });
+    });
+    request.end();
+  });
+}
+
 interface QueueItem {
   workflowId: string;
   since: string;
@@ -127,7 +225,10 @@ export interface RoundResult {
   unfinished: { workflowId: string; state: unknown }[];
   seconds: number;
   workflowsPerSecond: number;
-  /** View reads per completed workflow spent waiting for it to finish after its approval. */
+  /**
+   * View reads per completed workflow spent waiting for it to finish after its approval (`sse`:
+   * streams opened per workflow from its creation, 1 unless one was reopened).
+   */
   completionPollsPerWorkflow: number;
   /** From each approval POST to its 200, ms, sorted. */
   approvalMs: number[];
@@ -164,10 +265,18 @@ export interface DriverOptions {
   /** A round gives up on what is still open after this long without a creation or completion, ms. */
   stallMs: number;
   /**
-   * How the agent sees an approved workflow finish: `wait` (default) long-polls its view until it
-   * has finished (`?until=finished`, answered at the final commit); `poll` reads it every `pollMs`.
+   * How the agent sees a workflow finish: `wait` (default) long-polls the approved workflow's view
+   * until it has finished (`?until=finished`, answered at the final commit); `poll` reads it every
+   * `pollMs`; `sse` follows the workflow's event stream from its creation (what a client that shows
+   * its request's progress opens: it cannot know when someone approves) to the `finished` event.
    */
-  observe?: 'wait' | 'poll';
+  observe?: 'wait' | 'poll' | 'sse';
+  /**
+   * With `observe: 'sse'`, one agent token per in-flight slot (`inFlight` of them): each slot's agent
+   * creates its requests and follows their streams as itself. The API holds at most 5 open streams
+   * per caller, so 64 streams are 64 agents with one request open each, not one agent with 64.
+   */
+  slotTokens?: string[];
   /** How often an approved workflow's view is read until it has finished with `observe: 'poll'`, ms (default 100). */
   pollMs?: number;
 }
@@ -181,6 +290,11 @@ export function createHttpDriver(options: DriverOptions) {
   const approver = client(options.origin, options.approverToken, counter, sockets);
   const pollMs = options.pollMs ?? 100;
   const observe = options.observe ?? 'wait';
+  const slotTokens = options.slotTokens ?? [];
+  if (observe === 'sse' && slotTokens.length < options.inFlight) {
+    throw new Error(`observe sse needs a token per in-flight slot: ${slotTokens.length} for ${options.inFlight}`);
+  }
+  const slotAgents = slotTokens.map((token) => client(options.origin, token, counter, sockets));
 
   async function round(workflows: number, tag: string): Promise<RoundResult> {
     const requestsBefore = counter.requests;
@@ -201,6 +315,13 @@ export function createHttpDriver(options: DriverOptions) {
     };
     const control = { running: true, stalled: false, lastProgress: performance.now() };
     let lastCompletion = performance.now();
+    /** Streams whose response has not ended: closed when the round ends or stalls. */
+    const openStreams = new Set<ClientRequest>();
+    const closedAll = () => !control.running || control.stalled;
+    const closeStreams = () => {
+      for (const request of openStreams) request.destroy();
+      openStreams.clear();
+    };
 
     const approveLoop = async () => {
       while (control.running) {
@@ -233,7 +354,8 @@ export function createHttpDriver(options: DriverOptions) {
             if (reply.status === 200 && reply.body.outcome === 'accepted') {
               approvalMs.push(performance.now() - at);
               stamp(workflowId, { approved: Date.now() });
-              watching.push(watchCompletion(workflowId, Number(reply.body.version)));
+              // A stream follows the workflow from its creation already.
+              if (observe !== 'sse') watching.push(watchCompletion(workflowId, Number(reply.body.version)));
             } else {
               const why =
                 typeof reply.body.outcome === 'string'
@@ -270,14 +392,52 @@ export function createHttpDriver(options: DriverOptions) {
           if (observe === 'wait' && !moved) await sleep(pollMs);
           continue;
         }
-        stamp(workflowId, { finished: Date.parse(String(view.body.updatedAt)), observed: Date.now() });
-        const state = view.body.state;
-        if (Array.isArray(state) && state.includes('completed')) completedIds.add(workflowId);
-        else finishedOtherwise.add(workflowId);
-        control.lastProgress = lastCompletion = performance.now();
-        waiting.get(workflowId)?.();
-        waiting.delete(workflowId);
+        sawFinished(workflowId, view.body.updatedAt, view.body.state);
         return;
+      }
+    };
+
+    /** Counts a finished workflow: `at` is its final commit's time (ISO 8601), `state` its leaf states. */
+    const sawFinished = (workflowId: string, at: unknown, state: unknown) => {
+      stamp(workflowId, { finished: Date.parse(String(at)), observed: Date.now() });
+      if (Array.isArray(state) && state.includes('completed')) completedIds.add(workflowId);
+      else finishedOtherwise.add(workflowId);
+      control.lastProgress = lastCompletion = performance.now();
+      waiting.get(workflowId)?.();
+      waiting.delete(workflowId);
+    };
+
+    /**
+     * Follows a workflow's event stream as `token`'s agent until its `finished` event; a stream that
+     * ends without it is reopened with `Last-Event-ID`, as an `EventSource` does.
+     */
+    const followCompletion = async (workflowId: string, token: string) => {
+      let lastEventId: string | null = null;
+      const on = {
+        open: openStreams,
+        event: (id: string | null) => {
+          if (id !== null) lastEventId = id;
+        },
+      };
+      while (control.running && !control.stalled) {
+        counter.requests++;
+        completionPolls++;
+        const end = await followStream(
+          options.origin,
+          sockets,
+          token,
+          `/v1/workflows/${workflowId}/stream`,
+          lastEventId,
+          on,
+        );
+        if (end.kind === 'finished') {
+          sawFinished(workflowId, end.data.at, end.data.state);
+          return;
+        }
+        // Closed by the round's end (or its stall): nothing unexpected.
+        if (closedAll()) return;
+        note(end.kind === 'status' ? `stream ${end.status}` : `stream ${end.kind}`);
+        await sleep(pollMs);
       }
     };
 
@@ -286,6 +446,7 @@ export function createHttpDriver(options: DriverOptions) {
         await sleep(250);
         if (performance.now() - control.lastProgress > options.stallMs) {
           control.stalled = true;
+          closeStreams();
           for (const resolve of waiting.values()) resolve();
           waiting.clear();
           return;
@@ -298,12 +459,13 @@ export function createHttpDriver(options: DriverOptions) {
     const background = [approveLoop(), watchdog()];
     let next = 0;
     await Promise.all(
-      Array.from({ length: options.inFlight }, async () => {
+      Array.from({ length: options.inFlight }, async (_, slot) => {
+        const slotAgent = observe === 'sse' ? (slotAgents[slot] ?? agent) : agent;
         while (next < workflows && !control.stalled) {
           const i = next++;
           let id: string | null = null;
           for (let attempt = 0; attempt < 3 && id === null; attempt++) {
-            const reply = await agent(
+            const reply = await slotAgent(
               'POST',
               '/v1/workflows',
               { definition: 'support', input: { request: supportRequest(i) } },
@@ -316,6 +478,7 @@ export function createHttpDriver(options: DriverOptions) {
           stamp(id, { created: Date.now() });
           created.push(id);
           control.lastProgress = performance.now();
+          if (observe === 'sse') watching.push(followCompletion(id, slotTokens[slot] ?? options.agentToken));
           if (completedIds.has(id) || finishedOtherwise.has(id)) continue;
           await new Promise<void>((resolve) => waiting.set(id, resolve));
         }
@@ -323,6 +486,7 @@ export function createHttpDriver(options: DriverOptions) {
     );
     const seconds = (lastCompletion - started) / 1000;
     control.running = false;
+    closeStreams();
     await Promise.all(background);
     await Promise.all(watching);
     const open = created.filter((id) => !completedIds.has(id));

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:http [-- --json] [-- --quick] [-- --layout all|split|both] [-- --rounds N]
- * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --observe wait|poll|both]
+ * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --observe wait|poll|sse|both|all|<list>]
  * [-- --poll-ms N] [-- --against <checkout>]`: the
  * support workflow end to end over HTTP, as its users drive it, against `warden serve` processes on
  * a redis-server of their own.
@@ -8,9 +8,12 @@
  * An agent keeps `--in-flight` (64) workflows open; an approver polls the approval queue, reads each
  * recommendation and approves it; the agent reads each approved workflow's view until it has
  * finished (a finished workflow is in no queue): a long poll until it has (`?until=finished`;
- * `--observe wait`, the default), or every `--poll-ms` (100) with `--observe poll` (`both`: each
- * layout once each way, as `<layout>~wait` and `<layout>~poll`; a checkout from before the long
- * poll, given to `--against`, needs `poll`). Per round of `--per-round`
+ * `--observe wait`, the default), or every `--poll-ms` (100) with `--observe poll`; or, with
+ * `--observe sse`, follows each workflow's event stream from its creation to its `finished` event,
+ * one agent per in-flight slot (the API holds 5 streams per caller). A comma list (`wait,sse`),
+ * `all` (wait, poll, sse) or `both` (wait and poll) starts each layout once per way, as
+ * `<layout>~wait`, `<layout>~sse`..., rounds alternating; a checkout from before the long poll,
+ * given to `--against`, needs `poll`. Per round of `--per-round`
  * (200) workflows: completed workflows/s, approval latency (POST to 200) p50/p99, and the CPU each
  * process spent per completed workflow (from /proc/<pid>/stat): the Warden processes by role,
  * redis-server and the driver (this process) apart. The servers archive a finished workflow at once
@@ -56,18 +59,25 @@ const warmup = numberArgument('--warmup', quick ? 32 : 3 * perRound);
 const shards = numberArgument('--shards', 0);
 const stallMs = numberArgument('--stall-ms', 30_000);
 const pollMs = numberArgument('--poll-ms', 100);
-type Observe = 'wait' | 'poll';
+type Observe = 'wait' | 'poll' | 'sse';
 const observeArgument = process.argv.includes('--observe')
-  ? process.argv[process.argv.indexOf('--observe') + 1]
+  ? (process.argv[process.argv.indexOf('--observe') + 1] ?? '')
   : 'wait';
-const observeModes: Observe[] =
-  observeArgument === 'wait' || observeArgument === 'poll'
-    ? [observeArgument]
-    : observeArgument === 'both'
-      ? ['wait', 'poll']
-      : (() => {
-          throw new Error('--observe is wait, poll or both (each layout once with each, rounds alternating)');
-        })();
+const observeModes: Observe[] = (() => {
+  const listed =
+    observeArgument === 'all'
+      ? ['wait', 'poll', 'sse']
+      : observeArgument === 'both'
+        ? ['wait', 'poll']
+        : observeArgument.split(',');
+  const modes = listed.filter((mode): mode is Observe => mode === 'wait' || mode === 'poll' || mode === 'sse');
+  if (modes.length === 0 || modes.length !== listed.length || new Set(modes).size !== modes.length) {
+    throw new Error(
+      '--observe is wait, poll, sse, a comma list of them (wait,sse), all (the three) or both (wait,poll): each layout once with each, rounds alternating',
+    );
+  }
+  return modes;
+})();
 const idleMs = quick ? 2_000 : 10_000;
 /** The longest wait after a round for its deferred work (the janitor ticks every 5 s). */
 const DEFERRED_WAIT_MS = 15_000;
@@ -101,7 +111,7 @@ interface MeasuredRound {
   workflowsPerSecond: number;
   approvalP50Ms: number;
   approvalP99Ms: number;
-  /** View reads per workflow between its approval and seeing it finished. */
+  /** View reads per workflow between its approval and seeing it finished (`sse`: streams opened per workflow). */
   completionPollsPerWorkflow: number;
   /** Where a workflow's time went, ms, medians (see `Phases` in http-driver.ts). */
   phasesMs: RoundResult['phasesMs'];
@@ -275,6 +285,15 @@ async function main() {
           claims: { approvalLimit: 1000 },
         }),
       ]);
+      // Streams are opened by one agent per in-flight slot (see `slotTokens` in http-driver.ts).
+      const slotTokens =
+        observe === 'sse'
+          ? await Promise.all(
+              Array.from({ length: inFlight }, (_, slot) =>
+                mintToken(deployment.secret, { sub: `agent-${slot + 1}`, tenant: 'demo', roles: ['support_agent'] }),
+              ),
+            )
+          : undefined;
       const driver = createHttpDriver({
         origin: deployment.origin,
         agentToken,
@@ -283,6 +302,7 @@ async function main() {
         stallMs,
         pollMs,
         observe,
+        ...(slotTokens ? { slotTokens } : {}),
       });
       deployments.push({ label, deployment, driver });
       log(`${label}: ${deployment.processes.map((p) => `${p.label} pid ${p.pid}`).join(', ')}; warm-up of ${warmup}`);
