@@ -144,6 +144,15 @@ export interface Page<T> {
   next: string | null;
 }
 
+/** A page of an audit trail. */
+export interface AuditPage extends Page<AuditEntry> {
+  /**
+   * The cursor just after the page's last item (the given cursor when the page is empty), also on
+   * the last page: a reader following the trail as it grows reads what was appended since from it.
+   */
+  tail: string | null;
+}
+
 export interface QueueItem {
   workflowId: string;
   statePath: string;
@@ -227,7 +236,7 @@ export interface WorkflowStore {
   outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null>;
   /** How many refusals the workflow has had (recorded or only counted) since it was last archived. */
   refusalCount(workflowId: string): Promise<number>;
-  auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>>;
+  auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<AuditPage>;
   /**
    * A queue: workflows of a tenant and definition (any version) whose state paths include the leaf
    * path `statePath`, oldest first. Another definition's workflows in a state of the same path are

@@ -279,6 +279,25 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(moved).toEqual({ status: 'conflict', version: 2 });
   });
 
+  it('gives each audit page the cursor after its last entry: a reader following the trail reads only what was appended since', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const first = await world.store.auditPage(record.workflowId, { limit: 10 });
+    expect(first.next).toBeNull();
+    expect(first.items.length).toBeGreaterThan(1);
+    await send(world, record.workflowId, 'APPROVED', {}, principals.approver, 'approve-early');
+    const appended = await world.store.auditPage(record.workflowId, { cursor: first.tail, limit: 10 });
+    expect(appended.items.map((e) => e.eventId)).toEqual(['approve-early']);
+    expect(appended.next).toBeNull();
+    // Nothing appended since: an empty page, and the same place to read from.
+    const none = await world.store.auditPage(record.workflowId, { cursor: appended.tail, limit: 10 });
+    expect(none).toEqual({ items: [], next: null, tail: appended.tail });
+    // A page with more after it: its tail is its next.
+    const one = await world.store.auditPage(record.workflowId, { limit: 1 });
+    expect(one.next).not.toBeNull();
+    expect(one.tail).toBe(one.next);
+  });
+
   it('records refusals up to the cap, then only counts them', async () => {
     fresh();
     const record = await createSupport(world);

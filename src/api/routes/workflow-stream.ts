@@ -54,6 +54,14 @@ export function lastEventIdOf(c: Context<ApiEnv>): number | null {
 
 const finished = (record: WorkflowRecord) => record.status !== 'active';
 
+/**
+ * One server-sent event as `SSEStreamingApi.writeSSE` writes it (event, data, id), the data a JSON
+ * line: the events of a read are joined and written at once.
+ */
+export function sseEvent(event: 'state' | 'finished', version: number, data: StreamedVersion): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\nid: ${version}\n\n`;
+}
+
 function versionEvent(record: WorkflowRecord, entry: AuditEntry): StreamedVersion {
   return {
     workflowId: record.workflowId,
@@ -79,35 +87,36 @@ export function workflowStream(
   const openStreams = new Map<string, number>();
 
   /**
-   * Writes the accepted versions after `sent` up to `record.version`, reading the trail from
-   * `cursor` (the start of a page not yet read to its end). Returns where the next read starts.
+   * The events of the accepted versions after `sent` up to `record.version`, reading the trail from
+   * `cursor` (the start of what has not been read to its end), and where the next read starts. The
+   * events of a page that has more after it are written at once: the rest are the caller's to write.
    */
   async function catchUp(
     stream: SSEStreamingApi,
     record: WorkflowRecord,
     from: { sent: number; cursor: string | null },
-  ): Promise<{ sent: number; cursor: string | null }> {
+  ): Promise<{ sent: number; cursor: string | null; events: string }> {
     let { sent, cursor } = from;
+    let events = '';
     for (;;) {
       const page = await store.auditPage(record.workflowId, { cursor, limit: auditPageSize });
       let ahead = false;
       for (const entry of page.items) {
-        if (stream.aborted || stream.closed) return { sent, cursor };
         // Entries past the record read are for the next poll, when the record says whether they finished it.
         if (entry.version > record.version) ahead = true;
         if (ahead || entry.outcome !== 'accepted' || entry.version <= sent) continue;
-        await stream.writeSSE({
-          event: 'state',
-          id: String(entry.version),
-          data: JSON.stringify(versionEvent(record, entry)),
-        });
+        events += sseEvent('state', entry.version, versionEvent(record, entry));
         sent = entry.version;
       }
       if (ahead || page.next === null) {
         // Every version up to the record's has been read (a commit writes the record and its entry
         // at once, and the trail is in version order): one missing from the trail is not waited for.
-        return { sent: Math.max(sent, record.version), cursor };
+        // The next read starts after this page, or at its start again when it went past the record.
+        return { sent: Math.max(sent, record.version), cursor: ahead ? cursor : page.tail, events };
       }
+      if (events !== '') await stream.write(events);
+      events = '';
+      if (stream.aborted || stream.closed) return { sent, cursor: page.next, events };
       cursor = page.next;
     }
   }
@@ -169,25 +178,29 @@ export function workflowStream(
     while (!stream.aborted && !stream.closed) {
       const record = await store.load(workflowId);
       if (!record) return;
+      // What this read sends, written at once: the new versions, and the end or a keep-alive.
+      let out = '';
       if (record.version > position.sent) {
-        position = await catchUp(stream, record, position);
-        lastWrite = clock();
+        const caught = await catchUp(stream, record, position);
+        position = { sent: caught.sent, cursor: caught.cursor };
+        out = caught.events;
       }
-      if (finished(record) && position.sent >= record.version) {
-        const last: StreamedVersion = {
+      const done = finished(record) && position.sent >= record.version;
+      if (done) {
+        out += sseEvent('finished', record.version, {
           workflowId,
           version: record.version,
           state: record.statePaths,
           status: 'finished',
           at: new Date(record.updatedAt).toISOString(),
-        };
-        await stream.writeSSE({ event: 'finished', id: String(record.version), data: JSON.stringify(last) });
-        return;
-      }
-      if (clock() - lastWrite >= keepAliveMs) {
-        await stream.write(': keep-alive\n\n');
+        });
+      } else if (out === '' && clock() - lastWrite >= keepAliveMs) out = ': keep-alive\n\n';
+      if (out !== '') {
+        // A client gone meanwhile: the write is dropped (and the loop ends).
+        await stream.write(out);
         lastWrite = clock();
       }
+      if (done) return;
       if (clock() >= closeAt || deps.isShuttingDown?.()) return;
       // Woken at the workflow's next commit (read again at least every `commitRecheckMs`, for a lost notice),
       // and before the next keep-alive is due.

@@ -15,6 +15,7 @@ import type {
   JobLease,
   OutboxEntry,
   OutboxMessage,
+  AuditPage,
   Page,
   QueueItem,
   RefusalRequest,
@@ -262,15 +263,17 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(outcome ? clone(outcome) : null);
   }
 
-  auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>> {
+  auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<AuditPage> {
     const audit = this.workflows.get(workflowId)?.audit ?? [];
     const after = options.cursor ? Number(options.cursor) : 0;
     const rest = audit.filter((a) => a.id > after);
     const page = rest.slice(0, options.limit);
     const last = page.at(-1);
+    const tail = last ? String(last.id) : (options.cursor ?? null);
     return Promise.resolve({
       items: page.map((a) => clone(a.entry)),
-      next: rest.length > options.limit && last ? String(last.id) : null,
+      next: rest.length > options.limit ? tail : null,
+      tail,
     });
   }
 

@@ -16,6 +16,7 @@ import type {
   JobLease,
   OutboxEntry,
   OutboxMessage,
+  AuditPage,
   Page,
   QueueItem,
   RefusalRequest,
@@ -436,8 +437,9 @@ export class RedisStore implements WorkflowStore {
     return stored ? (JSON.parse(stored) as StoredOutcome) : null;
   }
 
-  async auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<Page<AuditEntry>> {
-    if (!this.owns(workflowId)) return { items: [], next: null };
+  async auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<AuditPage> {
+    const given = validCursor(options.cursor) ? options.cursor : null;
+    if (!this.owns(workflowId)) return { items: [], next: null, tail: given };
     const [live, archive] = await Promise.all([
       this.client.xrange(
         this.keys.audit(workflowId),
@@ -451,8 +453,8 @@ export class RedisStore implements WorkflowStore {
     const entries = mergeTrail(archive, live, validCursor(options.cursor) ? options.cursor : null);
     const page = entries.slice(0, options.limit);
     const items = page.map(([, json]) => decodeAudit(workflowId, json));
-    const next = entries.length > options.limit ? (page.at(-1)?.[0] ?? null) : null;
-    return { items, next };
+    const tail = page.at(-1)?.[0] ?? given;
+    return { items, next: entries.length > options.limit ? tail : null, tail };
   }
 
   /**
