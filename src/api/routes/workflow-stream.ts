@@ -4,13 +4,14 @@
  * resumable with `Last-Event-ID`, and ended the way a standard EventSource client stops on: a
  * `finished` event, then 204 No Content to the reconnect that follows.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'hono';
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
 import type { Principal } from '../../engine/principal.ts';
 import { callerKey } from '../caller-key.ts';
 import type { ApiDeps, ApiEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { eventStreamResponse, type EventSink } from '../event-stream-body.ts';
 import { commitRecheckMs } from '../../runtime/commit-watch.ts';
 import { lastEventIdPattern, streamQuery } from '../schemas.ts';
 import { readQuery } from '../read-json.ts';
@@ -92,7 +93,7 @@ export function workflowStream(
    * events of a page that has more after it are written at once: the rest are the caller's to write.
    */
   async function catchUp(
-    stream: SSEStreamingApi,
+    stream: EventSink,
     record: WorkflowRecord,
     from: { sent: number; cursor: string | null },
   ): Promise<{ sent: number; cursor: string | null; events: string }> {
@@ -116,7 +117,7 @@ export function workflowStream(
       }
       if (events !== '') await stream.write(events);
       events = '';
-      if (stream.aborted || stream.closed) return { sent, cursor: page.next, events };
+      if (stream.gone.aborted) return { sent, cursor: page.next, events };
       cursor = page.next;
     }
   }
@@ -144,46 +145,46 @@ export function workflowStream(
     // A stream opened with a ticket ends when the ticket expires (never past its token's expiry): the
     // EventSource reconnects, and the page asks for a new ticket once that is refused.
     const closeAt = Math.min(clock() + deps.streamMaxMs, c.get('ticketExpiresAt') ?? Infinity);
-    return streamSSE(c, async (stream) => {
-      // Ends a wait on the commit watch when the client goes away (its place is freed at once).
-      const gone = new AbortController();
-      stream.onAbort(() => {
-        gone.abort();
-      });
-      try {
-        // How long an EventSource waits before it reconnects (with `Last-Event-ID`) after the stream ends.
-        await stream.write(`retry: ${reconnectMs}\n\n`);
-        await follow(stream, first.workflowId, after ?? 0, closeAt, gone.signal);
-      } finally {
-        const left = (openStreams.get(who) ?? 1) - 1;
-        if (left > 0) openStreams.set(who, left);
-        else openStreams.delete(who);
-      }
-    });
+    return eventStreamResponse(
+      c,
+      async (stream) => {
+        try {
+          await follow(stream, first.workflowId, after ?? 0, closeAt);
+        } finally {
+          const left = (openStreams.get(who) ?? 1) - 1;
+          if (left > 0) openStreams.set(who, left);
+          else openStreams.delete(who);
+        }
+      },
+      (error) => deps.logger?.error({ err: error, workflowId: first.workflowId }, 'workflow stream failed'),
+    );
   };
 
   /** Polls the record; on a new version, sends the versions since `after` from the trail. */
-  async function follow(
-    stream: SSEStreamingApi,
-    workflowId: string,
-    after: number,
-    closeAt: number,
-    gone: AbortSignal,
-  ): Promise<void> {
+  async function follow(stream: EventSink, workflowId: string, after: number, closeAt: number): Promise<void> {
+    // Ends a wait on the commit watch when the client goes away (its place is freed at once).
+    const { gone } = stream;
+    // How long an EventSource waits before it reconnects (with `Last-Event-ID`) after the stream
+    // ends: sent with the first read's events.
+    let opening = `retry: ${reconnectMs}\n\n`;
     // All the state a stream keeps: the last version sent and where to read the trail next.
     let position = { sent: after, cursor: null as string | null };
     let lastWrite = clock();
     // Commits are announced while the stream is open (it reads the workflow after this).
     if (deps.commits) await store.watchCommits?.(workflowId, closeAt - clock() + recheckMs);
-    while (!stream.aborted && !stream.closed) {
+    while (!gone.aborted) {
       const record = await store.load(workflowId);
-      if (!record) return;
+      if (!record) {
+        if (opening !== '') await stream.write(opening);
+        return;
+      }
       // What this read sends, written at once: the new versions, and the end or a keep-alive.
-      let out = '';
+      let out = opening;
+      opening = '';
       if (record.version > position.sent) {
         const caught = await catchUp(stream, record, position);
         position = { sent: caught.sent, cursor: caught.cursor };
-        out = caught.events;
+        out += caught.events;
       }
       const done = finished(record) && position.sent >= record.version;
       if (done) {
@@ -207,7 +208,7 @@ export function workflowStream(
       if (deps.commits) {
         const wait = Math.min(recheckMs, keepAliveMs - (clock() - lastWrite), closeAt - clock());
         await deps.commits.next(workflowId, record.version, Math.max(1, wait), gone);
-      } else await stream.sleep(deps.streamPollMs);
+      } else await sleep(deps.streamPollMs);
     }
   }
 }
