@@ -559,9 +559,12 @@ describe('audit, queues, stream', () => {
       }
       await open.call('POST', events, { token: open.tokens.approver, body: approval(ready) });
       await open.waitFor(view.workflowId, 'completed');
-      const streamed = sseEvents(
-        await (await open.call('GET', `/v1/workflows/${view.workflowId}/stream`, { token: open.tokens.agent })).text(),
-      );
+      const text = await (
+        await open.call('GET', `/v1/workflows/${view.workflowId}/stream`, { token: open.tokens.agent })
+      ).text();
+      // The retry comes first, also when the first read spans pages.
+      expect(text.startsWith('retry: 2000\n\n')).toBe(true);
+      const streamed = sseEvents(text);
       const trail = await open.json<{ entries: { outcome: string; version: number }[] }>(
         await open.call('GET', `/v1/workflows/${view.workflowId}/audit?limit=500`, { token: open.tokens.agent }),
       );

@@ -89,16 +89,18 @@ export function workflowStream(
 
   /**
    * The events of the accepted versions after `sent` up to `record.version`, reading the trail from
-   * `cursor` (the start of what has not been read to its end), and where the next read starts. The
-   * events of a page that has more after it are written at once: the rest are the caller's to write.
+   * `cursor` (the start of what has not been read to its end), after `pending` (what the caller has
+   * yet to write), and where the next read starts. What a page that has more after it adds is
+   * written at once: the rest is the caller's to write.
    */
   async function catchUp(
     stream: EventSink,
     record: WorkflowRecord,
     from: { sent: number; cursor: string | null },
+    pending: string,
   ): Promise<{ sent: number; cursor: string | null; events: string }> {
     let { sent, cursor } = from;
-    let events = '';
+    let events = pending;
     for (;;) {
       const page = await store.auditPage(record.workflowId, { cursor, limit: auditPageSize });
       let ahead = false;
@@ -182,9 +184,9 @@ export function workflowStream(
       let out = opening;
       opening = '';
       if (record.version > position.sent) {
-        const caught = await catchUp(stream, record, position);
+        const caught = await catchUp(stream, record, position, out);
         position = { sent: caught.sent, cursor: caught.cursor };
-        out += caught.events;
+        out = caught.events;
       }
       const done = finished(record) && position.sent >= record.version;
       if (done) {
