@@ -56,8 +56,13 @@ export const configSchema = z.object({
     .min(0)
     .max(365 * 24 * 3_600_000)
     .default(60_000),
-  /** Idle wait between outbox reads. */
+  /** First idle wait between outbox reads (doubling while idle, up to WARDEN_IDLE_POLL_MS). */
   WARDEN_POLL_MS: ms(50),
+  /**
+   * Longest idle wait between reads of every leased outbox without a wake-up: the worst-case delay
+   * of a job whose wake-up was lost. The wait starts again at WARDEN_POLL_MS after any job or wake-up.
+   */
+  WARDEN_IDLE_POLL_MS: ms(5_000),
   /**
    * Jobs a worker process runs at once at most: it reads more as soon as one finishes, so a slow
    * effect holds back no other job.

@@ -275,6 +275,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
         jobLeaseMs: config.WARDEN_JOB_LEASE_MS,
         archiveAfterMs: config.WARDEN_ARCHIVE_AFTER_MS,
         pollMs: config.WARDEN_POLL_MS,
+        idlePollMs: config.WARDEN_IDLE_POLL_MS,
         workerConcurrency: config.WARDEN_WORKER_CONCURRENCY,
         timerSafetyPollMs: config.WARDEN_TIMER_POLL_MS,
         timerRescanMs: config.WARDEN_TIMER_RESCAN_MS,

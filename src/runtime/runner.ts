@@ -66,11 +66,15 @@ export interface RuntimeOptions {
   jobLeaseMs: number;
   /** Finished workflows are archived this long after they finished, ms (default 60 s). */
   archiveAfterMs?: number;
-  /** Idle wait between outbox reads, ms; doubles while idle up to `idlePollMs`. */
+  /** First idle wait between outbox reads, ms; doubles while idle up to `idlePollMs`. */
   pollMs: number;
   /** Jobs the worker runs at once at most (default 64). */
   workerConcurrency?: number;
-  /** Longest idle wait between outbox reads when no notification arrives, ms (default 1000). */
+  /**
+   * Longest idle wait between reads of every leased outbox when no notification arrives, ms
+   * (default 5000): what a lost wake-up can delay a job at most. A job started, a wake-up or a
+   * change of the leased shards starts the back-off again at `pollMs`.
+   */
   idlePollMs?: number;
   /** Longest sleep of the timer service when no notification arrives, ms. */
   timerSafetyPollMs: number;
@@ -127,6 +131,8 @@ export function createRuntime(options: RuntimeOptions) {
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.external ? { external: options.external } : {}),
   });
+  // The timer loop's sleep: cut short by a wake-up for timers and by a change of its leased shards.
+  const timerSleeper = createSleeper();
   const timers = createTimerService({
     store,
     leases: timerLeases,
@@ -146,8 +152,26 @@ export function createRuntime(options: RuntimeOptions) {
   const sleepers: Sleeper[] = [];
   let unsubscribe: (() => Promise<void>) | null = null;
 
+  // The worker's idle wait: it doubles from `pollMs` up to `idleMax` while reads find nothing, and
+  // starts again at `pollMs` after a job, a wake-up or a change of the leased shards.
+  const idleMax = Math.max(options.pollMs, options.idlePollMs ?? 5_000);
+  let workerIdle = options.pollMs;
+  const wakeWorker = () => {
+    workerIdle = options.pollMs;
+    workerSleeper.wake();
+  };
+
+  /** Renews the leases; a loop whose role's leased shards changed reads them at once. */
   async function tickLeases(): Promise<void> {
-    for (const held of leases.values()) await held.tick();
+    for (const [role, held] of leases) {
+      const before = held.owned().join();
+      await held.tick();
+      if (!running || held.owned().join() === before) continue;
+      // Shards taken over (their wake-ups went to the dead owner) or given back: read them now,
+      // not at the end of an idle wait.
+      if (role === 'worker') wakeWorker();
+      else timerSleeper.wake();
+    }
   }
 
   async function loop(name: string, sleeper: Sleeper, body: () => Promise<number>): Promise<void> {
@@ -180,7 +204,6 @@ export function createRuntime(options: RuntimeOptions) {
           return options.leaseMs / 3;
         }),
       );
-      const timerSleeper = createSleeper();
       if (options.subscribeWakeUps && (roles.has('worker') || roles.has('timers'))) {
         // One subscription per runtime, fanned out to the loops that wait for work, closed on stop.
         // A message is `<shard>:<kinds>[:<due>]`: `j` (jobs or firings queued) wakes the worker, `t`
@@ -195,7 +218,7 @@ export function createRuntime(options: RuntimeOptions) {
             if (roles.has('worker') && kinds.includes('j')) {
               // The worker reads the shard named (every shard for `*` or an unreadable message).
               worker.hint(named ? shard : undefined);
-              workerSleeper.wake();
+              wakeWorker();
             }
             if (roles.has('timers') && kinds.includes('t')) {
               // `*` (the subscription came back after wake-ups may have been lost): read every shard.
@@ -211,8 +234,6 @@ export function createRuntime(options: RuntimeOptions) {
       if (roles.has('worker')) {
         let lastReclaim = 0;
         let lastTrim = 0;
-        let idle = options.pollMs;
-        const idleMax = Math.max(options.pollMs, options.idlePollMs ?? 1_000);
         loops.push(
           loop('worker', workerSleeper, async () => {
             // Started without waiting for them to finish: a job never waits for the slowest of its batch.
@@ -226,8 +247,13 @@ export function createRuntime(options: RuntimeOptions) {
               await janitor.tick();
             }
             // Busy: read again at once. Idle: back off (a notification cuts the wait short).
-            idle = started > 0 ? options.pollMs : Math.min(idleMax, idle * 2);
-            return started > 0 ? 0 : idle;
+            if (started > 0) {
+              workerIdle = options.pollMs;
+              return 0;
+            }
+            const wait = workerIdle;
+            workerIdle = Math.min(idleMax, workerIdle * 2);
+            return wait;
           }),
         );
       }
