@@ -281,6 +281,11 @@ export interface WorkflowStore {
   /** Entries delivered to some consumer and not acknowledged for `minIdleMs`, now delivered to `consumer`. */
   reclaimOutbox(consumer: string, shard: number, minIdleMs: number, count: number): Promise<OutboxEntry[]>;
   ackOutbox(shard: number, entryIds: readonly string[]): Promise<void>;
+  /**
+   * The shards of these holding an entry delivered and not acknowledged for at least `minIdleMs`,
+   * in order: what a reclaim needs to look at. One command for every shard on a standalone Redis.
+   */
+  stalledShards(shards: readonly number[], minIdleMs: number): Promise<number[]>;
   /** How many entries of the shard were delivered and not acknowledged for at least `minIdleMs`. */
   countStalled(shard: number, minIdleMs: number): Promise<number>;
   /** Moves an entry that cannot be processed to the shard's dead-letter stream and acknowledges it. */

@@ -459,9 +459,12 @@ export function createWorker(options: WorkerOptions) {
      */
     async pumpReclaimed(): Promise<number> {
       let started = 0;
-      for (const shard of leases.owned()) {
+      const owned = leases.owned();
+      if (owned.length === 0 || stopping) return 0;
+      // Only the shards with an entry idle that long: an idle reclaim is one command, not one a shard.
+      for (const shard of await store.stalledShards(owned, options.jobLeaseMs)) {
         const room = concurrency - pumped;
-        if (stopping || room <= 0) break;
+        if (isStopping() || room <= 0) break;
         const entries = await store.reclaimOutbox(consumer, shard, options.jobLeaseMs, Math.min(batch, room));
         if (isStopping()) break;
         started += start(entries, Number.POSITIVE_INFINITY);

@@ -376,6 +376,20 @@ describe.each(kinds)('the %s store', (kind) => {
     ]);
   });
 
+  it('names the shards holding an entry delivered and not acknowledged for a while, and only those', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const shard = shardOf(record.workflowId)!;
+    const others = [(shard + 1) % world.store.shards, (shard + 2) % world.store.shards].filter((s) => s !== shard);
+    // Queued, not delivered (on Redis: a stream without the group yet).
+    expect(await world.store.stalledShards([...others, shard], 0)).toEqual([]);
+    const [job] = await world.store.readOutbox('a', [shard], 10);
+    expect(await world.store.stalledShards([...others, shard], 0)).toEqual([shard]);
+    expect(await world.store.stalledShards([shard], 3_600_000)).toEqual([]);
+    await world.store.ackOutbox(shard, [job!.entryId]);
+    expect(await world.store.stalledShards([shard, ...others], 0)).toEqual([]);
+  });
+
   it('lists a tenant’s workflows by state, oldest first, page by page', async () => {
     fresh();
     const ids: string[] = [];

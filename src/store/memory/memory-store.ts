@@ -394,6 +394,12 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve();
   }
 
+  async stalledShards(shards: readonly number[], minIdleMs: number): Promise<number[]> {
+    const stalled: number[] = [];
+    for (const shard of shards) if ((await this.countStalled(shard, minIdleMs)) > 0) stalled.push(shard);
+    return stalled;
+  }
+
   countStalled(n: number, minIdleMs: number): Promise<number> {
     const now = this.clock();
     let stalled = 0;

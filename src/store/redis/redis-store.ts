@@ -68,6 +68,8 @@ interface ScriptCommands {
   wardenClaimTimers(...args: (string | number)[]): Promise<number>;
   /** Returns the number of entries removed. */
   wardenTrimOutbox(...args: (string | number)[]): Promise<number>;
+  /** Positions (from 1) of the streams holding an entry pending that long. */
+  wardenStalled(...args: (string | number)[]): Promise<number[]>;
   /** One reply per lease key. */
   wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply[]>;
   /** Per key: member, score, member, score, … */
@@ -103,6 +105,7 @@ const VARIABLE_KEY_SCRIPTS = [
   'wardenArchive',
   'wardenRecountQueue',
   'wardenTrimOutbox',
+  'wardenStalled',
   'wardenLease',
   'wardenEarliest',
   'wardenDeadLetter',
@@ -113,6 +116,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenRefuse', { lua: script('refuse'), numberOfKeys: 3 });
   client.defineCommand('wardenClaimTimers', { lua: script('claim-timers'), numberOfKeys: 3 });
   client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox') });
+  client.defineCommand('wardenStalled', { lua: script('stalled') });
   client.defineCommand('wardenLease', { lua: script('lease') });
   client.defineCommand('wardenEarliest', { lua: script('earliest') });
   client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
@@ -723,6 +727,16 @@ export class RedisStore implements WorkflowStore {
   async ackOutbox(shard: number, entryIds: readonly string[]): Promise<void> {
     if (entryIds.length === 0) return;
     await this.client.xack(this.keys.outbox(shard), OUTBOX_GROUP, ...entryIds);
+  }
+
+  async stalledShards(shards: readonly number[], minIdleMs: number): Promise<number[]> {
+    const flags = await this.perShard(shards, async (some) => {
+      const found = new Set(
+        await this.client.wardenStalled(some.length, ...some.map(this.keys.outbox), OUTBOX_GROUP, minIdleMs),
+      );
+      return some.map((_, i) => found.has(i + 1));
+    });
+    return shards.filter((_, i) => flags[i] === true);
   }
 
   async countStalled(shard: number, minIdleMs: number): Promise<number> {
