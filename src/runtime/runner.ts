@@ -164,9 +164,9 @@ export function createRuntime(options: RuntimeOptions) {
   /** Renews the leases; a loop whose role's leased shards changed reads them at once. */
   async function tickLeases(): Promise<void> {
     for (const [role, held] of leases) {
-      const before = held.owned().join();
+      const before = held.owned();
       await held.tick();
-      if (!running || held.owned().join() === before) continue;
+      if (!running || held.owned() === before) continue;
       // Shards taken over (their wake-ups went to the dead owner) or given back: read them now,
       // not at the end of an idle wait.
       if (role === 'worker') wakeWorker();

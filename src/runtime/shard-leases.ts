@@ -20,6 +20,11 @@ export interface ShardLeasesOptions {
 export function createShardLeases(options: ShardLeasesOptions) {
   const { store, role, owner, leaseMs, clock } = options;
   const owned = new Set<number>();
+  /** `owned()`: the same array until the leased shards change, so that a loop can compare it. */
+  let sorted: readonly number[] = [];
+  const changed = () => {
+    sorted = [...owned].sort((a, b) => a - b);
+  };
   // Start the search at a different shard per owner, so processes do not all race for shard 0.
   let offset = 0;
   for (const ch of owner) offset = (offset * 31 + ch.charCodeAt(0)) % store.shards;
@@ -27,44 +32,54 @@ export function createShardLeases(options: ShardLeasesOptions) {
   return {
     role,
     owner,
-    owned: (): number[] => [...owned].sort((a, b) => a - b),
+    /** The leased shards in order; the same array (never changed) until they change. */
+    owned: (): readonly number[] => sorted,
 
     /** Heartbeat, renew, rebalance. Returns the shards held afterwards. */
     async tick(): Promise<number[]> {
-      const alive = Math.max(1, await store.heartbeat(role, owner, clock(), leaseMs));
-      const share = Math.ceil(store.shards / alive);
-      // Every lease held renewed in one call (one command on a standalone Redis).
-      const renewed = new Set(await store.acquireLeases(role, [...owned], owner, leaseMs));
-      for (const shard of owned) if (!renewed.has(shard)) owned.delete(shard);
-      const excess: number[] = [];
-      while (owned.size - excess.length > share) {
-        const shard = [...owned].at(-1 - excess.length);
-        if (shard === undefined) break;
-        excess.push(shard);
+      try {
+        return await renew();
+      } finally {
+        // Also after a failed call: `owned()` tells what is held.
+        if (owned.size !== sorted.length || sorted.some((shard) => !owned.has(shard))) changed();
       }
-      if (excess.length > 0) {
-        for (const shard of excess) owned.delete(shard);
-        await store.releaseLeases(role, excess, owner);
-      }
-      if (owned.size < share) {
-        // The free ones, from this owner's starting point on, up to its share.
-        const others: number[] = [];
-        for (let i = 0; i < store.shards; i++) {
-          const shard = (offset + i) % store.shards;
-          if (!owned.has(shard)) others.push(shard);
-        }
-        for (const shard of await store.acquireLeases(role, others, owner, leaseMs, share - owned.size))
-          owned.add(shard);
-      }
-      return [...owned];
     },
 
     async releaseAll(): Promise<void> {
       await store.releaseLeases(role, [...owned], owner);
       owned.clear();
+      changed();
       await store.leave(role, owner);
     },
   };
+
+  async function renew(): Promise<number[]> {
+    const alive = Math.max(1, await store.heartbeat(role, owner, clock(), leaseMs));
+    const share = Math.ceil(store.shards / alive);
+    // Every lease held renewed in one call (one command on a standalone Redis).
+    const renewed = new Set(await store.acquireLeases(role, sorted, owner, leaseMs));
+    for (const shard of owned) if (!renewed.has(shard)) owned.delete(shard);
+    const excess: number[] = [];
+    while (owned.size - excess.length > share) {
+      const shard = [...owned].at(-1 - excess.length);
+      if (shard === undefined) break;
+      excess.push(shard);
+    }
+    if (excess.length > 0) {
+      for (const shard of excess) owned.delete(shard);
+      await store.releaseLeases(role, excess, owner);
+    }
+    if (owned.size < share) {
+      // The free ones, from this owner's starting point on, up to its share.
+      const others: number[] = [];
+      for (let i = 0; i < store.shards; i++) {
+        const shard = (offset + i) % store.shards;
+        if (!owned.has(shard)) others.push(shard);
+      }
+      for (const shard of await store.acquireLeases(role, others, owner, leaseMs, share - owned.size)) owned.add(shard);
+    }
+    return [...owned];
+  }
 }
 
 export type ShardLeases = ReturnType<typeof createShardLeases>;

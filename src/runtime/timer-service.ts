@@ -31,6 +31,7 @@ export function createTimerService(options: TimerServiceOptions) {
   /** Earliest due time by leased shard (null: no timer); a shard missing here must be read. */
   const dueByShard = new Map<number, number | null>();
   let lastRescan = -Infinity;
+  let lastOwned: readonly number[] | null = null;
   /** Wake-ups that armed a timer, by shard: a read that one overtook must not overwrite what it said. */
   const arms = new Map<number, number>();
   const armsOf = (shard: number) => arms.get(shard) ?? 0;
@@ -72,8 +73,12 @@ export function createTimerService(options: TimerServiceOptions) {
     async tick(): Promise<number> {
       const now = clock();
       const owned = leases.owned();
-      const ownedSet = new Set(owned);
-      for (const shard of dueByShard.keys()) if (!ownedSet.has(shard)) dueByShard.delete(shard);
+      // Forget shards no longer leased (and those wake-ups named that never were): only when there are some.
+      if (owned !== lastOwned || dueByShard.size > owned.length) {
+        lastOwned = owned;
+        const ownedSet = new Set(owned);
+        for (const shard of dueByShard.keys()) if (!ownedSet.has(shard)) dueByShard.delete(shard);
+      }
       if (now - lastRescan >= rescanMs) {
         lastRescan = now;
         dueByShard.clear();
@@ -93,7 +98,10 @@ export function createTimerService(options: TimerServiceOptions) {
     /** The earliest due time over the leased shards, as last read, to sleep until. */
     nextDue(): number | null {
       let next: number | null = null;
-      for (const at of dueByShard.values()) if (at !== null && (next === null || at < next)) next = at;
+      for (const shard of leases.owned()) {
+        const at = dueByShard.get(shard);
+        if (at !== undefined && at !== null && (next === null || at < next)) next = at;
+      }
       return next;
     },
   };

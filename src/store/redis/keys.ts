@@ -26,7 +26,14 @@ const part = (text: string): string => encodeURIComponent(text);
 const glob = (text: string): string => text.replace(/[*?[\]\\]/g, '\\$&');
 
 export function createKeys(space: KeySpace) {
-  const tag = (shard: number) => `${space.prefix}:{${shardLabel(shard)}}`;
+  const tags: string[] = [];
+  const tag = (shard: number) => (tags[shard] ??= `${space.prefix}:{${shardLabel(shard)}}`);
+  /** A key of each shard, each built once: the idle loops name every leased shard's keys again and again. */
+  const ofShard = (suffix: string) => {
+    const built: string[] = [];
+    return (shard: number) => (built[shard] ??= `${tag(shard)}:${suffix}`);
+  };
+  const leaseKeys = new Map<string, (shard: number) => string>();
   const forWorkflow = (workflowId: string) => {
     const shard = shardOf(workflowId);
     if (shard === null || shard >= space.shards) throw new Error(`not a workflow id of this deployment: ${workflowId}`);
@@ -51,7 +58,7 @@ export function createKeys(space: KeySpace) {
     /** Set: the ids of a workflow's artifacts, so its archive can take them in. */
     artifactIds: (workflowId: string) => `${forWorkflow(workflowId)}:arts:${workflowId}`,
     /** Stream with one consumer group: jobs and timer firings of the shard. */
-    outbox: (shard: number) => `${tag(shard)}:outbox`,
+    outbox: ofShard('outbox'),
     /** Stream: entries no worker could process, with the reason, for operators. */
     deadLetters: (shard: number) => `${tag(shard)}:deadletter`,
     /** List: the ids of the workflow's dead letters (in its shard's `deadLetters`), newest first, the last few. */
@@ -64,11 +71,11 @@ export function createKeys(space: KeySpace) {
     tenantDeadLetters: (shard: number, tenantId: string) =>
       `${space.cluster ? tag(shard) : space.prefix}:incidents:${part(tenantId)}`,
     /** Sorted set: `<workflowId> <timerId>` scored by due time. */
-    timers: (shard: number) => `${tag(shard)}:timers`,
+    timers: ofShard('timers'),
     /** Hash: `<workflowId> <timerId>` → generation. */
     timerGenerations: (shard: number) => `${tag(shard)}:timergen`,
     /** Sorted set: workflows of the shard finished and not yet archived, scored by when they finished. */
-    finished: (shard: number) => `${tag(shard)}:finished`,
+    finished: ofShard('finished'),
     /**
      * Sorted set: workflows of a tenant and definition (every version) in a state, scored by when
      * they entered it: a queue. One per tenant, definition and state on a single node, so a queue
@@ -140,7 +147,11 @@ export function createKeys(space: KeySpace) {
     /** Hash: the lease on one job (token, owner, expiry), in its workflow's shard. */
     jobLease: (workflowId: string, jobId: string) => `${forWorkflow(workflowId)}:joblease:${part(jobId)}`,
     /** String: which process of `role` holds the shard's lease; each role leases every shard. */
-    lease: (role: string, shard: number) => `${tag(shard)}:lease:${part(role)}`,
+    lease: (role: string, shard: number) => {
+      let of = leaseKeys.get(role);
+      if (!of) leaseKeys.set(role, (of = ofShard(`lease:${part(role)}`)));
+      return of(shard);
+    },
     /** The external workers' job queues: every key in the one slot `{jobs}`, so a claim is one script. */
     jobQueue: {
       /** Hash: job id → JSON `{ queue, message, tenantId }`. */

@@ -670,7 +670,9 @@ export class RedisStore implements WorkflowStore {
 
   /** One XREADGROUP over the shards' outbox streams, re-creating groups Redis lost (NOGROUP). */
   private async readStreams(consumer: string, shards: readonly number[], count: number): Promise<OutboxEntry[]> {
-    await Promise.all(shards.map((shard) => this.ensureGroup(shard)));
+    // Only the groups not known to exist yet: an idle read of every shard makes no promise a shard.
+    const unknown = shards.filter((shard) => !this.groups.has(shard));
+    if (unknown.length > 0) await Promise.all(unknown.map((shard) => this.ensureGroup(shard)));
     const keys = shards.map((shard) => this.keys.outbox(shard));
     const read = () =>
       this.client.xreadgroup(
@@ -692,8 +694,9 @@ export class RedisStore implements WorkflowStore {
       await Promise.all(shards.map((shard) => this.ensureGroup(shard)));
       reply = await read();
     }
+    if (!reply) return [];
     const shardOfKey = new Map(keys.map((key, i) => [key, shards[i] ?? 0]));
-    return (reply ?? []).flatMap(([key, entries]) => this.entries(shardOfKey.get(key) ?? 0, entries, () => 1));
+    return reply.flatMap(([key, entries]) => this.entries(shardOfKey.get(key) ?? 0, entries, () => 1));
   }
 
   async reclaimOutbox(consumer: string, shard: number, minIdleMs: number, count: number): Promise<OutboxEntry[]> {
