@@ -66,6 +66,10 @@ export interface RuntimeOptions {
   jobLeaseMs: number;
   /** Finished workflows are archived this long after they finished, ms (default 60 s). */
   archiveAfterMs?: number;
+  /** The janitor's period while the worker works, ms (default 5000). */
+  janitorMs?: number;
+  /** The janitor's period while the worker has nothing to do, ms (default 30 000). */
+  janitorIdleMs?: number;
   /** First idle wait between outbox reads, ms; doubles while idle up to `idlePollMs`. */
   pollMs: number;
   /** Jobs the worker runs at once at most (default 64). */
@@ -146,6 +150,18 @@ export function createRuntime(options: RuntimeOptions) {
     clock,
     archiveAfterMs: options.archiveAfterMs ?? 60_000,
   });
+  // The janitor trims what the worker acknowledged and archives what finished `archiveAfterMs` ago:
+  // every `janitorMs` while the worker works (a job started, a wake-up, a change of the leased
+  // shards) and until what that work finished is due for its archive, then, idle, every
+  // `janitorIdleMs`, for what other processes finished or acknowledged. So a finished workflow is
+  // archived at most `janitorMs` late, or `janitorIdleMs` when this worker has run nothing since.
+  const janitorMs = options.janitorMs ?? 5_000;
+  const janitorIdleMs = Math.max(janitorMs, options.janitorIdleMs ?? 30_000);
+  const archiveAfterMs = options.archiveAfterMs ?? 60_000;
+  let lastWork = Number.NEGATIVE_INFINITY;
+  let lastJanitor = Number.NEGATIVE_INFINITY;
+  const janitorDue = (now: number) =>
+    now - lastJanitor >= (now - lastWork < archiveAfterMs + 2 * janitorMs ? janitorMs : janitorIdleMs);
   let running = false;
   const isRunning = () => running;
   const loops: Promise<void>[] = [];
@@ -158,6 +174,7 @@ export function createRuntime(options: RuntimeOptions) {
   let workerIdle = options.pollMs;
   const wakeWorker = () => {
     workerIdle = options.pollMs;
+    lastWork = clock();
     workerSleeper.wake();
   };
 
@@ -233,7 +250,6 @@ export function createRuntime(options: RuntimeOptions) {
       }
       if (roles.has('worker')) {
         let lastReclaim = 0;
-        let lastTrim = 0;
         loops.push(
           loop('worker', workerSleeper, async () => {
             // Started without waiting for them to finish: a job never waits for the slowest of its batch.
@@ -242,8 +258,9 @@ export function createRuntime(options: RuntimeOptions) {
               lastReclaim = clock();
               started += await worker.pumpReclaimed();
             }
-            if (clock() - lastTrim >= 5_000) {
-              lastTrim = clock();
+            if (started > 0) lastWork = clock();
+            if (janitorDue(clock())) {
+              lastJanitor = clock();
               await janitor.tick();
             }
             // Busy: read again at once. Idle: back off (a notification cuts the wait short).

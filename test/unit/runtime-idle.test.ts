@@ -22,16 +22,30 @@ afterEach(async () => {
 });
 
 /** A worker runtime on one shard; `reads` holds when each outbox read happened and what it read. */
-function world(options: { pollMs: number; idlePollMs: number; leaseMs?: number; wakeUps?: boolean }) {
+function world(options: {
+  pollMs: number;
+  idlePollMs: number;
+  leaseMs?: number;
+  wakeUps?: boolean;
+  janitor?: { janitorMs: number; janitorIdleMs: number; archiveAfterMs: number };
+}) {
   const clock = () => Date.now();
   const memory = new MemoryStore({ shards: 1, clock });
   const reads: { at: number; shards: readonly number[] }[] = [];
+  /** When the janitor trimmed. */
+  const trims: number[] = [];
   const store = new Proxy(memory, {
     get(target, property) {
       if (property === 'readOutbox') {
         return (consumer: string, shards: readonly number[], count: number) => {
           reads.push({ at: Date.now(), shards: [...shards] });
           return target.readOutbox(consumer, shards, count);
+        };
+      }
+      if (property === 'trimOutboxes') {
+        return (shards: readonly number[]) => {
+          trims.push(Date.now());
+          return target.trimOutboxes(shards);
         };
       }
       const value: unknown = Reflect.get(target, property, target);
@@ -54,6 +68,7 @@ function world(options: { pollMs: number; idlePollMs: number; leaseMs?: number; 
     pollMs: options.pollMs,
     idlePollMs: options.idlePollMs,
     timerSafetyPollMs: 60_000,
+    ...options.janitor,
     ...(options.wakeUps
       ? {
           subscribeWakeUps: (onWake: (message: string) => void) => {
@@ -80,6 +95,7 @@ function world(options: { pollMs: number; idlePollMs: number; leaseMs?: number; 
     runtime,
     memory,
     reads,
+    trims,
     create,
     classified,
     wake: (message: string) => {
@@ -145,5 +161,28 @@ describe('an idle runtime', () => {
     expect(await w.classified(id)).toBe(true);
     // Its idle wait was over a second long by then (10, 20, … 1,280 ms).
     expect(Date.now() - takenOver).toBeLessThan(500);
+  });
+
+  it('runs the janitor every janitorIdleMs while idle, and every janitorMs after a wake-up', async () => {
+    const w = world({
+      pollMs: 10,
+      idlePollMs: 100,
+      wakeUps: true,
+      janitor: { janitorMs: 50, janitorIdleMs: 600, archiveAfterMs: 200 },
+    });
+    await w.runtime.start();
+    // Shards leased at the start count as work: every 50 ms until what it finished is due, 300 ms.
+    await sleep(500);
+    const quiet = Date.now();
+    await sleep(1_300);
+    // Then every 600 ms (the worker's loop wakes every 100 ms).
+    const idle = w.trims.filter((at) => at >= quiet).length;
+    expect(idle).toBeGreaterThanOrEqual(1);
+    expect(idle).toBeLessThanOrEqual(3);
+    const woken = Date.now();
+    w.wake('0:j');
+    await sleep(400);
+    // Work may have finished something: every 50 ms (as often as the loop wakes) until it is due.
+    expect(w.trims.filter((at) => at >= woken).length).toBeGreaterThanOrEqual(3);
   });
 });
