@@ -1,0 +1,121 @@
+/**
+ * `npm run bench:idle [-- --layout all/split/both] [-- --rounds N] [-- --settle-ms N] [-- --window-ms N]
+ * [-- --against <checkout>] [-- --json]`: what an idle deployment costs. Starts `warden serve` (every
+ * role, or the API, the workers and the timer service apart) on a redis-server of its own, sends it
+ * nothing, waits `--settle-ms` (15 s: start-up, the first lease rounds, the worker's back-off) and
+ * reads the CPU each process spends over `--window-ms` (20 s) from /proc/<pid>/stat, redis-server's
+ * included, with the Redis commands called meanwhile (INFO commandstats) and the clients connected.
+ * With `--against` each round starts the other checkout's `bin/warden.mjs` too, alternating, so that
+ * the drift of a shared machine weighs on both alike; the summary gives median, min and max.
+ */
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDeployment, type Layout } from './http-deployment.ts';
+import { numberArgument, round } from './lib.ts';
+import { clockTicksPerSecond, cpuMillis } from './proc-stat.ts';
+import { formatSpread, spreadOf } from './spread.ts';
+
+const json = process.argv.includes('--json');
+const layoutArgument = process.argv.includes('--layout') ? process.argv[process.argv.indexOf('--layout') + 1] : 'all';
+const layouts: Layout[] =
+  layoutArgument === 'both'
+    ? ['all', 'split']
+    : layoutArgument === 'all' || layoutArgument === 'split'
+      ? [layoutArgument]
+      : (() => {
+          throw new Error('--layout is all, split or both');
+        })();
+const rounds = numberArgument('--rounds', 3);
+const settleMs = numberArgument('--settle-ms', 15_000);
+const windowMs = numberArgument('--window-ms', 20_000);
+const againstDir = process.argv.includes('--against') ? process.argv[process.argv.indexOf('--against') + 1] : undefined;
+const against = againstDir === undefined ? undefined : resolve(againstDir);
+if (against && !existsSync(join(against, 'bin', 'warden.mjs')))
+  throw new Error(`--against ${againstDir}: no bin/warden.mjs`);
+
+const variants = [
+  ...(against ? [{ name: basename(against), bin: join(against, 'bin', 'warden.mjs') }] : []),
+  { name: 'this', bin: undefined },
+];
+const ticks = clockTicksPerSecond();
+/** CPU ms/s by process label, per variant and layout, one entry per round. */
+const cpu = new Map<string, Record<string, number>[]>();
+const commands = new Map<string, Record<string, number>[]>();
+const log = (line: string) => {
+  if (!json) console.log(line);
+};
+log(
+  `idle bench: ${rounds} rounds, settle ${settleMs} ms, window ${windowMs} ms; load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+
+for (let r = 0; r < rounds; r++) {
+  for (const layout of layouts) {
+    // Alternate which goes first, so that neither is always measured after the other.
+    const order = r % 2 === 0 ? variants : [...variants].reverse();
+    for (const variant of order) {
+      const key = `${layout}@${variant.name}`;
+      const deployment = await startDeployment({
+        layout,
+        logLevel: 'warn',
+        ...(variant.bin ? { bin: variant.bin } : {}),
+      });
+      try {
+        await sleep(settleMs);
+        const callsBefore = await deployment.commandCalls();
+        const before = deployment.processes.map(({ pid }) => cpuMillis(pid, ticks));
+        await sleep(windowMs);
+        const after = deployment.processes.map(({ pid }) => cpuMillis(pid, ticks));
+        const callsAfter = await deployment.commandCalls();
+        const perProcess = Object.fromEntries(
+          deployment.processes.map(({ label }, i) => [
+            label,
+            round((((after[i] ?? 0) - (before[i] ?? 0)) * 1000) / windowMs, 2),
+          ]),
+        );
+        perProcess.total = round(
+          Object.values(perProcess).reduce((a, b) => a + b, 0),
+          2,
+        );
+        const calls: Record<string, number> = {};
+        for (const [name, n] of Object.entries(callsAfter)) {
+          // The probe's own INFO calls are not the deployment's.
+          const delta = n - (callsBefore[name] ?? 0) - (name === 'info' ? 1 : 0);
+          if (delta > 0) calls[name] = delta;
+        }
+        cpu.set(key, [...(cpu.get(key) ?? []), perProcess]);
+        commands.set(key, [...(commands.get(key) ?? []), calls]);
+        log(
+          `round ${r + 1} ${key.padEnd(16)} ms/s ${JSON.stringify(perProcess)} commands in ${windowMs / 1000} s ${JSON.stringify(calls)}; load ${loadavg()[0]?.toFixed(2)}`,
+        );
+      } finally {
+        await deployment.stop();
+      }
+    }
+  }
+}
+
+const summary: Record<string, Record<string, string>> = {};
+for (const [key, measured] of cpu) {
+  const labels = Object.keys(measured[0] ?? {});
+  summary[key] = Object.fromEntries(
+    labels.map((label) => [label, formatSpread(spreadOf(measured.map((m) => m[label] ?? 0)), 1)]),
+  );
+}
+if (json)
+  console.log(
+    JSON.stringify({
+      rounds,
+      settleMs,
+      windowMs,
+      cpu: Object.fromEntries(cpu),
+      commands: Object.fromEntries(commands),
+    }),
+  );
+else {
+  log('idle CPU, ms/s: median (min-max)');
+  for (const [key, labels] of Object.entries(summary)) log(`  ${key.padEnd(16)} ${JSON.stringify(labels)}`);
+}
