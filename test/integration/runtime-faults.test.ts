@@ -255,7 +255,7 @@ describe('the commit script', () => {
     const store = new RedisStore(redis, { prefix: freshPrefix('ids'), shards: 16 });
     expect(await store.load('s300-abcdefgh')).toBeNull();
     expect(await store.outcomeOf('s300-abcdefgh', 'e')).toBeNull();
-    expect(await store.auditPage('s300-abcdefgh', { limit: 5 })).toEqual({ items: [], next: null });
+    expect(await store.auditPage('s300-abcdefgh', { limit: 5 })).toEqual({ items: [], next: null, tail: null });
     expect(await store.getArtifact('s300-abcdefgh', 'a')).toBeNull();
   });
 });
