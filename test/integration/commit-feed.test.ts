@@ -81,7 +81,9 @@ describe('commit notices on Redis', () => {
       await woken;
       expect(other.commits.waiting).toBe(0);
       // The test's own subscriber hears the notice on a connection of its own: maybe a moment later.
-      await vi.waitFor(() => expect(heard).toContain(`${id} ${version + 1}`));
+      await vi.waitFor(() => {
+        expect(heard).toContain(`${id} ${version + 1}`);
+      });
     } finally {
       listener.disconnect();
       probe.disconnect();
