@@ -97,8 +97,13 @@ export async function startDeployment(options: DeploymentOptions) {
       const log = join(dir, `${label}.log`);
       const out = openSync(log, 'a');
       const args = [...(role ? ['--role', role] : []), ...(processes ? ['--processes', String(processes)] : [])];
-      // BENCH_NODE_ARGS: Node flags for the warden processes, e.g. `--cpu-prof --cpu-prof-dir=reports/profile`.
-      const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      // BENCH_NODE_ARGS: Node flags for the warden processes, e.g. `--cpu-prof --cpu-prof-dir=reports/profile`;
+      // BENCH_AGAINST_NODE_ARGS those of another checkout's (`--against`), so that flags can be compared too.
+      const flags =
+        options.bin !== undefined
+          ? (process.env.BENCH_AGAINST_NODE_ARGS ?? process.env.BENCH_NODE_ARGS)
+          : process.env.BENCH_NODE_ARGS;
+      const nodeArgs = (flags ?? '').split(' ').filter(Boolean);
       const child = spawn(process.execPath, [...nodeArgs, options.bin ?? bin, 'serve', ...args], {
         env,
         stdio: ['ignore', out, out],
