@@ -57,6 +57,18 @@ export interface DeploymentOptions {
   bin?: string;
 }
 
+/** BENCH_AGAINST_ENV as variables: `NAME=value` pairs separated by spaces. */
+function againstEnv(): Record<string, string> {
+  const pairs = (process.env.BENCH_AGAINST_ENV ?? '').split(' ').filter(Boolean);
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`BENCH_AGAINST_ENV: ${pair} is not NAME=value`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
 export async function startDeployment(options: DeploymentOptions) {
   const redis = await startRedis(false);
   const probe = connectRedis({ url: redis.url, name: 'warden-httpbench' });
@@ -80,6 +92,9 @@ export async function startDeployment(options: DeploymentOptions) {
     HOST: '127.0.0.1',
     LOG_LEVEL: options.logLevel,
     ...(options.shards ? { WARDEN_SHARDS: String(options.shards) } : {}),
+    // BENCH_AGAINST_ENV (`NAME=value NAME=value`): settings of another checkout's processes only
+    // (`--against`), so that a setting is compared in alternating rounds too.
+    ...(options.bin !== undefined ? againstEnv() : {}),
   };
   const children: { label: string; child: ChildProcess; log: string }[] = [];
   /** Commands the probe sent for `deferredWorkLeft`, left out of `commandCalls`. */
