@@ -15,6 +15,8 @@ import type { ApiDeps } from '../../src/api/context.ts';
 import { apiDeps, serveApi } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createSystem } from '../../src/system.ts';
+import { shardOf } from '../../src/engine/shards.ts';
+import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { refundRequest } from '../api/support.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
@@ -123,6 +125,11 @@ async function world(overrides: Partial<ApiDeps>) {
     awaitingApproval,
     approve,
     follow,
+    /** Takes a finished workflow off its shard's finished set, as one finished before that set was kept. */
+    async unlistFinished(workflowId: string) {
+      if (!(system.store instanceof RedisStore)) throw new Error('a Redis system has a RedisStore');
+      return client.zrem(system.store.keys.finished(shardOf(workflowId) ?? 0), workflowId);
+    },
     /** Archives the workflows finished by now (every shard); how many. */
     archive: () =>
       system.store.archiveFinished(
@@ -252,6 +259,31 @@ describe('the workflow stream with a standard EventSource client', () => {
         { lastEventId: null, status: 200 },
         { lastEventId: String(final), status: 204 },
       ]);
+    } finally {
+      stream.source?.close();
+      await w.stop();
+    }
+  });
+
+  it('streams a workflow that finished before its store kept finished workflows apart to its end', async () => {
+    const w = await world({});
+    const stream: { source?: EventSource } = {};
+    try {
+      const view = await w.awaitingApproval();
+      await w.approve(view);
+      // Taken off the set once it has finished (it enters the set with the commit that finishes it).
+      await until(async () => (await w.unlistFinished(view.workflowId)) === 1);
+      const followed = w.follow(view.workflowId);
+      stream.source = followed.source;
+      await until(() => followed.source.readyState === EventSource.CLOSED);
+
+      const trail = acceptedVersions(await w.audit(view.workflowId));
+      const final = trail.at(-1)!.version;
+      expect(followed.events.map((e) => `${e.type}:${e.id}`)).toEqual([
+        ...trail.map((e) => `state:${e.version}`),
+        `finished:${final}`,
+      ]);
+      expect(followed.events.at(-2)?.data.status).toBe('finished');
     } finally {
       stream.source?.close();
       await w.stop();

@@ -98,10 +98,15 @@ export function workflowStream(
   /**
    * The workflow now: while it has a live record, its version and the trail's first page from
    * `cursor` in one store call (`trailSince`); archived, its record (the page is read from the archive
-   * after it); null when there is none.
+   * after it); null when there is none. A workflow that had finished when its stream opened is read
+   * the second way throughout: the stream ends at its first read anyway, and one finished before
+   * the store kept its finished workflows apart (the Redis store's finished set, which `trailSince`
+   * asks) is never taken for a running one.
    */
-  async function read(workflowId: string, cursor: string | null): Promise<Read | null> {
-    const live: TrailRead | null = await store.trailSince(workflowId, { cursor, limit: auditPageSize });
+  async function read(workflowId: string, cursor: string | null, running: boolean): Promise<Read | null> {
+    const live: TrailRead | null = running
+      ? await store.trailSince(workflowId, { cursor, limit: auditPageSize })
+      : null;
     if (live) return live;
     const record = await store.load(workflowId);
     return record && { version: record.version, finished: finished(record) ? record : null, page: null };
@@ -175,7 +180,7 @@ export function workflowStream(
       c,
       async (stream) => {
         try {
-          await follow(stream, first.workflowId, after ?? 0, closeAt);
+          await follow(stream, first, after ?? 0, closeAt);
         } finally {
           const left = (openStreams.get(who) ?? 1) - 1;
           if (left > 0) openStreams.set(who, left);
@@ -187,7 +192,9 @@ export function workflowStream(
   };
 
   /** Polls the record; on a new version, sends the versions since `after` from the trail. */
-  async function follow(stream: EventSink, workflowId: string, after: number, closeAt: number): Promise<void> {
+  async function follow(stream: EventSink, first: WorkflowRecord, after: number, closeAt: number): Promise<void> {
+    const { workflowId } = first;
+    const running = !finished(first);
     // Ends a wait on the commit watch when the client goes away (its place is freed at once).
     const { gone } = stream;
     // How long an EventSource waits before it reconnects (with `Last-Event-ID`) after the stream
@@ -199,7 +206,7 @@ export function workflowStream(
     // Commits are announced while the stream is open (it reads the workflow after this).
     if (deps.commits) await store.watchCommits?.(workflowId, closeAt - clock() + recheckMs);
     while (!gone.aborted) {
-      const now = await read(workflowId, position.cursor);
+      const now = await read(workflowId, position.cursor, running);
       if (!now) {
         if (opening !== '') await stream.write(opening);
         return;
