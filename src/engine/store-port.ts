@@ -153,6 +153,19 @@ export interface AuditPage extends Page<AuditEntry> {
   tail: string | null;
 }
 
+/** What a follower of a workflow (its event stream) reads at each commit: see `trailSince`. */
+export interface TrailRead {
+  /** The workflow's version when the page was read. */
+  version: number;
+  /** Its record once it is finished (what a follower ends with); null while it is active. */
+  finished: WorkflowRecord | null;
+  /**
+   * The trail after the cursor, read at once with the version: it holds no entry past `version`,
+   * and every accepted version after the cursor up to `version` is on it or on the pages after it.
+   */
+  page: AuditPage;
+}
+
 export interface QueueItem {
   workflowId: string;
   statePath: string;
@@ -237,6 +250,13 @@ export interface WorkflowStore {
   /** How many refusals the workflow has had (recorded or only counted) since it was last archived. */
   refusalCount(workflowId: string): Promise<number>;
   auditPage(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<AuditPage>;
+  /**
+   * A follower's read at each commit: the workflow's version, its record once finished, and the
+   * audit page after `cursor`, as of one moment (one command on Redis, instead of a record read and
+   * a page read that a commit or an archive can come between). Null when the workflow has no live
+   * record (never created, or archived: its trail is in the archive, read with `load` and `auditPage`).
+   */
+  trailSince(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<TrailRead | null>;
   /**
    * A queue: workflows of a tenant and definition (any version) whose state paths include the leaf
    * path `statePath`, oldest first. Another definition's workflows in a state of the same path are

@@ -1,7 +1,8 @@
 /**
  * The workflow stream followed by a standard client (the `eventsource` package, WHATWG EventSource)
  * over real HTTP, on the real Redis: every version in order, resumption with `Last-Event-ID` after
- * the server ends a stream, and a finished workflow's stream that the client stops on by itself.
+ * the server ends a stream, a finished workflow's stream that the client stops on by itself, and an
+ * archived workflow's, read from its archive.
  */
 import type { AddressInfo } from 'node:net';
 import type { ServerType } from '@hono/node-server';
@@ -14,6 +15,8 @@ import type { ApiDeps } from '../../src/api/context.ts';
 import { apiDeps, serveApi } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createSystem } from '../../src/system.ts';
+import { shardOf } from '../../src/engine/shards.ts';
+import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { refundRequest } from '../api/support.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
@@ -122,6 +125,18 @@ async function world(overrides: Partial<ApiDeps>) {
     awaitingApproval,
     approve,
     follow,
+    /** Takes a finished workflow off its shard's finished set, as one finished before that set was kept. */
+    async unlistFinished(workflowId: string) {
+      if (!(system.store instanceof RedisStore)) throw new Error('a Redis system has a RedisStore');
+      return client.zrem(system.store.keys.finished(shardOf(workflowId) ?? 0), workflowId);
+    },
+    /** Archives the workflows finished by now (every shard); how many. */
+    archive: () =>
+      system.store.archiveFinished(
+        Array.from({ length: system.store.shards }, (_, n) => n),
+        Date.now() + 60_000,
+        100,
+      ),
     audit: async (workflowId: string) =>
       (await request('GET', `/v1/workflows/${workflowId}/audit?limit=500`, agent)).entries as {
         outcome: string;
@@ -215,6 +230,60 @@ describe('the workflow stream with a standard EventSource client', () => {
         { lastEventId: String(view.version), status: 200 },
         { lastEventId: String(final), status: 204 },
       ]);
+    } finally {
+      stream.source?.close();
+      await w.stop();
+    }
+  });
+
+  it('streams an archived workflow from its archive: every version, then the end', async () => {
+    const w = await world({});
+    const stream: { source?: EventSource } = {};
+    try {
+      const view = await w.awaitingApproval();
+      await w.approve(view);
+      await until(async () => (await w.archive()) > 0);
+      const followed = w.follow(view.workflowId);
+      stream.source = followed.source;
+      await until(() => followed.source.readyState === EventSource.CLOSED);
+      await pause(500);
+
+      const trail = acceptedVersions(await w.audit(view.workflowId));
+      const final = trail.at(-1)!.version;
+      expect(followed.events.map((e) => `${e.type}:${e.id}`)).toEqual([
+        ...trail.map((e) => `state:${e.version}`),
+        `finished:${final}`,
+      ]);
+      expect(followed.events.at(-1)?.data).toMatchObject({ status: 'finished', state: ['completed'] });
+      expect(followed.requests).toEqual([
+        { lastEventId: null, status: 200 },
+        { lastEventId: String(final), status: 204 },
+      ]);
+    } finally {
+      stream.source?.close();
+      await w.stop();
+    }
+  });
+
+  it('streams a workflow that finished before its store kept finished workflows apart to its end', async () => {
+    const w = await world({});
+    const stream: { source?: EventSource } = {};
+    try {
+      const view = await w.awaitingApproval();
+      await w.approve(view);
+      // Taken off the set once it has finished (it enters the set with the commit that finishes it).
+      await until(async () => (await w.unlistFinished(view.workflowId)) === 1);
+      const followed = w.follow(view.workflowId);
+      stream.source = followed.source;
+      await until(() => followed.source.readyState === EventSource.CLOSED);
+
+      const trail = acceptedVersions(await w.audit(view.workflowId));
+      const final = trail.at(-1)!.version;
+      expect(followed.events.map((e) => `${e.type}:${e.id}`)).toEqual([
+        ...trail.map((e) => `state:${e.version}`),
+        `finished:${final}`,
+      ]);
+      expect(followed.events.at(-2)?.data.status).toBe('finished');
     } finally {
       stream.source?.close();
       await w.stop();

@@ -298,6 +298,41 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(one.tail).toBe(one.next);
   });
 
+  it('reads a follower’s view in one call: the version, the record once finished, and the trail after a cursor', async () => {
+    fresh();
+    const record = await createSupport(world);
+    const id = record.workflowId;
+    const first = await world.store.trailSince(id, { limit: 10 });
+    expect(first).toEqual({
+      version: record.version,
+      finished: null,
+      page: await world.store.auditPage(id, { limit: 10 }),
+    });
+    // Paged as auditPage pages.
+    expect((await world.store.trailSince(id, { limit: 1 }))?.page).toEqual(
+      await world.store.auditPage(id, { limit: 1 }),
+    );
+    // A refusal joins the trail, not the version.
+    await send(world, id, 'APPROVED', {}, principals.approver, 'approve-early');
+    const refused = await world.store.trailSince(id, { cursor: first?.page.tail ?? null, limit: 10 });
+    expect(refused).toMatchObject({ version: record.version, finished: null, page: { next: null } });
+    expect(refused?.page.items.map((e) => e.eventId)).toEqual(['approve-early']);
+    // The commit that finishes it: its entry, and the record it left.
+    await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
+    const done = await world.store.load(id);
+    expect(done?.status).toBe('done');
+    const last = await world.store.trailSince(id, { cursor: refused?.page.tail ?? null, limit: 10 });
+    expect(last).toEqual({ version: done?.version, finished: done, page: expect.any(Object) });
+    expect(last?.page.items.map((e) => [e.eventId, e.outcome, e.version])).toEqual([
+      ['cancel-1', 'accepted', done?.version],
+    ]);
+    expect(await world.store.trailSince(`${id}-missing`, { limit: 10 })).toBeNull();
+    if (kind === 'memory') return;
+    // Archived: no live record (its trail is the archive's, which `auditPage` reads).
+    expect(await world.store.archiveFinished([shardOf(id)!], world.clock.now + 1, 10)).toBe(1);
+    expect(await world.store.trailSince(id, { limit: 10 })).toBeNull();
+  });
+
   it('records refusals up to the cap, then only counts them', async () => {
     fresh();
     const record = await createSupport(world);

@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
 import type { Principal } from '../../engine/principal.ts';
 import { callerKey } from '../caller-key.ts';
+import type { AuditPage, TrailRead } from '../../engine/store-port.ts';
 import type { ApiDeps, ApiEnv } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { eventStreamResponse, type EventSink } from '../event-stream-body.ts';
@@ -63,14 +64,21 @@ export function sseEvent(event: 'state' | 'finished', version: number, data: Str
   return `event: ${event}\ndata: ${JSON.stringify(data)}\nid: ${version}\n\n`;
 }
 
-function versionEvent(record: WorkflowRecord, entry: AuditEntry): StreamedVersion {
+/** What a stream reads of its workflow at each wake: a `TrailRead`, without its page when that was not read with it. */
+interface Read {
+  version: number;
+  finished: WorkflowRecord | null;
+  page: AuditPage | null;
+}
+
+function versionEvent(workflowId: string, read: Read, entry: AuditEntry): StreamedVersion {
   return {
-    workflowId: record.workflowId,
+    workflowId,
     version: entry.version,
     eventType: entry.eventType,
     state: entry.to,
     // Only the last version of a finished workflow is finished; nothing is committed after it.
-    status: finished(record) && entry.version === record.version ? 'finished' : 'active',
+    status: read.finished !== null && entry.version === read.version ? 'finished' : 'active',
     at: new Date(entry.at).toISOString(),
   };
 }
@@ -88,34 +96,55 @@ export function workflowStream(
   const openStreams = new Map<string, number>();
 
   /**
-   * The events of the accepted versions after `sent` up to `record.version`, reading the trail from
-   * `cursor` (the start of what has not been read to its end), after `pending` (what the caller has
-   * yet to write), and where the next read starts. What a page that has more after it adds is
-   * written at once: the rest is the caller's to write.
+   * The workflow now: while it has a live record, its version and the trail's first page from
+   * `cursor` in one store call (`trailSince`); archived, its record (the page is read from the archive
+   * after it); null when there is none. A workflow that had finished when its stream opened is read
+   * the second way throughout: the stream ends at its first read anyway, and one finished before
+   * the store kept its finished workflows apart (the Redis store's finished set, which `trailSince`
+   * asks) is never taken for a running one.
+   */
+  async function read(workflowId: string, cursor: string | null, running: boolean): Promise<Read | null> {
+    const live: TrailRead | null = running
+      ? await store.trailSince(workflowId, { cursor, limit: auditPageSize })
+      : null;
+    if (live) return live;
+    const record = await store.load(workflowId);
+    return record && { version: record.version, finished: finished(record) ? record : null, page: null };
+  }
+
+  /**
+   * The events of the accepted versions after `sent` up to `now.version`, reading the trail from
+   * `cursor` (the start of what has not been read to its end; `now.page` is its first page when it
+   * was read with the version), after `pending` (what the caller has yet to write), and where the
+   * next read starts. What a page that has more after it adds is written at once: the rest is the
+   * caller's to write.
    */
   async function catchUp(
     stream: EventSink,
-    record: WorkflowRecord,
+    workflowId: string,
+    now: Read,
     from: { sent: number; cursor: string | null },
     pending: string,
   ): Promise<{ sent: number; cursor: string | null; events: string }> {
     let { sent, cursor } = from;
     let events = pending;
+    let given = now.page;
     for (;;) {
-      const page = await store.auditPage(record.workflowId, { cursor, limit: auditPageSize });
+      const page = given ?? (await store.auditPage(workflowId, { cursor, limit: auditPageSize }));
+      given = null;
       let ahead = false;
       for (const entry of page.items) {
-        // Entries past the record read are for the next poll, when the record says whether they finished it.
-        if (entry.version > record.version) ahead = true;
+        // Entries past the version read are for the next read, when the record says whether they finished it.
+        if (entry.version > now.version) ahead = true;
         if (ahead || entry.outcome !== 'accepted' || entry.version <= sent) continue;
-        events += sseEvent('state', entry.version, versionEvent(record, entry));
+        events += sseEvent('state', entry.version, versionEvent(workflowId, now, entry));
         sent = entry.version;
       }
       if (ahead || page.next === null) {
-        // Every version up to the record's has been read (a commit writes the record and its entry
+        // Every version up to the one read has been read (a commit writes the record and its entry
         // at once, and the trail is in version order): one missing from the trail is not waited for.
-        // The next read starts after this page, or at its start again when it went past the record.
-        return { sent: Math.max(sent, record.version), cursor: ahead ? cursor : page.tail, events };
+        // The next read starts after this page, or at its start again when it went past the version.
+        return { sent: Math.max(sent, now.version), cursor: ahead ? cursor : page.tail, events };
       }
       if (events !== '') await stream.write(events);
       events = '';
@@ -151,7 +180,7 @@ export function workflowStream(
       c,
       async (stream) => {
         try {
-          await follow(stream, first.workflowId, after ?? 0, closeAt);
+          await follow(stream, first, after ?? 0, closeAt);
         } finally {
           const left = (openStreams.get(who) ?? 1) - 1;
           if (left > 0) openStreams.set(who, left);
@@ -163,7 +192,9 @@ export function workflowStream(
   };
 
   /** Polls the record; on a new version, sends the versions since `after` from the trail. */
-  async function follow(stream: EventSink, workflowId: string, after: number, closeAt: number): Promise<void> {
+  async function follow(stream: EventSink, first: WorkflowRecord, after: number, closeAt: number): Promise<void> {
+    const { workflowId } = first;
+    const running = !finished(first);
     // Ends a wait on the commit watch when the client goes away (its place is freed at once).
     const { gone } = stream;
     // How long an EventSource waits before it reconnects (with `Last-Event-ID`) after the stream
@@ -175,20 +206,22 @@ export function workflowStream(
     // Commits are announced while the stream is open (it reads the workflow after this).
     if (deps.commits) await store.watchCommits?.(workflowId, closeAt - clock() + recheckMs);
     while (!gone.aborted) {
-      const record = await store.load(workflowId);
-      if (!record) {
+      const now = await read(workflowId, position.cursor, running);
+      if (!now) {
         if (opening !== '') await stream.write(opening);
         return;
       }
       // What this read sends, written at once: the new versions, and the end or a keep-alive.
       let out = opening;
       opening = '';
-      if (record.version > position.sent) {
-        const caught = await catchUp(stream, record, position, out);
+      // A page read with the version is followed even with no new version: the next read starts after it.
+      if (now.version > position.sent || now.page !== null) {
+        const caught = await catchUp(stream, workflowId, now, position, out);
         position = { sent: caught.sent, cursor: caught.cursor };
         out = caught.events;
       }
-      const done = finished(record) && position.sent >= record.version;
+      const record = now.finished;
+      const done = record !== null && position.sent >= record.version;
       if (done) {
         out += sseEvent('finished', record.version, {
           workflowId,
@@ -209,7 +242,7 @@ export function workflowStream(
       // and before the next keep-alive is due.
       if (deps.commits) {
         const wait = Math.min(recheckMs, keepAliveMs - (clock() - lastWrite), closeAt - clock());
-        await deps.commits.next(workflowId, record.version, Math.max(1, wait), gone);
+        await deps.commits.next(workflowId, now.version, Math.max(1, wait), gone);
       } else await sleep(deps.streamPollMs);
     }
   }

@@ -17,6 +17,7 @@ import type {
   OutboxMessage,
   AuditPage,
   Page,
+  TrailRead,
   QueueItem,
   RefusalRequest,
   RefusalResult,
@@ -275,6 +276,16 @@ export class MemoryStore implements WorkflowStore {
       next: rest.length > options.limit ? tail : null,
       tail,
     });
+  }
+
+  async trailSince(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<TrailRead | null> {
+    const stored = this.workflows.get(workflowId);
+    if (!stored) return null;
+    // The record and the page are read at once (auditPage reads before it returns): nothing is
+    // committed between them.
+    const { record } = stored;
+    const read = { version: record.version, finished: record.status === 'active' ? null : clone(record) };
+    return { ...read, page: await this.auditPage(workflowId, options) };
   }
 
   listByState(options: {

@@ -18,6 +18,7 @@ import type {
   OutboxMessage,
   AuditPage,
   Page,
+  TrailRead,
   QueueItem,
   RefusalRequest,
   RefusalResult,
@@ -85,6 +86,15 @@ interface ScriptCommands {
     writeId: string,
   ): Promise<1 | [Buffer | null, Buffer | null, Buffer | null]>;
   wardenArchive(...args: (string | number | Buffer)[]): Promise<ArchiveScriptReply>;
+  /** Null without a live record; else the version, the record JSON once finished, and the trail page. */
+  wardenTrailSince(
+    workflowKey: string,
+    auditKey: string,
+    finishedKey: string,
+    workflowId: string,
+    start: string,
+    count: number,
+  ): Promise<[number, string | null, StreamEntries] | null>;
   /** The workflow's version, or null without a live record; it is watched for the given ms. */
   wardenWatch(key: string, forMs: number): Promise<number | null>;
   wardenReindexEntry(...args: (string | number)[]): Promise<ReindexEntryScriptReply>;
@@ -125,6 +135,7 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenDeadLetter', { lua: script('dead-letter') });
   client.defineCommand('wardenLoadIfChanged', { lua: script('load-if-changed'), numberOfKeys: 1 });
   client.defineCommand('wardenWatch', { lua: script('watch'), numberOfKeys: 1 });
+  client.defineCommand('wardenTrailSince', { lua: script('trail-since'), numberOfKeys: 3 });
   client.defineCommand('wardenReindexEntry', { lua: script('reindex-entry'), numberOfKeys: 4 });
   client.defineCommand('wardenRecountQueue', { lua: script('recount-queue') });
   // Auto-pipelining on a cluster routes a script call by its first argument; for a script with a
@@ -158,6 +169,14 @@ const validCursor = (cursor: string | null | undefined): cursor is string => !!c
 
 function decodeCursor(cursor: string | null | undefined): string {
   return validCursor(cursor) ? `(${cursor}` : '-';
+}
+
+/** A page of `limit` from a trail read one entry past it (`[id, entry JSON]`, oldest first) after `given`. */
+function pageOf(workflowId: string, entries: [string, string][], given: string | null, limit: number): AuditPage {
+  const page = entries.slice(0, limit);
+  const items = page.map(([, json]) => decodeAudit(workflowId, json));
+  const tail = page.at(-1)?.[0] ?? given;
+  return { items, next: entries.length > limit ? tail : null, tail };
 }
 
 export class RedisStore implements WorkflowStore {
@@ -454,11 +473,28 @@ export class RedisStore implements WorkflowStore {
       ) as Promise<StreamEntries>,
       this.archiveOf(workflowId),
     ]);
-    const entries = mergeTrail(archive, live, validCursor(options.cursor) ? options.cursor : null);
-    const page = entries.slice(0, options.limit);
-    const items = page.map(([, json]) => decodeAudit(workflowId, json));
-    const tail = page.at(-1)?.[0] ?? given;
-    return { items, next: entries.length > options.limit ? tail : null, tail };
+    return pageOf(workflowId, mergeTrail(archive, live, given), given, options.limit);
+  }
+
+  async trailSince(workflowId: string, options: { cursor?: string | null; limit: number }): Promise<TrailRead | null> {
+    if (!this.owns(workflowId)) return null;
+    const given = validCursor(options.cursor) ? options.cursor : null;
+    const reply = await this.client.wardenTrailSince(
+      this.keys.workflow(workflowId),
+      this.keys.audit(workflowId),
+      this.keys.finished(this.shard(workflowId)),
+      workflowId,
+      decodeCursor(given),
+      options.limit + 1,
+    );
+    if (reply === null) return null;
+    const [version, json, live] = reply;
+    return {
+      version,
+      finished: json === null ? null : (JSON.parse(json) as WorkflowRecord),
+      // A live record: no archive holds any of the trail (see trail-since.lua).
+      page: pageOf(workflowId, mergeTrail(null, live, given), given, options.limit),
+    };
   }
 
   /**
