@@ -1,0 +1,347 @@
+/**
+ * bench:routes' parts of a workflow beside its routes, in CPU (`process.cpuUsage()`): what the real
+ * worker costs per job apart from the effect handler and the result's decision and commit (its
+ * outbox read, the job lease and the record check, the restored snapshot, the span and metrics, an
+ * acknowledgement the commit did not make), one job at a time; and a decision and a commit alone.
+ */
+import { decideEvent } from '../src/engine/decider.ts';
+import type { AnyWorkflowBundle } from '../src/definitions/workflow.ts';
+import type { EffectHandler } from '../src/effects/effect.ts';
+import type { Engine } from '../src/engine/engine.ts';
+import { shardOf } from '../src/engine/shards.ts';
+import type { WorkflowStore } from '../src/engine/store-port.ts';
+import { workerMetricsObserver } from '../src/observability/index.ts';
+import { createShardLeases } from '../src/runtime/shard-leases.ts';
+import { createWorker, type HandlersFor, type JobOutcome } from '../src/runtime/worker.ts';
+import type { System } from '../src/system.ts';
+import { principals } from '../test/support/principals.ts';
+import { assign, commitChain, cpuPer, lanesOf, percentile, workflowsInReview } from './lib.ts';
+
+const microsOf = (used: NodeJS.CpuUsage) => used.user + used.system;
+
+/**
+ * CPU µs by part of the code, summed while one thing runs at a time (the process's CPU is all
+ * counted). A measured stretch's parts are kept or dropped as a whole: an empty outbox read that
+ * ends a drain is no part of a job's delivery.
+ */
+export function cpuMeter() {
+  let open = new Map<string, number>();
+  let kept = new Map<string, number>();
+  const add = (into: Map<string, number>, part: string, micros: number) => {
+    into.set(part, (into.get(part) ?? 0) + micros);
+  };
+  return {
+    async time<T>(part: string, run: () => Promise<T>): Promise<T> {
+      const start = process.cpuUsage();
+      try {
+        return await run();
+      } finally {
+        add(open, part, microsOf(process.cpuUsage(start)));
+      }
+    },
+    keep(): void {
+      for (const [part, micros] of open) add(kept, part, micros);
+      open = new Map();
+    },
+    drop(): void {
+      open = new Map();
+    },
+    /** What was kept since the last take, by part; starts again from nothing. */
+    take(): ReadonlyMap<string, number> {
+      const taken = kept;
+      kept = new Map();
+      open = new Map();
+      return taken;
+    },
+  };
+}
+
+export type CpuMeter = ReturnType<typeof cpuMeter>;
+
+/**
+ * The bundles with every effect handler timed as `handler` on `meter`, and those handlers as the
+ * system builds them from the bundles (with its adapters): the worker below runs the system's own.
+ */
+export function tappedBundles(bundles: readonly AnyWorkflowBundle[], meter: CpuMeter) {
+  const built = new Map<string, Record<string, EffectHandler>>();
+  const tapped = bundles.map((bundle): AnyWorkflowBundle => {
+    const own: Record<string, EffectHandler> = {};
+    built.set(bundle.id, own);
+    const handlers = Object.entries(bundle.handlers).map(([type, factory]) => {
+      const timedFactory: typeof factory = (deps) => {
+        const handler = factory(deps);
+        const timed: EffectHandler = (context) => meter.time('handler', () => handler(context));
+        if (handler.failure) timed.failure = handler.failure.bind(handler);
+        own[type] = timed;
+        return timed;
+      };
+      return [type, timedFactory] as const;
+    });
+    return { ...bundle, handlers: Object.fromEntries(handlers) };
+  });
+  const handlersFor: HandlersFor = (definitionId) => built.get(definitionId);
+  return { bundles: tapped, handlers: handlersFor };
+}
+
+/** A job's CPU by part, µs: the whole delivery and what of it was the handler, the decision and commit, … */
+export interface JobParts {
+  jobs: number;
+  /** `worker.tick()` from its outbox read to the job's end. */
+  delivery: number;
+  handler: number;
+  /** `engine.applyJobResult`: the result's decision and its commit (which acknowledges the entry). */
+  decisionAndCommit: number;
+  /** The delivery without the handler, the decision and the commit. */
+  plumbing: number;
+  /** Of the plumbing: the outbox read (one entry a read here: under load a read brings several). */
+  outboxRead: number;
+  /** Of the plumbing: acknowledgements apart from the commit (a job dropped). */
+  ack: number;
+  /** Of the plumbing, the rest: the job lease and the record check, the restore, the span and metrics. */
+  rest: number;
+}
+
+const per = (parts: ReadonlyMap<string, number>, part: string, jobs: number) => (parts.get(part) ?? 0) / jobs;
+
+function jobPartsOf(parts: ReadonlyMap<string, number>, jobs: number): JobParts {
+  const at = (part: string) => per(parts, part, Math.max(1, jobs));
+  const plumbing = at('delivery') - at('handler') - at('decisionAndCommit');
+  return {
+    jobs,
+    delivery: at('delivery'),
+    handler: at('handler'),
+    decisionAndCommit: at('decisionAndCommit'),
+    plumbing,
+    outboxRead: at('read'),
+    ack: at('ack'),
+    rest: plumbing - at('read') - at('ack'),
+  };
+}
+
+/**
+ * The system's worker as its runtime builds it (store, engine, handlers, metrics observer, logger,
+ * external effects), with its outbox reads, acknowledgements and results timed on `meter`, reading
+ * one entry at a time from one shard at a time: nothing else runs while a job is measured. Nothing
+ * else must run either: the system's runtime is not started.
+ */
+export function jobDriver(system: System, meter: CpuMeter, handlers: HandlersFor) {
+  const store = Object.create(system.store) as WorkflowStore;
+  store.readOutbox = (...args) => meter.time('read', () => system.store.readOutbox(...args));
+  store.ackOutbox = (...args) => meter.time('ack', () => system.store.ackOutbox(...args));
+  const engine: Engine = {
+    ...system.engine,
+    applyJobResult: (...args) => meter.time('decisionAndCommit', () => system.engine.applyJobResult(...args)),
+  };
+  const owner = 'bench-routes-worker';
+  let shards: readonly number[] = [];
+  const leases = {
+    ...createShardLeases({
+      store: system.store,
+      role: 'worker',
+      owner,
+      leaseMs: system.config.WARDEN_LEASE_MS,
+      clock: Date.now,
+    }),
+    owned: () => shards,
+  };
+  const worker = createWorker({
+    store,
+    engine,
+    handlers,
+    leases,
+    consumer: owner,
+    clock: () => Date.now(),
+    jobLeaseMs: system.config.WARDEN_JOB_LEASE_MS,
+    batch: 1,
+    concurrency: 1,
+    logger: system.logger,
+    observer: workerMetricsObserver(system.metrics, { prices: system.config.WARDEN_MODEL_PRICES }),
+    external: system.externalJobs.external,
+  });
+  const outcomes = new Map<JobOutcome, number>();
+
+  /** Runs every job in these workflows' shards, one at a time, until none is left; returns how many ran. */
+  async function drain(workflowIds: readonly string[]): Promise<number> {
+    let jobs = 0;
+    for (const shard of new Set(workflowIds.map((id) => shardOf(id) ?? 0))) {
+      shards = [shard];
+      for (;;) {
+        const ran = await meter.time('delivery', () => worker.tick());
+        if (ran.length === 0) {
+          meter.drop();
+          break;
+        }
+        meter.keep();
+        jobs += ran.length;
+        for (const outcome of ran) outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      }
+    }
+    return jobs;
+  }
+
+  return {
+    /**
+     * Reads every shard's outbox once, while they are empty: the consumer groups are made before
+     * any job is measured, as a running worker has them.
+     */
+    async prepare(): Promise<void> {
+      const every = Array.from({ length: system.store.shards }, (_, shard) => shard);
+      if ((await system.store.readOutbox(owner, every, 1)).length > 0) throw new Error('the outboxes are not empty');
+    },
+    /**
+     * Drains the shards of `workflowIds` in `rounds` + 1 groups, the first to warm up: each later
+     * group's job parts, all of theirs together, and the jobs run per workflow (the first group's too).
+     */
+    async measure(workflowIds: readonly string[], rounds: number) {
+      const size = Math.ceil(workflowIds.length / (rounds + 1));
+      const groups: JobParts[] = [];
+      const all = new Map<string, number>();
+      let jobs = 0;
+      let total = 0;
+      for (let group = 0; group <= rounds; group++) {
+        meter.take();
+        const ran = await drain(workflowIds.slice(group * size, (group + 1) * size));
+        const parts = meter.take();
+        total += ran;
+        if (group === 0 || ran === 0) continue;
+        groups.push(jobPartsOf(parts, ran));
+        jobs += ran;
+        for (const [part, micros] of parts) all.set(part, (all.get(part) ?? 0) + micros);
+      }
+      return { groups, all: jobPartsOf(all, jobs), jobsPerWorkflow: total / Math.max(1, workflowIds.length) };
+    },
+    /** How the jobs run so far ended (all `applied`, or the parts measured something else). */
+    outcomes: (): Readonly<Record<string, number>> => Object.fromEntries(outcomes),
+  };
+}
+
+/** The median of `rounds` measurements after one that warms up. */
+async function medianOf(rounds: number, measure: (round: number) => Promise<number>): Promise<number> {
+  const values: number[] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const value = await measure(round);
+    if (round > 0) values.push(value);
+  }
+  return percentile(
+    values.sort((a, b) => a - b),
+    50,
+  );
+}
+
+/**
+ * A decision alone (a reviewer's `REVIEW_ASSIGN` on a workflow in manual review, as `npm run bench`'s
+ * decide-only) and a commit alone (the same events decided ahead of time), in CPU µs: one at a time,
+ * and the commit also at 64 in flight, as `npm run bench` measures it. Medians of `rounds` of `n`.
+ */
+export async function decisionAndCommitAlone(system: System, n: number, rounds: number) {
+  const { engine, store } = system;
+  const [inReview = ''] = await workflowsInReview(engine, 1);
+  const stored = await store.load(inReview);
+  if (!stored) throw new Error('the workflow in review is gone');
+  const definition = engine.definitionOf(stored);
+  let decided = stored;
+  const decision = await medianOf(rounds, () =>
+    cpuPer(n, (i) => {
+      const outcome = decideEvent({
+        definition,
+        record: decided,
+        event: assign(i),
+        principal: principals.reviewer,
+        now: decided.updatedAt + 1,
+      });
+      if (outcome.outcome !== 'accepted') throw new Error(`decision alone refused: ${outcome.code}`);
+      decided = outcome.record;
+    }),
+  );
+  const chain = commitChain(stored, n * (rounds + 1), 'alone');
+  const commit = await medianOf(rounds, (round) =>
+    cpuPer(n, async (i) => {
+      const request = chain[round * n + i];
+      if (!request || (await store.commit(request)).status !== 'committed') throw new Error('commit alone failed');
+    }),
+  );
+  const lanes = 64;
+  const steps = Math.max(5, Math.ceil(n / lanes));
+  const chains = await Promise.all(
+    (await workflowsInReview(engine, lanes)).map(async (id, lane) => {
+      const record = await store.load(id);
+      if (!record) throw new Error(`workflow ${id} is gone`);
+      return commitChain(record, steps * (rounds + 1), `lane-${lane}`);
+    }),
+  );
+  const commitAt64 = await medianOf(rounds, async (round) => {
+    const start = process.cpuUsage();
+    await lanesOf(lanes, steps, async (lane, i) => {
+      const request = chains[lane]?.[round * steps + i];
+      if (!request || (await store.commit(request)).status !== 'committed') throw new Error('commit at 64 failed');
+    });
+    return microsOf(process.cpuUsage(start)) / (lanes * steps);
+  });
+  return { decision, commit, commitAt64 };
+}
+
+/** One part of a workflow's Node CPU: µs each, how many a workflow has. */
+export interface WorkflowPart {
+  part: string;
+  micros: number;
+  count: number;
+}
+
+/**
+ * A support workflow's Node CPU by part, from this run's lines: its four requests (each with what
+ * it decides and commits), its jobs' deliveries and their results' decisions and commits, and any
+ * other commit at a decision and a commit alone. The handlers (support's effects) are apart: they
+ * are the workflow's own work, not the platform's.
+ */
+export function workflowParts(input: {
+  results: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  jobs: readonly JobParts[];
+  jobsPerWorkflow: number;
+  alone: { decision: number; commit: number };
+  versionOfFinished: number;
+}) {
+  const line = (name: string, variant: string) => input.results[name]?.[variant] ?? Number.NaN;
+  const jobs = input.jobs.reduce((sum, parts) => sum + parts.jobs, 0);
+  const perJob = (part: 'decisionAndCommit' | 'plumbing' | 'handler') =>
+    input.jobs.reduce((sum, parts) => sum + parts[part] * parts.jobs, 0) / Math.max(1, jobs);
+  const count = input.jobsPerWorkflow;
+  // A workflow's version counts its accepted events: the creation's two (one write), the approval,
+  // the results; anything else is another decision and commit.
+  const others = Math.max(0, input.versionOfFinished - 3 - count);
+  const parts: WorkflowPart[] = [
+    {
+      part: 'creation (its two decisions, one commit, the view)',
+      micros: line('POST /v1/workflows (create)', 'request'),
+      count: 1,
+    },
+    {
+      part: 'view read (approver)',
+      micros: line('GET /v1/workflows/:id (approver): fresh vs cached view', 'cached'),
+      count: 1,
+    },
+    {
+      part: 'approval (its decision and commit)',
+      micros: line('POST /v1/workflows/:id/events (approval)', 'request'),
+      count: 1,
+    },
+    {
+      part: 'long poll (answered at once)',
+      micros: line('GET /v1/workflows/:id?afterVersion=0 (long poll, at once)', 'request'),
+      count: 1,
+    },
+    { part: "a job result's decision and commit", micros: perJob('decisionAndCommit'), count },
+    { part: 'a job delivery without them (worker plumbing)', micros: perJob('plumbing'), count },
+    {
+      part: 'another commit (decision and commit alone)',
+      micros: input.alone.decision + input.alone.commit,
+      count: others,
+    },
+  ];
+  const total = parts.reduce((sum, p) => sum + p.micros * p.count, 0);
+  return {
+    parts,
+    totalMicros: total,
+    handlerMicros: perJob('handler') * count,
+    versionOfFinished: input.versionOfFinished,
+  };
+}
