@@ -33,7 +33,14 @@ import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.t
 import { createSystem } from '../src/system.ts';
 import { tokenMinter } from '../test/support/tokens.ts';
 import { cpuPer } from './lib.ts';
-import { cpuMeter, decisionAndCommitAlone, jobDriver, tappedBundles, workflowParts } from './routes-parts.ts';
+import {
+  cpuMeter,
+  decisionAndCommitAlone,
+  jobDriver,
+  tappedBundles,
+  timedCommits,
+  workflowParts,
+} from './routes-parts.ts';
 import { referenceCanonicalJson } from '../test/support/reference-canonical-json.ts';
 import { referenceSha256Hex } from '../test/support/reference-sha256.ts';
 import { referenceFillTemplate } from '../test/support/reference-template.ts';
@@ -59,7 +66,11 @@ const system = createSystem(
     WARDEN_PREFIX: prefix,
     WARDEN_RATE_PER_MINUTE: '0',
   }),
-  { definitions: tapped.bundles, logger: pino({ level: 'silent' }) },
+  {
+    definitions: tapped.bundles,
+    logger: pino({ level: 'silent' }),
+    decorateStore: (store) => timedCommits(store, meter),
+  },
 );
 const deps = apiDeps(system, createAuthenticator({ secret }));
 const app = createApp(deps);
