@@ -6,8 +6,9 @@
  * the levers of issue 25, each alternating old and new code in rounds within this one process.
  * No runtime runs here: every line is the API alone, and the workflows' jobs are run between the
  * lines by the system's worker one at a time, measured by part (`routes-parts.ts`): a job's
- * delivery apart from its handler and its result's decision and commit, and a decision and a
- * commit alone. `npm run bench:routes [-- --workflows N] [-- --rounds N] [-- --json]`.
+ * delivery apart from its handler and its result's decision and commit; and a decision, a commit
+ * and a wake-up alone (`routes-alone.ts`).
+ * `npm run bench:routes [-- --workflows N] [-- --rounds N] [-- --json]`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
@@ -33,14 +34,8 @@ import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.t
 import { createSystem } from '../src/system.ts';
 import { tokenMinter } from '../test/support/tokens.ts';
 import { cpuPer } from './lib.ts';
-import {
-  cpuMeter,
-  decisionAndCommitAlone,
-  jobDriver,
-  tappedBundles,
-  timedCommits,
-  workflowParts,
-} from './routes-parts.ts';
+import { decisionAndCommitAlone, wakeUpReceived, workflowParts } from './routes-alone.ts';
+import { cpuMeter, jobDriver, tappedBundles, timedCommits } from './routes-parts.ts';
 import { referenceCanonicalJson } from '../test/support/reference-canonical-json.ts';
 import { referenceSha256Hex } from '../test/support/reference-sha256.ts';
 import { referenceFillTemplate } from '../test/support/reference-template.ts';
@@ -305,11 +300,16 @@ try {
   const toEnd = await driver.measure(approvals, rounds);
   await expectAll(approvals, 'completed', (r) => r.status === 'done' && r.statePaths.includes('completed'));
   const finished = await system.store.load(approvals[0] ?? '');
-  const alone = await decisionAndCommitAlone(system, n, rounds);
+  const alone = {
+    ...(await decisionAndCommitAlone(system, n, rounds)),
+    wakeUp: await wakeUpReceived(system, redisUrl, n * 10, rounds),
+  };
   const parts = workflowParts({
     results,
     jobs: [toApproval.all, toEnd.all],
     jobsPerWorkflow: toApproval.jobsPerWorkflow + toEnd.jobsPerWorkflow,
+    // The creation's write and the approval's commit each queue a job too.
+    wakeUpsPerWorkflow: toApproval.wakeUpsPerWorkflow + toEnd.wakeUpsPerWorkflow + 2,
     alone,
     versionOfFinished: finished?.version ?? 0,
   });
@@ -347,7 +347,7 @@ try {
     }
     console.log(`plumbing by group: ${worker.plumbingOfGroups.join(', ')}`);
     console.log(
-      `alone: decision ${tenth(alone.decision)}  commit ${tenth(alone.commit)}  commit at 64 in flight ${tenth(alone.commitAt64)}`,
+      `alone: decision ${tenth(alone.decision)}  commit ${tenth(alone.commit)}  commit at 64 in flight ${tenth(alone.commitAt64)}  wake-up received ${tenth(alone.wakeUp)}`,
     );
     console.log('\nA support workflow, µs of Node CPU per part (handlers apart):');
     for (const { part, micros, count } of parts.parts) {

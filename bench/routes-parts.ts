@@ -1,10 +1,9 @@
 /**
- * bench:routes' parts of a workflow beside its routes, in CPU (`process.cpuUsage()`): what the real
- * worker costs per job apart from the effect handler and the result's decision and commit (its
- * outbox read, the job lease and the record check, the restored snapshot, the span and metrics, an
- * acknowledgement the commit did not make), one job at a time; and a decision and a commit alone.
+ * bench:routes' worker beside its routes, in CPU (`process.cpuUsage()`): what the real worker costs
+ * per job apart from the effect handler and the result's decision and commit (its outbox read, the
+ * job lease and the record check, the restored snapshot, the span and metrics, an acknowledgement
+ * the commit did not make), one job at a time. The parts measured alone are in `routes-alone.ts`.
  */
-import { decideEvent } from '../src/engine/decider.ts';
 import type { AnyWorkflowBundle } from '../src/definitions/workflow.ts';
 import type { EffectHandler } from '../src/effects/effect.ts';
 import type { Engine } from '../src/engine/engine.ts';
@@ -14,8 +13,6 @@ import { workerMetricsObserver } from '../src/observability/index.ts';
 import { createShardLeases } from '../src/runtime/shard-leases.ts';
 import { createWorker, type HandlersFor, type JobOutcome } from '../src/runtime/worker.ts';
 import type { System } from '../src/system.ts';
-import { principals } from '../test/support/principals.ts';
-import { assign, commitChain, cpuPer, lanesOf, percentile, workflowsInReview } from './lib.ts';
 
 const microsOf = (used: NodeJS.CpuUsage) => used.user + used.system;
 
@@ -141,9 +138,16 @@ export function jobDriver(system: System, meter: CpuMeter, handlers: HandlersFor
   const store = Object.create(system.store) as WorkflowStore;
   store.readOutbox = (...args) => meter.time('read', () => system.store.readOutbox(...args));
   store.ackOutbox = (...args) => meter.time('ack', () => system.store.ackOutbox(...args));
+  /** Results whose commit published a wake-up: it queued a job or armed a timer. */
+  let wakeUps = 0;
   const engine: Engine = {
     ...system.engine,
-    applyJobResult: (...args) => meter.time('decisionAndCommit', () => system.engine.applyJobResult(...args)),
+    applyJobResult: async (...args) => {
+      const outcome = await meter.time('decisionAndCommit', () => system.engine.applyJobResult(...args));
+      const { effects = [], decision } = outcome.outcome === 'accepted' ? outcome : {};
+      if (effects.length > 0 || (decision?.timersToArm.length ?? 0) > 0) wakeUps++;
+      return outcome;
+    },
   };
   const owner = 'bench-routes-worker';
   let shards: readonly number[] = [];
@@ -203,7 +207,8 @@ export function jobDriver(system: System, meter: CpuMeter, handlers: HandlersFor
     },
     /**
      * Drains the shards of `workflowIds` in `rounds` + 1 groups, the first to warm up: each later
-     * group's job parts, all of theirs together, and the jobs run per workflow (the first group's too).
+     * group's job parts, all of theirs together, and the jobs run and the wake-ups their results
+     * published per workflow (the first group's too).
      */
     async measure(workflowIds: readonly string[], rounds: number) {
       const size = Math.ceil(workflowIds.length / (rounds + 1));
@@ -211,6 +216,7 @@ export function jobDriver(system: System, meter: CpuMeter, handlers: HandlersFor
       const all = new Map<string, number>();
       let jobs = 0;
       let total = 0;
+      const wakeUpsBefore = wakeUps;
       for (let group = 0; group <= rounds; group++) {
         meter.take();
         meter.on = true;
@@ -224,140 +230,15 @@ export function jobDriver(system: System, meter: CpuMeter, handlers: HandlersFor
         jobs += ran;
         for (const [part, micros] of parts) all.set(part, (all.get(part) ?? 0) + micros);
       }
-      return { groups, all: jobPartsOf(all, jobs), jobsPerWorkflow: total / Math.max(1, workflowIds.length) };
+      const workflows = Math.max(1, workflowIds.length);
+      return {
+        groups,
+        all: jobPartsOf(all, jobs),
+        jobsPerWorkflow: total / workflows,
+        wakeUpsPerWorkflow: (wakeUps - wakeUpsBefore) / workflows,
+      };
     },
     /** How the jobs run so far ended (all `applied`, or the parts measured something else). */
     outcomes: (): Readonly<Record<string, number>> => Object.fromEntries(outcomes),
-  };
-}
-
-/** The median of `rounds` measurements after one that warms up. */
-async function medianOf(rounds: number, measure: (round: number) => Promise<number>): Promise<number> {
-  const values: number[] = [];
-  for (let round = 0; round <= rounds; round++) {
-    const value = await measure(round);
-    if (round > 0) values.push(value);
-  }
-  return percentile(
-    values.sort((a, b) => a - b),
-    50,
-  );
-}
-
-/**
- * A decision alone (a reviewer's `REVIEW_ASSIGN` on a workflow in manual review, as `npm run bench`'s
- * decide-only) and a commit alone (the same events decided ahead of time), in CPU µs: one at a time,
- * and the commit also at 64 in flight, as `npm run bench` measures it. Medians of `rounds` of `n`.
- */
-export async function decisionAndCommitAlone(system: System, n: number, rounds: number) {
-  const { engine, store } = system;
-  const [inReview = ''] = await workflowsInReview(engine, 1);
-  const stored = await store.load(inReview);
-  if (!stored) throw new Error('the workflow in review is gone');
-  const definition = engine.definitionOf(stored);
-  let decided = stored;
-  const decision = await medianOf(rounds, () =>
-    cpuPer(n, (i) => {
-      const outcome = decideEvent({
-        definition,
-        record: decided,
-        event: assign(i),
-        principal: principals.reviewer,
-        now: decided.updatedAt + 1,
-      });
-      if (outcome.outcome !== 'accepted') throw new Error(`decision alone refused: ${outcome.code}`);
-      decided = outcome.record;
-    }),
-  );
-  const chain = commitChain(stored, n * (rounds + 1), 'alone');
-  const commit = await medianOf(rounds, (round) =>
-    cpuPer(n, async (i) => {
-      const request = chain[round * n + i];
-      if (!request || (await store.commit(request)).status !== 'committed') throw new Error('commit alone failed');
-    }),
-  );
-  const lanes = 64;
-  const steps = Math.max(5, Math.ceil(n / lanes));
-  const chains = await Promise.all(
-    (await workflowsInReview(engine, lanes)).map(async (id, lane) => {
-      const record = await store.load(id);
-      if (!record) throw new Error(`workflow ${id} is gone`);
-      return commitChain(record, steps * (rounds + 1), `lane-${lane}`);
-    }),
-  );
-  const commitAt64 = await medianOf(rounds, async (round) => {
-    const start = process.cpuUsage();
-    await lanesOf(lanes, steps, async (lane, i) => {
-      const request = chains[lane]?.[round * steps + i];
-      if (!request || (await store.commit(request)).status !== 'committed') throw new Error('commit at 64 failed');
-    });
-    return microsOf(process.cpuUsage(start)) / (lanes * steps);
-  });
-  return { decision, commit, commitAt64 };
-}
-
-/** One part of a workflow's Node CPU: µs each, how many a workflow has. */
-export interface WorkflowPart {
-  part: string;
-  micros: number;
-  count: number;
-}
-
-/**
- * A support workflow's Node CPU by part, from this run's lines: its four requests (each with what
- * it decides and commits), its jobs' deliveries and their results' decisions and commits, and any
- * other commit at a decision and a commit alone. The handlers (support's effects) are apart: they
- * are the workflow's own work, not the platform's.
- */
-export function workflowParts(input: {
-  results: Readonly<Record<string, Readonly<Record<string, number>>>>;
-  jobs: readonly JobParts[];
-  jobsPerWorkflow: number;
-  alone: { decision: number; commit: number };
-  versionOfFinished: number;
-}) {
-  const line = (name: string, variant: string) => input.results[name]?.[variant] ?? Number.NaN;
-  const jobs = input.jobs.reduce((sum, parts) => sum + parts.jobs, 0);
-  const perJob = (part: 'decisionAndCommit' | 'plumbing' | 'handler') =>
-    input.jobs.reduce((sum, parts) => sum + parts[part] * parts.jobs, 0) / Math.max(1, jobs);
-  const count = input.jobsPerWorkflow;
-  // A workflow's version counts its accepted events: the creation's two (one write), the approval,
-  // the results; anything else is another decision and commit.
-  const others = Math.max(0, input.versionOfFinished - 3 - count);
-  const parts: WorkflowPart[] = [
-    {
-      part: 'creation (its two decisions, one commit, the view)',
-      micros: line('POST /v1/workflows (create)', 'request'),
-      count: 1,
-    },
-    {
-      part: 'view read (approver)',
-      micros: line('GET /v1/workflows/:id (approver): fresh vs cached view', 'cached'),
-      count: 1,
-    },
-    {
-      part: 'approval (its decision and commit)',
-      micros: line('POST /v1/workflows/:id/events (approval)', 'request'),
-      count: 1,
-    },
-    {
-      part: 'long poll (answered at once)',
-      micros: line('GET /v1/workflows/:id?afterVersion=0 (long poll, at once)', 'request'),
-      count: 1,
-    },
-    { part: "a job result's decision and commit", micros: perJob('decisionAndCommit'), count },
-    { part: 'a job delivery without them (worker plumbing)', micros: perJob('plumbing'), count },
-    {
-      part: 'another commit (decision and commit alone)',
-      micros: input.alone.decision + input.alone.commit,
-      count: others,
-    },
-  ];
-  const total = parts.reduce((sum, p) => sum + p.micros * p.count, 0);
-  return {
-    parts,
-    totalMicros: total,
-    handlerMicros: perJob('handler') * count,
-    versionOfFinished: input.versionOfFinished,
   };
 }
