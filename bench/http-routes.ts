@@ -298,7 +298,14 @@ try {
   const toEnd = await driver.measure(approvals, rounds);
   await expectAll(approvals, 'completed', (r) => r.status === 'done' && r.statePaths.includes('completed'));
   // Creations once the process is warm, as the approvals: workflows no other line uses, their jobs not run.
-  results['POST /v1/workflows (create)'] = await alternate(Math.ceil(count / rounds), { request: create });
+  const created: string[] = [];
+  results['POST /v1/workflows (create)'] = await alternate(Math.ceil(count / rounds), {
+    request: (i) => create(i).then((workflowId) => created.push(workflowId)),
+  });
+  // Their jobs to the approval with many in flight, as under load: 64 workflows' shards at a time.
+  const together = [];
+  for (let at = 0; at + 64 <= created.length; at += 64)
+    together.push(await driver.together(created.slice(at, at + 64)));
   const finished = await system.store.load(approvals[0] ?? '');
   const alone = {
     ...(await decisionAndCommitAlone(system, n, rounds)),
@@ -317,6 +324,7 @@ try {
     toApproval: toApproval.all,
     toEnd: toEnd.all,
     plumbingOfGroups: [...toApproval.groups, ...toEnd.groups].map((g) => Math.round(g.plumbing)),
+    together,
     outcomes: driver.outcomes(),
   };
 
@@ -346,6 +354,9 @@ try {
       );
     }
     console.log(`plumbing by group: ${worker.plumbingOfGroups.join(', ')}`);
+    for (const { jobs, delivery, inFlight } of together) {
+      console.log(`together: ${jobs} jobs to the approval, ${tenth(inFlight)} a read: delivery ${tenth(delivery)}`);
+    }
     console.log(
       `alone: decision ${tenth(alone.decision)}  commit ${tenth(alone.commit)}  commit at 64 in flight ${tenth(alone.commitAt64)}  wake-up received ${tenth(alone.wakeUp)}`,
     );

@@ -60,7 +60,7 @@ export async function decisionAndCommitAlone(system: System, n: number, rounds: 
     }),
   );
   const lanes = 64;
-  const steps = Math.max(5, Math.ceil(n / lanes));
+  const steps = Math.max(20, Math.ceil(n / lanes));
   const chains = await Promise.all(
     (await workflowsInReview(engine, lanes)).map(async (id, lane) => {
       const record = await store.load(id);
