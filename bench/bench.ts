@@ -26,8 +26,8 @@ import { performance } from 'node:perf_hooks';
 import { workflows } from '../machines/index.ts';
 import { supportV2 } from '../machines/support/index.ts';
 import { decideEvent } from '../src/engine/decider.ts';
-import type { Accepted, WorkflowRecord } from '../src/engine/decision.ts';
-import { jobMessages, type Engine } from '../src/engine/engine.ts';
+import type { WorkflowRecord } from '../src/engine/decision.ts';
+import type { Engine } from '../src/engine/engine.ts';
 import pino from 'pino';
 import type { SupportContext } from '../machines/support/support.context.ts';
 import { loadConfig } from '../src/config.ts';
@@ -39,6 +39,7 @@ import { startServer } from './server.ts';
 import {
   assign,
   benchEngine,
+  commitChain,
   lanesOf,
   percentile,
   refundRequest,
@@ -72,37 +73,6 @@ function decideOnly(record: WorkflowRecord, count: number) {
     current = decision.record;
   }
   return { eventsPerSecond: round(count / ((performance.now() - started) / 1000)), events: count };
-}
-
-/** The commit requests of `steps` REVIEW_ASSIGN events on a stored workflow, decided ahead of time. */
-function commitChain(record: WorkflowRecord, steps: number, salt: string): CommitRequest[] {
-  const chain: CommitRequest[] = [];
-  let current = record;
-  for (let i = 0; i < steps; i++) {
-    const event = { ...assign(i), eventId: `${salt}-${i}` };
-    const decision = decideEvent({
-      definition: supportV2,
-      record: current,
-      event,
-      principal: principals.reviewer,
-      now: current.updatedAt + 1,
-    });
-    if (decision.outcome !== 'accepted') throw new Error(`chain refused: ${decision.code}`);
-    const accepted: Accepted = decision;
-    chain.push({
-      record: accepted.record,
-      eventId: event.eventId,
-      audit: accepted.audit,
-      jobs: jobMessages(accepted.record, accepted.effects),
-      timersToArm: accepted.timersToArm,
-      timersToCancel: accepted.timersToCancel,
-      outcome: { outcome: 'accepted', version: accepted.record.version, statePaths: accepted.record.statePaths },
-      expectedVersion: current.version,
-      previousStatePaths: current.statePaths,
-    });
-    current = accepted.record;
-  }
-  return chain;
 }
 
 /** CPU seconds Redis has used so far (user + system), from INFO cpu. */

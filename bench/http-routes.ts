@@ -4,6 +4,10 @@
  * sockets) over a real Redis store, support workflows waiting for approval, one request at a
  * time. Beside each route, its parts measured alone (the store's read, the view, its JSON) and
  * the levers of issue 25, each alternating old and new code in rounds within this one process.
+ * No runtime runs here: every line is the API alone, and the workflows' jobs are run between the
+ * lines by the system's worker one at a time, measured by part (`routes-parts.ts`): a job's
+ * delivery apart from its handler and its result's decision and commit; and a decision, a commit
+ * and a wake-up alone (`routes-alone.ts`).
  * `npm run bench:routes [-- --workflows N] [-- --rounds N] [-- --json]`.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -21,6 +25,7 @@ import { workflowView } from '../src/api/views.ts';
 import { fillTemplate } from '../src/authoring/presentation.ts';
 import { loadConfig } from '../src/config.ts';
 import { auditEvidenceOf } from '../src/engine/audit-evidence.ts';
+import { restoreSnapshot } from '../src/engine/snapshot.ts';
 import { canonicalJson, sha256Hex } from '../src/engine/canonical-json.ts';
 import type { WorkflowRecord } from '../src/engine/decision.ts';
 import type { Principal } from '../src/engine/principal.ts';
@@ -28,6 +33,9 @@ import type { WorkflowStore } from '../src/engine/store-port.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { createSystem } from '../src/system.ts';
 import { tokenMinter } from '../test/support/tokens.ts';
+import { cpuPer } from './lib.ts';
+import { decisionAndCommitAlone, wakeUpReceived, workflowParts } from './routes-alone.ts';
+import { cpuMeter, jobDriver, tappedBundles, timedCommits } from './routes-parts.ts';
 import { referenceCanonicalJson } from '../test/support/reference-canonical-json.ts';
 import { referenceSha256Hex } from '../test/support/reference-sha256.ts';
 import { referenceFillTemplate } from '../test/support/reference-template.ts';
@@ -43,16 +51,21 @@ const asJson = args.includes('--json');
 
 const secret = 'bench-routes-secret-0123456789';
 const prefix = `bench-routes-${randomBytes(4).toString('hex')}`;
+const meter = cpuMeter();
+const tapped = tappedBundles(workflows, meter);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const system = createSystem(
   loadConfig({
     LOG_LEVEL: 'silent',
     REDIS_URL: redisUrl,
     WARDEN_PREFIX: prefix,
-    WARDEN_POLL_MS: '5',
     WARDEN_RATE_PER_MINUTE: '0',
   }),
-  { definitions: workflows, logger: pino({ level: 'silent' }) },
+  {
+    definitions: tapped.bundles,
+    logger: pino({ level: 'silent' }),
+    decorateStore: (store) => timedCommits(store, meter),
+  },
 );
 const deps = apiDeps(system, createAuthenticator({ secret }));
 const app = createApp(deps);
@@ -101,14 +114,6 @@ const refund = (i: number) => ({
 const request = (method: string, path: string, bearer: string, body?: unknown) =>
   requestOn(app, method, path, bearer, body);
 
-/** CPU µs per call of `fn` over `n` calls, one at a time. */
-async function cpuPer(n: number, fn: (i: number) => unknown): Promise<number> {
-  const start = process.cpuUsage();
-  for (let i = 0; i < n; i++) await fn(i);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / n;
-}
-
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
@@ -130,23 +135,25 @@ async function alternate(n: number, variants: Record<string, (i: number) => unkn
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, Math.round(median(v) * 10) / 10]));
 }
 
-const runtime = system.runtime(new Set(['worker', 'timers']));
-await runtime.start();
+const create = (i: number) =>
+  request('POST', '/v1/workflows', agentToken, refund(i))
+    .then((r) => r.json() as Promise<{ workflowId: string }>)
+    .then((created) => created.workflowId);
+const driver = jobDriver(system, meter, tapped.handlers);
 const ids: string[] = [];
+const results: Record<string, Record<string, number>> = {};
+/** Every record of `workflowIds` passes `check`, or the bench stops: the lines below measure what they say. */
+async function expectAll(workflowIds: readonly string[], what: string, check: (record: WorkflowRecord) => boolean) {
+  for (const workflowId of workflowIds) {
+    const record = await system.store.load(workflowId);
+    if (!record || !check(record)) throw new Error(`${workflowId} is not ${what}: ${record?.statePaths.join(', ')}`);
+  }
+}
 try {
-  for (let i = 0; i < count; i++) {
-    const created = await request('POST', '/v1/workflows', agentToken, refund(i));
-    ids.push(((await created.json()) as { workflowId: string }).workflowId);
-  }
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const records = await Promise.all(ids.map((id) => system.store.load(id)));
-    if (records.every((r) => r?.statePaths.some((s) => s.endsWith('awaitingApproval')))) break;
-    if (Date.now() > until) throw new Error('the workflows did not reach awaitingApproval in 120 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  // Nothing moves while the reads are measured.
-  await runtime.stop();
+  await driver.prepare();
+  for (let i = 0; i < count; i++) ids.push(await create(i));
+  const toApproval = await driver.measure(ids, rounds);
+  await expectAll(ids, 'awaiting approval', (r) => r.statePaths.some((s) => s.endsWith('awaitingApproval')));
 
   const id = (i: number) => ids[i % ids.length] ?? '';
   const records = new Map<string, WorkflowRecord>();
@@ -161,7 +168,6 @@ try {
     return workflowView(deps.registry.bundle(definition.id), definition, record, principal, Date.now());
   };
   const n = count;
-  const results: Record<string, Record<string, number>> = {};
 
   results['GET /v1/workflows/:id (approver): fresh vs cached view'] = await alternate(n, {
     fresh: (i) => requestOn(uncachedApp, 'GET', `/v1/workflows/${id(i)}`, approverToken).then((r) => r.text()),
@@ -183,6 +189,27 @@ try {
     request: () => request('GET', '/v1/definitions', agentToken).then((r) => r.text()),
   });
   results['store.load (record cache hit)'] = await alternate(n, { load: (i) => system.store.load(id(i)) });
+  // A job delivery's parts alone: the lease script and the record check, which the worker issues
+  // together, and the snapshot restored to find the jobs the workflow waits for.
+  const lease = (i: number) =>
+    system.store.grantJobLease(id(i), `bench-job-${i}`, {
+      token: 'bench',
+      owner: 'bench',
+      expiresAt: Date.now() + 1000,
+    });
+  results['a delivery alone: lease script, record check, both at once'] = await alternate(n, {
+    lease,
+    check: (i) => system.store.load(id(i)),
+    both: (i) => Promise.all([system.store.load(id(i)), lease(i)]),
+  });
+  results['a delivery alone: snapshot restored, current jobs'] = await alternate(n, {
+    restore: (i) => {
+      const record = recordOf(i);
+      const definition = deps.engine.definitionOf(record);
+      const context: unknown = restoreSnapshot(definition.machine, record.workflowId, record.snapshot).context;
+      return definition.currentJobs(context, record.statePaths);
+    },
+  });
   results['view, approver: fresh vs kit (cached)'] = await alternate(n, {
     fresh: (i) => fresh(recordOf(i), approver),
     kit: (i) => kit.view(recordOf(i), approver),
@@ -247,26 +274,65 @@ try {
     crypto: () => createHash('sha256').update(canonical).digest('hex'),
   });
 
-  // The approval POST, once per workflow: rounds cannot repeat it, so it is measured once over them all.
-  const approve = async (i: number) => {
-    const current = (await (await request('GET', `/v1/workflows/${id(i)}`, approverToken)).json()) as {
+  // The approval POST, once per workflow: a round that warms up, then `rounds` of them. The view
+  // each approval names is read before, unmeasured.
+  const approvals = ids.slice(0, Math.floor(ids.length / (rounds + 1)) * (rounds + 1));
+  const payloads = new Map<string, unknown>();
+  for (const workflowId of approvals) {
+    const view = (await (await request('GET', `/v1/workflows/${workflowId}`, approverToken)).json()) as {
       evidence: { recommendation: { version: number; contentHash: string; amount: number } };
     };
-    const r = current.evidence.recommendation;
-    return request('POST', `/v1/workflows/${id(i)}/events`, approverToken, {
-      type: 'APPROVED',
-      payload: { recommendationVersion: r.version, contentHash: r.contentHash, amount: r.amount },
-    }).then((res) => res.text());
+    const r = view.evidence.recommendation;
+    payloads.set(workflowId, { recommendationVersion: r.version, contentHash: r.contentHash, amount: r.amount });
+  }
+  let approved = 0;
+  results['POST /v1/workflows/:id/events (approval)'] = await alternate(approvals.length / (rounds + 1), {
+    request: () => {
+      const workflowId = approvals[approved++] ?? '';
+      return request('POST', `/v1/workflows/${workflowId}/events`, approverToken, {
+        type: 'APPROVED',
+        payload: payloads.get(workflowId),
+      }).then((res) => res.text());
+    },
+  });
+  const toEnd = await driver.measure(approvals, rounds);
+  await expectAll(approvals, 'completed', (r) => r.status === 'done' && r.statePaths.includes('completed'));
+  // Creations once the process is warm, as the approvals: workflows no other line uses, their jobs not run.
+  const created: string[] = [];
+  results['POST /v1/workflows (create)'] = await alternate(Math.ceil(count / rounds), {
+    request: (i) => create(i).then((workflowId) => created.push(workflowId)),
+  });
+  // Their jobs to the approval with many in flight, as under load: 64 workflows' shards at a time.
+  const together = [];
+  for (let at = 0; at + 64 <= created.length; at += 64)
+    together.push(await driver.together(created.slice(at, at + 64)));
+  const finished = await system.store.load(approvals[0] ?? '');
+  const alone = {
+    ...(await decisionAndCommitAlone(system, n, rounds)),
+    wakeUp: await wakeUpReceived(system, redisUrl, n * 10, rounds),
   };
-  results['GET view + POST approval (once per workflow)'] = {
-    request: Math.round((await cpuPer(n, approve)) * 10) / 10,
-  };
-  results['POST /v1/workflows (create)'] = {
-    request: Math.round((await cpuPer(n, (i) => request('POST', '/v1/workflows', agentToken, refund(i)))) * 10) / 10,
+  const parts = workflowParts({
+    results,
+    jobs: [toApproval.all, toEnd.all],
+    jobsPerWorkflow: toApproval.jobsPerWorkflow + toEnd.jobsPerWorkflow,
+    // The creation's write and the approval's commit each queue a job too.
+    wakeUpsPerWorkflow: toApproval.wakeUpsPerWorkflow + toEnd.wakeUpsPerWorkflow + 2,
+    alone,
+    versionOfFinished: finished?.version ?? 0,
+  });
+  const worker = {
+    toApproval: toApproval.all,
+    toEnd: toEnd.all,
+    plumbingOfGroups: [...toApproval.groups, ...toEnd.groups].map((g) => Math.round(g.plumbing)),
+    together,
+    outcomes: driver.outcomes(),
   };
 
-  if (asJson) console.log(JSON.stringify({ workflows: count, rounds, microsPerCall: results }, null, 2));
-  else {
+  const tenth = (v: number) => Math.round(v * 10) / 10;
+  if (asJson) {
+    const report = { workflows: count, rounds, microsPerCall: results, worker, alone, parts };
+    console.log(JSON.stringify(report, (_, v: unknown) => (typeof v === 'number' ? tenth(v) : v), 2));
+  } else {
     console.log(`CPU µs per call, median of ${rounds} alternating rounds (${count} workflows)`);
     for (const [what, variants] of Object.entries(results)) {
       console.log(
@@ -275,9 +341,36 @@ try {
           .join('  ')}`,
       );
     }
+    console.log(`\nThe worker, CPU µs per job, one at a time (${JSON.stringify(worker.outcomes)}):`);
+    for (const [what, job] of [
+      ['to the approval', worker.toApproval],
+      ['after it', worker.toEnd],
+    ] as const) {
+      const { jobs: _, ...micros } = job;
+      console.log(
+        `${what.padEnd(16)} ${Object.entries(micros)
+          .map(([k, v]) => `${k} ${tenth(v)}`)
+          .join('  ')}`,
+      );
+    }
+    console.log(`plumbing by group: ${worker.plumbingOfGroups.join(', ')}`);
+    for (const { jobs, delivery, inFlight } of together) {
+      console.log(`together: ${jobs} jobs to the approval, ${tenth(inFlight)} a read: delivery ${tenth(delivery)}`);
+    }
+    console.log(
+      `alone: decision ${tenth(alone.decision)}  commit ${tenth(alone.commit)}  commit at 64 in flight ${tenth(alone.commitAt64)}  wake-up received ${tenth(alone.wakeUp)}`,
+    );
+    console.log('\nA support workflow, µs of Node CPU per part (handlers apart):');
+    for (const { part, micros, count } of parts.parts) {
+      console.log(
+        `${part.padEnd(52)} ${String(tenth(micros)).padStart(7)} × ${tenth(count)} = ${Math.round(micros * count)}`,
+      );
+    }
+    console.log(
+      `${'total'.padEnd(52)} ${Math.round(parts.totalMicros)}   (handlers ${Math.round(parts.handlerMicros)})`,
+    );
   }
 } finally {
-  await runtime.stop();
   const redis = connectRedis({ url: redisUrl });
   await deleteKeysWithPrefix(redis, prefix);
   redis.disconnect();

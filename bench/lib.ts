@@ -1,7 +1,10 @@
 /** What the benchmark's parts share: the workload event, workflows to send it to, and timing. */
 import { performance } from 'node:perf_hooks';
 import { registry } from '../machines/index.ts';
-import { createEngine, type Engine } from '../src/engine/engine.ts';
+import { supportV2 } from '../machines/support/index.ts';
+import { decideEvent } from '../src/engine/decider.ts';
+import type { Accepted, WorkflowRecord } from '../src/engine/decision.ts';
+import { createEngine, jobMessages, type Engine } from '../src/engine/engine.ts';
 import type { RedisClient } from '../src/store/redis/connect.ts';
 import type { CommitRequest, OutboxEntry, WorkflowStore } from '../src/engine/store-port.ts';
 import { principals } from '../test/support/principals.ts';
@@ -18,6 +21,14 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+
+/** CPU µs (`process.cpuUsage()`, user and system) per call of `fn` over `n` calls, one at a time. */
+export async function cpuPer(n: number, fn: (i: number) => unknown): Promise<number> {
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i++) await fn(i);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / n;
+}
 
 /** Workflows in manual review, ready for REVIEW_ASSIGN events. */
 export async function workflowsInReview(engine: Engine, count: number): Promise<string[]> {
@@ -40,6 +51,37 @@ export async function workflowsInReview(engine: Engine, count: number): Promise<
     ids.push(id);
   }
   return ids;
+}
+
+/** The commit requests of `steps` REVIEW_ASSIGN events on a stored workflow, decided ahead of time. */
+export function commitChain(record: WorkflowRecord, steps: number, salt: string): CommitRequest[] {
+  const chain: CommitRequest[] = [];
+  let current = record;
+  for (let i = 0; i < steps; i++) {
+    const event = { ...assign(i), eventId: `${salt}-${i}` };
+    const decision = decideEvent({
+      definition: supportV2,
+      record: current,
+      event,
+      principal: principals.reviewer,
+      now: current.updatedAt + 1,
+    });
+    if (decision.outcome !== 'accepted') throw new Error(`chain refused: ${decision.code}`);
+    const accepted: Accepted = decision;
+    chain.push({
+      record: accepted.record,
+      eventId: event.eventId,
+      audit: accepted.audit,
+      jobs: jobMessages(accepted.record, accepted.effects),
+      timersToArm: accepted.timersToArm,
+      timersToCancel: accepted.timersToCancel,
+      outcome: { outcome: 'accepted', version: accepted.record.version, statePaths: accepted.record.statePaths },
+      expectedVersion: current.version,
+      previousStatePaths: current.statePaths,
+    });
+    current = accepted.record;
+  }
+  return chain;
 }
 
 /** Runs `lanes` lanes of `steps` sequential steps each; returns events/s and per-step latencies (ms). */
