@@ -3,7 +3,7 @@
  * [-- --against <checkout>] [-- --json]`: what an idle deployment costs. Starts `warden serve` (every
  * role, or the API, the workers and the timer service apart) on a redis-server of its own, sends it
  * nothing, waits `--settle-ms` (15 s: start-up, the first lease rounds, the worker's back-off) and
- * reads the CPU each process spends over `--window-ms` (20 s) from /proc/<pid>/stat, redis-server's
+ * reads the CPU each process spends over `--window-ms` (20 s) from /proc (each thread's schedstat), redis-server's
  * included, with the Redis commands called meanwhile (INFO commandstats) and the clients connected.
  * With `--against` each round starts the other checkout's `bin/warden.mjs` too, alternating, so that
  * the drift of a shared machine weighs on both alike; the summary gives median, min and max.
@@ -14,7 +14,7 @@ import { basename, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDeployment, type Layout } from './http-deployment.ts';
 import { numberArgument, round } from './lib.ts';
-import { clockTicksPerSecond, cpuMillis } from './proc-stat.ts';
+import { clockTicksPerSecond, threadCpuMillis } from './proc-stat.ts';
 import { formatSpread, spreadOf } from './spread.ts';
 
 const json = process.argv.includes('--json');
@@ -66,9 +66,9 @@ for (let r = 0; r < rounds; r++) {
       try {
         await sleep(settleMs);
         const callsBefore = await deployment.commandCalls();
-        const before = deployment.processes.map(({ pid }) => cpuMillis(pid, ticks));
+        const before = deployment.processes.map(({ pid }) => threadCpuMillis(pid, ticks));
         await sleep(windowMs);
-        const after = deployment.processes.map(({ pid }) => cpuMillis(pid, ticks));
+        const after = deployment.processes.map(({ pid }) => threadCpuMillis(pid, ticks));
         const callsAfter = await deployment.commandCalls();
         const perProcess = Object.fromEntries(
           deployment.processes.map(({ label }, i) => [
@@ -102,7 +102,7 @@ const summary: Record<string, Record<string, string>> = {};
 for (const [key, measured] of cpu) {
   const labels = Object.keys(measured[0] ?? {});
   summary[key] = Object.fromEntries(
-    labels.map((label) => [label, formatSpread(spreadOf(measured.map((m) => m[label] ?? 0)), 1)]),
+    labels.map((label) => [label, formatSpread(spreadOf(measured.map((m) => m[label] ?? 0)), 2)]),
   );
 }
 if (json)
