@@ -81,8 +81,8 @@ describe("a runtime's lease renewal", () => {
   it("renews the other roles' leases when one role's renewal fails, and says it failed", async () => {
     const w = world({ failing: 'worker' });
     await expect(w.runtime.start()).rejects.toThrow('Redis is away');
-    // The worker's heartbeat failed before its renewal; the timer service's went ahead.
-    expect(new Set(w.renewed)).toEqual(new Set(['timers']));
+    // The worker's heartbeat failed; the timer service's renewal went ahead all the same.
+    expect(w.renewed).toContain('timers');
     expect(w.runtime.leases.get('timers')?.owned()).toEqual([0, 1, 2, 3]);
   });
 });
