@@ -2,7 +2,8 @@
  * `npm run bench:idle [-- --layout all/split/both] [-- --rounds N] [-- --settle-ms N] [-- --window-ms N]
  * [-- --against <checkout>] [-- --json]`: what an idle deployment costs. Starts `warden serve` (every
  * role, or the API, the workers and the timer service apart) on a redis-server of its own, sends it
- * nothing, waits `--settle-ms` (15 s: start-up, the first lease rounds, the worker's back-off) and
+ * nothing, waits `--settle-ms` (90 s: start-up, the first lease rounds, the worker's back-off, and V8's
+ * memory reducer, two collections 30-60 s after start that cost a process 150-180 ms of CPU once) and
  * reads the CPU each process spends over `--window-ms` (20 s) from /proc (each thread's schedstat), redis-server's
  * included, with the Redis commands called meanwhile (INFO commandstats) and the clients connected.
  * With `--against` each round starts the other checkout's `bin/warden.mjs` too, alternating, so that
@@ -28,7 +29,7 @@ const layouts: Layout[] =
           throw new Error('--layout is all, split or both');
         })();
 const rounds = numberArgument('--rounds', 3);
-const settleMs = numberArgument('--settle-ms', 15_000);
+const settleMs = numberArgument('--settle-ms', 90_000);
 const windowMs = numberArgument('--window-ms', 20_000);
 const againstDir = process.argv.includes('--against') ? process.argv[process.argv.indexOf('--against') + 1] : undefined;
 const against = againstDir === undefined ? undefined : resolve(againstDir);
