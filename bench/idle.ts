@@ -2,8 +2,9 @@
  * `npm run bench:idle [-- --layout all/split/both] [-- --rounds N] [-- --settle-ms N] [-- --window-ms N]
  * [-- --against <checkout>] [-- --json]`: what an idle deployment costs. Starts `warden serve` (every
  * role, or the API, the workers and the timer service apart) on a redis-server of its own, sends it
- * nothing, waits `--settle-ms` (15 s: start-up, the first lease rounds, the worker's back-off) and
- * reads the CPU each process spends over `--window-ms` (20 s) from /proc/<pid>/stat, redis-server's
+ * nothing, waits `--settle-ms` (90 s: start-up, the first lease rounds, the worker's back-off, and V8's
+ * memory reducer, two collections 30-60 s after start that cost a process 150-180 ms of CPU once) and
+ * reads the CPU each process spends over `--window-ms` (20 s) from /proc (each thread's schedstat), redis-server's
  * included, with the Redis commands called meanwhile (INFO commandstats) and the clients connected.
  * With `--against` each round starts the other checkout's `bin/warden.mjs` too, alternating, so that
  * the drift of a shared machine weighs on both alike; the summary gives median, min and max.
@@ -14,7 +15,7 @@ import { basename, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDeployment, type Layout } from './http-deployment.ts';
 import { numberArgument, round } from './lib.ts';
-import { clockTicksPerSecond, cpuMillis } from './proc-stat.ts';
+import { clockTicksPerSecond, threadCpuMillis } from './proc-stat.ts';
 import { formatSpread, spreadOf } from './spread.ts';
 
 const json = process.argv.includes('--json');
@@ -28,7 +29,7 @@ const layouts: Layout[] =
           throw new Error('--layout is all, split or both');
         })();
 const rounds = numberArgument('--rounds', 3);
-const settleMs = numberArgument('--settle-ms', 15_000);
+const settleMs = numberArgument('--settle-ms', 90_000);
 const windowMs = numberArgument('--window-ms', 20_000);
 const againstDir = process.argv.includes('--against') ? process.argv[process.argv.indexOf('--against') + 1] : undefined;
 const against = againstDir === undefined ? undefined : resolve(againstDir);
@@ -66,9 +67,9 @@ for (let r = 0; r < rounds; r++) {
       try {
         await sleep(settleMs);
         const callsBefore = await deployment.commandCalls();
-        const before = deployment.processes.map(({ pid }) => cpuMillis(pid, ticks));
+        const before = deployment.processes.map(({ pid }) => threadCpuMillis(pid, ticks));
         await sleep(windowMs);
-        const after = deployment.processes.map(({ pid }) => cpuMillis(pid, ticks));
+        const after = deployment.processes.map(({ pid }) => threadCpuMillis(pid, ticks));
         const callsAfter = await deployment.commandCalls();
         const perProcess = Object.fromEntries(
           deployment.processes.map(({ label }, i) => [
@@ -102,7 +103,7 @@ const summary: Record<string, Record<string, string>> = {};
 for (const [key, measured] of cpu) {
   const labels = Object.keys(measured[0] ?? {});
   summary[key] = Object.fromEntries(
-    labels.map((label) => [label, formatSpread(spreadOf(measured.map((m) => m[label] ?? 0)), 1)]),
+    labels.map((label) => [label, formatSpread(spreadOf(measured.map((m) => m[label] ?? 0)), 2)]),
   );
 }
 if (json)

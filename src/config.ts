@@ -128,6 +128,13 @@ export const configSchema = z.object({
    */
   WARDEN_METRICS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /**
+   * prom-client's event-loop delay percentiles (`nodejs_eventloop_lag_{min,max,mean,stddev,p50,p90,
+   * p99}_seconds`): a timer every 10 ms from the first scrape on, which wakes an idle process 100
+   * times a second (several ms of CPU a second). false: not measured, not exported;
+   * `nodejs_eventloop_lag_seconds`, measured at each scrape, stays.
+   */
+  WARDEN_EVENT_LOOP_MONITOR: flag.default(true),
+  /**
    * Token prices per model for `warden_model_cost_total`, per million tokens (input:output), e.g.
    * `gpt-4o-mini=0.15:0.6`; unset = no cost metric, only token counts.
    */

@@ -107,6 +107,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
       return queues.map((q, i) => ({ definition: q.definitionId, state: q.statePath, count: counts[i] ?? 0 }));
     },
     renderMaxAgeMs: config.WARDEN_METRICS_CACHE_MS,
+    eventLoopMonitor: config.WARDEN_EVENT_LOOP_MONITOR,
     clock,
   });
   const owner = options.owner ?? `${hostname()}-${process.pid}-${newId().slice(0, 6)}`;

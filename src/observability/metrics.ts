@@ -46,6 +46,8 @@ export interface MetricsOptions {
   renderMaxAgeMs?: number;
   /** prom-client's process and Node.js metrics (CPU, memory, event-loop lag, GC), default true. */
   processMetrics?: boolean;
+  /** Their event-loop delay percentiles, default true (see `ProcessMetricsOptions`). */
+  eventLoopMonitor?: boolean;
 }
 
 /** How many workflows are in one queue state of one definition. */
@@ -63,7 +65,10 @@ export function createMetrics(options: MetricsOptions = {}) {
   // every metric below is registered.
   let exposed: Registry | null = null;
   const scraped = (): Registry =>
-    (exposed ??= options.processMetrics === false ? registry : Registry.merge([registry, processMetricsRegistry()]));
+    (exposed ??=
+      options.processMetrics === false
+        ? registry
+        : Registry.merge([registry, processMetricsRegistry({ eventLoopMonitor: options.eventLoopMonitor })]));
   const clock = options.clock ?? (() => Date.now());
   const stuck = countStuck ? createCachedReading(countStuck, { maxAgeMs, clock }) : null;
   const queueMaxAgeMs = options.queueMaxAgeMs ?? 10_000;

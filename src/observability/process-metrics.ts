@@ -13,11 +13,35 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 
 let shared: Registry | null = null;
 
-/** The registry of this process's default metrics, created (and its collectors started) on the first call. */
-export function processMetricsRegistry(): Registry {
+/** prom-client's event-loop delay percentiles, read from its `monitorEventLoopDelay` histogram. */
+const eventLoopDelayMetrics = ['min', 'max', 'mean', 'stddev', 'p50', 'p90', 'p99'].map(
+  (stat) => `nodejs_eventloop_lag_${stat}_seconds`,
+);
+/**
+ * The histogram's resolution when its percentiles are off, ms: prom-client starts it whatever it is
+ * told, so it is given a timer that never fires in a process's life (2^31 - 1 ms, 24 days).
+ */
+const neverMs = 2 ** 31 - 1;
+
+export interface ProcessMetricsOptions {
+  /**
+   * The event-loop delay percentiles (default true). prom-client samples the delay with a timer
+   * every 10 ms, 100 wake-ups a second even in an idle process; the samples are the times between
+   * two ticks, resolution included, so a coarser one would move every value and miss short stalls.
+   */
+  eventLoopMonitor?: boolean;
+}
+
+/**
+ * The registry of this process's default metrics, created (and its collectors started) on the first
+ * call, whose options hold for the process.
+ */
+export function processMetricsRegistry(options: ProcessMetricsOptions = {}): Registry {
   if (!shared) {
     shared = new Registry();
-    collectDefaultMetrics({ register: shared });
+    const monitor = options.eventLoopMonitor !== false;
+    collectDefaultMetrics({ register: shared, eventLoopMonitoringPrecision: monitor ? 10 : neverMs });
+    if (!monitor) for (const name of eventLoopDelayMetrics) shared.removeSingleMetric(name);
     for (const kind of ['handles', 'requests', 'resources']) shared.removeSingleMetric(`nodejs_active_${kind}_total`);
   }
   return shared;

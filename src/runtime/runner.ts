@@ -178,17 +178,25 @@ export function createRuntime(options: RuntimeOptions) {
     workerSleeper.wake();
   };
 
-  /** Renews the leases; a loop whose role's leased shards changed reads them at once. */
+  const roleLeases = [...leases];
+  /**
+   * Renews the leases of every role at once: their commands share Redis round trips (one write of
+   * every role's heartbeat, then one of every role's renewal) instead of waiting for each other, and
+   * a role whose renewal failed does not keep the others' from being renewed. A loop whose role's
+   * leased shards changed reads them at once.
+   */
   async function tickLeases(): Promise<void> {
-    for (const [role, held] of leases) {
-      const before = held.owned();
-      await held.tick();
-      if (!running || held.owned() === before) continue;
+    const before = roleLeases.map(([, lease]) => lease.owned());
+    const ticked = await Promise.allSettled(roleLeases.map(([, lease]) => lease.tick()));
+    roleLeases.forEach(([role, lease], i) => {
+      if (!running || lease.owned() === before[i]) return;
       // Shards taken over (their wake-ups went to the dead owner) or given back: read them now,
       // not at the end of an idle wait.
       if (role === 'worker') wakeWorker();
       else timerSleeper.wake();
-    }
+    });
+    const failed = ticked.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   async function loop(name: string, sleeper: Sleeper, body: () => Promise<number>): Promise<void> {

@@ -103,4 +103,28 @@ describe('shard leases', () => {
     await b.tick();
     expect([a.owned().length, b.owned().length]).toEqual([6, 6]);
   });
+
+  it('sends its heartbeat and the renewal of what it holds together: one round trip a tick', async () => {
+    const { store, leases } = setup();
+    const a = leases('a');
+    await a.tick();
+    let beating = false;
+    let renewedDuringHeartbeat = false;
+    const heartbeat = store.heartbeat.bind(store);
+    store.heartbeat = async (role, owner, now, ttlMs) => {
+      beating = true;
+      // A round trip: a renewal sent after the heartbeat's answer comes after this.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      beating = false;
+      return heartbeat(role, owner, now, ttlMs);
+    };
+    const acquire = store.acquireLeases.bind(store);
+    store.acquireLeases = (role, shards, owner, ttlMs, most) => {
+      renewedDuringHeartbeat ||= beating;
+      return acquire(role, shards, owner, ttlMs, most);
+    };
+    expect(await a.tick()).toHaveLength(12);
+    // One after the other (before): the renewal waited for the heartbeat's answer.
+    expect(renewedDuringHeartbeat).toBe(true);
+  });
 });
