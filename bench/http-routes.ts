@@ -33,7 +33,7 @@ import type { WorkflowStore } from '../src/engine/store-port.ts';
 import { connectRedis, deleteKeysWithPrefix } from '../src/store/redis/connect.ts';
 import { createSystem } from '../src/system.ts';
 import { tokenMinter } from '../test/support/tokens.ts';
-import { cpuPer } from './lib.ts';
+import { cpuPer, median } from './lib.ts';
 import { decisionAndCommitAlone, wakeUpReceived, workflowParts } from './routes-alone.ts';
 import { cpuMeter, jobDriver, tappedBundles, timedCommits } from './routes-parts.ts';
 import { referenceCanonicalJson } from '../test/support/reference-canonical-json.ts';
@@ -113,11 +113,6 @@ const refund = (i: number) => ({
 
 const request = (method: string, path: string, bearer: string, body?: unknown) =>
   requestOn(app, method, path, bearer, body);
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 /** Each of `variants` measured in every round, in alternating order: median µs per call of each. */
 async function alternate(n: number, variants: Record<string, (i: number) => unknown>) {

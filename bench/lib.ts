@@ -22,12 +22,20 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 
+/** The middle value (the upper one of an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** µs of CPU, user and system, of a `process.cpuUsage()` reading. */
+export const microsOf = (used: NodeJS.CpuUsage): number => used.user + used.system;
+
 /** CPU µs (`process.cpuUsage()`, user and system) per call of `fn` over `n` calls, one at a time. */
 export async function cpuPer(n: number, fn: (i: number) => unknown): Promise<number> {
   const start = process.cpuUsage();
   for (let i = 0; i < n; i++) await fn(i);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / n;
+  return microsOf(process.cpuUsage(start)) / n;
 }
 
 /** Workflows in manual review, ready for REVIEW_ASSIGN events. */

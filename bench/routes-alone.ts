@@ -9,10 +9,8 @@ import { decideEvent } from '../src/engine/decider.ts';
 import { createKeys } from '../src/store/redis/keys.ts';
 import type { System } from '../src/system.ts';
 import { principals } from '../test/support/principals.ts';
-import { assign, commitChain, cpuPer, lanesOf, percentile, workflowsInReview } from './lib.ts';
+import { assign, commitChain, cpuPer, lanesOf, microsOf, percentile, workflowsInReview } from './lib.ts';
 import type { JobParts } from './routes-parts.ts';
-
-const microsOf = (used: NodeJS.CpuUsage) => used.user + used.system;
 
 /** The median of `rounds` measurements after one that warms up. */
 async function medianOf(rounds: number, measure: (round: number) => Promise<number>): Promise<number> {

@@ -13,8 +13,7 @@ import { workerMetricsObserver } from '../src/observability/index.ts';
 import { createShardLeases } from '../src/runtime/shard-leases.ts';
 import { createWorker, type HandlersFor, type JobOutcome } from '../src/runtime/worker.ts';
 import type { System } from '../src/system.ts';
-
-const microsOf = (used: NodeJS.CpuUsage) => used.user + used.system;
+import { microsOf } from './lib.ts';
 
 /**
  * CPU µs by part of the code, summed while one thing runs at a time (the process's CPU is all

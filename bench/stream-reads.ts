@@ -30,6 +30,7 @@ import { RedisStore } from '../src/store/redis/redis-store.ts';
 import { createSystem } from '../src/system.ts';
 import { approvalBody, refundRequest } from '../test/api/support.ts';
 import { tokenMinter } from '../test/support/tokens.ts';
+import { median } from './lib.ts';
 import { clockTicksPerSecond, cpuMillis } from './proc-stat.ts';
 import { startRedis } from './server.ts';
 
@@ -155,7 +156,6 @@ for (let round = 0; round <= rounds; round++) {
     results.set(way, kept);
   }
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 console.log(`${ids.length} workflows, ${wakes} wakes a pass, ${passes} passes a round, ${rounds} rounds`);
 for (const [way, { node, redis: server, commands: sent }] of results) {
   console.log(
