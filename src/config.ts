@@ -130,10 +130,11 @@ export const configSchema = z.object({
   /**
    * prom-client's event-loop delay percentiles (`nodejs_eventloop_lag_{min,max,mean,stddev,p50,p90,
    * p99}_seconds`): a timer every 10 ms from the first scrape on, which wakes an idle process 100
-   * times a second (several ms of CPU a second). false: not measured, not exported;
-   * `nodejs_eventloop_lag_seconds`, measured at each scrape, stays.
+   * times a second (several ms of CPU a second). Off by default: not measured, not exported;
+   * `nodejs_eventloop_lag_seconds`, measured at each scrape, and `nodejs_eventloop_busy_seconds_total`,
+   * read at each scrape, stay.
    */
-  WARDEN_EVENT_LOOP_MONITOR: flag.default(true),
+  WARDEN_EVENT_LOOP_MONITOR: flag.default(false),
   /**
    * Token prices per model for `warden_model_cost_total`, per million tokens (input:output), e.g.
    * `gpt-4o-mini=0.15:0.6`; unset = no cost metric, only token counts.

@@ -46,7 +46,7 @@ export interface MetricsOptions {
   renderMaxAgeMs?: number;
   /** prom-client's process and Node.js metrics (CPU, memory, event-loop lag, GC), default true. */
   processMetrics?: boolean;
-  /** Their event-loop delay percentiles, default true (see `ProcessMetricsOptions`). */
+  /** Their event-loop delay percentiles, default false (see `ProcessMetricsOptions`). */
   eventLoopMonitor?: boolean;
 }
 
@@ -68,7 +68,7 @@ export function createMetrics(options: MetricsOptions = {}) {
     (exposed ??=
       options.processMetrics === false
         ? registry
-        : Registry.merge([registry, processMetricsRegistry({ eventLoopMonitor: options.eventLoopMonitor })]));
+        : Registry.merge([registry, processMetricsRegistry({ eventLoopMonitor: options.eventLoopMonitor === true })]));
   const clock = options.clock ?? (() => Date.now());
   const stuck = countStuck ? createCachedReading(countStuck, { maxAgeMs, clock }) : null;
   const queueMaxAgeMs = options.queueMaxAgeMs ?? 10_000;
