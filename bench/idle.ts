@@ -8,6 +8,8 @@
  * included, with the Redis commands called meanwhile (INFO commandstats) and the clients connected.
  * With `--against` each round starts the other checkout's `bin/warden.mjs` too, alternating, so that
  * the drift of a shared machine weighs on both alike; the summary gives median, min and max.
+ * `--scrape-ms N` scrapes the API's `/metrics` every N ms from the start (as Prometheus would, say
+ * every 15,000), so that what being scraped costs an idle process is measured too.
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -31,6 +33,7 @@ const layouts: Layout[] =
 const rounds = numberArgument('--rounds', 3);
 const settleMs = numberArgument('--settle-ms', 90_000);
 const windowMs = numberArgument('--window-ms', 20_000);
+const scrapeMs = numberArgument('--scrape-ms', 0);
 const againstDir = process.argv.includes('--against') ? process.argv[process.argv.indexOf('--against') + 1] : undefined;
 const against = againstDir === undefined ? undefined : resolve(againstDir);
 if (against && !existsSync(join(against, 'bin', 'warden.mjs')))
@@ -48,7 +51,7 @@ const log = (line: string) => {
   if (!json) console.log(line);
 };
 log(
-  `idle bench: ${rounds} rounds, settle ${settleMs} ms, window ${windowMs} ms; load ${loadavg()
+  `idle bench: ${rounds} rounds, settle ${settleMs} ms, window ${windowMs} ms${scrapeMs > 0 ? `, /metrics scraped every ${scrapeMs} ms` : ''}; load ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
@@ -64,6 +67,18 @@ for (let r = 0; r < rounds; r++) {
         logLevel: 'warn',
         ...(variant.bin ? { bin: variant.bin } : {}),
       });
+      const scrape = async () => {
+        const response = await fetch(`${deployment.origin}/metrics`);
+        if (!response.ok) throw new Error(`GET /metrics: ${response.status}`);
+        await response.text();
+      };
+      const scrapeLogged = () => {
+        scrape().catch((error: unknown) => {
+          log(String(error));
+        });
+      };
+      const scraper = scrapeMs > 0 ? setInterval(scrapeLogged, scrapeMs) : undefined;
+      if (scrapeMs > 0) await scrape();
       try {
         await sleep(settleMs);
         const callsBefore = await deployment.commandCalls();
@@ -93,6 +108,7 @@ for (let r = 0; r < rounds; r++) {
           `round ${r + 1} ${key.padEnd(16)} ms/s ${JSON.stringify(perProcess)} commands in ${windowMs / 1000} s ${JSON.stringify(calls)}; load ${loadavg()[0]?.toFixed(2)}`,
         );
       } finally {
+        clearInterval(scraper);
         await deployment.stop();
       }
     }
@@ -112,6 +128,7 @@ if (json)
       rounds,
       settleMs,
       windowMs,
+      scrapeMs,
       cpu: Object.fromEntries(cpu),
       commands: Object.fromEntries(commands),
     }),
