@@ -151,8 +151,20 @@ function kindOf(prefix: string, key: string): string {
   return head;
 }
 
+/** What a key holds, for the report: its type, encoding and (hash) fields with their value lengths. */
+async function sampleOf(client: RedisClient, key: string) {
+  const [type, encoding] = await Promise.all([client.type(key), client.object('ENCODING', key)]);
+  const fields =
+    type === 'hash'
+      ? Object.fromEntries(
+          Object.entries(await client.hgetallBuffer(key)).map(([field, value]) => [field, value.length]),
+        )
+      : undefined;
+  return { key, type, encoding, fields };
+}
+
 async function breakdown(client: RedisClient, prefix: string) {
-  const kinds = new Map<string, { keys: number; bytes: number }>();
+  const kinds = new Map<string, { keys: number; bytes: number; sample: Awaited<ReturnType<typeof sampleOf>> }>();
   let cursor = '0';
   do {
     const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
@@ -160,7 +172,7 @@ async function breakdown(client: RedisClient, prefix: string) {
     for (const key of keys) {
       const bytes = Number(await client.memory('USAGE', key, 'SAMPLES', '0'));
       const kind = kindOf(prefix, key);
-      const entry = kinds.get(kind) ?? { keys: 0, bytes: 0 };
+      const entry = kinds.get(kind) ?? { keys: 0, bytes: 0, sample: await sampleOf(client, key) };
       entry.keys += 1;
       entry.bytes += bytes;
       kinds.set(kind, entry);
@@ -296,9 +308,9 @@ async function main() {
       workflowKeyMemoryUsage: { asArchived: mean(memory.asArchived), v1: mean(memory.v1), v2: mean(memory.v2) },
       cpuMicros: cpu,
       keysAfterArchive: Object.fromEntries(
-        Object.entries(perKey).map(([kind, { keys: n, bytes }]) => [
+        Object.entries(perKey).map(([kind, { keys: n, bytes, sample }]) => [
           kind,
-          { keys: n, bytes, perWorkflow: round(bytes / count) },
+          { keys: n, bytes, perWorkflow: round(bytes / count), sample },
         ]),
       ),
     };
