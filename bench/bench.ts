@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --quick]`: how fast Warden is, against the limits of this machine
+ * `npm run bench [-- --json] [-- --quick] [-- --bytes]`: how fast Warden is, against the limits of this machine
  * measured in the same run, on the real Redis (REDIS_URL, default redis://127.0.0.1:6379; a fresh
  * key prefix, deleted afterwards).
  *
@@ -18,6 +18,7 @@
  *      trimmed, as the janitor does), and the outbox lag (append to read) of every job and timer;
  *   6. scale: cost per event with 10k and with 1M stored workflows (100k with --quick), see scale.ts;
  *   7. timer lateness: 10k workflows (2k with --quick) whose timers fall due within 5 s.
+ * `--bytes` runs (5) alone, for `bytesPerWorkflow` in a minute rather than the whole run.
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -54,6 +55,7 @@ import type { CommitRequest } from '../src/engine/store-port.ts';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
+const bytesOnly = process.argv.includes('--bytes');
 const levels = [1, 16, 64] as const;
 /** Events per lane and level: enough for a stable rate, little enough for a few seconds a level. */
 const perLane = (inFlight: number) => Math.max(quick ? 20 : 60, Math.round((quick ? 1500 : 6000) / inFlight));
@@ -285,8 +287,19 @@ async function httpEvents(
   }
 }
 
+/** `--bytes`: the end-to-end run alone. */
+async function bytes(url: string) {
+  const e2e = await endToEnd(url, quick ? 200 : 1000);
+  if (json) console.log(JSON.stringify({ endToEnd: e2e, bytesPerWorkflow: e2e.bytesPerWorkflow }, null, 2));
+  else
+    console.log(
+      `memory                 ${e2e.bytesPerWorkflow} bytes a workflow, archived (${e2e.archived}); ${e2e.bytesPerFinishedWorkflow} before`,
+    );
+}
+
 async function main() {
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  if (bytesOnly) return bytes(url);
   const client = connectRedis({ url, name: 'warden-bench' });
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const store = new RedisStore(client, { prefix, shards: 64 });

@@ -2,9 +2,11 @@
  * One contract, every store: memory, the real Redis, and a 3-master Redis Cluster started for this
  * file (which is what proves that every script touches one slot).
  */
+import { deflateRawSync } from 'node:zlib';
 import { applyAs } from '../support/job-results.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxMessage } from '../../src/engine/store-port.ts';
+import { ARCHIVE_FORMAT, decodeArchive } from '../../src/store/redis/archive-codec.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { shardOf } from '../../src/engine/shards.ts';
 import { storeBackends } from '../support/store-backends.ts';
@@ -704,6 +706,54 @@ describe.each(kinds)('the %s store', (kind) => {
     await client.hset(keys.events(id), '~archived', `${ahead}-4`);
     expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'late-1')).toMatchObject({ outcome: 'refused' });
     expect((await client.xrange(keys.audit(id), '-', '+')).map(([entryId]) => entryId)).toEqual([`${ahead}-5`]);
+  });
+
+  it('writes archives in format 2 and reads one of format 1 (the version before) the same', async () => {
+    fresh();
+    if (kind === 'memory') return;
+    const record = await createSupport(world);
+    const id = record.workflowId;
+    const artifact = {
+      id: 'policy/1:policy:abc',
+      workflowId: id,
+      hash: `sha256:${'b'.repeat(64)}`,
+      kind: 'policy',
+      content: { text: 'Refunds up to 500 EUR.', quoted: '"as is"' },
+      createdAt: world.clock.now,
+    };
+    await world.store.putArtifact(artifact);
+    await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
+    expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'late-0')).toMatchObject({ outcome: 'refused' });
+    const reads = async () => {
+      const first = await world.store.auditPage(id, { limit: 2 });
+      return {
+        record: await world.store.load(id),
+        audit: (await world.store.auditPage(id, { limit: 100 })).items,
+        first,
+        second: await world.store.auditPage(id, { cursor: first.next, limit: 2 }),
+        outcomes: await Promise.all(['cancel-1', 'late-0', 'never'].map((e) => world.store.outcomeOf(id, e))),
+        artifact: await world.store.getArtifact(id, artifact.id),
+      };
+    };
+    const before = await reads();
+    expect(await world.store.archiveFinished([shardOf(id)!], world.clock.now + 1, 10)).toBe(1);
+    if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
+    const client = backends.clientOf(kind);
+    const key = world.store.keys.workflow(id);
+    const written = (await client.hgetBuffer(key, 'z'))!;
+    expect(written[0]).toBe(ARCHIVE_FORMAT);
+    expect(await reads()).toEqual(before);
+
+    // The same archive as the janitor of the version before wrote it.
+    const format1 = Buffer.concat([Buffer.of(1), deflateRawSync(JSON.stringify(decodeArchive(written)))]);
+    await client.hset(key, 'z', format1);
+    expect(await reads()).toEqual(before);
+    // A repeated event gets its first outcome from it; a new one is refused and joins the trail.
+    expect(await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1')).toMatchObject({
+      outcome: 'duplicate',
+    });
+    expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'late-1')).toMatchObject({ outcome: 'refused' });
+    expect((await world.store.auditPage(id, { limit: 100 })).items.slice(0, -1)).toEqual(before.audit);
   });
 
   it('commits many workflows of many shards at once on one connection', async () => {

@@ -1,12 +1,24 @@
 /**
  * The archive of a finished workflow: its record, its audit trail (with the stream ids, so audit
- * cursors stay valid), its event outcomes and its artifacts, as one JSON document compressed with raw deflate.
- * The first byte is the format version; a record stored as JSON starts with `{`, never with it.
+ * cursors stay valid), its event outcomes and its artifacts, as one compressed JSON document.
+ * The first byte is the format; a record stored as JSON starts with `{`, never with one of them.
+ *
+ *   1  raw deflate of `JSON.stringify(archive)`, the stored audit entries, outcomes and artifacts
+ *      as JSON strings inside it (written by every version before format 2; still read).
+ *   2  raw deflate with a preset dictionary (`archive-dictionary.ts`) of the same document, each
+ *      stored string kept as the JSON value it holds (no escaped quotes) when that value gives back
+ *      exactly the same string; any other string (written by another encoder, or not JSON) is kept
+ *      as it is; and the outcome of an accepted event left out when its audit entry says it (see
+ *      `saidByEntry`). Decoding gives back every stored string byte for byte.
+ *
+ * A format, once written, is read forever: a new layout or dictionary is a new format byte.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { WorkflowRecord } from '../../engine/decision.ts';
+import { archiveDictionaryV2 } from './archive-dictionary.ts';
 
-const FORMAT = 1;
+/** The format `encodeArchive` writes. */
+export const ARCHIVE_FORMAT = 2;
 
 export interface Archive {
   record: WorkflowRecord;
@@ -18,15 +30,114 @@ export interface Archive {
   artifacts: Record<string, string>;
 }
 
-export function encodeArchive(archive: Archive): Buffer {
-  return Buffer.concat([Buffer.of(FORMAT), deflateRawSync(JSON.stringify(archive))]);
+/** A stored string in a format-2 document: the value it holds, or the string itself (see `keep`). */
+type Kept = unknown;
+
+interface DocumentV2 {
+  record: WorkflowRecord;
+  audit: [string, Kept][];
+  /** Positions in `audit` of the entries whose event's outcome is the one they say, left out of `outcomes`. */
+  said: number[];
+  outcomes: Record<string, Kept>;
+  artifacts: Record<string, Kept>;
 }
+
+/**
+ * The value a stored string holds when it is JSON that `JSON.stringify` writes back exactly (what
+ * Warden writes), else the string. A string value is kept as the string: `"…"` is stored as `"\"…\""`,
+ * so a string in the document always means the stored string itself.
+ */
+function keep(stored: string): Kept {
+  let value: unknown;
+  try {
+    value = JSON.parse(stored);
+  } catch {
+    return stored;
+  }
+  return typeof value !== 'string' && JSON.stringify(value) === stored ? value : stored;
+}
+
+const restore = (kept: Kept): string => (typeof kept === 'string' ? kept : JSON.stringify(kept));
+
+/** The same keys, own data properties (an id such as `__proto__` stays an id), the values mapped. */
+const mapValues = <A, B>(record: Record<string, A>, map: (value: A) => B): Record<string, B> =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
+
+/**
+ * The event id and the stored outcome that a kept audit entry says, when it is an accepted event's
+ * compact entry (`audit-codec.ts`): the id as the codec writes it (`/…` under the workflow, `!`
+ * escaped), and the outcome as the commit stores it, `{"outcome":"accepted","version":v,"statePaths":to}`.
+ * Part of format 2: it never changes.
+ */
+function saidByEntry(workflowId: string, entry: Kept): [eventId: string, outcome: string] | null {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || 'workflowId' in entry) return null;
+  const { i, o, v, t } = entry as { i?: unknown; o?: unknown; v?: unknown; t?: unknown };
+  if (typeof i !== 'string' || o !== undefined || typeof v !== 'number' || !(t === undefined || Array.isArray(t))) {
+    return null;
+  }
+  const eventId = i.startsWith('/') ? `${workflowId}${i}` : i.startsWith('!') ? i.slice(1) : i;
+  return [eventId, JSON.stringify({ outcome: 'accepted', version: v, statePaths: t ?? [] })];
+}
+
+export function encodeArchive(archive: Archive): Buffer {
+  const audit = archive.audit.map(([id, entry]): [string, Kept] => [id, keep(entry)]);
+  const said: number[] = [];
+  const leftOut = new Set<string>();
+  audit.forEach(([, entry], at) => {
+    const [eventId, outcome] = saidByEntry(archive.record.workflowId, entry) ?? [];
+    if (eventId === undefined || leftOut.has(eventId) || !Object.hasOwn(archive.outcomes, eventId)) return;
+    if (archive.outcomes[eventId] !== outcome) return;
+    said.push(at);
+    leftOut.add(eventId);
+  });
+  const outcomes = Object.entries(archive.outcomes).filter(([eventId]) => !leftOut.has(eventId));
+  const document: DocumentV2 = {
+    record: archive.record,
+    audit,
+    said,
+    outcomes: Object.fromEntries(outcomes.map(([eventId, outcome]) => [eventId, keep(outcome)])),
+    artifacts: mapValues(archive.artifacts, keep),
+  };
+  const deflated = deflateRawSync(JSON.stringify(document), { dictionary: archiveDictionaryV2 });
+  return Buffer.concat([Buffer.of(ARCHIVE_FORMAT), deflated]);
+}
+
+const formats: readonly number[] = [1, ARCHIVE_FORMAT];
 
 export function isArchive(stored: Buffer): boolean {
-  return stored.length > 0 && stored[0] === FORMAT;
+  return stored.length > 0 && formats.includes(stored[0] as number);
 }
 
+/** The document an archive holds, as it was written: format 1's is the archive itself. */
+function documentOf(stored: Buffer): { format: 1; document: Archive } | { format: 2; document: DocumentV2 } {
+  switch (stored[0]) {
+    case 1:
+      return { format: 1, document: JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')) as Archive };
+    case 2: {
+      const json = inflateRawSync(stored.subarray(1), { dictionary: archiveDictionaryV2 }).toString('utf8');
+      return { format: 2, document: JSON.parse(json) as DocumentV2 };
+    }
+    default:
+      throw new Error(`unknown archive format ${String(stored[0])}`);
+  }
+}
+
+/** The archive's record alone (what a load reads): its stored strings are not written back. */
+export const archivedRecord = (stored: Buffer): WorkflowRecord => documentOf(stored).document.record;
+
 export function decodeArchive(stored: Buffer): Archive {
-  if (!isArchive(stored)) throw new Error(`unknown archive format ${String(stored[0])}`);
-  return JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')) as Archive;
+  const { format, document } = documentOf(stored);
+  if (format === 1) return document;
+  const workflowId = document.record.workflowId;
+  const said = document.said.map((at) => {
+    const pair = saidByEntry(workflowId, document.audit[at]?.[1]);
+    if (!pair) throw new Error(`archive of ${workflowId}: its entry ${at} says no outcome`);
+    return pair;
+  });
+  return {
+    record: document.record,
+    audit: document.audit.map(([id, entry]) => [id, restore(entry)]),
+    outcomes: Object.fromEntries([...said, ...Object.entries(mapValues(document.outcomes, restore))]),
+    artifacts: mapValues(document.artifacts, restore),
+  };
 }

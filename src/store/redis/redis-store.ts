@@ -31,7 +31,7 @@ import type {
 } from '../../engine/store-port.ts';
 import { deadLettersKept, sameCreation } from '../../engine/store-port.ts';
 import { shardOf } from '../../engine/shards.ts';
-import { type Archive, decodeArchive } from './archive-codec.ts';
+import { type Archive, archivedRecord, decodeArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
@@ -444,7 +444,7 @@ export class RedisStore implements WorkflowStore {
       return record;
     }
     this.recent.forget(workflowId);
-    return archive ? decodeArchive(archive).record : null;
+    return archive ? archivedRecord(archive) : null;
   }
 
   /** The archive of a finished workflow, or null while it is not archived. */
