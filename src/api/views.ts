@@ -12,6 +12,7 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import type { z } from 'zod';
 import { presentedEvent } from '../definitions/event-presentation.ts';
+import { presentsOverItsRender } from '../definitions/present-over.ts';
 import type { WorkflowBundle } from '../definitions/workflow.ts';
 import { allowedEvents } from '../engine/allowed-events.ts';
 import type { WorkflowRecord } from '../engine/decision.ts';
@@ -44,7 +45,11 @@ function sharedView(bundle: Bundle, definition: WorkflowDefinition, record: Work
   const context: unknown = snapshot.context;
   // What a definition's view returns may be a part of the (shared, frozen) record: copied, not changed.
   const rendered = bundle ? bundle.view.render(context, record) : {};
-  const presentation = bundle?.view.present?.(context, record);
+  // A presentation over the view's own render is handed what it rendered: the view is rendered once.
+  const presentation =
+    bundle && presentsOverItsRender(bundle.view)
+      ? bundle.view.present?.(context, record, { view: rendered })
+      : bundle?.view.present?.(context, record);
   const own = presentation ? { ...rendered, presentation } : { ...rendered };
   const base = {
     workflowId: record.workflowId,

@@ -5,6 +5,7 @@
  * decision names (`planVersion`, `planHash`) are pre-filled from the view (`plan.version`, `plan.hash`).
  */
 import { z } from 'zod';
+import { presentOver, type Rendered } from '../definitions/present-over.ts';
 import type { Presentation } from '../definitions/workflow.ts';
 import type { WorkflowRecord } from '../engine/decision.ts';
 
@@ -186,11 +187,14 @@ export function presentFromSpec<TContext>(
   spec: PresentationSpec<TContext>,
   personEvents: Readonly<Record<string, z.ZodType>>,
   render: (context: TContext, record: WorkflowRecord) => unknown,
-): (context: TContext, record: WorkflowRecord) => Presentation {
+): (context: TContext, record: WorkflowRecord, rendered?: Rendered) => Presentation {
   const fields = Object.fromEntries(
     Object.entries(personEvents).flatMap(([type, schema]) =>
       schema instanceof z.ZodObject ? [[type, Object.keys(schema.shape)]] : [],
     ),
   );
-  return (context, record) => presentationOf(spec, fields, render(context, record), context, record);
+  // Handed what `render` returned for the same context and record (the API's view has it), it does not render again.
+  const present = (context: TContext, record: WorkflowRecord, rendered?: Rendered) =>
+    presentationOf(spec, fields, rendered ? rendered.view : render(context, record), context, record);
+  return presentOver(present, render);
 }

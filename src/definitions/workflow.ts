@@ -13,6 +13,7 @@ import type { ModelClient } from '../effects/model-client.ts';
 import type { Notifier } from '../effects/notifier.ts';
 import type { RedisClient } from '../store/redis/connect.ts';
 import type { DeclaredEventPresentation } from './event-presentation.ts';
+import type { Rendered } from './present-over.ts';
 
 /** What the platform hands every workflow's adapters and effect handlers. */
 export interface PlatformAdapters {
@@ -134,8 +135,12 @@ export interface WorkflowView<TContext> {
   summary?(context: TContext, record: WorkflowRecord): Record<string, unknown>;
   /** Describes what `summary` returns, for the OpenAPI document (required with `summary`). */
   summarySchema?: z.ZodType;
-  /** What the console shows and pre-fills; returned in the API view as `presentation`. */
-  present?(context: TContext, record: WorkflowRecord): Presentation;
+  /**
+   * What the console shows and pre-fills; returned in the API view as `presentation`. `rendered` is
+   * given only to a `present` marked as built over this view's `render` (`presentOver`, as
+   * `presentFromSpec` marks it): what `render` returned for the same context and record.
+   */
+  present?(context: TContext, record: WorkflowRecord, rendered?: Rendered): Presentation;
   /**
    * How each event is shown, by type: its button's `label`, `kind` (`primary`, `danger`, `neutral`)
    * and `description`. The API gives every event one (an event left out: its type in words,
