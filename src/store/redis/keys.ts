@@ -20,12 +20,28 @@ export interface KeySpace {
 }
 
 /** Index and de-duplication keys embed user strings; encode them so no separator or brace leaks in. */
-const part = (text: string): string => encodeURIComponent(text);
+const encode = (text: string): string => encodeURIComponent(text);
+
+/** How many encoded strings `createKeys` keeps (tenants, definitions, state paths, roles); then it starts again. */
+const encodedKept = 4096;
 
 /** A literal for a SCAN pattern: the prefix may hold glob characters. */
 const glob = (text: string): string => text.replace(/[*?[\]\\]/g, '\\$&');
 
 export function createKeys(space: KeySpace) {
+  // Every commit names its tenant's, definition's and states' index keys: the same few strings,
+  // each encoded once (a lone surrogate still throws, as it is never kept). Ids met once (an
+  // artifact's, a job's, a de-duplication key) are encoded each time, not kept.
+  const encoded = new Map<string, string>();
+  const part = (text: string): string => {
+    let known = encoded.get(text);
+    if (known === undefined) {
+      known = encode(text);
+      if (encoded.size >= encodedKept) encoded.clear();
+      encoded.set(text, known);
+    }
+    return known;
+  };
   const tags: string[] = [];
   const tag = (shard: number) => (tags[shard] ??= `${space.prefix}:{${shardLabel(shard)}}`);
   /** A key of each shard, each built once: the idle loops name every leased shard's keys again and again. */
@@ -54,7 +70,7 @@ export function createKeys(space: KeySpace) {
     audit: (id: string) => `${forWorkflow(id)}:audit:${id}`,
     /** String: an artifact's JSON, in its workflow's shard. */
     artifact: (workflowId: string, artifactId: string) =>
-      `${forWorkflow(workflowId)}:art:${workflowId}:${part(artifactId)}`,
+      `${forWorkflow(workflowId)}:art:${workflowId}:${encode(artifactId)}`,
     /** Set: the ids of a workflow's artifacts, so its archive can take them in. */
     artifactIds: (workflowId: string) => `${forWorkflow(workflowId)}:arts:${workflowId}`,
     /** Stream with one consumer group: jobs and timer firings of the shard. */
@@ -143,9 +159,9 @@ export function createKeys(space: KeySpace) {
     },
     /** String: the workflow created for (tenant, de-duplication key); lives in the shard the key hashes to. */
     dedup: (tenantId: string, key: string) =>
-      `${tag(shardForDedupKey(tenantId, key, space.shards))}:dedup:${part(tenantId)}:${part(key)}`,
+      `${tag(shardForDedupKey(tenantId, key, space.shards))}:dedup:${part(tenantId)}:${encode(key)}`,
     /** Hash: the lease on one job (token, owner, expiry), in its workflow's shard. */
-    jobLease: (workflowId: string, jobId: string) => `${forWorkflow(workflowId)}:joblease:${part(jobId)}`,
+    jobLease: (workflowId: string, jobId: string) => `${forWorkflow(workflowId)}:joblease:${encode(jobId)}`,
     /** String: which process of `role` holds the shard's lease; each role leases every shard. */
     lease: (role: string, shard: number) => {
       let of = leaseKeys.get(role);
