@@ -28,6 +28,7 @@ import { MemoryStore } from './store/memory/memory-store.ts';
 import { connectRedis, type RedisClient } from './store/redis/connect.ts';
 import { createKeys } from './store/redis/keys.ts';
 import { workflowKeys } from './effects/redis-keys.ts';
+import { cryptoSha256Hex } from './effects/canonical-json.ts';
 import { RedisStore } from './store/redis/redis-store.ts';
 import type { WorkflowStore } from './engine/store-port.ts';
 
@@ -173,6 +174,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     clock,
     newId,
     observer: engineMetricsObserver(metrics, (id) => queueStates.get(id) ?? []),
+    sha256: cryptoSha256Hex,
   });
   const externalJobs = createExternalJobs({
     engine,

@@ -13,6 +13,9 @@ export function contentHashOf(value: unknown): string {
   return `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
 }
 
+/** SHA-256 of `text`'s UTF-8 bytes as lower-case hex, by node:crypto: what the engine's pure `sha256Hex` gives, faster. */
+export const cryptoSha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 /** A short, stable, url-safe id derived from `text` (for provider operation ids). */
 export function stableId(prefix: string, text: string): string {
   return `${prefix}_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;

@@ -62,12 +62,19 @@ function artifactRefsOf(payload: unknown): string[] {
   return [...refs];
 }
 
-/** The evidence of a payload as received (before validation); no payload, no evidence. */
-export function auditEvidenceOf(payload: unknown): AuditEvidence {
+/** SHA-256 of a text's UTF-8 bytes as lower-case hex: `sha256Hex`, or the same digest computed elsewhere. */
+export type Sha256Hex = (text: string) => string;
+
+/**
+ * The evidence of a payload as received (before validation); no payload, no evidence. `sha256`
+ * computes the digest: the engine's pure `sha256Hex` unless its caller hands it another
+ * implementation of the same function (the process's `node:crypto`, which is several times faster).
+ */
+export function auditEvidenceOf(payload: unknown, sha256: Sha256Hex = sha256Hex): AuditEvidence {
   if (payload === undefined) return noEvidence;
   let payloadDigest: string | null = null;
   try {
-    payloadDigest = `sha256:${sha256Hex(canonicalJson(payload))}`;
+    payloadDigest = `sha256:${sha256(canonicalJson(payload))}`;
   } catch {
     // Not JSON (a BigInt, a cycle): only an in-process caller can send one; it gets no digest.
   }

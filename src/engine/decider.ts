@@ -9,7 +9,7 @@
 import type { AnyMachineSnapshot, AnyStateMachine, StateValue } from 'xstate';
 import { getNextTransitions } from 'xstate';
 import { actsAcrossTenants, isWorker, principalSchema, type Principal } from './principal.ts';
-import { auditEvidenceOf, noEvidence, type AuditEvidence } from './audit-evidence.ts';
+import { auditEvidenceOf, noEvidence, type AuditEvidence, type Sha256Hex } from './audit-evidence.ts';
 import { boundDetails } from './bounded-details.ts';
 import { planCommands } from './commands.ts';
 import type {
@@ -46,6 +46,8 @@ export interface DecideCreateArgs {
   correlationId?: string | null;
   /** Milliseconds since the epoch. */
   now: number;
+  /** Computes the audit entry's payload digest (the engine's pure SHA-256 by default; same digest). */
+  sha256?: Sha256Hex;
 }
 
 /** Whether a job's lease was held by the sender of its result, as the store said when it was read. */
@@ -68,6 +70,8 @@ export interface DecideEventArgs {
    * workers may send) without a held lease is refused, whoever sends it.
    */
   job?: JobBinding;
+  /** Computes the audit entry's payload digest (the engine's pure SHA-256 by default; same digest). */
+  sha256?: Sha256Hex;
 }
 
 export interface DecideTimerArgs {
@@ -322,7 +326,7 @@ export function decideCreate(args: DecideCreateArgs): Decision {
     actor: actorOf(principal),
     causationId: null,
     correlationId,
-    evidence: auditEvidenceOf(args.body),
+    evidence: auditEvidenceOf(args.body, args.sha256),
     now,
   };
   if (!principal.roles.some((role) => definition.createRoles.includes(role))) {
@@ -391,7 +395,7 @@ export function decideEvent(args: DecideEventArgs): Decision {
     causationId: event.causationId ?? null,
     correlationId: event.correlationId ?? record.correlationId ?? null,
     ...(event.proposedBy ? { proposedBy: event.proposedBy } : {}),
-    evidence: auditEvidenceOf(event.payload),
+    evidence: auditEvidenceOf(event.payload, args.sha256),
     now,
   };
   const rawType: unknown = event.type;

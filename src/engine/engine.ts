@@ -14,6 +14,7 @@ import {
   type Step,
 } from './commit-pipeline.ts';
 import type { Decision, WorkflowRecord } from './decision.ts';
+import type { Sha256Hex } from './audit-evidence.ts';
 import { decideCreate, decideEvent, decideTimer, type IncomingEvent, type LeaseCheck } from './decider.ts';
 import { definitionKey, type WorkflowDefinition } from './definition.ts';
 import { WardenError } from './errors.ts';
@@ -61,6 +62,11 @@ export interface EngineOptions {
   observer?: EngineObserver;
   /** Traces decide and commit; the global OpenTelemetry tracer (a no-op until one is registered) by default. */
   tracer?: Tracer;
+  /**
+   * SHA-256 of a text as lower-case hex, for the payload digests of audit entries: the engine's pure
+   * `sha256Hex` by default; a process hands in `node:crypto`'s (the same digest, several times faster).
+   */
+  sha256?: Sha256Hex;
 }
 
 export type CreateOutcome =
@@ -164,7 +170,7 @@ export interface Engine {
 }
 
 export function createEngine(options: EngineOptions): Engine {
-  const { store, definitions, clock } = options;
+  const { store, definitions, clock, sha256 } = options;
   const tracer = options.tracer ?? trace.getTracer('warden');
   const instrumentation = createInstrumentation(options.observer, tracer);
   const { observe, inSpan, traceDecision, commitIds } = instrumentation;
@@ -250,7 +256,7 @@ export function createEngine(options: EngineOptions): Engine {
         lookUpEventId: true,
         recordRefusals: true,
         plan: (record) => ({
-          decide: (now) => decideEvent({ definition: definitionOf(record), record, event, principal, now }),
+          decide: (now) => decideEvent({ definition: definitionOf(record), record, event, principal, now, sha256 }),
         }),
       },
       event,
@@ -301,6 +307,7 @@ export function createEngine(options: EngineOptions): Engine {
                 principal,
                 now,
                 job: { jobId, lease: lease ?? 'missing' },
+                sha256,
               }),
             ),
         }),
@@ -390,7 +397,7 @@ export function createEngine(options: EngineOptions): Engine {
     const correlationId = request.correlationId ?? null;
     const ids = { workflowId, eventId, correlationId };
     const decision = traceDecision(ids, () =>
-      decideCreate({ definition, workflowId, body: request.body, principal, eventId, correlationId, now }),
+      decideCreate({ definition, workflowId, body: request.body, principal, eventId, correlationId, now, sha256 }),
     );
     const observeCreate = (outcome: string, record?: WorkflowRecord) => {
       const { eventType, guard } = decision.audit;
@@ -426,6 +433,7 @@ export function createEngine(options: EngineOptions): Engine {
               event: { type: startEvent, eventId: startId },
               principal,
               now,
+              sha256,
             }),
           )
         : undefined;
