@@ -25,6 +25,14 @@ const supportFormat1 = Buffer.from(
   readFileSync(new URL('fixtures/support-archive.format-1.b64', import.meta.url), 'utf8'),
   'base64',
 );
+/**
+ * The same archive as format 2 wrote it when format 2 was released: it pins the whole format (the
+ * dictionary, which values are kept as values, which outcomes the entries say), not only the dictionary.
+ */
+const supportFormat2 = Buffer.from(
+  readFileSync(new URL('fixtures/support-archive.format-2.b64', import.meta.url), 'utf8'),
+  'base64',
+);
 /** Format 1's decoder, as every version before format 2 had it. */
 const decodeFormat1 = (stored: Buffer) => JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')) as Archive;
 /** The JSON document inside a format-2 archive. */
@@ -199,6 +207,18 @@ describe('archive codec', () => {
     // Format 1: 3,812 bytes. Every outcome is said by its entry.
     expect(encoded.length).toBeLessThan(supportFormat1.length * 0.8);
     expect(documentOf(encoded).said).toHaveLength(11);
+  });
+
+  it('reads a format-2 archive written when format 2 was released as it was written', () => {
+    // A changed dictionary inflates to other JSON without an error (raw deflate has no dictionary
+    // id), and a changed `saidByEntry` gives other outcomes: only bytes written back then tell.
+    expect(supportFormat2[0]).toBe(2);
+    const written = documentOf(supportFormat2);
+    expect(written.said).toHaveLength(11);
+    expect(Object.keys(written.outcomes)).toHaveLength(0);
+    expect(typeof written.audit[0]?.[1]).toBe('object');
+    expect(decodeArchive(supportFormat2)).toStrictEqual(decodeFormat1(supportFormat1));
+    expect(archivedRecord(supportFormat2)).toStrictEqual(decodeFormat1(supportFormat1).record);
   });
 
   it('refuses a format it does not know', () => {
