@@ -221,6 +221,23 @@ describe('archive codec', () => {
     expect(archivedRecord(supportFormat2)).toStrictEqual(decodeFormat1(supportFormat1).record);
   });
 
+  it('keeps a deeply nested stored string as the string (no value JSON.stringify cannot write back)', () => {
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const nested = (depth: number) => `{"a":${deep(depth)}}`;
+    const archive: Archive = {
+      record,
+      audit: [['1-0', deep(20_000)]],
+      outcomes: { e: nested(5_000) },
+      artifacts: { x: deep(200), y: deep(20) },
+    };
+    const encoded = encodeArchive(archive);
+    expect(decodeArchive(encoded)).toStrictEqual(archive);
+    const document = documentOf(encoded);
+    expect(document.audit[0]?.[1]).toBe(deep(20_000));
+    expect(document.outcomes['e']).toBe(nested(5_000));
+    expect(typeof (document as unknown as { artifacts: Record<string, unknown> }).artifacts['y']).toBe('object');
+  });
+
   it('refuses a format it does not know', () => {
     expect(ARCHIVE_FORMAT).toBe(2);
     expect(isArchive(Buffer.from('{"workflowId":"x"}'))).toBe(false);

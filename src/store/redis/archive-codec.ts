@@ -43,11 +43,39 @@ interface DocumentV2 {
 }
 
 /**
+ * The deepest nesting a stored string is kept as a value with (Warden's own JSON nests far less:
+ * artifact content hashes at most 64 levels). `JSON.stringify` recurses: a value nested some
+ * thousands deep throws, and one just below that would be written by the janitor but not read back
+ * from a deeper stack (a request's). Any string nested deeper is kept as the string.
+ */
+const keptDepth = 128;
+
+/** Does JSON text `json` nest arrays and objects at most `most` deep (brackets in strings aside)? */
+function nestsAtMost(json: string, most: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < json.length; at++) {
+    const code = json.charCodeAt(at);
+    if (inString) {
+      // A backslash escapes the next character; a quote ends the string.
+      if (code === 0x5c) at++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > most) return false;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return true;
+}
+
+/**
  * The value a stored string holds when it is JSON that `JSON.stringify` writes back exactly (what
- * Warden writes), else the string. A string value is kept as the string: `"…"` is stored as `"\"…\""`,
- * so a string in the document always means the stored string itself.
+ * Warden writes), nested at most `keptDepth` deep, else the string. A string value is kept as the
+ * string: `"…"` is stored as `"\"…\""`, so a string in the document always means the stored string itself.
+ * Which strings are kept as values is the encoder's choice: the decoder reads either.
  */
 function keep(stored: string): Kept {
+  if (!nestsAtMost(stored, keptDepth)) return stored;
   let value: unknown;
   try {
     value = JSON.parse(stored);
