@@ -756,6 +756,34 @@ describe.each(kinds)('the %s store', (kind) => {
     expect((await world.store.auditPage(id, { limit: 100 })).items.slice(0, -1)).toEqual(before.audit);
   });
 
+  it('names the workflow when its archive cannot be read, and archives the others all the same', async () => {
+    fresh();
+    if (kind === 'memory') return;
+    const broken = (await createSupport(world)).workflowId;
+    await send(world, broken, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
+    const other = (await createSupport(world)).workflowId;
+    await send(world, other, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-2');
+    const shards = [...new Set([shardOf(broken)!, shardOf(other)!])];
+    expect(await world.store.archiveFinished([shardOf(broken)!], world.clock.now + 1, 10)).toBeGreaterThan(0);
+    if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
+    const client = backends.clientOf(kind);
+    const key = world.store.keys.workflow(broken);
+    const written = (await client.hgetBuffer(key, 'z'))!;
+    // Cut short (a partial write), then not deflate at all, then a format-2 document that lies.
+    const lying = Buffer.concat([Buffer.of(2), deflateRawSync('{"record":{"workflowId":"x"},"audit":[],"said":[0]}')]);
+    for (const corrupt of [written.subarray(0, 20), Buffer.of(2, 0xff, 0xff, 0xff), lying]) {
+      await client.hset(key, 'z', corrupt);
+      const unreadable = new RegExp(`archive of workflow ${broken} is unreadable`);
+      if (corrupt !== lying) await expect(world.store.load(broken)).rejects.toThrow(unreadable);
+      await expect(world.store.auditPage(broken, { limit: 10 })).rejects.toThrow(unreadable);
+      await expect(world.store.outcomeOf(broken, 'cancel-1')).rejects.toThrow(unreadable);
+      await expect(world.store.getArtifact(broken, 'none')).rejects.toThrow(unreadable);
+    }
+    // The janitor never reads an archive: the other workflows are archived as ever.
+    expect(await world.store.archiveFinished(shards, world.clock.now + 1, 10)).toBeLessThanOrEqual(1);
+    expect((await client.hgetBuffer(world.store.keys.workflow(other), 'z'))?.[0]).toBe(ARCHIVE_FORMAT);
+  });
+
   it('commits many workflows of many shards at once on one connection', async () => {
     // On a cluster this once failed: auto-pipelining routed variable-key scripts by their key count.
     fresh();

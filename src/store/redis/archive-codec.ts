@@ -169,3 +169,17 @@ export function decodeArchive(stored: Buffer): Archive {
     artifacts: mapValues(document.artifacts, restore),
   };
 }
+
+/**
+ * `read` of a workflow's stored archive, or an error that names the workflow: a corrupt archive
+ * (cut short, not deflate, a document that does not hold together) fails each read of it alike,
+ * with the workflow to look for in the log, never only zlib's `unexpected end of file`.
+ */
+export function readArchive<T>(workflowId: string, stored: Buffer, read: (stored: Buffer) => T): T {
+  try {
+    return read(stored);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`the archive of workflow ${workflowId} is unreadable: ${reason}`, { cause: error });
+  }
+}

@@ -31,7 +31,7 @@ import type {
 } from '../../engine/store-port.ts';
 import { deadLettersKept, sameCreation } from '../../engine/store-port.ts';
 import { shardOf } from '../../engine/shards.ts';
-import { type Archive, archivedRecord, decodeArchive } from './archive-codec.ts';
+import { type Archive, archivedRecord, decodeArchive, readArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
@@ -444,13 +444,13 @@ export class RedisStore implements WorkflowStore {
       return record;
     }
     this.recent.forget(workflowId);
-    return archive ? archivedRecord(archive) : null;
+    return archive ? readArchive(workflowId, archive, archivedRecord) : null;
   }
 
   /** The archive of a finished workflow, or null while it is not archived. */
   private async archiveOf(workflowId: string): Promise<Archive | null> {
     const stored = await this.client.hgetBuffer(this.keys.workflow(workflowId), 'z');
-    return stored ? decodeArchive(stored) : null;
+    return stored ? readArchive(workflowId, stored, decodeArchive) : null;
   }
 
   async outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null> {
