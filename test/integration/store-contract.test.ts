@@ -756,6 +756,30 @@ describe.each(kinds)('the %s store', (kind) => {
     expect((await world.store.auditPage(id, { limit: 100 })).items.slice(0, -1)).toEqual(before.audit);
   });
 
+  it('reads back from the archive the outcomes of event ids such as __proto__ and constructor', async () => {
+    fresh();
+    if (kind === 'memory') return;
+    const id = (await createSupport(world)).workflowId;
+    await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, '__proto__');
+    expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'constructor')).toMatchObject({
+      outcome: 'refused',
+    });
+    const ids = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const before = await Promise.all(ids.map((eventId) => world.store.outcomeOf(id, eventId)));
+    expect(before[0]).toMatchObject({ outcome: 'accepted' });
+    expect(before.slice(2)).toEqual([null, null]);
+    expect(await world.store.archiveFinished([shardOf(id)!], world.clock.now + 1, 10)).toBe(1);
+    if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
+    const written = (await backends.clientOf(kind).hgetBuffer(world.store.keys.workflow(id), 'z'))!;
+    expect(written[0]).toBe(ARCHIVE_FORMAT);
+    expect(Object.hasOwn(decodeArchive(written).outcomes, '__proto__')).toBe(true);
+    expect(await Promise.all(ids.map((eventId) => world.store.outcomeOf(id, eventId)))).toEqual(before);
+    expect(await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, '__proto__')).toMatchObject({
+      outcome: 'duplicate',
+    });
+    expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'toString')).toMatchObject({ outcome: 'refused' });
+  });
+
   it('names the workflow when its archive cannot be read, and archives the others all the same', async () => {
     fresh();
     if (kind === 'memory') return;
