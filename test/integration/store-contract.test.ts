@@ -2,11 +2,11 @@
  * One contract, every store: memory, the real Redis, and a 3-master Redis Cluster started for this
  * file (which is what proves that every script touches one slot).
  */
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { applyAs } from '../support/job-results.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxMessage } from '../../src/engine/store-port.ts';
-import { ARCHIVE_FORMAT, decodeArchive } from '../../src/store/redis/archive-codec.ts';
+import { type Archive, ARCHIVE_FORMAT, decodeArchive } from '../../src/store/redis/archive-codec.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { shardOf } from '../../src/engine/shards.ts';
 import { storeBackends } from '../support/store-backends.ts';
@@ -778,6 +778,26 @@ describe.each(kinds)('the %s store', (kind) => {
       outcome: 'duplicate',
     });
     expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'toString')).toMatchObject({ outcome: 'refused' });
+  });
+
+  it('writes archives in format 1 when told (WARDEN_ARCHIVE_FORMAT=1), which every earlier version reads', async () => {
+    fresh();
+    if (kind === 'memory') return;
+    const id = (await createSupport(world)).workflowId;
+    await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
+    if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
+    const key = world.store.keys.workflow(id);
+    const prefix = key.slice(0, key.indexOf(':{'));
+    const format1 = new RedisStore(backends.clientOf(kind), { prefix, shards: world.store.shards, archiveFormat: 1 });
+    const before = [await world.store.load(id), await world.store.auditPage(id, { limit: 100 })];
+    expect(await format1.archiveFinished([shardOf(id)!], world.clock.now + 1, 10)).toBe(1);
+    const written = (await backends.clientOf(kind).hgetBuffer(key, 'z'))!;
+    expect(written[0]).toBe(1);
+    // The version before read format 1 alone, so: inflate, no dictionary, the stored strings as strings.
+    const read = JSON.parse(inflateRawSync(written.subarray(1)).toString('utf8')) as Archive;
+    expect(read).toStrictEqual(decodeArchive(written));
+    expect(typeof read.audit[0]?.[1]).toBe('string');
+    expect([await world.store.load(id), await world.store.auditPage(id, { limit: 100 })]).toEqual(before);
   });
 
   it('names the workflow when its archive cannot be read, and archives the others all the same', async () => {

@@ -209,6 +209,14 @@ describe('archive codec', () => {
     expect(documentOf(encoded).said).toHaveLength(11);
   });
 
+  it('writes format 1 when told, as the version before wrote it and read it', () => {
+    const archive = decodeFormat1(supportFormat1);
+    const encoded = encodeArchive(archive, 1);
+    expect(encoded[0]).toBe(1);
+    expect(decodeFormat1(encoded)).toStrictEqual(archive);
+    expect(decodeArchive(encoded)).toStrictEqual(archive);
+  });
+
   it('reads a format-2 archive written when format 2 was released as it was written', () => {
     // A changed dictionary inflates to other JSON without an error (raw deflate has no dictionary
     // id), and a changed `saidByEntry` gives other outcomes: only bytes written back then tell.

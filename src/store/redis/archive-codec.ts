@@ -17,8 +17,11 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { WorkflowRecord } from '../../engine/decision.ts';
 import { archiveDictionaryV2 } from './archive-dictionary.ts';
 
-/** The format `encodeArchive` writes. */
+/** The format `encodeArchive` writes unless told another. */
 export const ARCHIVE_FORMAT = 2;
+
+/** The formats `encodeArchive` can write (and `decodeArchive` reads). */
+export type ArchiveFormat = 1 | 2;
 
 export interface Archive {
   record: WorkflowRecord;
@@ -107,7 +110,12 @@ function saidByEntry(workflowId: string, entry: Kept): [eventId: string, outcome
   return [eventId, JSON.stringify({ outcome: 'accepted', version: v, statePaths: t ?? [] })];
 }
 
-export function encodeArchive(archive: Archive): Buffer {
+/**
+ * `archive` in `format`: 2 by default; 1 while processes of a version before format 2 still run (or
+ * may be rolled back to), since they read format 1 only (`WARDEN_ARCHIVE_FORMAT`).
+ */
+export function encodeArchive(archive: Archive, format: ArchiveFormat = ARCHIVE_FORMAT): Buffer {
+  if (format === 1) return Buffer.concat([Buffer.of(1), deflateRawSync(JSON.stringify(archive))]);
   const audit = archive.audit.map(([id, entry]): [string, Kept] => [id, keep(entry)]);
   const said: number[] = [];
   const leftOut = new Set<string>();
@@ -127,7 +135,7 @@ export function encodeArchive(archive: Archive): Buffer {
     artifacts: mapValues(archive.artifacts, keep),
   };
   const deflated = deflateRawSync(JSON.stringify(document), { dictionary: archiveDictionaryV2 });
-  return Buffer.concat([Buffer.of(ARCHIVE_FORMAT), deflated]);
+  return Buffer.concat([Buffer.of(2), deflated]);
 }
 
 const formats: readonly number[] = [1, ARCHIVE_FORMAT];
