@@ -56,6 +56,15 @@ export const configSchema = z.object({
     .min(0)
     .max(365 * 24 * 3_600_000)
     .default(60_000),
+  /**
+   * The format the janitor writes archives in: 2 (preset dictionary, smaller), or 1, which every
+   * earlier version reads too: for a rolling upgrade from one, and for as long as a rollback to one
+   * must stay possible. Every format is read whatever this says.
+   */
+  WARDEN_ARCHIVE_FORMAT: z.coerce
+    .number()
+    .pipe(z.union([z.literal(1), z.literal(2)]))
+    .default(2),
   /** First idle wait between outbox reads (doubling while idle, up to WARDEN_IDLE_POLL_MS). */
   WARDEN_POLL_MS: ms(50),
   /**

@@ -123,6 +123,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
       prefix: config.WARDEN_PREFIX,
       shards: config.WARDEN_SHARDS,
       recordCache: config.WARDEN_RECORD_CACHE,
+      archiveFormat: config.WARDEN_ARCHIVE_FORMAT,
     });
     notifier = new RedisNotifier(client, { prefix: config.WARDEN_PREFIX });
   } else {

@@ -2,11 +2,11 @@
  * One contract, every store: memory, the real Redis, and a 3-master Redis Cluster started for this
  * file (which is what proves that every script touches one slot).
  */
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { applyAs } from '../support/job-results.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxMessage } from '../../src/engine/store-port.ts';
-import { ARCHIVE_FORMAT, decodeArchive } from '../../src/store/redis/archive-codec.ts';
+import { type Archive, ARCHIVE_FORMAT, decodeArchive } from '../../src/store/redis/archive-codec.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { shardOf } from '../../src/engine/shards.ts';
 import { storeBackends } from '../support/store-backends.ts';
@@ -754,6 +754,78 @@ describe.each(kinds)('the %s store', (kind) => {
     });
     expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'late-1')).toMatchObject({ outcome: 'refused' });
     expect((await world.store.auditPage(id, { limit: 100 })).items.slice(0, -1)).toEqual(before.audit);
+  });
+
+  it('reads back from the archive the outcomes of event ids such as __proto__ and constructor', async () => {
+    fresh();
+    if (kind === 'memory') return;
+    const id = (await createSupport(world)).workflowId;
+    await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, '__proto__');
+    expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'constructor')).toMatchObject({
+      outcome: 'refused',
+    });
+    const ids = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+    const before = await Promise.all(ids.map((eventId) => world.store.outcomeOf(id, eventId)));
+    expect(before[0]).toMatchObject({ outcome: 'accepted' });
+    expect(before.slice(2)).toEqual([null, null]);
+    expect(await world.store.archiveFinished([shardOf(id)!], world.clock.now + 1, 10)).toBe(1);
+    if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
+    const written = (await backends.clientOf(kind).hgetBuffer(world.store.keys.workflow(id), 'z'))!;
+    expect(written[0]).toBe(ARCHIVE_FORMAT);
+    expect(Object.hasOwn(decodeArchive(written).outcomes, '__proto__')).toBe(true);
+    expect(await Promise.all(ids.map((eventId) => world.store.outcomeOf(id, eventId)))).toEqual(before);
+    expect(await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, '__proto__')).toMatchObject({
+      outcome: 'duplicate',
+    });
+    expect(await send(world, id, 'ESCALATE', {}, principals.agent, 'toString')).toMatchObject({ outcome: 'refused' });
+  });
+
+  it('writes archives in format 1 when told (WARDEN_ARCHIVE_FORMAT=1), which every earlier version reads', async () => {
+    fresh();
+    if (kind === 'memory') return;
+    const id = (await createSupport(world)).workflowId;
+    await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
+    if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
+    const key = world.store.keys.workflow(id);
+    const prefix = key.slice(0, key.indexOf(':{'));
+    const format1 = new RedisStore(backends.clientOf(kind), { prefix, shards: world.store.shards, archiveFormat: 1 });
+    const before = [await world.store.load(id), await world.store.auditPage(id, { limit: 100 })];
+    expect(await format1.archiveFinished([shardOf(id)!], world.clock.now + 1, 10)).toBe(1);
+    const written = (await backends.clientOf(kind).hgetBuffer(key, 'z'))!;
+    expect(written[0]).toBe(1);
+    // The version before read format 1 alone, so: inflate, no dictionary, the stored strings as strings.
+    const read = JSON.parse(inflateRawSync(written.subarray(1)).toString('utf8')) as Archive;
+    expect(read).toStrictEqual(decodeArchive(written));
+    expect(typeof read.audit[0]?.[1]).toBe('string');
+    expect([await world.store.load(id), await world.store.auditPage(id, { limit: 100 })]).toEqual(before);
+  });
+
+  it('names the workflow when its archive cannot be read, and archives the others all the same', async () => {
+    fresh();
+    if (kind === 'memory') return;
+    const broken = (await createSupport(world)).workflowId;
+    await send(world, broken, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-1');
+    const other = (await createSupport(world)).workflowId;
+    await send(world, other, 'CANCEL_REQUESTED', {}, principals.agent, 'cancel-2');
+    const shards = [...new Set([shardOf(broken)!, shardOf(other)!])];
+    expect(await world.store.archiveFinished([shardOf(broken)!], world.clock.now + 1, 10)).toBeGreaterThan(0);
+    if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
+    const client = backends.clientOf(kind);
+    const key = world.store.keys.workflow(broken);
+    const written = (await client.hgetBuffer(key, 'z'))!;
+    // Cut short (a partial write), then not deflate at all, then a format-2 document that lies.
+    const lying = Buffer.concat([Buffer.of(2), deflateRawSync('{"record":{"workflowId":"x"},"audit":[],"said":[0]}')]);
+    for (const corrupt of [written.subarray(0, 20), Buffer.of(2, 0xff, 0xff, 0xff), lying]) {
+      await client.hset(key, 'z', corrupt);
+      const unreadable = new RegExp(`archive of workflow ${broken} is unreadable`);
+      if (corrupt !== lying) await expect(world.store.load(broken)).rejects.toThrow(unreadable);
+      await expect(world.store.auditPage(broken, { limit: 10 })).rejects.toThrow(unreadable);
+      await expect(world.store.outcomeOf(broken, 'cancel-1')).rejects.toThrow(unreadable);
+      await expect(world.store.getArtifact(broken, 'none')).rejects.toThrow(unreadable);
+    }
+    // The janitor never reads an archive: the other workflows are archived as ever.
+    expect(await world.store.archiveFinished(shards, world.clock.now + 1, 10)).toBeLessThanOrEqual(1);
+    expect((await client.hgetBuffer(world.store.keys.workflow(other), 'z'))?.[0]).toBe(ARCHIVE_FORMAT);
   });
 
   it('commits many workflows of many shards at once on one connection', async () => {

@@ -25,6 +25,14 @@ const supportFormat1 = Buffer.from(
   readFileSync(new URL('fixtures/support-archive.format-1.b64', import.meta.url), 'utf8'),
   'base64',
 );
+/**
+ * The same archive as format 2 wrote it when format 2 was released: it pins the whole format (the
+ * dictionary, which values are kept as values, which outcomes the entries say), not only the dictionary.
+ */
+const supportFormat2 = Buffer.from(
+  readFileSync(new URL('fixtures/support-archive.format-2.b64', import.meta.url), 'utf8'),
+  'base64',
+);
 /** Format 1's decoder, as every version before format 2 had it. */
 const decodeFormat1 = (stored: Buffer) => JSON.parse(inflateRawSync(stored.subarray(1)).toString('utf8')) as Archive;
 /** The JSON document inside a format-2 archive. */
@@ -199,6 +207,43 @@ describe('archive codec', () => {
     // Format 1: 3,812 bytes. Every outcome is said by its entry.
     expect(encoded.length).toBeLessThan(supportFormat1.length * 0.8);
     expect(documentOf(encoded).said).toHaveLength(11);
+  });
+
+  it('writes format 1 when told, as the version before wrote it and read it', () => {
+    const archive = decodeFormat1(supportFormat1);
+    const encoded = encodeArchive(archive, 1);
+    expect(encoded[0]).toBe(1);
+    expect(decodeFormat1(encoded)).toStrictEqual(archive);
+    expect(decodeArchive(encoded)).toStrictEqual(archive);
+  });
+
+  it('reads a format-2 archive written when format 2 was released as it was written', () => {
+    // A changed dictionary inflates to other JSON without an error (raw deflate has no dictionary
+    // id), and a changed `saidByEntry` gives other outcomes: only bytes written back then tell.
+    expect(supportFormat2[0]).toBe(2);
+    const written = documentOf(supportFormat2);
+    expect(written.said).toHaveLength(11);
+    expect(Object.keys(written.outcomes)).toHaveLength(0);
+    expect(typeof written.audit[0]?.[1]).toBe('object');
+    expect(decodeArchive(supportFormat2)).toStrictEqual(decodeFormat1(supportFormat1));
+    expect(archivedRecord(supportFormat2)).toStrictEqual(decodeFormat1(supportFormat1).record);
+  });
+
+  it('keeps a deeply nested stored string as the string (no value JSON.stringify cannot write back)', () => {
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const nested = (depth: number) => `{"a":${deep(depth)}}`;
+    const archive: Archive = {
+      record,
+      audit: [['1-0', deep(20_000)]],
+      outcomes: { e: nested(5_000) },
+      artifacts: { x: deep(200), y: deep(20) },
+    };
+    const encoded = encodeArchive(archive);
+    expect(decodeArchive(encoded)).toStrictEqual(archive);
+    const document = documentOf(encoded);
+    expect(document.audit[0]?.[1]).toBe(deep(20_000));
+    expect(document.outcomes['e']).toBe(nested(5_000));
+    expect(typeof (document as unknown as { artifacts: Record<string, unknown> }).artifacts['y']).toBe('object');
   });
 
   it('refuses a format it does not know', () => {

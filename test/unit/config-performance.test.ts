@@ -18,4 +18,11 @@ describe('the performance settings', () => {
     expect(() => loadConfig({ WARDEN_RECORD_CACHE: '-1' })).toThrow(/WARDEN_RECORD_CACHE/);
     expect(() => loadConfig({ WARDEN_WORKER_CONCURRENCY: 'many' })).toThrow(/WARDEN_WORKER_CONCURRENCY/);
   });
+
+  it('write archives in format 2 unless told 1 (what every earlier version reads), and know no other', () => {
+    expect(loadConfig({}).WARDEN_ARCHIVE_FORMAT).toBe(2);
+    expect(loadConfig({ WARDEN_ARCHIVE_FORMAT: '1' }).WARDEN_ARCHIVE_FORMAT).toBe(1);
+    expect(() => loadConfig({ WARDEN_ARCHIVE_FORMAT: '3' })).toThrow(/WARDEN_ARCHIVE_FORMAT/);
+    expect(() => loadConfig({ WARDEN_ARCHIVE_FORMAT: '0' })).toThrow(/WARDEN_ARCHIVE_FORMAT/);
+  });
 });

@@ -17,8 +17,11 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { WorkflowRecord } from '../../engine/decision.ts';
 import { archiveDictionaryV2 } from './archive-dictionary.ts';
 
-/** The format `encodeArchive` writes. */
+/** The format `encodeArchive` writes unless told another. */
 export const ARCHIVE_FORMAT = 2;
+
+/** The formats `encodeArchive` can write (and `decodeArchive` reads). */
+export type ArchiveFormat = 1 | 2;
 
 export interface Archive {
   record: WorkflowRecord;
@@ -43,11 +46,39 @@ interface DocumentV2 {
 }
 
 /**
+ * The deepest nesting a stored string is kept as a value with (Warden's own JSON nests far less:
+ * artifact content hashes at most 64 levels). `JSON.stringify` recurses: a value nested some
+ * thousands deep throws, and one just below that would be written by the janitor but not read back
+ * from a deeper stack (a request's). Any string nested deeper is kept as the string.
+ */
+const keptDepth = 128;
+
+/** Does JSON text `json` nest arrays and objects at most `most` deep (brackets in strings aside)? */
+function nestsAtMost(json: string, most: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < json.length; at++) {
+    const code = json.charCodeAt(at);
+    if (inString) {
+      // A backslash escapes the next character; a quote ends the string.
+      if (code === 0x5c) at++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > most) return false;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return true;
+}
+
+/**
  * The value a stored string holds when it is JSON that `JSON.stringify` writes back exactly (what
- * Warden writes), else the string. A string value is kept as the string: `"…"` is stored as `"\"…\""`,
- * so a string in the document always means the stored string itself.
+ * Warden writes), nested at most `keptDepth` deep, else the string. A string value is kept as the
+ * string: `"…"` is stored as `"\"…\""`, so a string in the document always means the stored string itself.
+ * Which strings are kept as values is the encoder's choice: the decoder reads either.
  */
 function keep(stored: string): Kept {
+  if (!nestsAtMost(stored, keptDepth)) return stored;
   let value: unknown;
   try {
     value = JSON.parse(stored);
@@ -79,7 +110,12 @@ function saidByEntry(workflowId: string, entry: Kept): [eventId: string, outcome
   return [eventId, JSON.stringify({ outcome: 'accepted', version: v, statePaths: t ?? [] })];
 }
 
-export function encodeArchive(archive: Archive): Buffer {
+/**
+ * `archive` in `format`: 2 by default; 1 while processes of a version before format 2 still run (or
+ * may be rolled back to), since they read format 1 only (`WARDEN_ARCHIVE_FORMAT`).
+ */
+export function encodeArchive(archive: Archive, format: ArchiveFormat = ARCHIVE_FORMAT): Buffer {
+  if (format === 1) return Buffer.concat([Buffer.of(1), deflateRawSync(JSON.stringify(archive))]);
   const audit = archive.audit.map(([id, entry]): [string, Kept] => [id, keep(entry)]);
   const said: number[] = [];
   const leftOut = new Set<string>();
@@ -99,7 +135,7 @@ export function encodeArchive(archive: Archive): Buffer {
     artifacts: mapValues(archive.artifacts, keep),
   };
   const deflated = deflateRawSync(JSON.stringify(document), { dictionary: archiveDictionaryV2 });
-  return Buffer.concat([Buffer.of(ARCHIVE_FORMAT), deflated]);
+  return Buffer.concat([Buffer.of(2), deflated]);
 }
 
 const formats: readonly number[] = [1, ARCHIVE_FORMAT];
@@ -140,4 +176,18 @@ export function decodeArchive(stored: Buffer): Archive {
     outcomes: Object.fromEntries([...said, ...Object.entries(mapValues(document.outcomes, restore))]),
     artifacts: mapValues(document.artifacts, restore),
   };
+}
+
+/**
+ * `read` of a workflow's stored archive, or an error that names the workflow: a corrupt archive
+ * (cut short, not deflate, a document that does not hold together) fails each read of it alike,
+ * with the workflow to look for in the log, never only zlib's `unexpected end of file`.
+ */
+export function readArchive<T>(workflowId: string, stored: Buffer, read: (stored: Buffer) => T): T {
+  try {
+    return read(stored);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`the archive of workflow ${workflowId} is unreadable: ${reason}`, { cause: error });
+  }
 }

@@ -4,7 +4,7 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import type { WorkflowRecord } from '../../engine/decision.ts';
-import { type Archive, encodeArchive } from './archive-codec.ts';
+import { type Archive, type ArchiveFormat, encodeArchive } from './archive-codec.ts';
 import type { Keys } from './keys.ts';
 import type { ArchiveScriptReply } from './reply-codes.ts';
 
@@ -50,6 +50,7 @@ export async function archiveWorkflow(
   k: Keys,
   shard: number,
   id: string,
+  format: ArchiveFormat,
 ): Promise<ArchiveScriptReply> {
   const [json, audit, outcomes, artifactIds] = await Promise.all([
     client.hget(k.workflow(id), 'r'),
@@ -68,12 +69,15 @@ export async function archiveWorkflow(
   // Gone, not finished or already archived: the script only takes it off the finished set.
   const archive =
     record?.status === 'done'
-      ? encodeArchive({
-          record,
-          audit: audit.map(([entryId, fields]) => [entryId, fields[1] ?? 'null']),
-          outcomes,
-          artifacts,
-        })
+      ? encodeArchive(
+          {
+            record,
+            audit: audit.map(([entryId, fields]) => [entryId, fields[1] ?? 'null']),
+            outcomes,
+            artifacts,
+          },
+          format,
+        )
       : '';
   const keys = [k.workflow(id), k.events(id), k.audit(id), k.finished(shard), k.artifactIds(id), ...artifactKeys];
   return client.wardenArchive(

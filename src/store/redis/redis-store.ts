@@ -31,7 +31,7 @@ import type {
 } from '../../engine/store-port.ts';
 import { deadLettersKept, sameCreation } from '../../engine/store-port.ts';
 import { shardOf } from '../../engine/shards.ts';
-import { type Archive, archivedRecord, decodeArchive } from './archive-codec.ts';
+import { type Archive, type ArchiveFormat, archivedRecord, decodeArchive, readArchive } from './archive-codec.ts';
 import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
@@ -189,9 +189,12 @@ export class RedisStore implements WorkflowStore {
   private readonly recent: RecordCache;
   /** Names each write of a record uniquely (field u): this process's nonce and a counter. */
   private readonly writeIds = { nonce: randomBytes(9).toString('base64url'), count: 0 };
+  /** The format the janitor writes archives in (`WARDEN_ARCHIVE_FORMAT`); every format is read. */
+  private readonly archiveFormat: ArchiveFormat;
 
-  constructor(client: Client, space: KeySpace & { recordCache?: number }) {
+  constructor(client: Client, space: KeySpace & { recordCache?: number; archiveFormat?: ArchiveFormat }) {
     this.client = defineScripts(client);
+    this.archiveFormat = space.archiveFormat ?? 2;
     this.recent = new RecordCache(space.recordCache ?? 1000);
     this.keys = createKeys({ ...space, cluster: space.cluster ?? 'nodes' in client });
     this.shards = space.shards;
@@ -444,13 +447,13 @@ export class RedisStore implements WorkflowStore {
       return record;
     }
     this.recent.forget(workflowId);
-    return archive ? archivedRecord(archive) : null;
+    return archive ? readArchive(workflowId, archive, archivedRecord) : null;
   }
 
   /** The archive of a finished workflow, or null while it is not archived. */
   private async archiveOf(workflowId: string): Promise<Archive | null> {
     const stored = await this.client.hgetBuffer(this.keys.workflow(workflowId), 'z');
-    return stored ? decodeArchive(stored) : null;
+    return stored ? readArchive(workflowId, stored, decodeArchive) : null;
   }
 
   async outcomeOf(workflowId: string, eventId: string): Promise<StoredOutcome | null> {
@@ -537,7 +540,9 @@ export class RedisStore implements WorkflowStore {
     const k = this.keys;
     const due = await this.lowestOf(shards, k.finished, finishedBefore, limit);
     const replies = await Promise.all(
-      shards.flatMap((shard, i) => membersOf(due[i]).map((id) => archiveWorkflow(this.client, k, shard, id))),
+      shards.flatMap((shard, i) =>
+        membersOf(due[i]).map((id) => archiveWorkflow(this.client, k, shard, id, this.archiveFormat)),
+      ),
     );
     return replies.filter((reply) => reply === ArchiveReply.archived).length;
   }
