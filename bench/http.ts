@@ -23,7 +23,9 @@
  * machine weighs on each alike; the summary gives median, min and max over rounds. `--against`
  * starts each layout a second time from another checkout's `bin/warden.mjs` (built with `npm ci`),
  * reported as `<layout>@<folder>`, its rounds alternating with this checkout's: a before/after of
- * two versions of the code under the same drift of the machine.
+ * two versions of the code under the same drift of the machine. Which of the two runs first
+ * alternates too (ABBA: round 1 this checkout first, round 2 the other, ...), since the first run
+ * after a pause measures highest; each round's record in the JSON gives its `position` (1 or 2).
  */
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -34,6 +36,7 @@ import { createHttpDriver, type RoundResult } from './http-driver.ts';
 import { startDeployment, type Deployment, type Layout, type LogSummary } from './http-deployment.ts';
 import { numberArgument, percentile, round } from './lib.ts';
 import { clockTicksPerSecond, cpuMillis } from './proc-stat.ts';
+import { roundOrder } from './round-order.ts';
 import { formatSpread, spreadOf, type Spread } from './spread.ts';
 
 const json = process.argv.includes('--json');
@@ -86,9 +89,18 @@ const against =
   againstDir === undefined ? undefined : { dir: resolve(againstDir), name: basename(resolve(againstDir)) };
 if (against && !existsSync(join(against.dir, 'bin', 'warden.mjs')))
   throw new Error(`--against ${againstDir}: no bin/warden.mjs there`);
-/** What is measured: each layout, and with `--against` each layout again from the other checkout. */
-const targets: { label: string; layout: Layout; observe: Observe; bin?: string }[] = layouts.flatMap((layout) =>
-  observeModes.flatMap((observe) => {
+interface Target {
+  label: string;
+  layout: Layout;
+  observe: Observe;
+  bin?: string;
+}
+/**
+ * What is measured: each layout (once per way of observing), and with `--against` each again from
+ * the other checkout, the two in one group whose order alternates from round to round.
+ */
+const targetGroups: Target[][] = layouts.flatMap((layout) =>
+  observeModes.map((observe) => {
     const label = observeModes.length > 1 ? `${layout}~${observe}` : layout;
     return [
       { label, layout, observe },
@@ -98,12 +110,15 @@ const targets: { label: string; layout: Layout; observe: Observe; bin?: string }
     ];
   }),
 );
+const targets = targetGroups.flat();
 
 /** The goals (docs/performance.md), against the median of the rounds; idle CPU of Warden and Redis together. */
 const goals = { workflowsPerSecond: 250, serverCpuMsPerWorkflow: 3.5, approvalP99Ms: 50, idleCpuMsPerSecond: 5 };
 
 interface MeasuredRound {
   round: number;
+  /** With `--against`: 1 if this deployment ran first of the two checkouts' in this round, 2 if second. */
+  position?: number;
   workflows: number;
   completed: number;
   unfinished: RoundResult['unfinished'];
@@ -165,6 +180,7 @@ async function measuredRound(
   deployment: Deployment,
   driver: ReturnType<typeof createHttpDriver>,
   n: number,
+  position: number | undefined,
   workflows: number,
   ticks: number,
 ): Promise<MeasuredRound> {
@@ -190,6 +206,7 @@ async function measuredRound(
   );
   return {
     round: n,
+    ...(position === undefined ? {} : { position }),
     workflows,
     completed: result.completed,
     unfinished: result.unfinished,
@@ -314,9 +331,13 @@ async function main() {
       await deferredWorkDone(deployment); // the warm-up's archiving is not idle time
       idle.set(label, await idleCpu(deployment, ticks, idleMs));
     }
+    const byLabel = new Map(deployments.map((started) => [started.label, started]));
     for (let n = 1; n <= rounds; n++) {
-      for (const { label, deployment, driver } of deployments) {
-        const measured = await measuredRound(deployment, driver, n, perRound, ticks);
+      for (const { target, position } of roundOrder(targetGroups, n)) {
+        const started = byLabel.get(target.label);
+        if (!started) throw new Error(`${target.label}: not started`);
+        const { label, deployment, driver } = started;
+        const measured = await measuredRound(deployment, driver, n, against ? position : undefined, perRound, ticks);
         results.get(label)?.push(measured);
         log(describe(label, measured));
       }

@@ -7,7 +7,9 @@
  * reads the CPU each process spends over `--window-ms` (20 s) from /proc (each thread's schedstat), redis-server's
  * included, with the Redis commands called meanwhile (INFO commandstats) and the clients connected.
  * With `--against` each round starts the other checkout's `bin/warden.mjs` too, alternating, so that
- * the drift of a shared machine weighs on both alike; the summary gives median, min and max.
+ * the drift of a shared machine weighs on both alike, and which starts first alternates too (ABBA:
+ * round 1 this checkout first, round 2 the other, ...; the JSON's `positions` give each run's place,
+ * 1 or 2); the summary gives median, min and max.
  * `--scrape-ms N` scrapes the API's `/metrics` every N ms from the start (as Prometheus would, say
  * every 15,000), so that what being scraped costs an idle process is measured too.
  */
@@ -18,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startDeployment, type Layout } from './http-deployment.ts';
 import { numberArgument, round } from './lib.ts';
 import { clockTicksPerSecond, threadCpuMillis } from './proc-stat.ts';
+import { roundOrder } from './round-order.ts';
 import { formatSpread, spreadOf } from './spread.ts';
 
 const json = process.argv.includes('--json');
@@ -40,13 +43,17 @@ if (against && !existsSync(join(against, 'bin', 'warden.mjs')))
   throw new Error(`--against ${againstDir}: no bin/warden.mjs`);
 
 const variants = [
-  ...(against ? [{ name: basename(against), bin: join(against, 'bin', 'warden.mjs') }] : []),
   { name: 'this', bin: undefined },
+  ...(against ? [{ name: basename(against), bin: join(against, 'bin', 'warden.mjs') }] : []),
 ];
+/** Per layout, the variants compared; which of them goes first alternates from round to round. */
+const groups = layouts.map((layout) => variants.map((variant) => ({ layout, ...variant })));
 const ticks = clockTicksPerSecond();
 /** CPU ms/s by process label, per variant and layout, one entry per round. */
 const cpu = new Map<string, Record<string, number>[]>();
 const commands = new Map<string, Record<string, number>[]>();
+/** With `--against`: per variant and layout, its place in each round (1 if it ran first of the two). */
+const positions = new Map<string, number[]>();
 const log = (line: string) => {
   if (!json) console.log(line);
 };
@@ -57,60 +64,58 @@ log(
 );
 
 for (let r = 0; r < rounds; r++) {
-  for (const layout of layouts) {
-    // Alternate which goes first, so that neither is always measured after the other.
-    const order = r % 2 === 0 ? variants : [...variants].reverse();
-    for (const variant of order) {
-      const key = `${layout}@${variant.name}`;
-      const deployment = await startDeployment({
-        layout,
-        logLevel: 'warn',
-        ...(variant.bin ? { bin: variant.bin } : {}),
+  for (const { target: variant, position } of roundOrder(groups, r + 1)) {
+    const { layout } = variant;
+    const key = `${layout}@${variant.name}`;
+    const deployment = await startDeployment({
+      layout,
+      logLevel: 'warn',
+      ...(variant.bin ? { bin: variant.bin } : {}),
+    });
+    const scrape = async () => {
+      const response = await fetch(`${deployment.origin}/metrics`);
+      if (!response.ok) throw new Error(`GET /metrics: ${response.status}`);
+      await response.text();
+    };
+    const scrapeLogged = () => {
+      scrape().catch((error: unknown) => {
+        log(String(error));
       });
-      const scrape = async () => {
-        const response = await fetch(`${deployment.origin}/metrics`);
-        if (!response.ok) throw new Error(`GET /metrics: ${response.status}`);
-        await response.text();
-      };
-      const scrapeLogged = () => {
-        scrape().catch((error: unknown) => {
-          log(String(error));
-        });
-      };
-      const scraper = scrapeMs > 0 ? setInterval(scrapeLogged, scrapeMs) : undefined;
-      if (scrapeMs > 0) await scrape();
-      try {
-        await sleep(settleMs);
-        const callsBefore = await deployment.commandCalls();
-        const before = deployment.processes.map(({ pid }) => threadCpuMillis(pid, ticks));
-        await sleep(windowMs);
-        const after = deployment.processes.map(({ pid }) => threadCpuMillis(pid, ticks));
-        const callsAfter = await deployment.commandCalls();
-        const perProcess = Object.fromEntries(
-          deployment.processes.map(({ label }, i) => [
-            label,
-            round((((after[i] ?? 0) - (before[i] ?? 0)) * 1000) / windowMs, 2),
-          ]),
-        );
-        perProcess.total = round(
-          Object.values(perProcess).reduce((a, b) => a + b, 0),
-          2,
-        );
-        const calls: Record<string, number> = {};
-        for (const [name, n] of Object.entries(callsAfter)) {
-          // The probe's own INFO calls are not the deployment's.
-          const delta = n - (callsBefore[name] ?? 0) - (name === 'info' ? 1 : 0);
-          if (delta > 0) calls[name] = delta;
-        }
-        cpu.set(key, [...(cpu.get(key) ?? []), perProcess]);
-        commands.set(key, [...(commands.get(key) ?? []), calls]);
-        log(
-          `round ${r + 1} ${key.padEnd(16)} ms/s ${JSON.stringify(perProcess)} commands in ${windowMs / 1000} s ${JSON.stringify(calls)}; load ${loadavg()[0]?.toFixed(2)}`,
-        );
-      } finally {
-        clearInterval(scraper);
-        await deployment.stop();
+    };
+    const scraper = scrapeMs > 0 ? setInterval(scrapeLogged, scrapeMs) : undefined;
+    if (scrapeMs > 0) await scrape();
+    try {
+      await sleep(settleMs);
+      const callsBefore = await deployment.commandCalls();
+      const before = deployment.processes.map(({ pid }) => threadCpuMillis(pid, ticks));
+      await sleep(windowMs);
+      const after = deployment.processes.map(({ pid }) => threadCpuMillis(pid, ticks));
+      const callsAfter = await deployment.commandCalls();
+      const perProcess = Object.fromEntries(
+        deployment.processes.map(({ label }, i) => [
+          label,
+          round((((after[i] ?? 0) - (before[i] ?? 0)) * 1000) / windowMs, 2),
+        ]),
+      );
+      perProcess.total = round(
+        Object.values(perProcess).reduce((a, b) => a + b, 0),
+        2,
+      );
+      const calls: Record<string, number> = {};
+      for (const [name, n] of Object.entries(callsAfter)) {
+        // The probe's own INFO calls are not the deployment's.
+        const delta = n - (callsBefore[name] ?? 0) - (name === 'info' ? 1 : 0);
+        if (delta > 0) calls[name] = delta;
       }
+      cpu.set(key, [...(cpu.get(key) ?? []), perProcess]);
+      commands.set(key, [...(commands.get(key) ?? []), calls]);
+      if (against) positions.set(key, [...(positions.get(key) ?? []), position]);
+      log(
+        `round ${r + 1} ${key.padEnd(16)} ms/s ${JSON.stringify(perProcess)} commands in ${windowMs / 1000} s ${JSON.stringify(calls)}; load ${loadavg()[0]?.toFixed(2)}`,
+      );
+    } finally {
+      clearInterval(scraper);
+      await deployment.stop();
     }
   }
 }
@@ -131,6 +136,7 @@ if (json)
       scrapeMs,
       cpu: Object.fromEntries(cpu),
       commands: Object.fromEntries(commands),
+      ...(against ? { positions: Object.fromEntries(positions) } : {}),
     }),
   );
 else {

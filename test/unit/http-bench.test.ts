@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { percentile } from '../../bench/lib.ts';
 import { parseProcStat } from '../../bench/proc-stat.ts';
+import { roundOrder } from '../../bench/round-order.ts';
 import { formatSpread, spreadOf } from '../../bench/spread.ts';
 
 /** A real line's shape: pid, (comm), state, then 49 more fields; utime and stime are fields 14 and 15. */
@@ -47,5 +48,38 @@ describe('spreadOf', () => {
   it('formats a range only when the rounds differ', () => {
     expect(formatSpread({ min: 120, median: 150, max: 1800 })).toBe('150 (120–1,800)');
     expect(formatSpread({ min: 7.5, median: 7.5, max: 7.5 }, 1)).toBe('7.5');
+  });
+});
+
+describe('roundOrder', () => {
+  // Two layouts, each measured from this checkout and from the one given to --against.
+  const groups = [
+    ['all', 'all@main'],
+    ['split', 'split@main'],
+  ];
+  const runs = (round: number) => roundOrder(groups, round).map(({ target, position }) => `${target}:${position}`);
+
+  it('runs this checkout first in odd rounds and the other first in even ones, in every group', () => {
+    expect(runs(1)).toEqual(['all:1', 'all@main:2', 'split:1', 'split@main:2']);
+    expect(runs(2)).toEqual(['all@main:1', 'all:2', 'split@main:1', 'split:2']);
+    expect(runs(3)).toEqual(runs(1));
+    expect(runs(4)).toEqual(runs(2));
+  });
+
+  it('gives each side the first place in half of an even number of rounds', () => {
+    const firsts = [1, 2, 3, 4, 5, 6].flatMap((round) =>
+      roundOrder(groups, round)
+        .filter(({ position }) => position === 1)
+        .map(({ target }) => target),
+    );
+    expect(firsts.filter((target) => target === 'all')).toHaveLength(3);
+    expect(firsts.filter((target) => target === 'split@main')).toHaveLength(3);
+  });
+
+  it('keeps a group of one in place, as without --against', () => {
+    expect(roundOrder([['all'], ['split']], 2)).toEqual([
+      { target: 'all', position: 1 },
+      { target: 'split', position: 1 },
+    ]);
   });
 });
