@@ -9,9 +9,11 @@ import { createJanitor } from '../../src/runtime/janitor.ts';
 import { createRuntime } from '../../src/runtime/runner.ts';
 import type { ShardLeases } from '../../src/runtime/shard-leases.ts';
 import type { WorkerLogger } from '../../src/runtime/worker.ts';
+import { archiveBatch } from '../../src/store/redis/archives.ts';
+import { createKeys } from '../../src/store/redis/keys.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
 import { principals } from '../support/principals.ts';
-import { lazyTestRedis } from '../support/redis.ts';
+import { connectTestRedis, freshPrefix, lazyTestRedis } from '../support/redis.ts';
 import { createSupport, redisWorld, send, type World } from '../support/world.ts';
 
 const redis = lazyTestRedis();
@@ -173,5 +175,19 @@ describe('the janitor when a finished workflow cannot be archived', () => {
       expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ failures: 1, retryInMs: 60_000 }) }),
     ]);
     expect(await metrics.render()).toMatch(/^warden_archive_failures_total 1$/m);
+  });
+
+  it('blames no workflow when the connection itself is down: the batch fails as a whole', async () => {
+    const client = await connectTestRedis();
+    client.disconnect();
+    const keys = createKeys({ prefix: freshPrefix(), shards: 1, cluster: false });
+    const blamed: string[] = [];
+    const batch = [{ shard: 0, id: 's000-w00000001' }];
+    await expect(
+      archiveBatch(client as unknown as Parameters<typeof archiveBatch>[0], keys, batch, 2, {
+        failed: (id) => blamed.push(id),
+      }),
+    ).rejects.toThrow(/Connection is closed/);
+    expect(blamed).toEqual([]);
   });
 });
