@@ -230,6 +230,17 @@ export interface DeadLetter {
   at: number;
 }
 
+/** How a batch of `archiveFinished` treats the workflows that fail (the janitor's back-off). */
+export interface ArchiveOptions {
+  /** Workflows not to try: they neither count toward `limit` nor hide the workflows behind them. */
+  skip?: ReadonlySet<string>;
+  /**
+   * Told of each workflow whose archive failed (its record or trail unreadable, a script error);
+   * the call then resolves with the others'. It still rejects when the store itself failed.
+   */
+  failed?: (workflowId: string, error: unknown) => void;
+}
+
 export interface WorkflowStore {
   readonly kind: 'memory' | 'redis';
   readonly shards: number;
@@ -338,9 +349,16 @@ export interface WorkflowStore {
   /**
    * Folds up to `limit` workflows of each shard that finished before `finishedBefore` into their
    * compact archive; reads see no difference. Returns how many were archived. Finding them is one
-   * command for every shard on a standalone Redis.
+   * command for every shard on a standalone Redis. One workflow that cannot be archived does not
+   * stop the others: the batch is tried whole, then the call rejects with the first failure, or,
+   * given `failed`, tells it each failing workflow and resolves.
    */
-  archiveFinished(shards: readonly number[], finishedBefore: number, limit: number): Promise<number>;
+  archiveFinished(
+    shards: readonly number[],
+    finishedBefore: number,
+    limit: number,
+    options?: ArchiveOptions,
+  ): Promise<number>;
   putArtifact(artifact: Artifact): Promise<void>;
   getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null>;
   /**

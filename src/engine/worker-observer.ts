@@ -22,6 +22,8 @@ export interface WorkerObserver {
   schemaFailed?(job: ObservedJob, source: 'result' | 'model_output'): void;
   /** A job delivered again after its job lease ran out (taken over from the consumer that held it). */
   leaseExpired?(job: ObservedJob): void;
+  /** The janitor could not archive a finished workflow (it logs which, and skips it for a while). */
+  archiveFailed?(): void;
   /** A model answered a job's task (`task`) as `model`, with these token counts. */
   modelAnswered?(
     job: ObservedJob,

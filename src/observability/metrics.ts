@@ -223,6 +223,11 @@ export function createMetrics(options: MetricsOptions = {}) {
       labelNames: ['definition', 'operation'] as const,
       registers,
     }),
+    archiveFailures: new Counter({
+      name: 'warden_archive_failures_total',
+      help: 'Finished workflows the janitor could not archive (each attempt; the log names the workflow and the cause): each is skipped for 1 min, doubling up to 1 h, so a steady rate means as many stuck workflows.',
+      registers,
+    }),
     idempotencyConflicts: new Counter({
       name: 'warden_idempotency_conflicts_total',
       help: 'Idempotency keys sent again with another request, by kind (`creation`: an Idempotency-Key reused with another definition, version or input).',

@@ -1,7 +1,8 @@
 /**
  * Turns what the outbox worker sees into queue metrics: outbox lag, timer lateness, effect run time,
  * retryable effect failures by error class, results and model answers failing their schema, job
- * deliveries taken over after their lease ran out, and the cost of model answers (given prices).
+ * deliveries taken over after their lease ran out, the cost of model answers (given prices), and
+ * finished workflows the janitor could not archive.
  */
 import type { WorkerObserver } from '../engine/worker-observer.ts';
 import type { ModelPrice } from '../config.ts';
@@ -63,6 +64,9 @@ export function workerMetricsObserver(metrics: Metrics, options: WorkerMetricsOp
     },
     leaseExpired(job) {
       metrics.leaseExpiries.inc({ definition: job.definitionId, operation: job.operation });
+    },
+    archiveFailed() {
+      metrics.archiveFailures.inc();
     },
     modelAnswered(job, task, model, usage) {
       const price = prices && priceOf(prices, model);

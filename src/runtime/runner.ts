@@ -149,6 +149,10 @@ export function createRuntime(options: RuntimeOptions) {
     leases: workerLeases,
     clock,
     archiveAfterMs: options.archiveAfterMs ?? 60_000,
+    ...(options.logger ? { logger: options.logger } : {}),
+    onArchiveFailed: () => {
+      options.observer?.archiveFailed?.();
+    },
   });
   // The janitor trims what the worker acknowledged and archives what finished `archiveAfterMs` ago:
   // every `janitorMs` while the worker works (a job started, a wake-up, a change of the leased

@@ -828,6 +828,46 @@ describe.each(kinds)('the %s store', (kind) => {
     expect((await client.hgetBuffer(world.store.keys.workflow(other), 'z'))?.[0]).toBe(ARCHIVE_FORMAT);
   });
 
+  it('archives the rest of a batch when one workflow cannot be read, and skips those it is told to', async () => {
+    const failures: [string, unknown][] = [];
+    const failed = (id: string, error: unknown) => {
+      failures.push([id, error]);
+    };
+    if (kind === 'memory') {
+      fresh();
+      expect(await world.store.archiveFinished([0], world.clock.now + 1, 10, { skip: new Set(), failed })).toBe(0);
+      return;
+    }
+    world = redisWorld(redisClient(), 1); // one shard: one finished set, in line by finish time then id
+    const finished = async () => {
+      const id = (await createSupport(world)).workflowId;
+      await send(world, id, 'CANCEL_REQUESTED', {}, principals.agent);
+      return id;
+    };
+    const broken = await finished();
+    const [a, b] = [await finished(), await finished()];
+    if (!(world.store instanceof RedisStore)) throw new Error('a Redis world has a RedisStore');
+    const { store } = world;
+    const client = redisClient();
+    const archived = async (id: string) => (await client.hexists(store.keys.workflow(id), 'z')) === 1;
+    await client.hset(store.keys.workflow(broken), 'r', '{"workflowId":"'); // cut short
+    const later = world.clock.now + 1;
+
+    // Not told where failures go: the batch is tried whole, then the first failure is thrown.
+    await expect(store.archiveFinished([0], later, 10)).rejects.toThrow(SyntaxError);
+    expect([await archived(a), await archived(b)]).toEqual([true, true]);
+    // Told: the failure is handed over and the call resolves; the broken one first in line still.
+    const [c, d] = [await finished(), await finished()];
+    expect(await store.archiveFinished([0], later, 1, { failed })).toBe(0);
+    expect(failures).toEqual([[broken, expect.any(SyntaxError)]]);
+    // Skipped, it takes no place of the batch: the one behind it is archived.
+    expect(await store.archiveFinished([0], later, 1, { skip: new Set([broken]), failed })).toBe(1);
+    expect([await archived(c), await archived(d)]).toEqual([true, false]);
+    expect(failures).toHaveLength(1);
+    expect(await client.zscore(store.keys.finished(0), broken)).not.toBeNull();
+    expect(await client.hget(store.keys.workflow(broken), 'r')).toBe('{"workflowId":"');
+  });
+
   it('commits many workflows of many shards at once on one connection', async () => {
     // On a cluster this once failed: auto-pipelining routed variable-key scripts by their key count.
     fresh();

@@ -4,9 +4,11 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import type { WorkflowRecord } from '../../engine/decision.ts';
+import { shardOf } from '../../engine/shards.ts';
+import type { ArchiveOptions } from '../../engine/store-port.ts';
 import { type Archive, type ArchiveFormat, encodeArchive } from './archive-codec.ts';
 import type { Keys } from './keys.ts';
-import type { ArchiveScriptReply } from './reply-codes.ts';
+import { ArchiveReply, type ArchiveScriptReply } from './reply-codes.ts';
 
 type StreamEntries = [string, string[]][];
 
@@ -42,6 +44,49 @@ export function mergeTrail(archive: Archive | null, live: StreamEntries, cursor:
       .filter(([id]) => archivedUpTo === undefined || streamIdAfter(id, archivedUpTo))
       .map(([id, fields]): [string, string] => [id, fields[1] ?? 'null']),
   ];
+}
+
+/**
+ * How many more than `limit` to read of each shard's finished set so that the skipped workflows
+ * (the janitor's back-off, first in line since they finished earliest) never take the place of the
+ * ones behind them: as many as the shard of the asked ones with the most skipped holds.
+ */
+export function readAhead(shards: readonly number[], skip: ReadonlySet<string> | undefined): number {
+  if (!skip || skip.size === 0) return 0;
+  const asked = new Set(shards);
+  const perShard = new Map<number, number>();
+  for (const id of skip) {
+    const shard = shardOf(id);
+    if (shard !== null && asked.has(shard)) perShard.set(shard, (perShard.get(shard) ?? 0) + 1);
+  }
+  return Math.max(0, ...perShard.values());
+}
+
+/**
+ * Archives each of `batch` on its own and waits for them all: one that fails (a record or trail
+ * that cannot be read, a script error) neither stops nor loses the others. Its failure goes to
+ * `options.failed`; without it, or when the connection itself is down (every workflow would fail,
+ * none of them at fault), the first failure is thrown once the batch has settled.
+ */
+export async function archiveBatch(
+  client: ArchiveClient,
+  k: Keys,
+  batch: readonly { shard: number; id: string }[],
+  format: ArchiveFormat,
+  options: ArchiveOptions,
+): Promise<number> {
+  const settled = await Promise.allSettled(batch.map(({ shard, id }) => archiveWorkflow(client, k, shard, id, format)));
+  let archived = 0;
+  const failures: { id: string; error: unknown }[] = [];
+  settled.forEach((result, i) => {
+    if (result.status === 'rejected') failures.push({ id: batch[i]?.id ?? '', error: result.reason });
+    else if (result.value === ArchiveReply.archived) archived += 1;
+  });
+  const { failed } = options;
+  const [first] = failures;
+  if (first && (!failed || client.status !== 'ready')) throw first.error;
+  for (const { id, error } of failures) failed?.(id, error);
+  return archived;
 }
 
 /** Reads a finished workflow whole and folds it into its archive; `archive.lua`'s reply (`ArchiveReply`). */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
 import type { AuditEntry, WorkflowRecord } from '../../engine/decision.ts';
 import type {
+  ArchiveOptions,
   Artifact,
   CommitRequest,
   CommitResult,
@@ -32,7 +33,7 @@ import type {
 import { deadLettersKept, sameCreation } from '../../engine/store-port.ts';
 import { shardOf } from '../../engine/shards.ts';
 import { type Archive, type ArchiveFormat, archivedRecord, decodeArchive, readArchive } from './archive-codec.ts';
-import { ARCHIVED, archiveWorkflow, mergeTrail, ownValue } from './archives.ts';
+import { ARCHIVED, archiveBatch, mergeTrail, ownValue, readAhead } from './archives.ts';
 import { decodeAudit, encodeAudit } from './audit-codec.ts';
 import { formatDedupValue, parseDedupValue } from './dedup-value.ts';
 import { createKeys, timerMember, type Keys, type KeySpace } from './keys.ts';
@@ -43,7 +44,6 @@ import { luaScript } from './lua-script.ts';
 import { backfillWorkflowList, readWorkflowList, type ListBackfillResult, type ListOptions } from './workflow-list.ts';
 import { recountQueues, reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
 import {
-  ArchiveReply,
   JobLeaseReply,
   LeaseReply,
   RefuseReply,
@@ -536,15 +536,21 @@ export class RedisStore implements WorkflowStore {
     } while (cursor !== null);
   }
 
-  async archiveFinished(shards: readonly number[], finishedBefore: number, limit: number): Promise<number> {
-    const k = this.keys;
-    const due = await this.lowestOf(shards, k.finished, finishedBefore, limit);
-    const replies = await Promise.all(
-      shards.flatMap((shard, i) =>
-        membersOf(due[i]).map((id) => archiveWorkflow(this.client, k, shard, id, this.archiveFormat)),
-      ),
+  async archiveFinished(
+    shards: readonly number[],
+    finishedBefore: number,
+    limit: number,
+    options: ArchiveOptions = {},
+  ): Promise<number> {
+    const { skip } = options;
+    const due = await this.lowestOf(shards, this.keys.finished, finishedBefore, limit + readAhead(shards, skip));
+    const batch = shards.flatMap((shard, i) =>
+      membersOf(due[i])
+        .filter((id) => !skip?.has(id))
+        .slice(0, limit)
+        .map((id) => ({ shard, id })),
     );
-    return replies.filter((reply) => reply === ArchiveReply.archived).length;
+    return archiveBatch(this.client, this.keys, batch, this.archiveFormat, options);
   }
 
   /**
