@@ -122,6 +122,15 @@ export const ${variable} = workflow({
   view: {
     schema: z.object({ document: z.string(), stamp: z.string().nullable(), signedBy: z.string().nullable() }),
     render: (c) => ({ document: c.document, stamp: c.stamp, signedBy: c.signedBy }),
+    // What the console shows a signer to decide from, and what the button asks them to confirm:
+    // templates over the rendered view, a part left out while a value it names is missing.
+    present: {
+      facts: { Document: '{document}', Stamp: '{stamp}', 'Signed off by': '{signedBy}' },
+      confirm: { SIGNED_OFF: 'Sign off {document}, stamped {stamp}.' },
+    },
+    // The columns of the queue and of the list.
+    summarySchema: z.object({ document: z.string(), stamp: z.string().nullable() }),
+    summary: (c) => ({ document: c.document, stamp: c.stamp }),
   },
   queues: [{ state: 'awaitingSignOff', title: 'Awaiting sign-off' }],
   // Derived from the schemas and roles; add creation bodies and example payloads that decide branches.
