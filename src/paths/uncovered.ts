@@ -53,6 +53,14 @@ function outcomeOf(walkable: Walkable, walk: WalkSnapshot, event: WalkEvent, tra
         failed.length > 0 && failed.join(',') !== guards.join(',') ? ` (failed: ${failed.join(', ')})` : '';
       return { chart: true, outcome: `guard ${guards.join(', ')} refused${checks}` };
     }
+    if (decision.code === 'OUTCOME_UNPROVEN') {
+      // The chart took it: the step would end the workflow without what its outcome proves.
+      const { outcome, missing } = decision.details as { outcome?: string; missing?: string[] };
+      return {
+        chart: true,
+        outcome: `ends ${outcome ?? 'the workflow'} without its proof: ${(missing ?? []).join(', ')}`,
+      };
+    }
     return { chart: false, outcome: `refused before the chart: ${decision.code}` };
   }
   const machine = walkable.definition.machine;
@@ -120,6 +128,7 @@ export function explainUncovered(
     }
     const tried: UncoveredTry[] = [];
     const guardRefusals = new Set<string>();
+    const unproven = new Set<string>();
     let reachedChart = false;
     for (const { state, outcomes } of byState.values()) {
       // Refusals before the chart are the refused variants' business, once one reached the chart.
@@ -129,12 +138,17 @@ export function explainUncovered(
         if (chart) reachedChart = true;
         const guard = /^guard (.+?) refused/.exec(outcome)?.[1];
         if (guard) guardRefusals.add(guard);
+        if (outcome.startsWith('ends ')) unproven.add(outcome);
         tried.push({ state, outcome, variants });
       }
     }
     const triedIn = [...byState.keys()].join('; ');
     let reason: string;
-    if (guardRefusals.size > 0) {
+    if (unproven.size > 0) {
+      // Before a guard's refusal: the variants a guard refused are the refused side of its checks,
+      // and the one that passed them is the one that matters.
+      reason = `${eventType} passed the guards but the step ${[...unproven].join('; ')} (${triedIn}): record what the outcome checks before it ends there (an update), or end elsewhere`;
+    } else if (guardRefusals.size > 0) {
       reason = `guard ${[...guardRefusals].join(', ')} refused ${eventType} in every state where it was tried (${triedIn}): add an example (a payload, a principal or a body) that passes it`;
     } else if (!reachedChart) {
       reason = `every ${eventType} tried was refused before the chart (${triedIn}): give a valid example of it`;

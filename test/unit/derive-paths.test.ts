@@ -226,6 +226,26 @@ describe('derivePathModel', () => {
     expect(approve?.reason).toBe('review is never active at rest in the graph');
   });
 
+  it('names an unproven outcome, not the guard of a refused variant, when the step that passed its guards ends unproven', () => {
+    // `review → done` needs the approver recorded; without recordApproval the valid approval passes
+    // withinLimit and is refused OUTCOME_UNPROVEN, while the approver over the limit is refused by it.
+    const unproven: WorkflowDefinition<OrderContext> = {
+      ...orderV1,
+      machine: machine.provide({ actions: { recordApproval: () => undefined } }),
+      outcomes: { done: { means: 'an approver approved it', missing: (c) => (c.approvedBy ? [] : ['approvedBy']) } },
+    };
+    const w: Walkable = {
+      definition: unproven,
+      paths: derivePathModel({ ...base, definition: unproven, bodies: [{ amount: 500 }], failingChecks: true }),
+    };
+    const { report } = generatePaths(w, { simple: false });
+    const approve = report.uncovered.find((u) => u.transition.startsWith('review APPROVE#0'));
+    expect(approve?.reason).toMatch(
+      /^APPROVE passed the guards but the step ends done without its proof: approvedBy \(review\): record what the outcome checks/,
+    );
+    expect(approve?.reason).not.toContain('guard withinLimit refused');
+  });
+
   it('from a second creation body reaches it: every state node, every transition, live', () => {
     const { report, paths } = generatePaths(walkable({ ...base, bodies: [{ amount: 10 }, { amount: 500 }] }));
     expect(report.unreachable).toEqual([]);
