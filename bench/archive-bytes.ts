@@ -147,7 +147,7 @@ function kindOf(prefix: string, key: string): string {
   const rest = key.slice(prefix.length + 1).replace(/^\{s\d+\}:/, '');
   const [head = '', ...tail] = rest.split(':');
   if (['wf', 'ev', 'audit', 'arts', 'dl'].includes(head)) return head;
-  if (['queue', 'list', 'lease', 'processes', 'incidents'].includes(head)) return `${head}:${tail.at(-1) ?? ''}`;
+  if (['queue', 'list', 'live', 'incidents'].includes(head)) return `${head}:${tail.at(-1) ?? ''}`;
   return head;
 }
 

@@ -242,12 +242,13 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
           const shard = Number(id.slice(1, 4));
           const k = store.keys;
           // A post-mortem must not fail itself: a shard no worker ever read has no consumer group.
-          const [pending, groups, timers, workerLease, timerLease] = await Promise.all([
+          const [pending, groups, timers, workers, timerProcesses] = await Promise.all([
             orReason(client.xpending(k.outbox(shard), 'workers')),
             orReason(client.xinfo('GROUPS', k.outbox(shard))),
             orReason(client.zrange(k.timers(shard), '0', '2', 'WITHSCORES')),
-            orReason(client.get(k.lease('worker', shard))),
-            orReason(client.get(k.lease('timers', shard))),
+            // Every live process of a role computes the shards' assignment from these (`assignShards`).
+            orReason(client.zrange(k.processes('worker'), '0', '-1', 'WITHSCORES')),
+            orReason(client.zrange(k.processes('timers'), '0', '-1', 'WITHSCORES')),
           ]);
           // The jobs in flight as the platform reads them (the kit keeps them outside the author's context).
           const definition = support.versions.find((v) => v.version === record?.definitionVersion);
@@ -262,7 +263,7 @@ async function inspect(client: RedisClient, prefix: string, ids: readonly string
             idleMs: record ? Date.now() - record.updatedAt : null,
             jobs,
             timers: record?.timers,
-            shard: { pending, groups, timers, leases: { worker: workerLease, timers: timerLease }, now: Date.now() },
+            shard: { pending, groups, timers, live: { worker: workers, timers: timerProcesses }, now: Date.now() },
           };
         }),
       ),

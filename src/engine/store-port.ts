@@ -362,22 +362,11 @@ export interface WorkflowStore {
   putArtifact(artifact: Artifact): Promise<void>;
   getArtifact(workflowId: string, artifactId: string): Promise<Artifact | null>;
   /**
-   * Renews for `ttlMs` the leases of `role` on these shards that `owner` holds, and takes free ones
-   * in the order given while it holds fewer than `most` of them (default: all); returns the shards
-   * held afterwards. Each role (`worker`, `timers`) leases every shard separately. One command on
-   * a standalone Redis, however many shards: renewing every lease costs an idle process one call.
+   * Records that process `owner` of `role` is alive at `now`, forgets the role's processes not seen
+   * within `ttlMs`, and returns the live ones (sorted): what every process of the role assigns the
+   * shards from (`assignShards`). One round trip, however many shards.
    */
-  acquireLeases(
-    role: string,
-    shards: readonly number[],
-    owner: string,
-    ttlMs: number,
-    most?: number,
-  ): Promise<number[]>;
-  /** Gives the role's leases of the shards up where `owner` holds them. */
-  releaseLeases(role: string, shards: readonly number[], owner: string): Promise<void>;
-  /** Records that process `owner` of `role` is alive at `now`; returns how many of the role's processes were alive within `ttlMs`. */
-  heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number>;
+  heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<string[]>;
   /** Forgets a process of `role` (on shutdown). */
   leave(role: string, owner: string): Promise<void>;
   /** Gives `lease` on a job to its owner, replacing any earlier lease on the job (a new delivery). */

@@ -184,9 +184,9 @@ export function createRuntime(options: RuntimeOptions) {
 
   const roleLeases = [...leases];
   /**
-   * Renews the leases of every role at once: their commands share Redis round trips (one write of
-   * every role's heartbeat, then one of every role's renewal) instead of waiting for each other, and
-   * a role whose renewal failed does not keep the others' from being renewed. A loop whose role's
+   * Renews the leases of every role at once: their heartbeats share a Redis round trip instead of
+   * waiting for each other, and a role whose heartbeat failed does not keep the others' from being
+   * renewed. A loop whose role's
    * leased shards changed reads them at once.
    */
   async function tickLeases(): Promise<void> {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { assignShards } from '../../src/runtime/shard-leases.ts';
 import { childEnv, operatorShell } from '../support/child-env.ts';
 import { connectTestRedis, deletePrefix, freshPrefix, redisUrl } from '../support/redis.ts';
 
@@ -67,17 +68,14 @@ describe('serve --processes', { timeout: 90_000 }, () => {
           .then(() => readFileSync(join(dir, 'starter-tokens'), 'utf8'))
           .then((tokens) => /AGENT=(\S+)/.exec(tokens)?.[1] ?? null),
       );
-      // Both processes hold worker leases, and between them every shard.
-      await until('two worker processes', async () =>
-        (await redis.zcard(`${prefix}:processes:worker`)) === 2 ? true : null,
-      );
-      // The first to start takes every shard; the shares even out as the second joins.
-      const holders = await until('every shard leased, by both', async () => {
-        const owners = await Promise.all(
-          Array.from({ length: 8 }, (_, s) => redis.get(`${prefix}:{s${String(s).padStart(3, '0')}}:lease:worker`)),
-        );
-        return owners.every((o) => o !== null) && new Set(owners).size === 2 ? new Set(owners) : null;
+      // Both processes are live workers; each takes its share of the shards from the same live set.
+      const workers = await until('two worker processes', async () => {
+        const live = await redis.zrange(`${prefix}:live:worker`, '0', '-1');
+        return live.length === 2 ? live : null;
       });
+      const holders = new Set(
+        [...assignShards(workers, 8)].filter(([, shards]) => shards.length === 4).map(([id]) => id),
+      );
       expect(holders.size).toBe(2);
       expect((output.match(/"msg":"API listening on /g) ?? []).length).toBe(2);
       expect((output.match(/"tokensFile":/g) ?? []).length).toBe(1);

@@ -902,47 +902,30 @@ describe.each(kinds)('the %s store', (kind) => {
     expect(await world.store.getArtifact(record.workflowId, 'missing')).toBeNull();
   });
 
-  it('leases shards to one owner at a time and counts live processes', async () => {
-    fresh();
-    expect(await world.store.acquireLeases('worker', [7], 'p1', 10_000)).toEqual([7]);
-    expect(await world.store.acquireLeases('worker', [7], 'p2', 10_000)).toEqual([]);
-    expect(await world.store.acquireLeases('worker', [7], 'p1', 10_000)).toEqual([7]);
-    await world.store.releaseLeases('worker', [7], 'p2');
-    expect(await world.store.acquireLeases('worker', [7], 'p2', 10_000)).toEqual([]);
-    await world.store.releaseLeases('worker', [7], 'p1');
-    expect(await world.store.acquireLeases('worker', [7], 'p2', 10_000)).toEqual([7]);
-    expect(await world.store.heartbeat('worker', 'p1', 1000, 5000)).toBe(1);
-    expect(await world.store.heartbeat('worker', 'p2', 2000, 5000)).toBe(2);
-    expect(await world.store.heartbeat('worker', 'p2', 7000, 5000)).toBe(1);
-    await world.store.leave('worker', 'p2');
-    expect(await world.store.heartbeat('worker', 'p3', 7000, 5000)).toBe(1);
-  });
-
-  it('leases many shards in one call: renews those held, takes free ones while fewer than `most` are held', async () => {
+  it('keeps the live processes of a role: a heartbeat answers them, sorted; a stale or departed one is forgotten', async () => {
     fresh();
     const { store } = world;
-    expect(await store.acquireLeases('worker', [1, 2], 'p2', 10_000)).toEqual([1, 2]);
-    expect(await store.acquireLeases('worker', [0, 1, 2, 3, 4, 5], 'p1', 10_000, 3)).toEqual([0, 3, 4]);
-    // Those held are renewed even past `most`; no free one is taken then.
-    expect(await store.acquireLeases('worker', [0, 3, 4, 5], 'p1', 10_000, 2)).toEqual([0, 3, 4]);
-    expect(await store.acquireLeases('worker', [5], 'p2', 10_000)).toEqual([5]);
-    await store.releaseLeases('worker', [0, 1, 3], 'p1'); // 1 is p2's: kept
-    expect(await store.acquireLeases('worker', [0, 1, 2, 3, 4], 'p2', 10_000)).toEqual([0, 1, 2, 3]);
-    expect(await store.acquireLeases('worker', [], 'p2', 10_000)).toEqual([]);
+    expect(await store.heartbeat('worker', 'p2', 1000, 5000)).toEqual(['p2']);
+    expect(await store.heartbeat('worker', 'p1', 2000, 5000)).toEqual(['p1', 'p2']);
+    // Seen within the time to live, bounds included.
+    expect(await store.heartbeat('worker', 'p3', 6000, 5000)).toEqual(['p1', 'p2', 'p3']);
+    expect(await store.heartbeat('worker', 'p3', 6001, 5000)).toEqual(['p1', 'p3']);
+    await store.leave('worker', 'p1');
+    expect(await store.heartbeat('worker', 'p3', 6002, 5000)).toEqual(['p3']);
+    // A process forgotten comes back with its next heartbeat.
+    expect(await store.heartbeat('worker', 'p2', 6003, 5000)).toEqual(['p2', 'p3']);
   });
 
-  it('leases each shard once per role and counts live processes per role', async () => {
+  it('keeps the live processes of each role apart', async () => {
     fresh();
-    expect(await world.store.acquireLeases('worker', [3], 'w1', 10_000)).toEqual([3]);
-    expect(await world.store.acquireLeases('timers', [3], 't1', 10_000)).toEqual([3]);
-    expect(await world.store.acquireLeases('timers', [3], 'w1', 10_000)).toEqual([]);
-    await world.store.releaseLeases('timers', [3], 'w1');
-    expect(await world.store.acquireLeases('worker', [3], 't1', 10_000)).toEqual([]);
-    expect(await world.store.heartbeat('worker', 'w1', 1000, 5000)).toBe(1);
-    expect(await world.store.heartbeat('timers', 't1', 1000, 5000)).toBe(1);
-    expect(await world.store.heartbeat('timers', 't2', 1000, 5000)).toBe(2);
-    await world.store.leave('worker', 't1');
-    expect(await world.store.heartbeat('timers', 't1', 1000, 5000)).toBe(2);
+    const { store } = world;
+    expect(await store.heartbeat('worker', 'w1', 1000, 5000)).toEqual(['w1']);
+    expect(await store.heartbeat('timers', 't1', 1000, 5000)).toEqual(['t1']);
+    expect(await store.heartbeat('timers', 'w1', 1000, 5000)).toEqual(['t1', 'w1']);
+    await store.leave('worker', 't1');
+    await store.leave('timers', 'w1');
+    expect(await store.heartbeat('worker', 'w1', 1000, 5000)).toEqual(['w1']);
+    expect(await store.heartbeat('timers', 't1', 1000, 5000)).toEqual(['t1']);
   });
 });
 

@@ -15,9 +15,9 @@ afterEach(async () => {
 });
 
 /**
- * A runtime of both roles on a memory store whose lease calls are watched: `inFlight` is the most
- * renewals (`acquireLeases`) under way at one moment, `renewed` the roles renewed; a heartbeat of
- * `failing` rejects.
+ * A runtime of both roles on a memory store whose heartbeats (the whole renewal of a role's leases)
+ * are watched: `inFlight` is the most under way at one moment, `renewed` the roles renewed; a
+ * heartbeat of `failing` rejects.
  */
 function world(options: { failing?: string } = {}) {
   const clock = () => Date.now();
@@ -27,22 +27,17 @@ function world(options: { failing?: string } = {}) {
   let inFlight = 0;
   const store = new Proxy(memory, {
     get(target, property) {
-      if (property === 'acquireLeases') {
-        return async (role: string, shards: readonly number[], owner: string, ttlMs: number, most?: number) => {
+      if (property === 'heartbeat') {
+        return async (role: string, owner: string, now: number, ttlMs: number) => {
+          if (role === options.failing) throw new Error('Redis is away');
           renewed.push(role);
           open++;
           inFlight = Math.max(inFlight, open);
-          // A round trip: the other role's renewal, if under way too, is sent meanwhile.
+          // A round trip: the other role's heartbeat, if under way too, is sent meanwhile.
           await new Promise((resolve) => setTimeout(resolve, 20));
           open--;
-          return target.acquireLeases(role, shards, owner, ttlMs, most);
+          return target.heartbeat(role, owner, now, ttlMs);
         };
-      }
-      if (property === 'heartbeat') {
-        return (role: string, owner: string, now: number, ttlMs: number) =>
-          role === options.failing
-            ? Promise.reject(new Error('Redis is away'))
-            : target.heartbeat(role, owner, now, ttlMs);
       }
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
@@ -81,7 +76,7 @@ describe("a runtime's lease renewal", () => {
   it("renews the other roles' leases when one role's renewal fails, and says it failed", async () => {
     const w = world({ failing: 'worker' });
     await expect(w.runtime.start()).rejects.toThrow('Redis is away');
-    // The worker's heartbeat failed; the timer service's renewal went ahead all the same.
+    // The worker's heartbeat failed; the timer service's went ahead all the same.
     expect(w.renewed).toContain('timers');
     expect(w.runtime.leases.get('timers')?.owned()).toEqual([0, 1, 2, 3]);
   });

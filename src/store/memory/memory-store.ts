@@ -494,46 +494,15 @@ export class MemoryStore implements WorkflowStore {
     return Promise.resolve(artifact ? clone(artifact) : null);
   }
 
-  /** Shard leases by `<role> <shard>`. */
-  private readonly leases = new Map<string, { owner: string; until: number }>();
   /** Live processes by role: owner → last heartbeat. */
   private readonly processes = new Map<string, Map<string, number>>();
 
-  acquireLeases(
-    role: string,
-    shards: readonly number[],
-    owner: string,
-    ttlMs: number,
-    most = shards.length,
-  ): Promise<number[]> {
-    const now = this.clock();
-    const held: number[] = [];
-    for (const shard of shards) {
-      const key = `${role} ${shard}`;
-      const lease = this.leases.get(key);
-      const live = lease !== undefined && lease.until > now;
-      if ((live && lease.owner === owner) || (!live && held.length < most)) {
-        this.leases.set(key, { owner, until: now + ttlMs });
-        held.push(shard);
-      }
-    }
-    return Promise.resolve(held);
-  }
-
-  releaseLeases(role: string, shards: readonly number[], owner: string): Promise<void> {
-    for (const shard of shards) {
-      const key = `${role} ${shard}`;
-      if (this.leases.get(key)?.owner === owner) this.leases.delete(key);
-    }
-    return Promise.resolve();
-  }
-
-  heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number> {
+  heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<string[]> {
     const processes = this.processes.get(role) ?? new Map<string, number>();
     this.processes.set(role, processes);
     processes.set(owner, now);
     for (const [id, seen] of processes) if (seen < now - ttlMs) processes.delete(id);
-    return Promise.resolve(processes.size);
+    return Promise.resolve([...processes.keys()].sort());
   }
 
   leave(role: string, owner: string): Promise<void> {

@@ -49,7 +49,6 @@ export function createKeys(space: KeySpace) {
     const built: string[] = [];
     return (shard: number) => (built[shard] ??= `${tag(shard)}:${suffix}`);
   };
-  const leaseKeys = new Map<string, (shard: number) => string>();
   const forWorkflow = (workflowId: string) => {
     const shard = shardOf(workflowId);
     if (shard === null || shard >= space.shards) throw new Error(`not a workflow id of this deployment: ${workflowId}`);
@@ -162,12 +161,6 @@ export function createKeys(space: KeySpace) {
       `${tag(shardForDedupKey(tenantId, key, space.shards))}:dedup:${part(tenantId)}:${encode(key)}`,
     /** Hash: the lease on one job (token, owner, expiry), in its workflow's shard. */
     jobLease: (workflowId: string, jobId: string) => `${forWorkflow(workflowId)}:joblease:${encode(jobId)}`,
-    /** String: which process of `role` holds the shard's lease; each role leases every shard. */
-    lease: (role: string, shard: number) => {
-      let of = leaseKeys.get(role);
-      if (!of) leaseKeys.set(role, (of = ofShard(`lease:${part(role)}`)));
-      return of(shard);
-    },
     /** The external workers' job queues: every key in the one slot `{jobs}`, so a claim is one script. */
     jobQueue: {
       /** Hash: job id → JSON `{ queue, message, tenantId }`. */
@@ -195,8 +188,12 @@ export function createKeys(space: KeySpace) {
     ],
     /** Pub/sub channel: a workflow's version was committed (the message is `<workflow id> <version>`). */
     commitChannel: `${space.prefix}:commits`,
-    /** Sorted set of the live processes of `role`, scored by last heartbeat. */
-    processes: (role: string) => `${space.prefix}:processes:${part(role)}`,
+    /**
+     * Sorted set of the live processes of `role`, scored by last heartbeat: the shards' assignment.
+     * Not the `…:processes:<role>` of the versions with a lease per shard, so that old and new
+     * processes of a rolling upgrade each cover every shard rather than leave some to the other.
+     */
+    processes: (role: string) => `${space.prefix}:live:${part(role)}`,
   };
 }
 

@@ -45,12 +45,10 @@ import { backfillWorkflowList, readWorkflowList, type ListBackfillResult, type L
 import { recountQueues, reindexStateIndexes, type ReindexResult } from './state-indexes.ts';
 import {
   JobLeaseReply,
-  LeaseReply,
   RefuseReply,
   TransitionReply,
   type ArchiveScriptReply,
   type JobLeaseScriptReply,
-  type LeaseScriptReply,
   type RefuseScriptReply,
   type ReindexEntryScriptReply,
   type TransitionScriptReply,
@@ -72,7 +70,6 @@ interface ScriptCommands {
   /** Positions (from 1) of the streams holding an entry pending that long. */
   wardenStalled(...args: (string | number)[]): Promise<number[]>;
   /** One reply per lease key. */
-  wardenLease(...args: (string | number)[]): Promise<LeaseScriptReply[]>;
   /** Per key: member, score, member, score, … */
   wardenEarliest(...args: (string | number)[]): Promise<string[][]>;
   wardenJobLease(...args: (string | number)[]): Promise<JobLeaseScriptReply>;
@@ -116,7 +113,6 @@ const VARIABLE_KEY_SCRIPTS = [
   'wardenRecountQueue',
   'wardenTrimOutbox',
   'wardenStalled',
-  'wardenLease',
   'wardenEarliest',
   'wardenDeadLetter',
 ];
@@ -127,7 +123,6 @@ function defineScripts(client: Client): Client & ScriptCommands {
   client.defineCommand('wardenClaimTimers', { lua: script('claim-timers'), numberOfKeys: 3 });
   client.defineCommand('wardenTrimOutbox', { lua: script('trim-outbox') });
   client.defineCommand('wardenStalled', { lua: script('stalled') });
-  client.defineCommand('wardenLease', { lua: script('lease') });
   client.defineCommand('wardenEarliest', { lua: script('earliest') });
   client.defineCommand('wardenJobLease', { lua: script('job-lease'), numberOfKeys: 1 });
   client.defineCommand('wardenGrantJobLease', { lua: script('grant-job-lease'), numberOfKeys: 1 });
@@ -905,53 +900,15 @@ export class RedisStore implements WorkflowStore {
       : Promise.resolve(null);
   }
 
-  async acquireLeases(
-    role: string,
-    shards: readonly number[],
-    owner: string,
-    ttlMs: number,
-    most = shards.length,
-  ): Promise<number[]> {
-    const lease = (some: readonly number[], upTo: number) =>
-      this.client.wardenLease(
-        some.length,
-        ...some.map((shard) => this.keys.lease(role, shard)),
-        'acquire',
-        owner,
-        ttlMs,
-        upTo,
-      );
-    let replies: LeaseScriptReply[];
-    if (!('nodes' in this.client) || most >= shards.length) {
-      replies = await this.perShard(shards, (some) => lease(some, most));
-    } else {
-      // At most `most` on a cluster: one shard after another, until that many are held.
-      replies = [];
-      let held = 0;
-      for (const shard of shards) {
-        // Past `most`, a lease this owner holds is still renewed, and no free one taken.
-        const [reply = LeaseReply.heldByAnother] = await lease([shard], held < most ? 1 : 0);
-        if (reply === LeaseReply.held) held++;
-        replies.push(reply);
-      }
-    }
-    return shards.filter((_, i) => replies[i] === LeaseReply.held);
-  }
-
-  async releaseLeases(role: string, shards: readonly number[], owner: string): Promise<void> {
-    await this.perShard(shards, (some) =>
-      this.client.wardenLease(some.length, ...some.map((shard) => this.keys.lease(role, shard)), 'release', owner, 0),
-    );
-  }
-
-  async heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<number> {
+  async heartbeat(role: string, owner: string, now: number, ttlMs: number): Promise<string[]> {
     const key = this.keys.processes(role);
-    const [, , alive] = await Promise.all([
+    // One key: one round trip on a cluster too.
+    const [, , live] = await Promise.all([
       this.client.zadd(key, now, owner),
-      this.client.zremrangebyscore(key, '-inf', now - ttlMs),
-      this.client.zcount(key, now - ttlMs, '+inf'),
+      this.client.zremrangebyscore(key, '-inf', `(${now - ttlMs}`),
+      this.client.zrangebyscore(key, now - ttlMs, '+inf'),
     ]);
-    return alive;
+    return live.sort();
   }
 
   async leave(role: string, owner: string): Promise<void> {

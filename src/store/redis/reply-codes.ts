@@ -71,16 +71,6 @@ export const ArchiveReply = {
 
 export type ArchiveScriptReply = (typeof ArchiveReply)[keyof typeof ArchiveReply];
 
-/** `lease.lua`. */
-export const LeaseReply = {
-  /** The owner holds the lease afterwards (acquire) or gave it up (release). */
-  held: 1,
-  /** Another owner holds it. */
-  heldByAnother: 0,
-} as const;
-
-export type LeaseScriptReply = (typeof LeaseReply)[keyof typeof LeaseReply];
-
 /** `job-lease.lua`: the first element of its reply. */
 export const JobLeaseReply = {
   /** `{1}`: renewed. */
@@ -109,7 +99,6 @@ export const replyCodesByScript = {
   transition: TransitionReply,
   refuse: RefuseReply,
   archive: ArchiveReply,
-  lease: LeaseReply,
   'job-lease': JobLeaseReply,
   'reindex-entry': ReindexEntryReply,
 } as const;
