@@ -34,7 +34,7 @@ export async function runDemo(
     );
     return 2;
   }
-  // Its own key space: a demo never joins (or takes shard leases from) a deployment sharing the Redis.
+  // Its own key space: a demo never joins (or takes shards from) a deployment sharing the Redis.
   // Only warnings are logged (the memory store's among them, once); the rest is the demo's own output.
   const system = createSystem(
     { ...config, WARDEN_PREFIX: `${config.WARDEN_PREFIX}-demo` },
