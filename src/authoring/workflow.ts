@@ -21,7 +21,12 @@ import type {
 import type { WorkflowRecord } from '../engine/decision.ts';
 import type { OutcomeInvariant, WorkflowDefinition } from '../engine/definition.ts';
 import type { SnapshotMigration } from '../engine/migrate.ts';
-import { releasedPartsSchema, type ReleasableParts } from '../definitions/released-parts.ts';
+import {
+  loadReleasedParts,
+  releasedPartsSchema,
+  type LoadedParts,
+  type ReleasableParts,
+} from '../definitions/released-parts.ts';
 import { loadReleasedMachine, type ReleasedVersion } from '../definitions/released-version.ts';
 import { workerRole, type Principal } from '../engine/principal.ts';
 import { failureFacts, jobHandler } from '../effects/handler-kit.ts';
@@ -262,13 +267,26 @@ function releasedDefinition<TContext>(
   const parts = released.parts === undefined ? undefined : releasedPartsSchema.safeParse(released.parts);
   if (parts && !parts.success)
     throw new InvalidWorkflowError(latest.id, [`${key}: its parts file is not a parts list`]);
-  return {
-    ...latest,
-    version: released.version,
-    machine,
-    ...(pins ? { pins } : {}),
-    ...(parts ? { releasedParts: parts.data } : {}),
-  };
+  const version = { ...latest, version: released.version, machine, ...(pins ? { pins } : {}) };
+  if (!parts) return version;
+  // One setup() declares the events and effects of every version: the released one takes those of
+  // its release (and their roles as released), so what the next version adds is not added to it.
+  const lacking = [
+    ...Object.keys(parts.data.events)
+      .filter((type) => !Object.hasOwn(latest.eventSchemas, type))
+      .map((type) => `the event ${type}`),
+    ...Object.keys(parts.data.effects)
+      .filter((name) => !Object.hasOwn(latest.effects, name))
+      .map((name) => `the effect ${name}`),
+  ];
+  if (lacking.length > 0) {
+    throw new InvalidWorkflowError(latest.id, [
+      `${key} was released with ${lacking.join(', ')}, which setup() no longer declares: workflows running on ${key} still take it, so keep it in setup() as it was released`,
+    ]);
+  }
+  const own: LoadedParts<TContext> = loadReleasedParts({ key, parts: parts.data, code: latest });
+  const personEvents = latest.personEvents.filter((type) => Object.hasOwn(own.eventSchemas, type));
+  return { ...version, ...own, personEvents };
 }
 
 /** Bundles a kit workflow into the platform's contract; throws `InvalidWorkflowError` listing every problem. */

@@ -185,7 +185,10 @@ export function loadReleasedParts<TContext>(input: {
     explainGuard: code.explainGuard,
     startEvent: parts.startEvent,
     deadLetterEvent: parts.deadLetterEvent,
-    pinnedFunctions: code.pinnedFunctions ?? {},
+    // Those the release pins: a function pinned first by a later version is none of this one's.
+    pinnedFunctions: Object.fromEntries(
+      Object.entries(code.pinnedFunctions ?? {}).filter(([name]) => Object.hasOwn(parts.functions, name)),
+    ),
     releasedParts: parts,
   };
 }

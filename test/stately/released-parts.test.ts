@@ -72,6 +72,22 @@ describe('the parts of a released version', () => {
     expect(loaded.effects.notifyCustomer?.params).toBe(effects.notifyCustomer.params);
   });
 
+  it('take only the event types, effects and pinned functions of the release from code that has more', () => {
+    const later = {
+      ...code,
+      eventSchemas: { ...eventSchemas, REOPENED: z.strictObject({}) },
+      pinnedFunctions: { ...supportPinnedFunctions, reopenWindow: () => 7 },
+    };
+    const loaded = loadReleasedParts({ key: 'support@1', parts: releasedParts, code: later });
+    expect(Object.keys(loaded.eventSchemas).sort()).toEqual(Object.keys(releasedParts.events).sort());
+    expect(loaded.pinnedFunctions).not.toHaveProperty('reopenWindow');
+    // What the later code adds is not reported for support@1: only what the release pins differently.
+    const asReleased = loadReleasedParts({ key: 'support@1', parts: releasedParts, code });
+    expect(changedParts({ ...supportV1, ...loaded }, 'support@1')).toEqual(
+      changedParts({ ...supportV1, ...asReleased }, 'support@1'),
+    );
+  });
+
   it('refuse to load a release naming an event type or effect the code lacks, or that is not a parts list', () => {
     const { APPROVED: _approved, ...withoutApproved } = eventSchemas;
     const { voidAction: _void, ...withoutVoid } = effects;
