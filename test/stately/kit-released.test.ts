@@ -83,7 +83,7 @@ describe('a kit workflow’s released version', () => {
     expect(code).toBe(1);
     expect(lines).toEqual([
       expect.stringMatching(
-        /^DEFINITION_CHANGED: kstamp@1: the event schema of SIGNED_OFF is not the one kstamp@1 was released with \(pinned sha256:[0-9a-f]{12}, now sha256:[0-9a-f]{12}\); keep the released one/,
+        /^DEFINITION_CHANGED: kstamp@1: the event schema of SIGNED_OFF is not the one kstamp@1 was released with \(pinned sha256:[0-9a-f]{12}, now sha256:[0-9a-f]{12}\); keep the released one for kstamp@1 \(give a later version's changed payload an event of a new name\)/,
       ),
     ]);
   });
@@ -98,7 +98,38 @@ describe('a kit workflow’s released version', () => {
       ],
     ];
     await expect(project.load('v2-gone', noSignOff, v1)).rejects.toThrow(
-      'kstamp@1 was released with the event SIGNED_OFF, which setup() no longer declares: workflows running on kstamp@1 still take it, so keep it in setup() as it was released',
+      'kstamp@1 was released with the event SIGNED_OFF, which setup() no longer declares: workflows running on kstamp@1 still take it, so keep it in setup() as it was released (the latest chart need not use it)',
     );
+  });
+
+  it('lets the next version stop taking an event and starting an effect: setup() keeps them for the released one', async () => {
+    const v1 = project.release(await project.load('v1-drop', []));
+    // kstamp@2 is signed without a stamp, and countersigned where kstamp@1 was signed off.
+    const countersigned: Edit[] = [
+      [
+        '    ESCALATE: deadLetter(),\n',
+        "    ESCALATE: deadLetter(),\n    COUNTERSIGNED: event({ note: z.string().min(1).max(100) }, { roles: ['signer'] }),\n",
+      ],
+      ["created: { on: { START: 'stamping' } },", "created: { on: { START: 'awaitingSignOff' } },"],
+      [
+        "      stamping: {\n        entry: 'stamp',\n        on: {\n          STAMPED: { target: 'awaitingSignOff', actions: 'recordStamp' },\n          STAMP_FAILED: [{ guard: 'canRetry', target: 'retryWait' }, { target: 'stuck' }],\n          ESCALATE: 'stuck',\n        },\n      },\n      retryWait: { after: { backoff: 'stamping' } },\n",
+        '',
+      ],
+      [
+        "awaitingSignOff: { on: { SIGNED_OFF: { guard: 'notTheRequester', target: 'signed', actions: 'recordSignOff' } } },",
+        "awaitingSignOff: { on: { COUNTERSIGNED: { guard: 'notTheRequester', target: 'signed', actions: 'recordSignOff' } } },",
+      ],
+    ];
+    // A workflow stamping or waiting to stamp again when it is moved is signed without its stamp.
+    const migration: Edit = [
+      "    queues: [{ state: 'awaitingSignOff', title: 'Awaiting sign-off' }],\n",
+      "    queues: [{ state: 'awaitingSignOff', title: 'Awaiting sign-off' }],\n    migrations: [{ from: 'kstamp@1', to: 'kstamp@2', migrate: (s: { value: unknown }) => ({ ...s, value: s.value === 'stamping' || s.value === 'retryWait' ? 'awaitingSignOff' : s.value }) }],\n",
+    ];
+    const next = await project.load('v2-drop', [...countersigned, migration], v1);
+    const [released, draft] = [resolve(next, 'kstamp@1'), resolve(next, 'kstamp@2')];
+    expect(eventsOf(released)).toEqual(['ESCALATE', 'SIGNED_OFF', 'STAMPED', 'STAMP_FAILED', 'START']);
+    expect(Object.keys(released.effects)).toEqual(['stamp']);
+    expect(eventsOf(draft)).toContain('COUNTERSIGNED');
+    expect(await genAndCheck(next)).toEqual({ code: 0, lines: [expect.any(String)] });
   });
 });
