@@ -1,7 +1,8 @@
 /**
  * What `workflow()` checks of a kit's declarations that `defineWorkflow` cannot see, since they are
  * the kit's own: operations that name job ids, effects started on entry, retry policies and their
- * events, and a result or failure event two effects share side by side in a parallel state.
+ * events, and a result or failure event two effects share side by side in a parallel state. An event
+ * or effect only a released version's chart uses is no problem: workflows running on it need it.
  * Each problem says what to write.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
@@ -10,12 +11,18 @@ import { handledEventTypes } from '../definitions/define-workflow.ts';
 import { closestName, didYouMean } from '../definitions/did-you-mean.ts';
 import type { EffectDeclaration } from './effect.ts';
 import type { EventDeclaration } from './events.ts';
+import type { ReleasedChartUses } from './released-kit-version.ts';
 import { kitMachines, kitNames, type Kit } from './setup.ts';
 
 const operationPattern = /^[a-z]+$/;
 
 /** The problems of a kit's declarations that `defineWorkflow` cannot see (they are the kit's own). */
-export function kitProblems(id: string, kit: Kit, events: Readonly<Record<string, EventDeclaration>>): string[] {
+export function kitProblems(
+  id: string,
+  kit: Kit,
+  events: Readonly<Record<string, EventDeclaration>>,
+  released: ReleasedChartUses = { events: new Set(), entries: new Set() },
+): string[] {
   const { spec } = kit;
   const problems: string[] = [];
   const effects: Readonly<Record<string, EffectDeclaration<unknown>>> = spec.effects ?? {};
@@ -36,7 +43,7 @@ export function kitProblems(id: string, kit: Kit, events: Readonly<Record<string
         `effects ${other} and ${name} share the operation ${operation}: give one of them its own operation`,
       );
     taken.set(operation, name);
-    if ((kit.jobStates[name] ?? []).length === 0 && !names.meant.has(name)) {
+    if ((kit.jobStates[name] ?? []).length === 0 && !names.meant.has(name) && !released.entries.has(name)) {
       problems.push(
         `effect ${name} is the entry action of no state: start it on entry of the state that waits for its result (entry: '${name}')`,
       );
@@ -134,7 +141,7 @@ export function kitProblems(id: string, kit: Kit, events: Readonly<Record<string
     problems.push(`only one event may be the deadLetter(): ${deadLetters.map(([t]) => t).join(', ')}`);
   if (Object.hasOwn(events, 'START'))
     problems.push("START is the kit's own (sent right after creation when the chart handles it): do not declare it");
-  if (machine) problems.push(...eventProblems(kit, machine, events));
+  if (machine) problems.push(...eventProblems(kit, machine, events, released.events));
   return problems;
 }
 
@@ -173,6 +180,7 @@ function eventProblems(
   kit: Kit,
   machine: AnyStateMachine,
   events: Readonly<Record<string, EventDeclaration>>,
+  takenByReleased: ReadonlySet<string>,
 ): string[] {
   const problems: string[] = [];
   const handled = handledEventTypes(machine);
@@ -184,7 +192,8 @@ function eventProblems(
     );
   }
   const effects: Readonly<Record<string, EffectDeclaration<unknown>>> = kit.spec.effects ?? {};
-  for (const type of Object.keys(events).filter((t) => !handled.includes(t))) {
+  // An event only a released version takes stays declared for the workflows running on it.
+  for (const type of Object.keys(events).filter((t) => !handled.includes(t) && !takenByReleased.has(t))) {
     const failing = Object.entries(effects).filter(([, d]) => d.failure === type || d.permanentFailure === type);
     if (failing.length > 0) {
       for (const [name] of failing) {

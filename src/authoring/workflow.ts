@@ -21,8 +21,7 @@ import type {
 import type { WorkflowRecord } from '../engine/decision.ts';
 import type { OutcomeInvariant, WorkflowDefinition } from '../engine/definition.ts';
 import type { SnapshotMigration } from '../engine/migrate.ts';
-import { releasedPartsSchema, type ReleasableParts } from '../definitions/released-parts.ts';
-import { loadReleasedMachine, type ReleasedVersion } from '../definitions/released-version.ts';
+import type { ReleasableParts } from '../definitions/released-parts.ts';
 import { workerRole, type Principal } from '../engine/principal.ts';
 import { failureFacts, jobHandler } from '../effects/handler-kit.ts';
 import type { EffectHandler, ResultEvent } from '../effects/effect.ts';
@@ -32,7 +31,10 @@ import type { EffectDeclaration } from './effect.ts';
 import { personEventsOf, presentationsOf, type EventDeclaration } from './events.ts';
 import { presentFromSpec, type PresentationSpec } from './presentation.ts';
 import { kitProblems, reportedEvents } from './kit-checks.ts';
-import { kitOf, type Kit, type KitMachine } from './setup.ts';
+import { releasedChartUses, releasedDefinition, type ReleasedKitVersion } from './released-kit-version.ts';
+import { kitOf, type KitMachine } from './setup.ts';
+
+export type { ReleasedKitVersion } from './released-kit-version.ts';
 
 /** What `workflow()` takes beside the machine. */
 export interface WorkflowSpec<TContext, TDeps extends object = object> {
@@ -90,14 +92,6 @@ export interface WorkflowSpec<TContext, TDeps extends object = object> {
   jobGuards?: readonly string[];
   /** How `warden demo` drives it: the creation input, and the person's decision per state (none by default). */
   demo: Pick<DemoScript<TContext>, 'input'> & Partial<Pick<DemoScript<TContext>, 'creator' | 'decide' | 'finalState'>>;
-}
-
-/** A version released as data: its chart (`<id>.v<N>.json`), pins and parts as `warden release` wrote them. */
-export interface ReleasedKitVersion {
-  version: number;
-  config: unknown;
-  pins?: unknown;
-  parts?: unknown;
 }
 
 /** An outcome proven by named checks of the context, all of which must hold. */
@@ -243,34 +237,6 @@ function viewOf<TContext>(
   return { ...rest, present: presentFromSpec(present, personEvents, (c, record) => view.render(c, record)) };
 }
 
-/** A released version: the latest's definition with the released chart, made on the kit, and its pins and parts. */
-function releasedDefinition<TContext>(
-  latest: WorkflowDefinition<TContext> & ReleasableParts,
-  kit: Kit,
-  released: ReleasedKitVersion,
-): WorkflowDefinition<TContext> & ReleasableParts & ReleasedVersion {
-  const key = `${latest.id}@${released.version}`;
-  // The kit gives the context (the release file shows the kit's factory as an expression).
-  const { context: _kitContext, ...config } = released.config as Record<string, unknown>;
-  const { machine, pins } = loadReleasedMachine({
-    key,
-    config,
-    implementations: {},
-    createMachine: (config) => kit.createMachine(config),
-    pins: released.pins,
-  });
-  const parts = released.parts === undefined ? undefined : releasedPartsSchema.safeParse(released.parts);
-  if (parts && !parts.success)
-    throw new InvalidWorkflowError(latest.id, [`${key}: its parts file is not a parts list`]);
-  return {
-    ...latest,
-    version: released.version,
-    machine,
-    ...(pins ? { pins } : {}),
-    ...(parts ? { releasedParts: parts.data } : {}),
-  };
-}
-
 /** Bundles a kit workflow into the platform's contract; throws `InvalidWorkflowError` listing every problem. */
 export function workflow<TContext, TDeps extends object = object>(
   spec: WorkflowSpec<TContext, TDeps>,
@@ -282,7 +248,7 @@ export function workflow<TContext, TDeps extends object = object>(
       "the machine was not made with the kit's setup(): import { setup } from 'warden'",
     ]);
   const events = kit.spec.events;
-  const problems = kitProblems(id, kit, events);
+  const problems = kitProblems(id, kit, events, releasedChartUses(spec.released ?? []));
   for (const guard of spec.jobGuards ?? []) {
     if (!Object.hasOwn(kit.spec.guards ?? {}, guard))
       problems.push(`jobGuards names ${guard}, which is none of the guards: declare it in guards`);

@@ -80,6 +80,9 @@ export function versionNew(
   print(
     `(and drop a version: ${n} there, if it is set); the machine file is then ${id}@${n + 1}, a draft: edit it, import from the editor, run warden stately gen`,
   );
+  print(
+    `${key} keeps the events, roles and effects of its release: add new ones to setup() for ${id}@${n + 1}; keep declared, as released, every one ${key} takes (${id}@${n + 1}'s chart need not), and give a changed payload an event of a new name`,
+  );
   return 0;
 }
 
@@ -87,7 +90,8 @@ function releasedModule(key: string, base: string, name: string): string {
   return `/**
  * ${key} as released, kept as data: its chart (${base}.json) made again on the kit's implementations,
  * which its pins (${base}.pins.json) and parts (${base}.parts.json) hold to what was released:
- * \`warden stately check\` names anything that changed since. Workflows started on it keep running on it.
+ * \`warden stately check\` names anything that changed since. Of the kit's events and effects it takes
+ * only those of its release, with their roles as released. Workflows started on it keep running on it.
  * Written by \`warden version new\`; never edit the JSON.
  */
 import config from './${base}.json' with { type: 'json' };

@@ -185,7 +185,10 @@ export function loadReleasedParts<TContext>(input: {
     explainGuard: code.explainGuard,
     startEvent: parts.startEvent,
     deadLetterEvent: parts.deadLetterEvent,
-    pinnedFunctions: code.pinnedFunctions ?? {},
+    // Those the release pins: a function pinned first by a later version is none of this one's.
+    pinnedFunctions: Object.fromEntries(
+      Object.entries(code.pinnedFunctions ?? {}).filter(([name]) => Object.hasOwn(parts.functions, name)),
+    ),
     releasedParts: parts,
   };
 }
@@ -213,13 +216,13 @@ export function changedParts(definition: WorkflowDefinition & ReleasableParts, k
   }
   const problems: string[] = [];
   const keep = `keep the released one for ${key} and pin again only a deliberate change`;
-  const changed = (what: string, pinned: string | undefined, current: string | undefined) => {
+  const changed = (what: string, pinned: string | undefined, current: string | undefined, how = keep) => {
     if (pinned === current) return;
-    if (pinned === undefined) problems.push(`it now has ${what}, which its release does not have; ${keep}`);
-    else if (current === undefined) problems.push(`it was released with ${what}, which is gone; ${keep}`);
+    if (pinned === undefined) problems.push(`it now has ${what}, which its release does not have; ${how}`);
+    else if (current === undefined) problems.push(`it was released with ${what}, which is gone; ${how}`);
     else
       problems.push(
-        `${what} is not the one ${key} was released with (pinned ${short(pinned)}, now ${short(current)}); ${keep}`,
+        `${what} is not the one ${key} was released with (pinned ${short(pinned)}, now ${short(current)}); ${how}`,
       );
   };
   const data = (value: unknown) => JSON.stringify(value);
@@ -234,7 +237,9 @@ export function changedParts(definition: WorkflowDefinition & ReleasableParts, k
     if (was && is && data(was.roles) !== data(is.roles)) {
       problems.push(`the roles that may send ${type} are ${data(is.roles)}, released as ${data(was.roles)}; ${keep}`);
     }
-    changed(`the event schema of ${type}`, was?.schema, is?.schema);
+    // The events of every version share one declaration: a later version's new payload is a new event.
+    const renamed = `keep the released one for ${key} (give a later version's changed payload an event of a new name) and pin again only a deliberate change`;
+    changed(`the event schema of ${type}`, was?.schema, is?.schema, renamed);
   }
   for (const name of new Set([...Object.keys(released.effects), ...Object.keys(now.effects)])) {
     const [was, is] = [released.effects[name], now.effects[name]];

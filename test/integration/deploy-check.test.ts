@@ -4,6 +4,8 @@
  * to report, the audit replay explains every recorded step, parallel evidence and transient states
  * included) and against changed ones: a state renamed, a delayed transition dropped, a recorded
  * transition retargeted, a refused event now taken, a version gone with or without a migration.
+ * A kit workflow released and taken to its next version: an event added for it leaves the workflows
+ * on the released one as they are, a changed schema of one it was released with does not.
  * On a 3-master Redis Cluster too: the scan reads every master.
  */
 import { spawnSync } from 'node:child_process';
@@ -26,7 +28,9 @@ import { patchAt } from '../model/mutants.ts';
 import { connectCluster, startCluster, type TestCluster } from '../support/cluster.ts';
 import { principals } from '../support/principals.ts';
 import { bodyWith, principals as taskPrincipals } from '../agent-task/harness.ts';
-import { connectTestRedis } from '../support/redis.ts';
+import { connectTestRedis, deletePrefix, freshPrefix } from '../support/redis.ts';
+import { createEngine } from '../../src/engine/engine.ts';
+import { kitStampProject, type Edit } from '../support/kit-stamp-release.ts';
 import { runtimeWorld, type RuntimeWorld } from '../support/runtime-world.ts';
 import { createSupport, send } from '../support/world.ts';
 
@@ -270,6 +274,60 @@ describe('warden deploy check', () => {
     expect(unset.status).toBe(2);
     expect(unset.stderr).toContain('set REDIS_URL');
   }, 60_000);
+});
+
+describe('warden deploy check of a kit workflow’s next version', () => {
+  const project = kitStampProject();
+  const prefix = freshPrefix('deploy-kit');
+  afterAll(async () => {
+    project.remove();
+    await deletePrefix(redis, prefix);
+  });
+  /** The next version's edit: a signer may send the document back to be stamped again. */
+  const returned: Edit[] = [
+    [
+      "    SIGNED_OFF: event({ note: z.string().max(200).optional() }, { roles: ['signer'] }),\n",
+      "    SIGNED_OFF: event({ note: z.string().max(200).optional() }, { roles: ['signer'] }),\n    RETURNED: event({ reason: z.string().min(1) }, { roles: ['signer'] }),\n",
+    ],
+    [
+      "{ guard: 'notTheRequester', target: 'signed', actions: 'recordSignOff' } } },",
+      "{ guard: 'notTheRequester', target: 'signed', actions: 'recordSignOff' }, RETURNED: 'stamping' } },",
+    ],
+  ];
+
+  it('finds nothing for the workflows on the released version when the next adds an event, and names a changed schema', async () => {
+    const store = new RedisStore(redis, { prefix, shards: 16 });
+    const v1 = await project.load('deploy-v1', []);
+    let seq = 0;
+    const engine = createEngine({ store, definitions: v1, clock: () => Date.now(), newId: () => `kit${++seq}xxxxxx` });
+    const clerk = { id: 'clerk-1', tenantId: 't1', kind: 'user' as const, roles: ['clerk'] };
+    const created = await engine.createWorkflow({
+      definitionId: 'kstamp',
+      body: { document: 'c-1' },
+      principal: clerk,
+    });
+    if (created.outcome !== 'created') throw new Error(`kstamp not created: ${created.outcome}`);
+    const release = project.release(v1);
+
+    const next = await project.load('deploy-v2', returned, release);
+    expect(await deployCheck(store, next, () => undefined)).toEqual({ checked: 1, stranded: 0, differing: 0 });
+
+    const shorter: Edit = ['note: z.string().max(200).optional()', 'note: z.string().max(100).optional()'];
+    const findings: Finding[] = [];
+    const changedSchema = await project.load('deploy-v2-schema', [...returned, shorter], release);
+    expect(await deployCheck(store, changedSchema, (f) => findings.push(f))).toMatchObject({
+      checked: 1,
+      differing: 1,
+    });
+    expect(findings).toEqual([
+      expect.objectContaining({
+        workflowId: created.record.workflowId,
+        kind: 'IMPLEMENTATION_CHANGED',
+        definition: 'kstamp@1',
+      }),
+    ]);
+    expect(findings[0]?.message).toContain('the event schema of SIGNED_OFF is not the one kstamp@1 was released with');
+  });
 });
 
 describe('warden deploy check on a Redis Cluster', () => {

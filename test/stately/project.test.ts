@@ -198,6 +198,9 @@ describe('warden stately in a project', () => {
       "  released: [loanV1],          // import { loanV1 } from './versions/loan.v1.ts'",
       "  migrations: [loanV1toV2], // import { loanV1toV2 } from './versions/loan.v1-to-v2.ts'",
     ]);
+    expect(next.out.at(-1)).toBe(
+      "loan@1 keeps the events, roles and effects of its release: add new ones to setup() for loan@2; keep declared, as released, every one loan@1 takes (loan@2's chart need not), and give a changed payload an event of a new name",
+    );
     const index = join(dir, 'workflows/loan/index.ts');
     writeFileSync(
       index,
