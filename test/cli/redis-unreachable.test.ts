@@ -14,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startRedis, stopProcess } from '../../bench/server.ts';
 import { childEnv } from '../support/child-env.ts';
+import { loadConfig } from '../../src/config.ts';
+import { withLiveStore } from '../../src/cli/live-store.ts';
+import { RedisUnreachableError } from '../../src/cli/redis-check.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin/warden.mjs');
@@ -99,6 +102,31 @@ describe('warden without its Redis', { timeout: 180_000 }, () => {
         stdout: '',
         stderr: `warden deploy check: Redis at ${url} refused the connection (ERR DB index is out of range); check REDIS_URL (password, user, database)\n`,
       });
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  it('says it lost Redis when it goes away while a command reads the live store', async () => {
+    const redis = await startRedis(false);
+    try {
+      const config = loadConfig({ REDIS_URL: redis.url, WARDEN_PREFIX: 'redis-lost', LOG_LEVEL: 'silent' });
+      const missing = () => {
+        throw new Error('REDIS_URL is set');
+      };
+      const started = Date.now();
+      const failed = withLiveStore(config, 'redis-lost', missing, async (store) => {
+        await redis.crash();
+        await store.countStalled(0, 1_000);
+        return 0;
+      });
+      await expect(failed).rejects.toThrow(RedisUnreachableError);
+      await expect(failed).rejects.toThrow(
+        new RegExp(
+          `^cannot reach Redis at ${redis.url} \\(lost: connection (refused|reset)\\); start it or set REDIS_URL$`,
+        ),
+      );
+      expect(Date.now() - started).toBeLessThan(30_000);
     } finally {
       await redis.stop();
     }
