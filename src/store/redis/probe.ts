@@ -60,7 +60,9 @@ async function pingOnce(
   } catch (error) {
     failed ??= error;
   } finally {
-    client.disconnect();
+    // Not once it ended: ioredis would arm a 2 s timer for a socket already closed, and hold the
+    // process that long.
+    if (client.status !== 'end') client.disconnect();
   }
   // An error while connecting that the ping outlived (a database index out of range) fails too.
   return failed === null ? null : classify(failed, timeoutMs);
