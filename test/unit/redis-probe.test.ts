@@ -2,6 +2,7 @@
  * What the CLI says of a Redis it cannot use: the address without its credentials, and what went
  * wrong in a few words. `probeRedis` on a port nothing listens on (no Redis needed).
  */
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/server.ts';
 import { describeRedisError, probeRedis } from '../../src/store/redis/probe.ts';
@@ -54,5 +55,29 @@ describe('probeRedis', () => {
       reason: 'connection refused',
     });
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('retries a Redis still loading its data until its timeout, then says so', async () => {
+    // A server that answers every command as a Redis loading its append-only file does.
+    let connections = 0;
+    const loading = createServer((socket) => {
+      connections++;
+      socket.on('data', (chunk) => {
+        for (const _command of chunk.toString().match(/^\*\d+\r$/gm) ?? []) {
+          socket.write('-LOADING Redis is loading the dataset in memory\r\n');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => loading.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = loading.address() as { port: number };
+      expect(await probeRedis(`redis://127.0.0.1:${port}`, { timeoutMs: 1_000 })).toEqual({
+        kind: 'unreachable',
+        reason: 'still loading its data after 1 s',
+      });
+      expect(connections).toBeGreaterThan(1);
+    } finally {
+      loading.close();
+    }
   });
 });

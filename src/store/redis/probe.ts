@@ -47,6 +47,9 @@ async function pingOnce(
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
+    // The PING says whether Redis is still loading its data (LOADING); ioredis's ready check would
+    // wait for the load however long it takes.
+    enableReadyCheck: false,
     connectionName: 'warden:probe',
   });
   // What went wrong is in the error event; the rejected promise only says the connection closed.
@@ -72,7 +75,10 @@ function classify(error: unknown, timeoutMs: number): RedisProbeFailure & { tran
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && error.name === 'ReplyError') {
-    return { kind: 'refused', reason: message, transient: message.startsWith('LOADING') };
+    if (message.startsWith('LOADING')) {
+      return { kind: 'unreachable', reason: `still loading its data after ${timeoutMs / 1000} s`, transient: true };
+    }
+    return { kind: 'refused', reason: message, transient: false };
   }
   if (code === 'ETIMEDOUT') {
     return { kind: 'unreachable', reason: `no answer within ${timeoutMs / 1000} s`, transient: true };
