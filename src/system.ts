@@ -26,6 +26,8 @@ import { MemoryJobQueue } from './store/memory/memory-job-queue.ts';
 import { RedisJobQueue } from './store/redis/redis-job-queue.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
 import { connectRedis, type RedisClient } from './store/redis/connect.ts';
+import { describeRedisError } from './store/redis/probe.ts';
+import { redactRedisUrl } from './store/redis/redact-url.ts';
 import { createKeys } from './store/redis/keys.ts';
 import { workflowKeys } from './effects/redis-keys.ts';
 import { cryptoSha256Hex } from './effects/canonical-json.ts';
@@ -119,6 +121,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
 
   if (config.REDIS_URL) {
     client = connectRedis({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER, name: `warden:${owner}` });
+    logConnectionLoss(client, logger, redactRedisUrl(config.REDIS_URL));
     store = new RedisStore(client, {
       prefix: config.WARDEN_PREFIX,
       shards: config.WARDEN_SHARDS,
@@ -220,6 +223,8 @@ export function createSystem(config: Config, options: SystemOptions): System {
     subscriber.on('message', (_channel: string, message: string) => {
       onWake(message);
     });
+    // Redis being down is the main connection's to report; this one reconnects by itself.
+    subscriber.on('error', () => undefined);
     rescanOnReconnect(subscriber, () => subscriber.subscribe(...wanted), onWake);
     await subscriber.subscribe(...wanted);
     return async () => {
@@ -227,7 +232,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     };
   };
 
-  let commitSubscriber: { quit(): Promise<unknown> } | null = null;
+  let commitSubscriber: RedisClient | null = null;
   const commitFeed = createCommitFeed((feed) => {
     if (memory) {
       memory.onCommit = (workflowId, version) => {
@@ -289,10 +294,52 @@ export function createSystem(config: Config, options: SystemOptions): System {
         external: externalJobs.external,
       }),
     close: async () => {
-      if (commitSubscriber) await commitSubscriber.quit();
-      if (client) await client.quit();
+      if (commitSubscriber) await closeClient(commitSubscriber);
+      if (client) await closeClient(client);
     },
   };
+}
+
+/**
+ * QUIT once the replies pending are in; a connection that is down is dropped at once (QUIT would
+ * wait for it to come back, and fail after the client's retries).
+ */
+async function closeClient(client: RedisClient): Promise<void> {
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  try {
+    await client.quit();
+  } catch {
+    client.disconnect();
+  }
+}
+
+/**
+ * Logs a lost connection to Redis once, and its return: ioredis reconnects by itself, emitting an
+ * error at every attempt (each printed with a stack on stderr when nothing listens). What failed
+ * meanwhile is logged by whoever ran it (a worker's loop, a request).
+ */
+export function logConnectionLoss(
+  client: {
+    on(event: 'error', listener: (error: unknown) => void): unknown;
+    on(event: 'ready', listener: () => void): unknown;
+  },
+  logger: Pick<Logger, 'warn' | 'info'>,
+  url: string,
+): void {
+  let down = false;
+  client.on('error', (error: unknown) => {
+    if (down) return;
+    down = true;
+    logger.warn({ redis: url, err: error }, `Redis at ${url} unreachable (${describeRedisError(error)}): retrying`);
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger.info({ redis: url }, `Redis at ${url} answers again`);
+  });
 }
 
 /**

@@ -128,6 +128,10 @@ export function createApp(deps: ApiDeps) {
   mount(app, metricsRoutes(deps));
 
   const probes = documentedRoutes('');
+  // What someone who opens the server's address finds: where to go, not a 404.
+  probes.get('/', (c) =>
+    respond(c, responseSchemas.Index, { name: 'warden', console: '/console', docs: '/docs', openapi: '/openapi.json' }),
+  );
   probes.get('/healthz', (c) => respond(c, responseSchemas.Health, { status: 'ok' }));
   probes.get('/readyz', async (c) => {
     const store = await deps.store.ping();

@@ -299,6 +299,15 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
     },
     ...jobPaths,
     ...incidentPaths(queryParameters(operationSchemas['GET /v1/incidents'].query)),
+    '/': {
+      get: {
+        operationId: 'index',
+        summary: 'Where to go: the console, the interactive reference, the OpenAPI document',
+        tags: ['operations'],
+        security: open,
+        responses: { '200': ok('The links', answerOf('GET /')) },
+      },
+    },
     '/healthz': {
       get: {
         operationId: 'health',

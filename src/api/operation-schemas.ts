@@ -55,6 +55,7 @@ export const operationSchemas = {
   'POST /v1/jobs/{jobId}/heartbeat': { body: heartbeatBody, response: jobs.Heartbeat },
   'POST /v1/jobs/{jobId}/complete': { body: completeBody, response: jobs.JobResult },
   'POST /v1/jobs/{jobId}/fail': { body: failBody, response: jobs.JobResult },
+  'GET /': { response: answers.Index },
   'GET /healthz': { response: answers.Health },
   'GET /readyz': { response: answers.Readiness },
   'GET /metrics': {},

@@ -282,6 +282,14 @@ export const responseSchemas = {
         'The new chart as a Mermaid `stateDiagram-v2`, removed states and transitions put back, the changes marked',
       ),
   }),
+  Index: z
+    .object({
+      name: z.literal('warden'),
+      console: z.literal('/console').describe('The operator console'),
+      docs: z.literal('/docs').describe('The interactive reference'),
+      openapi: z.literal('/openapi.json').describe('The OpenAPI document'),
+    })
+    .describe('Where to go from the root: what a browser or `curl` pointed at the server finds'),
   Health: z.object({ status: z.literal('ok') }),
   Readiness: z.object({ status: z.enum(['ready', 'unavailable']), store: z.boolean(), workers: z.boolean() }),
 } satisfies Record<string, z.ZodType>;

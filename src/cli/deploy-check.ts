@@ -72,6 +72,12 @@ export async function deployCheck(
   return report;
 }
 
+/** The last line of the text report: `deploy check: 1 live workflow; 0 would be stranded, 0 decided differently`. */
+export function deployCheckSummary(report: Pick<DeployReport, 'checked' | 'stranded' | 'differing'>): string {
+  const checked = `${report.checked} live workflow${report.checked === 1 ? '' : 's'}`;
+  return `deploy check: ${checked}; ${report.stranded} would be stranded, ${report.differing} decided differently`;
+}
+
 export async function deployCheckCommand(
   config: Config,
   registry: WorkflowRegistry,
@@ -100,9 +106,7 @@ export async function deployCheckCommand(
     options.progress?.('');
     if (options.json) print(JSON.stringify({ ...report, findings }, null, 2));
     else {
-      print(
-        `deploy check: ${report.checked} live workflows; ${report.stranded} would be stranded, ${report.differing} decided differently`,
-      );
+      print(deployCheckSummary(report));
     }
     return report.stranded + report.differing > 0 ? 1 : 0;
   });

@@ -4,9 +4,14 @@
  */
 import type { Config } from '../config.ts';
 import { connectRedis } from '../store/redis/connect.ts';
+import { describeRedisError } from '../store/redis/probe.ts';
 import { RedisStore } from '../store/redis/redis-store.ts';
+import { redisUnreachable, requireRedis } from './redis-check.ts';
 
-/** Runs `use` on the live store; without REDIS_URL, says `missing` and returns 2 (a usage error). */
+/**
+ * Runs `use` on the live store; without REDIS_URL, says `missing` and returns 2 (a usage error). A
+ * Redis that does not answer, first or midway, is a `RedisUnreachableError`.
+ */
 export async function withLiveStore(
   config: Config,
   name: string,
@@ -17,10 +22,31 @@ export async function withLiveStore(
     missing();
     return 2;
   }
+  await requireRedis(config);
   const client = connectRedis({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER, name: `warden:${name}` });
+  // Kept to say why, should a command fail for it; without a listener ioredis prints every retry's with a stack.
+  let lost: unknown = null;
+  client.on('error', (error: unknown) => {
+    lost = error;
+  });
+  let code: number;
   try {
-    return await use(new RedisStore(client, { prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS }));
-  } finally {
-    await client.quit();
+    code = await use(new RedisStore(client, { prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS }));
+  } catch (error) {
+    // QUIT would wait for a connection that may not come back.
+    client.disconnect();
+    if (lost !== null && isConnectionLoss(error)) {
+      throw redisUnreachable(config.REDIS_URL, { kind: 'unreachable', reason: `lost: ${describeRedisError(lost)}` });
+    }
+    throw error;
   }
+  await client.quit();
+  return code;
+}
+
+/** A command failed because the connection went (ioredis's retries ran out, or it closed for good). */
+function isConnectionLoss(error: unknown): boolean {
+  return (
+    error instanceof Error && (error.name === 'MaxRetriesPerRequestError' || error.message === 'Connection is closed.')
+  );
 }

@@ -12,6 +12,7 @@ import type { WorkflowRegistry } from '../definitions/registry.ts';
 import { WardenError } from '../engine/errors.ts';
 import { parseCommand, UsageError, usageLine, type ParsedCommandLine } from './commands.ts';
 import { loadProject, type ImportModule, type LoadedProject, type Workflows } from './project.ts';
+import { RedisUnreachableError, requireRedis } from './redis-check.ts';
 
 type Print = (line: string) => void;
 
@@ -113,6 +114,8 @@ export async function main(
         // Both read before anything starts: a mistake in either is a usage error, not a crash.
         const processes = parseProcesses(text('processes'));
         const roles = parseRoles(text('role'));
+        // Before the processes start: N processes failing on a Redis that is not there would say it N times.
+        await requireRedis(loadConfig());
         if (processes > 1 && !isServeChild()) {
           const config = loadConfig();
           if (!config.REDIS_URL) {
@@ -143,6 +146,7 @@ export async function main(
       }
       case 'demo': {
         const { runDemo } = await import('./demo.ts');
+        await requireRedis(loadConfig());
         return await runDemo(loadConfig(), await registry(), print, { definition: text('definition') }, printError);
       }
       case 'definitions':
@@ -234,6 +238,10 @@ export async function main(
     }
     if (error instanceof ProjectConfigError) {
       printError(`warden: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof RedisUnreachableError) {
+      printError(`warden ${command}: ${error.message}`);
       return 2;
     }
     throw error;

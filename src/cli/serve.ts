@@ -182,7 +182,15 @@ export async function serve(
       });
     });
   }
-  await runtime?.stop();
+  try {
+    await runtime?.stop();
+  } catch (error) {
+    // Redis gone: a lease not released expires by itself, and another process takes its shards over.
+    system.logger.warn(
+      { err: error },
+      'shard leases not released (Redis unreachable): they expire after WARDEN_LEASE_MS',
+    );
+  }
   await system.close();
   await tracing.shutdown();
   return 0;

@@ -73,6 +73,12 @@ export function kitFactsOf(machine: AnyStateMachine): KitFacts | undefined {
   };
 }
 
+/** What is wrong with `key` (`id` or `id@version`), which the registry does not resolve. */
+function unknownKey(registry: WorkflowRegistry, key: string): string {
+  const [id = key] = key.split('@');
+  return registry.latest(id) ? `${id} has no version ${key.slice(id.length + 1)}` : `unknown definition ${id}`;
+}
+
 /**
  * Writes a version's release files — its config as JSON, the pins of the implementations it names,
  * and its other parts (roles, effects, schema and function pins) — to `versions/<id>.v<N>.json`,
@@ -87,11 +93,14 @@ function release(
   print: Print,
   printError: Print,
 ): number {
-  const definition = key ? registry.resolve(key) : undefined;
+  const registered = [...registry.versions.keys()].join(', ');
+  if (!key) {
+    printError(`usage: warden release <id>[@<version>] (the latest version by default); registered: ${registered}`);
+    return 2;
+  }
+  const definition = registry.resolve(key);
   if (!definition) {
-    printError(
-      `usage: warden release <id>[@<version>] (the latest version by default); registered: ${[...registry.versions.keys()].join(', ')}`,
-    );
+    printError(`warden release: ${unknownKey(registry, key)}; registered: ${registered}`);
     return 2;
   }
   const latest = registry.latest(definition.id) ?? definition;

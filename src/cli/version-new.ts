@@ -29,7 +29,11 @@ export function versionNew(
   const latest = id === undefined ? undefined : registry.latest(id);
   if (!id || !latest) {
     const ids = [...new Set([...registry.versions.values()].map((d) => d.id))].join(', ');
-    printError(`usage: warden version new <id>; registered: ${ids}`);
+    printError(
+      id
+        ? `warden version new: unknown definition ${id}; registered: ${ids}`
+        : `usage: warden version new <id>; registered: ${ids}`,
+    );
     return 2;
   }
   const key = definitionKey(latest);

@@ -571,3 +571,16 @@ describe('/docs', () => {
     }
   });
 });
+
+describe('/', () => {
+  it('answers, without a token, a JSON index of the console, the reference and this document, each served', async () => {
+    const response = await app.request('/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const index = (await response.json()) as Record<string, string>;
+    expect(index).toEqual({ name: 'warden', console: '/console', docs: '/docs', openapi: '/openapi.json' });
+    for (const path of [index.console, index.docs, index.openapi]) {
+      expect((await app.request(path ?? '')).status, path).toBe(200);
+    }
+  });
+});

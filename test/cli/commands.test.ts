@@ -168,3 +168,24 @@ describe('warden', () => {
     expect(err.join('\n')).toMatch(/^warden: no warden\.config\.ts in /);
   });
 });
+
+describe('a definition that is not registered', () => {
+  // Warden's own workflows, as bin/warden.mjs hands them in its repository. Nothing is written: the
+  // command stops at the name.
+  const own = (...argv: string[]) =>
+    runWarden({ fallback: async () => (await import('../../machines/index.ts')).workflows, cwd }, argv);
+  const keys = 'support@1, support@2, agent-task@1, loan@1';
+
+  it.each([
+    [['release', 'nosuch'], `warden release: unknown definition nosuch; registered: ${keys}`],
+    [['stately', 'release', 'nosuch@1'], `warden release: unknown definition nosuch; registered: ${keys}`],
+    [['release', 'support@9'], `warden release: support has no version 9; registered: ${keys}`],
+    [
+      ['version', 'new', 'nosuch'],
+      'warden version new: unknown definition nosuch; registered: support, agent-task, loan',
+    ],
+  ])('%j names it and the registered ones on stderr, exit 2', async (argv, message) => {
+    expect(await own(...argv)).toEqual({ code: 2, out: '', err: message });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});

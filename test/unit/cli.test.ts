@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOrCreateSecretFile, readSecretFile } from '../../src/cli/secret-file.ts';
 import { runDemo } from '../../src/cli/demo.ts';
+import { deployCheckSummary } from '../../src/cli/deploy-check.ts';
 import { registry, workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createAuthenticator } from '../../src/api/auth.ts';
@@ -172,5 +173,14 @@ describe('the secret file of a server started without WARDEN_JWT_SECRET', () => 
     writeFileSync(file, 'a-secret-of-enough-length\n', { mode: 0o644 });
     chmodSync(file, 0o644);
     expect(() => readSecretFile(file)).toThrow(`chmod 600 ${file}`);
+  });
+});
+
+describe('the summary of warden deploy check', () => {
+  it('counts one live workflow in the singular and any other number in the plural', () => {
+    const summary = (checked: number) => deployCheckSummary({ checked, stranded: 1, differing: 0 });
+    expect(summary(1)).toBe('deploy check: 1 live workflow; 1 would be stranded, 0 decided differently');
+    expect(summary(0)).toBe('deploy check: 0 live workflows; 1 would be stranded, 0 decided differently');
+    expect(summary(1234)).toBe('deploy check: 1234 live workflows; 1 would be stranded, 0 decided differently');
   });
 });

@@ -916,6 +916,8 @@ export class RedisStore implements WorkflowStore {
   }
 
   async ping(): Promise<boolean> {
+    // Between two reconnection attempts: no PING, which would wait for the client's retries (20 s and more).
+    if (['reconnecting', 'close', 'end'].includes(this.client.status)) return false;
     try {
       await this.client.ping();
       return true;

@@ -370,6 +370,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Where to go: the console, the interactive reference, the OpenAPI document */
+    get: operations['index'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/healthz': {
     parameters: {
       query?: never;
@@ -2995,6 +3012,26 @@ export interface components {
       /** @description The new chart as a Mermaid `stateDiagram-v2`, removed states and transitions put back, the changes marked */
       mermaid: string;
     };
+    /** @description Where to go from the root: what a browser or `curl` pointed at the server finds */
+    Index: {
+      /** @constant */
+      name: 'warden';
+      /**
+       * @description The operator console
+       * @constant
+       */
+      console: '/console';
+      /**
+       * @description The interactive reference
+       * @constant
+       */
+      docs: '/docs';
+      /**
+       * @description The OpenAPI document
+       * @constant
+       */
+      openapi: '/openapi.json';
+    };
     Health: {
       /** @constant */
       status: 'ok';
@@ -4503,6 +4540,27 @@ export interface operations {
       500: components['responses']['InternalServerError'];
       /** @description `UNAVAILABLE` */
       503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  index: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The links */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Index'];
+        };
+      };
     };
   };
   health: {
