@@ -1,6 +1,6 @@
 /**
  * `npm run bench:http [-- --json] [-- --quick] [-- --layout all|split|both] [-- --rounds N]
- * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --observe wait|poll|sse|both|all|<list>]
+ * [-- --per-round N] [-- --in-flight N] [-- --shards N] [-- --warmup N] [-- --discard N] [-- --observe wait|poll|sse|both|all|<list>]
  * [-- --poll-ms N] [-- --against <checkout>]`: the
  * support workflow end to end over HTTP, as its users drive it, against `warden serve` processes on
  * a redis-server of their own.
@@ -19,8 +19,9 @@
  * redis-server and the driver (this process) apart. The servers archive a finished workflow at once
  * and a round ends only when its own workflows are archived and their outbox entries trimmed, so
  * the CPU per workflow counts that deferred work too. After a warm-up per layout (`--warmup`, three
- * rounds' worth), rounds alternate between the layouts (`--layout both`), so drift of a shared
- * machine weighs on each alike; the summary gives median, min and max over rounds. `--against`
+ * rounds' worth) and one unmeasured round of each just before the first measured one (`--discard
+ * N` workflows, a round's worth; 0 for none), rounds alternate between the layouts (`--layout
+ * both`), so drift of a shared machine weighs on each alike; the summary gives median, min and max over rounds. `--against`
  * starts each layout a second time from another checkout's `bin/warden.mjs` (built with `npm ci`),
  * reported as `<layout>@<folder>`, its rounds alternating with this checkout's: a before/after of
  * two versions of the code under the same drift of the machine. Which of the two runs first
@@ -59,6 +60,8 @@ const inFlight = numberArgument('--in-flight', 64);
 // Three rounds' worth: the server's CPU per workflow keeps falling over the first few hundred
 // workflows (JIT tiers, heap sizing), and a round measured before that is 30-50 % above the rest.
 const warmup = numberArgument('--warmup', quick ? 32 : 3 * perRound);
+/** Workflows of the unmeasured round each deployment runs just before the first measured one (0: none). */
+const discard = numberArgument('--discard', quick ? 0 : perRound);
 const shards = numberArgument('--shards', 0);
 const stallMs = numberArgument('--stall-ms', 30_000);
 const pollMs = numberArgument('--poll-ms', 100);
@@ -332,6 +335,18 @@ async function main() {
       idle.set(label, await idleCpu(deployment, ticks, idleMs));
     }
     const byLabel = new Map(deployments.map((started) => [started.label, started]));
+    // One unmeasured round of each, in the first round's order: the deployments started first waited
+    // through every other one's start, warm-up and idle measure (V8's memory reducer shrinks an idle
+    // heap), and their first measured round ran 20-40 % above the rest. After this one, each waits
+    // before a round only through the others' rounds, as in every round after.
+    if (discard > 0 && rounds > 0) {
+      for (const { target } of roundOrder(targetGroups, 1)) {
+        const started = byLabel.get(target.label);
+        if (!started) throw new Error(`${target.label}: not started`);
+        await started.driver.round(discard, 'discarded');
+        await deferredWorkDone(started.deployment);
+      }
+    }
     for (let n = 1; n <= rounds; n++) {
       for (const { target, position } of roundOrder(targetGroups, n)) {
         const started = byLabel.get(target.label);
@@ -366,6 +381,7 @@ async function main() {
       perRound,
       inFlight,
       warmup,
+      discard,
       pollMs,
       observe: observeModes,
       shards: shards > 0 ? shards : 'default',
