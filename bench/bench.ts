@@ -298,7 +298,8 @@ async function bytes(url: string) {
 }
 
 async function main() {
-  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  // An empty REDIS_URL (an operator's `REDIS_URL=`) is none: the bench would measure a memory store.
+  const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
   if (bytesOnly) return bytes(url);
   const client = connectRedis({ url, name: 'warden-bench' });
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
