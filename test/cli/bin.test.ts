@@ -3,44 +3,24 @@
  * starts no server, `stately gen --help` writes nothing), mistakes are said on stderr with exit 2
  * and no stack trace, `--version` answers. The environment is given whole: no Redis, no secret.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnWarden, type WardenRun } from '../support/cli.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin/warden.mjs');
 const cwd = mkdtempSync(join(tmpdir(), 'warden-bin-'));
 afterAll(() => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `warden argv` in an empty folder; a command that does not end within 60 s is killed (code null). */
-function warden(...argv: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...argv], {
-      cwd,
-      env: { PATH: process.env.PATH, WARDEN_FROM_SOURCE: '1', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+function warden(...argv: string[]): Promise<WardenRun> {
+  return spawnWarden(argv, {
+    cwd,
+    env: { PATH: process.env.PATH, WARDEN_FROM_SOURCE: '1', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
   });
 }
 

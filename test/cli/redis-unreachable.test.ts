@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startRedis, stopProcess } from '../../bench/server.ts';
 import { childEnv } from '../support/child-env.ts';
+import { spawnWarden, type WardenRun } from '../support/cli.ts';
 import { loadConfig } from '../../src/config.ts';
 import { withLiveStore } from '../../src/cli/live-store.ts';
 import { RedisUnreachableError } from '../../src/cli/redis-check.ts';
@@ -39,27 +40,9 @@ const env = (vars: Record<string, string>) =>
     ...vars,
   });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `warden argv`; one that does not end within 60 s is killed (code null). */
-function warden(argv: string[], vars: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...argv], { cwd, env: env(vars), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function warden(argv: string[], vars: Record<string, string>): Promise<WardenRun> {
+  return spawnWarden(argv, { cwd, env: env(vars) });
 }
 
 const stackLine = /^\s+at /m;
