@@ -24,7 +24,7 @@ export async function reindex(
         `moved ${moved} queue entries into per-definition indexes; dropped ${dropped} stale ones; queue counts rebuilt`,
       );
       const listing = await store.reindexWorkflowList();
-      print(`${listing.listed} workflows in their tenant's workflow list`);
+      print(`${listing.listed} workflow${listing.listed === 1 ? '' : 's'} in their tenant's workflow list`);
       if (left + listing.left > 0) {
         print(
           `${left + listing.left} entries belong to workflows that kept changing meanwhile: run warden reindex again`,

@@ -185,7 +185,7 @@ describe('the warden reindex command', () => {
       expect(await reindex(config, (line) => lines.push(line))).toBe(0);
       expect(lines).toEqual([
         'moved 1 queue entries into per-definition indexes; dropped 1 stale ones; queue counts rebuilt',
-        "1 workflows in their tenant's workflow list",
+        "1 workflow in their tenant's workflow list",
       ]);
       expect(await r.queue('stamp', 'stamping')).toEqual([[stamp.workflowId, 5]]);
     } finally {
