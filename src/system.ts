@@ -25,7 +25,7 @@ import { createRuntime, type Role, type Runtime } from './runtime/runner.ts';
 import { MemoryJobQueue } from './store/memory/memory-job-queue.ts';
 import { RedisJobQueue } from './store/redis/redis-job-queue.ts';
 import { MemoryStore } from './store/memory/memory-store.ts';
-import { connectRedis, type RedisClient } from './store/redis/connect.ts';
+import { closeClient, connectRedis, type RedisClient } from './store/redis/connect.ts';
 import { describeRedisError } from './store/redis/probe.ts';
 import { redactRedisUrl } from './store/redis/redact-url.ts';
 import { createKeys } from './store/redis/keys.ts';
@@ -298,22 +298,6 @@ export function createSystem(config: Config, options: SystemOptions): System {
       if (client) await closeClient(client);
     },
   };
-}
-
-/**
- * QUIT once the replies pending are in; a connection that is down is dropped at once (QUIT would
- * wait for it to come back, and fail after the client's retries).
- */
-async function closeClient(client: RedisClient): Promise<void> {
-  if (client.status !== 'ready') {
-    client.disconnect();
-    return;
-  }
-  try {
-    await client.quit();
-  } catch {
-    client.disconnect();
-  }
 }
 
 /**

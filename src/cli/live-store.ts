@@ -3,7 +3,7 @@
  * `RedisStore` on REDIS_URL with the deployment's prefix and shards, closed when the command ends.
  */
 import type { Config } from '../config.ts';
-import { connectRedis } from '../store/redis/connect.ts';
+import { closeClient, connectRedis } from '../store/redis/connect.ts';
 import { describeRedisError } from '../store/redis/probe.ts';
 import { RedisStore } from '../store/redis/redis-store.ts';
 import { redisUnreachable, requireRedis } from './redis-check.ts';
@@ -33,14 +33,13 @@ export async function withLiveStore(
   try {
     code = await use(new RedisStore(client, { prefix: config.WARDEN_PREFIX, shards: config.WARDEN_SHARDS }));
   } catch (error) {
-    // QUIT would wait for a connection that may not come back.
-    client.disconnect();
+    await closeClient(client);
     if (lost !== null && isConnectionLoss(error)) {
       throw redisUnreachable(config.REDIS_URL, { kind: 'unreachable', reason: `lost: ${describeRedisError(lost)}` });
     }
     throw error;
   }
-  await client.quit();
+  await closeClient(client);
   return code;
 }
 

@@ -185,10 +185,11 @@ export async function serve(
   try {
     await runtime?.stop();
   } catch (error) {
-    // Redis gone: a lease not released expires by itself, and another process takes its shards over.
+    // Redis gone: a process that did not leave its role's live set is counted gone after the lease,
+    // and the others take its shards over.
     system.logger.warn(
       { err: error },
-      'shard leases not released (Redis unreachable): they expire after WARDEN_LEASE_MS',
+      'did not leave the live sets (Redis unreachable): its shards move after WARDEN_LEASE_MS',
     );
   }
   await system.close();

@@ -180,7 +180,7 @@ describe('warden without its Redis', { timeout: 180_000 }, () => {
       await stopProcess(child);
       await redis.stop();
     }
-    expect(lines('shard leases not released (Redis unreachable)')).toHaveLength(1);
+    expect(lines('did not leave the live sets (Redis unreachable)')).toHaveLength(1);
     expect(stderr).not.toContain('Unhandled error event');
     expect(stderr).toBe('');
   });

@@ -39,3 +39,19 @@ export async function deleteKeysWithPrefix(client: RedisClient, prefix: string):
     } while (cursor !== '0');
   }
 }
+
+/**
+ * QUIT once the replies pending are in; a connection that is down is dropped at once (QUIT would
+ * wait for it to come back, and fail after the client's retries).
+ */
+export async function closeClient(client: RedisClient): Promise<void> {
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  try {
+    await client.quit();
+  } catch {
+    client.disconnect();
+  }
+}
