@@ -1,6 +1,6 @@
 /**
  * `warden serve --processes N` runs N processes of the same roles: they share the API port, split
- * the shards by the per-role leases (every shard covered), complete workflows together, and all
+ * the shards by the per-role live sets (every shard covered), complete workflows together, and all
  * stop on one SIGTERM to the first.
  */
 import { spawn } from 'node:child_process';
@@ -77,8 +77,14 @@ describe('serve --processes', { timeout: 90_000 }, () => {
         [...assignShards(workers, 8)].filter(([, shards]) => shards.length === 4).map(([id]) => id),
       );
       expect(holders.size).toBe(2);
-      expect((output.match(/"msg":"API listening on /g) ?? []).length).toBe(2);
-      expect((output.match(/"tokensFile":/g) ?? []).length).toBe(1);
+      // Each process logs its own listening line when it gets there: a worker may be live in Redis
+      // before its API's line reaches the pipe, so wait for the lines rather than read them once.
+      const count = (pattern: RegExp) => (output.match(pattern) ?? []).length;
+      await until('both APIs listening', () =>
+        Promise.resolve(count(/"msg":"API listening on /g) >= 2 && count(/"tokensFile":/g) >= 1 ? true : null),
+      );
+      expect(count(/"msg":"API listening on /g)).toBe(2);
+      expect(count(/"tokensFile":/g)).toBe(1);
       expect(output).not.toContain('export BASE=');
 
       const ids: string[] = [];
