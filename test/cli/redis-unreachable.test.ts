@@ -123,7 +123,7 @@ describe('warden without its Redis', { timeout: 180_000 }, () => {
       env: env({ REDIS_URL: redis.url, WARDEN_PREFIX: 'redis-away', PORT: String(port), LOG_LEVEL: 'info' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

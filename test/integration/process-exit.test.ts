@@ -43,7 +43,7 @@ function exitOf(child: ChildProcess): Promise<number | string> {
       child.kill('SIGKILL');
       resolve('hung');
     }, exitBoundMs);
-    child.once('exit', (code, signal) => {
+    child.once('close', (code, signal) => {
       clearTimeout(timer);
       resolve(code ?? signal ?? 'unknown');
     });

@@ -58,7 +58,7 @@ describe('serve --processes', { timeout: 90_000 }, () => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     try {
       const base = await until('the API', () => Promise.resolve(/"url":"(http:\/\/[^"]+)"/.exec(output)?.[1] ?? null));
       // stdout is not a terminal: the first process writes the starter tokens beside the secret.

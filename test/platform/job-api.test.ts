@@ -103,7 +103,7 @@ describe('the job API for external workers', () => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code, output).toBe(0);
     const view = await world.waitFor(id, 'awaitingSignOff', clerk);
     // Stamped by the external worker, not by the in-process handler (which stamps `stamp:<document>`).
