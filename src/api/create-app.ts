@@ -10,6 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import { traceRequest } from '../observability/request-span.ts';
 import type { ApiDeps, ApiEnv } from './context.ts';
+import { allowedMethodsOf } from './allowed-methods.ts';
 import { callerKey } from './caller-key.ts';
 import { ApiError, errorBody, sendError } from './errors.ts';
 import { createRateLimiter } from './rate-limit.ts';
@@ -146,7 +147,20 @@ export function createApp(deps: ApiDeps) {
   });
   mount(app, probes);
 
-  app.notFound((c) => sendError(c, new ApiError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));
+  // Built on the first request no route took, once every route above is registered.
+  let allowedOn: ((path: string) => string[]) | undefined;
+  app.notFound((c) => {
+    allowedOn ??= allowedMethodsOf(app.routes);
+    const allowed = allowedOn(c.req.path);
+    if (allowed.length === 0) return sendError(c, new ApiError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`));
+    const allow = allowed.join(', ');
+    if (c.req.method === 'OPTIONS') {
+      c.header('Allow', allow);
+      return c.body(null, 204);
+    }
+    const message = `${c.req.method} is not allowed on ${c.req.path} (allowed: ${allow})`;
+    return sendError(c, new ApiError('METHOD_NOT_ALLOWED', message, { allowed }, { Allow: allow }));
+  });
   app.onError((error, c) => {
     if (error instanceof ApiError) return sendError(c, error);
     if (error instanceof HTTPException && error.status === 413) {

@@ -47,6 +47,9 @@ export const errorDetails = {
   }),
   TOOL_NOT_ALLOWED: z.looseObject({ offered: names.describe('The tools the caller may use now') }),
   NOT_FOUND: z.looseObject({}),
+  METHOD_NOT_ALLOWED: z.looseObject({
+    allowed: names.describe('The methods the path answers (also `Allow`)'),
+  }),
   NO_TRANSITION: z.looseObject({ state: state.optional() }),
   WORKFLOW_FINISHED: z.looseObject({ state: state.optional() }),
   STALE_JOB: z.looseObject({
@@ -117,6 +120,10 @@ export const errorExamples: Record<ErrorCode, { message: string; details: Record
     details: { offered: ['CANCEL_REQUESTED'] },
   },
   NOT_FOUND: { message: 'no workflow s007-Xf3kq9Lm2Np8', details: {} },
+  METHOD_NOT_ALLOWED: {
+    message: 'DELETE is not allowed on /v1/workflows/s007-Xf3kq9Lm2Np8',
+    details: { allowed: ['GET', 'HEAD'] },
+  },
   NO_TRANSITION: {
     message: 'APPROVED is not allowed in beforeAction.recommending',
     details: { state: ['beforeAction.recommending'] },

@@ -68,6 +68,7 @@ const statusNames: Readonly<Record<number, string>> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'NotFound',
+  405: 'MethodNotAllowed',
   409: 'Conflict',
   412: 'PreconditionFailed',
   413: 'PayloadTooLarge',
@@ -103,6 +104,7 @@ export function errorResponseComponents(): Record<string, unknown> {
           headers: {
             'X-Request-Id': ref('headers', 'X-Request-Id'),
             ...(codes.includes('RATE_LIMITED') ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
+            ...(codes.includes('METHOD_NOT_ALLOWED') ? { Allow: ref('headers', 'Allow') } : {}),
           },
           content: {
             'application/json': {

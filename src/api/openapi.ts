@@ -457,6 +457,10 @@ function build(bundles: readonly AnyWorkflowBundle[]): OpenApiDocument {
         },
       },
       headers: {
+        Allow: {
+          description: 'The methods the path answers, on a 405 (and on OPTIONS): `GET, HEAD, OPTIONS`',
+          schema: { type: 'string' },
+        },
         ETag: { description: 'The workflow version, quoted: `"12"`', schema: { type: 'string' } },
         Location: { description: 'The workflow’s URL', schema: { type: 'string' } },
         'Retry-After': { description: 'Seconds until a request is allowed', schema: { type: 'string' } },

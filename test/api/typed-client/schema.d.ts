@@ -3121,6 +3121,7 @@ export interface components {
       | 'GUARD_REJECTED'
       | 'TOOL_NOT_ALLOWED'
       | 'NOT_FOUND'
+      | 'METHOD_NOT_ALLOWED'
       | 'NO_TRANSITION'
       | 'WORKFLOW_FINISHED'
       | 'STALE_JOB'
@@ -3257,6 +3258,20 @@ export interface components {
         code: 'NOT_FOUND';
         message: string;
         details: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** METHOD_NOT_ALLOWED (405) */
+    MethodNotAllowedError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'METHOD_NOT_ALLOWED';
+        message: string;
+        details: {
+          /** @description The methods the path answers (also `Allow`) */
+          allowed: string[];
+        } & {
           [key: string]: unknown;
         };
       };
@@ -3580,6 +3595,17 @@ export interface components {
         'application/json': components['schemas']['NotFoundError'];
       };
     };
+    /** @description 405: `METHOD_NOT_ALLOWED` (each operation names those it answers with) */
+    MethodNotAllowed: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        Allow: components['headers']['Allow'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['MethodNotAllowedError'];
+      };
+    };
     /** @description 409: `NO_TRANSITION`, `WORKFLOW_FINISHED`, `STALE_JOB`, `STALE_TIMER`, `LEASE_NOT_HELD`, `OUTCOME_UNPROVEN`, `CONFLICT`, `NO_MIGRATION` (each operation names those it answers with) */
     Conflict: {
       headers: {
@@ -3686,6 +3712,8 @@ export interface components {
   };
   requestBodies: never;
   headers: {
+    /** @description The methods the path answers, on a 405 (and on OPTIONS): `GET, HEAD, OPTIONS` */
+    Allow: string;
     /** @description The workflow version, quoted: `"12"` */
     ETag: string;
     /** @description The workflow’s URL */
