@@ -73,7 +73,7 @@ export const errorDetails = {
   INVALID_EVENT: z.looseObject({
     issues: issues.optional(),
     type: z.string().optional().describe('The event type'),
-    knownTypes: names.optional().describe('The event types of the definition, for an unknown one'),
+    knownTypes: names.optional().describe('For an unknown type: the types the caller’s roles may send'),
   }),
   INVALID_INPUT: z.looseObject({
     issues: issues.optional(),

@@ -415,10 +415,13 @@ export function decideEvent(args: DecideEventArgs): Decision {
   const schema = Object.hasOwn(definition.eventSchemas, event.type) ? definition.eventSchemas[event.type] : undefined;
   const allowedRoles = Object.hasOwn(definition.eventRoles, event.type) ? definition.eventRoles[event.type] : undefined;
   if (!schema || !allowedRoles) {
-    return refuse(step, 'INVALID_EVENT', `unknown event type ${event.type}`, {
-      type: event.type,
-      knownTypes: Object.keys(definition.eventSchemas),
-    });
+    // The types this caller's roles may send: not the workers' results, nor START, to a person.
+    const knownTypes = Object.keys(definition.eventSchemas).filter(
+      (type) =>
+        type !== definition.startEvent &&
+        (definition.eventRoles[type] ?? []).some((role) => principal.roles.includes(role)),
+    );
+    return refuse(step, 'INVALID_EVENT', `unknown event type ${event.type}`, { type: event.type, knownTypes });
   }
   if (!principal.roles.some((role) => allowedRoles.includes(role))) {
     return refuse(step, 'FORBIDDEN', `${event.type} needs one of the roles ${allowedRoles.join(', ')}`, {

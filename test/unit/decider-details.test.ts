@@ -102,10 +102,10 @@ describe('refusal details, as callers get them', () => {
       message: 'CLASSIFIED needs one of the roles worker',
       details: { requiredRoles: ['worker'] },
     });
-    expect(h.send('TELEPORT')).toMatchObject({
+    expect(h.send('TELEPORT', {}, principals.agent)).toMatchObject({
       code: 'INVALID_EVENT',
       message: 'unknown event type TELEPORT',
-      details: { type: 'TELEPORT', knownTypes: expect.arrayContaining(['START', 'APPROVED']) },
+      details: { type: 'TELEPORT', knownTypes: ['CANCEL_REQUESTED', 'ESCALATE'] },
     });
     expect(h.send('CLASSIFIED', { jobId: 'wf-1/classify/7' })).toMatchObject({
       code: 'STALE_JOB',

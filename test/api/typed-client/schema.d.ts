@@ -3444,7 +3444,7 @@ export interface components {
           })[];
           /** @description The event type */
           type?: string;
-          /** @description The event types of the definition, for an unknown one */
+          /** @description For an unknown type: the types the caller’s roles may send */
           knownTypes?: string[];
         } & {
           [key: string]: unknown;
