@@ -71,6 +71,9 @@ async function awaitingApproval(id: string) {
 }
 
 async function signIn(token: string) {
+  // A full load, never a hash-only goto: that one's `hashchange` may fire after the sign-out below,
+  // and its re-render then replaces the form being filled with an empty one.
+  await page.goto('about:blank');
   await page.goto(`${origin}/console#/queues`);
   if (await page.locator('#sign-out').isVisible()) await page.click('#sign-out');
   await page.fill('#token', token);
