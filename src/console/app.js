@@ -57,8 +57,9 @@ window.addEventListener('error', (event) => show(`Something went wrong: ${event.
 window.addEventListener('unhandledrejection', (event) => show(`Something went wrong: ${event.reason}`));
 document.getElementById('sign-out').addEventListener('click', () => {
   signOut();
-  location.hash = '#/queues';
-  route();
+  // Drawn once: by the hashchange when the address changes, else here.
+  if (location.hash === '#/queues') route();
+  else location.hash = '#/queues';
 });
 // Open a workflow by its id: finished and failed ones are in no queue.
 document.getElementById('open-workflow').addEventListener('submit', (event) => {
