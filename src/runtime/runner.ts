@@ -97,6 +97,12 @@ export interface RuntimeOptions {
   observer?: WorkerObserver;
   /** Effect types external workers run: the worker hands their jobs to the job API's queues. */
   external?: ExternalEffects;
+  /**
+   * How long `stop()` tries to leave the live sets, ms (default 2000). Leaving is a courtesy (the
+   * others take a process's shards over after `leaseMs` anyway); with Redis away it would wait out
+   * the client's reconnection attempts, tens of seconds, past a process manager's grace period.
+   */
+  leaveBoundMs?: number;
 }
 
 export function createRuntime(options: RuntimeOptions) {
@@ -312,7 +318,21 @@ export function createRuntime(options: RuntimeOptions) {
       await Promise.allSettled(loops);
       if (unsubscribe) await unsubscribe();
       unsubscribe = null;
-      for (const held of leases.values()) await held.releaseAll();
+      const leaving = Promise.all([...leases.values()].map((held) => held.releaseAll()));
+      let bound: ReturnType<typeof setTimeout> | undefined;
+      const giveUp = new Promise<never>((_, reject) => {
+        const ms = options.leaveBoundMs ?? 2_000;
+        bound = setTimeout(() => {
+          reject(new Error(`could not leave the live sets within ${ms} ms`));
+        }, ms);
+      });
+      try {
+        await Promise.race([leaving, giveUp]);
+      } finally {
+        clearTimeout(bound);
+        // Settled later when Redis answers or the client gives up: never an unhandled rejection.
+        leaving.catch(() => undefined);
+      }
     },
   };
 }
