@@ -140,7 +140,7 @@ export const errorExamples: Record<ErrorCode, { message: string; details: Record
   NO_MIGRATION: { message: 'no migration from support@1 to support@2', details: {} },
   PRECONDITION_FAILED: { message: 'the workflow is at version 12', details: { version: 12 } },
   PAYLOAD_TOO_LARGE: { message: 'the body exceeds 1048576 bytes', details: {} },
-  UNSUPPORTED_MEDIA_TYPE: { message: 'send the body as application/json', details: {} },
+  UNSUPPORTED_MEDIA_TYPE: { message: 'send the body as application/json (UTF-8)', details: {} },
   INVALID_EVENT: {
     message: 'invalid APPROVED payload',
     details: { issues: [{ path: 'amount', message: 'Invalid input: expected number', code: 'invalid_type' }] },
