@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import { routePath } from 'hono/route';
 import type { z } from 'zod';
+import { boundDetails } from '../engine/bounded-details.ts';
 import type { ApiEnv } from './context.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
 
@@ -63,9 +64,9 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
 export function parse<S extends z.ZodType>(schema: S, raw: unknown, code: ErrorCode): z.infer<S> {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    throw new ApiError(code, 'the request does not match its schema', {
-      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
-    });
+    // Bounded as a refused event's are: a body of thousands of unknown keys is not echoed back whole.
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code }));
+    throw new ApiError(code, 'the request does not match its schema', boundDetails({ issues }));
   }
   return parsed.data;
 }

@@ -90,6 +90,26 @@ describe.each(['memory', 'redis'] as const)('a request body, %s store', (kind) =
     expect(view.state).toEqual(['beforeAction.awaitingApproval']);
   });
 
+  it('is answered, when it does not match its schema, with details of a bounded size, as a refused event is', async () => {
+    const unknown = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`k${i}`, 1]));
+    for (const [path, token, body] of [
+      ['/v1/workflows', w.tokens.agent, { ...refundRequest, ...unknown }],
+      ['/v1/workflows', w.tokens.agent, { definition: 'support', input: { ...refundRequest, ...unknown } }],
+      [`/v1/workflows/${id}/events`, w.tokens.approver, { type: 'ESCALATE', payload: {}, ...unknown }],
+    ] as const) {
+      const response = await w.call('POST', path, { token, body });
+      expect(response.status).toBe(422);
+      const text = await response.text();
+      const details = (JSON.parse(text) as { error: { details: { issues: unknown[]; truncated?: boolean } } }).error
+        .details;
+      expect(JSON.stringify(details).length).toBeLessThanOrEqual(4096);
+      expect(details).toMatchObject({
+        issues: [expect.objectContaining({ code: 'unrecognized_keys' })],
+        truncated: true,
+      });
+    }
+  });
+
   it('is read with the spellings of application/json and UTF-8 that mean the same, a BOM included', async () => {
     const types = [
       'application/json; charset=utf-8',
