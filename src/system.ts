@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { createRegistry, type WorkflowRegistry } from './definitions/registry.ts';
 import type { AnyWorkflowBundle, PlatformAdapters } from './definitions/workflow.ts';
 import { createEngine, type Engine } from './engine/engine.ts';
@@ -83,6 +83,21 @@ export interface SystemOptions {
 }
 
 export const newId = (): string => randomText(12).replace(/-/g, '_');
+
+/**
+ * The queues `WARDEN_EXTERNAL_EFFECTS` names, checked against the registered effects: an unknown one
+ * is a configuration error (the CLI says it in one line and exits 2), not a crash with a stack.
+ */
+function externalQueuesOf(config: Config, registry: WorkflowRegistry): Set<string> {
+  try {
+    return externalQueues(
+      config.WARDEN_EXTERNAL_EFFECTS,
+      new Map(registry.bundles.map((b) => [b.id, Object.keys(b.handlers)])),
+    );
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
 
 export function createSystem(config: Config, options: SystemOptions): System {
   const registry = createRegistry(options.definitions);
@@ -186,10 +201,7 @@ export function createSystem(config: Config, options: SystemOptions): System {
     queue: client ? new RedisJobQueue(client, { prefix: config.WARDEN_PREFIX }) : new MemoryJobQueue(),
     handlers: (definitionId) => handlers.get(definitionId),
     clock,
-    queues: externalQueues(
-      config.WARDEN_EXTERNAL_EFFECTS,
-      new Map(registry.bundles.map((b) => [b.id, Object.keys(b.handlers)])),
-    ),
+    queues: externalQueuesOf(config, registry),
   });
 
   /** The pub/sub channels of the Redis store: wake-ups and commit notices. */

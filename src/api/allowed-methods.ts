@@ -3,7 +3,10 @@
  * 405 `METHOD_NOT_ALLOWED` with `Allow` (RFC 9110 §15.5.6), not 404 as if it did not exist.
  */
 
-/** A Hono route's path as a pattern: `:id` one segment, `:ref{.+}` its own pattern, `*` the rest. */
+/**
+ * A Hono route's path as a pattern: `:id` one segment, `:ref{.+}` its own pattern, `*` the rest.
+ * Exact, as Hono's router is: `/console/` is not `/console`, so it is 404, not a 405 naming GET.
+ */
 function patternOf(path: string): RegExp {
   const source = path
     .split('/')
@@ -14,7 +17,7 @@ function patternOf(path: string): RegExp {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return new RegExp(`^${source}/?$`);
+  return new RegExp(`^${source}$`);
 }
 
 /**

@@ -50,6 +50,7 @@ export const errorDetails = {
   METHOD_NOT_ALLOWED: z.looseObject({
     allowed: names.describe('The methods the path answers (also `Allow`)'),
   }),
+  REQUEST_TIMEOUT: z.looseObject({}),
   NO_TRANSITION: z.looseObject({ state: state.optional() }),
   WORKFLOW_FINISHED: z.looseObject({ state: state.optional() }),
   STALE_JOB: z.looseObject({
@@ -91,6 +92,7 @@ export const errorDetails = {
     retryAfterMs: z.number().int().optional().describe('How long to wait, ms (also `Retry-After`, in seconds)'),
     limit: z.number().int().optional(),
   }),
+  HEADERS_TOO_LARGE: z.looseObject({}),
   INTERNAL: z.looseObject({ requestId: z.string().optional().describe('The request id, to find it in the log') }),
   UNAVAILABLE: z.looseObject({ cause: z.string().optional() }),
 } satisfies Record<ErrorCode, z.ZodType>;
@@ -124,6 +126,7 @@ export const errorExamples: Record<ErrorCode, { message: string; details: Record
     message: 'DELETE is not allowed on /v1/workflows/s007-Xf3kq9Lm2Np8',
     details: { allowed: ['GET', 'HEAD'] },
   },
+  REQUEST_TIMEOUT: { message: 'the request did not arrive whole within 30000 ms', details: {} },
   NO_TRANSITION: {
     message: 'APPROVED is not allowed in beforeAction.recommending',
     details: { state: ['beforeAction.recommending'] },
@@ -140,7 +143,7 @@ export const errorExamples: Record<ErrorCode, { message: string; details: Record
   NO_MIGRATION: { message: 'no migration from support@1 to support@2', details: {} },
   PRECONDITION_FAILED: { message: 'the workflow is at version 12', details: { version: 12 } },
   PAYLOAD_TOO_LARGE: { message: 'the body exceeds 1048576 bytes', details: {} },
-  UNSUPPORTED_MEDIA_TYPE: { message: 'send the body as application/json', details: {} },
+  UNSUPPORTED_MEDIA_TYPE: { message: 'send the body as application/json (UTF-8)', details: {} },
   INVALID_EVENT: {
     message: 'invalid APPROVED payload',
     details: { issues: [{ path: 'amount', message: 'Invalid input: expected number', code: 'invalid_type' }] },
@@ -158,6 +161,7 @@ export const errorExamples: Record<ErrorCode, { message: string; details: Record
     details: { state: 'awaitingApproval', definitions: ['agent-task', 'loan'] },
   },
   RATE_LIMITED: { message: 'too many requests', details: { retryAfterMs: 1500 } },
+  HEADERS_TOO_LARGE: { message: 'the request line and headers exceed 16384 bytes', details: {} },
   INTERNAL: { message: 'internal error', details: { requestId: 'b5c1e0f2-7d1a-4c2e-9a51-2f0c8d3e6a10' } },
   UNAVAILABLE: { message: 'the token keys cannot be fetched', details: { cause: 'TypeError: fetch failed' } },
 };

@@ -15,6 +15,7 @@ export const statusOf = {
   TOOL_NOT_ALLOWED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   NO_TRANSITION: 409,
   WORKFLOW_FINISHED: 409,
   STALE_JOB: 409,
@@ -31,6 +32,7 @@ export const statusOf = {
   IDEMPOTENCY_KEY_REUSED: 422,
   AMBIGUOUS_STATE: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;

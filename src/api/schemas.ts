@@ -137,6 +137,10 @@ export const definitionDiffQuery = z.strictObject({
 });
 
 export const auditQuery = z.strictObject({
-  cursor: z.string().max(200).optional(),
+  // The store's position of the last entry read: a stream id (`<ms>-<seq>`) on Redis, a number in memory.
+  cursor: z
+    .string()
+    .regex(/^\d{1,20}(?:-\d{1,20})?$/, 'not a cursor this trail gave out: send its `next` back')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });

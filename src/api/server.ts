@@ -2,7 +2,8 @@
  * Builds the API's dependencies from what the composition root hands over and binds it to a port.
  * The API never imports the composition root: it declares what it takes (`ApiSystem`).
  */
-import { serve, type ServerType } from '@hono/node-server';
+import { createServer, maxHeaderSize } from 'node:http';
+import { getRequestListener, type ServerType } from '@hono/node-server';
 import type { Config } from '../config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -10,6 +11,7 @@ import type { WorkflowStore } from '../engine/store-port.ts';
 import { createAuthenticator, type Authenticator } from './auth.ts';
 import type { CommitWatch } from '../runtime/commit-watch.ts';
 import type { ApiDeps } from './context.ts';
+import { answerClientError, unreadableRequest } from './client-error.ts';
 import { createApp } from './create-app.ts';
 import { queueResolver } from './queue-resolver.ts';
 
@@ -95,8 +97,16 @@ export function serveApi(deps: ApiDeps, port: number, options: ServeOptions = {}
   // enough that a stalled request is dropped close to its timeout.
   const connectionsCheckingInterval = Math.max(250, Math.min(headersTimeout, requestTimeout) / 4);
   const serverOptions = { headersTimeout, requestTimeout, connectionsCheckingInterval };
+  const host = options.host ?? '0.0.0.0';
+  // As hono's `serve` builds it, with an error handler of ours: `serve` takes none.
+  const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: unreadableRequest });
+  const server = createServer(serverOptions, (request, response) => {
+    // The listener answers every error itself (the app's, or `unreadableRequest`): nothing to catch.
+    void listener(request, response);
+  });
+  server.on('clientError', answerClientError(maxHeaderSize));
   return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port, hostname: options.host ?? '0.0.0.0', serverOptions }, () => {
+    server.listen(port, host, () => {
       resolve(server);
     });
   });

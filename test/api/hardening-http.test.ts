@@ -74,5 +74,45 @@ describe('the listening server', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(reply).toMatch(/^HTTP\/1\.1 408/);
+    expect(bodyOf(reply)).toEqual({
+      error: { code: 'REQUEST_TIMEOUT', message: 'the request did not arrive whole in time', details: {} },
+    });
   });
+
+  it('answers what Node refuses before the app sees it in the error envelope: headers too large, not HTTP', async () => {
+    const tooLarge = await exchange(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(tooLarge).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+    expect(bodyOf(tooLarge)).toMatchObject({ error: { code: 'HEADERS_TOO_LARGE', details: {} } });
+    // Refused by Node's parser (not HTTP) and by the Node adapter (a backslash in the path).
+    for (const request of [
+      'HELLO\r\n\r\n',
+      'GET /console/assets/..\\x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    ]) {
+      const reply = await exchange(request);
+      expect(reply, request).toMatch(/^HTTP\/1\.1 400 /);
+      expect(bodyOf(reply), request).toMatchObject({ error: { code: 'BAD_REQUEST', details: {} } });
+    }
+  });
+
+  /** Sends raw bytes on a new connection; what came back once the server closed it. */
+  function exchange(request: string): Promise<string> {
+    const port = (server.address() as AddressInfo).port;
+    return new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(request));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        resolve(text);
+      });
+    });
+  }
+
+  /** The JSON body of a raw HTTP/1.1 response (whole, or in one chunk). */
+  function bodyOf(reply: string): unknown {
+    const [head = '', body = ''] = reply.split('\r\n\r\n');
+    const text = /transfer-encoding: chunked/i.test(head) ? body.split('\r\n')[1] : body;
+    return JSON.parse(text ?? '') as unknown;
+  }
 });

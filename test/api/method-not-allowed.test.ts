@@ -50,6 +50,14 @@ describe('a method a path does not answer', () => {
       ['GET', '/nowhere'],
       ['DELETE', '/v1/workflows/s000-doesnotexist/nowhere'],
       ['POST', '/v1/nowhere'],
+      // A served path with a trailing slash is another path: Hono's router does not take it.
+      ['GET', '/console/'],
+      ['GET', '/docs/'],
+      ['GET', '/healthz/'],
+      ['GET', '/v1/workflows/'],
+      ['POST', '/v1/workflows/'],
+      ['GET', '/v1/workflows/s000-doesnotexist/audit/'],
+      ['GET', '/console/assets/app.js/'],
     ] as const) {
       const response = await w.call(method, path, { token: w.tokens.agent });
       expect(response.status, `${method} ${path}`).toBe(404);
@@ -76,5 +84,7 @@ describe('allowedMethodsOf', () => {
     expect(allowed('/files/a/b/c')).toEqual(['GET', 'HEAD', 'OPTIONS']);
     expect(allowed('/a.b')).toEqual(['POST', 'OPTIONS']);
     expect(allowed('/aXb')).toEqual([]);
+    expect(allowed('/v1/things/7/')).toEqual([]);
+    expect(allowed('/a.b/')).toEqual([]);
   });
 });

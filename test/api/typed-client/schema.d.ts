@@ -3122,6 +3122,7 @@ export interface components {
       | 'TOOL_NOT_ALLOWED'
       | 'NOT_FOUND'
       | 'METHOD_NOT_ALLOWED'
+      | 'REQUEST_TIMEOUT'
       | 'NO_TRANSITION'
       | 'WORKFLOW_FINISHED'
       | 'STALE_JOB'
@@ -3138,6 +3139,7 @@ export interface components {
       | 'IDEMPOTENCY_KEY_REUSED'
       | 'AMBIGUOUS_STATE'
       | 'RATE_LIMITED'
+      | 'HEADERS_TOO_LARGE'
       | 'INTERNAL'
       | 'UNAVAILABLE';
     Error: {
@@ -3272,6 +3274,17 @@ export interface components {
           /** @description The methods the path answers (also `Allow`) */
           allowed: string[];
         } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    /** REQUEST_TIMEOUT (408) */
+    RequestTimeoutError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'REQUEST_TIMEOUT';
+        message: string;
+        details: {
           [key: string]: unknown;
         };
       };
@@ -3523,6 +3536,17 @@ export interface components {
         };
       };
     };
+    /** HEADERS_TOO_LARGE (431) */
+    HeadersTooLargeError: components['schemas']['Error'] & {
+      error: {
+        /** @constant */
+        code: 'HEADERS_TOO_LARGE';
+        message: string;
+        details: {
+          [key: string]: unknown;
+        };
+      };
+    };
     /** INTERNAL (500) */
     InternalError: components['schemas']['Error'] & {
       error: {
@@ -3606,6 +3630,16 @@ export interface components {
         'application/json': components['schemas']['MethodNotAllowedError'];
       };
     };
+    /** @description 408: `REQUEST_TIMEOUT` (each operation names those it answers with) */
+    RequestTimeout: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['RequestTimeoutError'];
+      };
+    };
     /** @description 409: `NO_TRANSITION`, `WORKFLOW_FINISHED`, `STALE_JOB`, `STALE_TIMER`, `LEASE_NOT_HELD`, `OUTCOME_UNPROVEN`, `CONFLICT`, `NO_MIGRATION` (each operation names those it answers with) */
     Conflict: {
       headers: {
@@ -3677,6 +3711,16 @@ export interface components {
       };
       content: {
         'application/json': components['schemas']['RateLimitedError'];
+      };
+    };
+    /** @description 431: `HEADERS_TOO_LARGE` (each operation names those it answers with) */
+    RequestHeaderFieldsTooLarge: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['HeadersTooLargeError'];
       };
     };
     /** @description 500: `INTERNAL` (each operation names those it answers with) */

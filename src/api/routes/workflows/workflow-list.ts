@@ -97,8 +97,17 @@ export async function workflowListPage(
   };
 }
 
-/** A filter a queue (`state`) cannot take: a queue holds running workflows of one state, not one id. */
+/** A queue's `next`: `<since>:<workflow id>` of the last item of the page before. */
+const queueCursor = /^\d{1,16}:[A-Za-z0-9_-]{1,200}$/;
+
+/**
+ * A filter a queue (`state`) cannot take: a queue holds running workflows of one state, not one id;
+ * and a cursor it did not give out (the store would read it as past every item: an empty last page).
+ */
 export function checkQueueFilters(query: WorkflowListQuery): void {
   if (query.status === 'done') throw issue('status', 'a queue (`state`) holds running workflows only');
   if (query.id !== undefined) throw issue('id', 'send `id` without `state`: it names one workflow, not a queue');
+  if (query.cursor !== undefined && !queueCursor.test(query.cursor)) {
+    throw issue('cursor', 'not a cursor this queue gave out: send its `next` back');
+  }
 }
