@@ -5,6 +5,7 @@
  */
 import type { WorkflowRecord } from '../../../engine/decision.ts';
 import { contentHashOf } from '../../../effects/canonical-json.ts';
+import { boundDetails } from '../../../engine/bounded-details.ts';
 import { ApiError } from '../../errors.ts';
 import { requestedQueue } from '../../queue-resolver.ts';
 import { parse, readJson, readQuery } from '../../read-json.ts';
@@ -13,6 +14,9 @@ import { etag, type WorkflowRouteGroup } from './kit.ts';
 import { checkQueueFilters, workflowListPage } from './workflow-list.ts';
 import { respond } from '../../respond.ts';
 import { workflowsPage, workflowViewSchema } from '../../responses.ts';
+
+/** Fields beside `input` that would carry authority: refused naming the token as where it comes from. */
+const authorityFields = new Set(['tenant', 'tenantId', 'actor', 'principal', 'roles', 'claims', 'sub']);
 
 export const createAndList: WorkflowRouteGroup = (app, { deps, view, summary }) => {
   const { engine, store, clock } = deps;
@@ -35,10 +39,16 @@ export const createAndList: WorkflowRouteGroup = (app, { deps, view, summary }) 
     if (key !== undefined && !/^[\x21-\x7e]{1,200}$/.test(key)) {
       throw new ApiError('BAD_REQUEST', 'Idempotency-Key must be 1–200 visible ASCII characters');
     }
-    if (input !== undefined && Object.keys(rest).length > 0) {
-      throw new ApiError('INVALID_INPUT', 'send the creation input as `input` or at the top level, not both', {
-        topLevel: Object.keys(rest),
-      });
+    const topLevel = Object.keys(rest);
+    if (input !== undefined && topLevel.length > 0) {
+      // Beside `input`, these are no input's fields: who acts and for which tenant is the token's to say.
+      const authority = topLevel.filter((field) => authorityFields.has(field));
+      const named = (fields: string[]) => fields.slice(0, 5).join(', ') + (fields.length > 5 ? ', …' : '');
+      const message =
+        authority.length > 0
+          ? `${named(authority)}: the tenant, roles and actor come from the token only`
+          : `send the creation input as \`input\` or at the top level, not both (${named(topLevel)} beside \`input\`)`;
+      throw new ApiError('INVALID_INPUT', message, boundDetails({ topLevel }));
     }
     const [id, version] = (wanted ?? deps.registry.bundles[0]?.id ?? '').split('@');
     const bundle = deps.registry.bundle(id ?? '');
