@@ -38,7 +38,16 @@ export function parseClaims(pairs: readonly string[]): Record<string, ClaimValue
     claims[pair.slice(0, at)] = value;
   }
   const parsed = claimsSchema.safeParse(claims);
-  return parsed.success ? parsed.data : `--claim: ${parsed.error.issues.map((i) => i.message).join('; ')}`;
+  if (parsed.success) return parsed.data;
+  // A value JSON cannot carry (1e999 parses as Infinity) is named with its claim, not as "Invalid input".
+  const problems = parsed.error.issues.map((issue) => {
+    const name = issue.path.map(String).join('.');
+    if (issue.code === 'invalid_union' || issue.code === 'invalid_type') {
+      return `--claim ${name}: not a value a token can carry (JSON text, a finite number, true, false, null, or arrays and objects of those)`;
+    }
+    return name ? `--claim ${name}: ${issue.message}` : `--claim: ${issue.message}`;
+  });
+  return problems.join('; ');
 }
 
 export async function token(

@@ -125,6 +125,12 @@ describe('the warden command', () => {
         out: '',
         err: '--claim approvalLimit: write it as name=value',
       });
+      // JSON that JavaScript reads as Infinity: named with its claim, not "Invalid input".
+      expect(await token('--claim', 'approvalLimit=1e999')).toEqual({
+        code: 2,
+        out: '',
+        err: '--claim approvalLimit: not a value a token can carry (JSON text, a finite number, true, false, null, or arrays and objects of those)',
+      });
       const reserved = await token('--claim', 'tenant=globex');
       expect(reserved.code).toBe(2);
       expect(reserved.err).toContain('tenant: a standard claim');
