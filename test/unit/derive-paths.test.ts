@@ -362,8 +362,8 @@ describe('digestContext', () => {
 });
 
 describe('warden paths', () => {
-  it('prints, under each transition no path takes, the guard that refused it where it was tried', () => {
-    const bundle = defineWorkflow<OrderContext>({
+  const orderBundle = (input: DerivePathInput<OrderContext>) =>
+    defineWorkflow<OrderContext>({
       id: 'order',
       title: 'Order',
       description: 'An order a buyer submits; a large one goes to an approver.',
@@ -382,9 +382,12 @@ describe('warden paths', () => {
       },
       view: { schema: z.object({}), render: () => ({}) },
       queues: [],
-      paths: derivePathModel(base),
-      demo: { input: () => ({ amount: 10 }), creator: derivePathModel(base).creator, decide: () => null },
+      paths: derivePathModel(input),
+      demo: { input: () => ({ amount: 10 }), creator: derivePathModel(input).creator, decide: () => null },
     });
+
+  it('prints, under each transition no path takes, the guard that refused it where it was tried', () => {
+    const bundle = orderBundle(base);
     const lines: string[] = [];
     const code = paths(createRegistry([bundle]), { json: false, definition: 'order', simple: false }, (l) =>
       lines.push(l),
@@ -399,5 +402,21 @@ describe('warden paths', () => {
     paths(createRegistry([bundle]), { json: true, definition: 'order', simple: false }, (l) => json.push(l));
     const report = JSON.parse(json.join('\n')) as { uncovered: { transition: string; guard: string | null }[] };
     expect(report.uncovered.find((u) => u.transition.startsWith('decided SUBMIT#0'))?.guard).toBe('isLarge');
+  });
+
+  it('exits 1 when a transition no path takes is not one of the defensive fallbacks, as the generated suite fails', () => {
+    // Every state is reached (a large order goes through review to done), but SUBMIT's fallback to done is never taken.
+    const large = { ...base, bodies: [{ amount: 500 }] };
+    const lines: string[] = [];
+    const code = paths(createRegistry([orderBundle(large)]), { json: false, definition: 'order', simple: false }, (l) =>
+      lines.push(l),
+    );
+    expect(lines.join('\n')).toContain('unreachable           none');
+    expect(lines.join('\n')).toContain('transitions no path takes:\n  decided SUBMIT#1 → done');
+    expect(code).toBe(1);
+    const kept = { ...large, defensiveTransitions: ['decided SUBMIT#1 → done'] };
+    expect(
+      paths(createRegistry([orderBundle(kept)]), { json: false, definition: 'order', simple: false }, () => {}),
+    ).toBe(0);
   });
 });
