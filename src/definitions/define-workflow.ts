@@ -19,6 +19,7 @@ import { WardenError } from '../engine/errors.ts';
 import { workerRole } from '../engine/principal.ts';
 import { inlineImplementations, missingImplementations } from './chart-references.ts';
 import { didYouMean } from './did-you-mean.ts';
+import { platformViewFields } from './platform-view-fields.ts';
 import { effectProblems } from './effect-checks.ts';
 import { eventPresentationProblems } from './event-presentation.ts';
 import type { AnyWorkflowBundle, PathModel, WorkflowBundle, WorkflowBundleSpec } from './workflow.ts';
@@ -270,6 +271,13 @@ export function defineWorkflow<TContext, TAdapters extends object = object>(
     }
   }
   problems.push(...eventPresentationProblems(spec.view.events ?? {}, declared));
+  const viewShape = (spec.view.schema as { shape?: unknown }).shape;
+  const taken = platformViewFields.filter((field) => viewShape && typeof viewShape === 'object' && field in viewShape);
+  if (taken.length > 0) {
+    problems.push(
+      `view.schema declares ${taken.join(', ')}, which the platform’s fields of a view already are (${platformViewFields.join(', ')}): name them otherwise`,
+    );
+  }
   if (spec.view.summary && !spec.view.summarySchema) {
     problems.push('view.summary has no view.summarySchema: the OpenAPI document describes queue items by it');
   }
