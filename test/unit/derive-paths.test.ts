@@ -246,6 +246,26 @@ describe('derivePathModel', () => {
     expect(approve?.reason).not.toContain('guard withinLimit refused');
   });
 
+  it('names an example the schema refuses, and why, though another variant reached the chart', () => {
+    // A misspelt field: the strict schema of APPROVE refuses it before the chart; the example over
+    // the limit reaches the chart and is refused by withinLimit, which alone was named before.
+    const examples = {
+      APPROVE: {
+        typo: { payload: { nte: 'fine' } },
+        small: { payload: {}, principal: { id: 'ann', tenantId: 'acme', kind: 'user' as const, roles: ['approver'] } },
+      },
+    };
+    const w = walkable({ ...base, bodies: [{ amount: 500 }], examples });
+    const { report } = generatePaths(w, { simple: false });
+    const approve = report.uncovered.find((u) => u.transition.startsWith('review APPROVE#0'));
+    expect(approve?.tried).toContainEqual({
+      state: ['review'],
+      outcome: expect.stringMatching(/^refused before the chart: \w+ \(.*nte/) as unknown,
+      variants: ['valid:typo'],
+    });
+    expect(approve?.reason).toMatch(/^the example meant to take it was refused \(valid:typo: refused before the chart/);
+  });
+
   it('from a second creation body reaches it: every state node, every transition, live', () => {
     const { report, paths } = generatePaths(walkable({ ...base, bodies: [{ amount: 10 }, { amount: 500 }] }));
     expect(report.unreachable).toEqual([]);
