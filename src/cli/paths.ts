@@ -44,10 +44,14 @@ function table(report: PathReport): string[] {
       }
     }
   }
-  for (const v of report.invariantViolations.slice(0, 20)) {
-    lines.push(
-      `violation in ${v.state.join(', ')} on ${v.event.type} (${v.event.variant}): ${v.violations.join('; ')}`,
-    );
+  // One line per distinct violation: the same step from many distinct states reads the same.
+  const violations = new Map<string, number>();
+  for (const v of report.invariantViolations) {
+    const line = `violation in ${v.state.join(', ')} on ${v.event.type} (${v.event.variant}): ${v.violations.join('; ')}`;
+    violations.set(line, (violations.get(line) ?? 0) + 1);
+  }
+  for (const [line, times] of [...violations].slice(0, 20)) {
+    lines.push(times > 1 ? `${line} (on ${times} edges)` : line);
   }
   for (const f of report.liveness.findings.slice(0, 20)) {
     lines.push(

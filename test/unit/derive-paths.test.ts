@@ -387,7 +387,7 @@ describe('warden paths', () => {
       id: 'order',
       title: 'Order',
       description: 'An order a buyer submits; a large one goes to an approver.',
-      versions: [orderV1],
+      versions: [input.definition],
       createSchema: z.strictObject({ amount: z.number().int().positive() }),
       roles: base.roles,
       ...(base.claims ? { claims: base.claims } : {}),
@@ -438,5 +438,25 @@ describe('warden paths', () => {
     expect(
       paths(createRegistry([orderBundle(kept)]), { json: false, definition: 'order', simple: false }, () => {}),
     ).toBe(0);
+  });
+
+  it('prints each distinct invariant violation once, with the number of edges it was met on', () => {
+    const unproven: WorkflowDefinition<OrderContext> = {
+      ...orderV1,
+      machine: machine.provide({ actions: { recordApproval: () => undefined } }),
+      outcomes: { done: { means: 'an approver approved it', missing: (c) => (c.approvedBy ? [] : ['approvedBy']) } },
+    };
+    const lines: string[] = [];
+    const input = { ...base, definition: unproven, bodies: [{ amount: 500 }, { amount: 600 }] };
+    paths(createRegistry([orderBundle(input)]), { json: false, definition: 'order', simple: false }, (l) =>
+      lines.push(l),
+    );
+    // Two large orders reach review as two distinct states: the same violation on two edges, one line.
+    const text = lines.join('\n');
+    expect(text).toContain('invariant violations  2');
+    expect(text.match(/^violation in /gm)).toHaveLength(1);
+    expect(text).toContain(
+      'violation in review on APPROVE (valid): the chart ends the workflow done without its proof: approvedBy (on 2 edges)',
+    );
   });
 });
