@@ -23,6 +23,7 @@ import {
   resolveWalkEvent,
   walkEvents,
   walkStart,
+  walkWorkflowId,
   type Walkable,
   type WalkSnapshot,
   type WalkStep,
@@ -92,7 +93,7 @@ const workflowIdOf = (index: number) => workflowIdFor(shardForKey(uniqueOf(index
 type PureRun = ReturnType<typeof replayPure>;
 
 /** Replays a path through the pure decider: every step's violations, and the walk it ends in. */
-export function replayPure(walkable: Walkable, path: GeneratedPath, workflowId = 'path') {
+export function replayPure(walkable: Walkable, path: GeneratedPath, workflowId = walkWorkflowId) {
   let walk: WalkSnapshot = initialWalk(walkable, workflowId, path.body ?? 0);
   const problems: string[] = [];
   const audit: AuditEntry[] = [];
@@ -420,7 +421,7 @@ export function definePathSuite(subject: Walkable | AnyWorkflowBundle, options: 
           problems.push(`a ${path.kind} path does not end where the traversal said`);
         }
         problems.push(...run.problems);
-        const first = initialWalk(walkable, 'path', path.body ?? 0).record;
+        const first = initialWalk(walkable, walkWorkflowId, path.body ?? 0).record;
         problems.push(...auditViolations({ to: first.statePaths, version: 1, at: walkStart }, run.audit, null));
         if (problems.length > 0) break;
       }

@@ -182,13 +182,13 @@ describe('derivePathModel', () => {
       'unknownField',
     ]);
     const valid = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' });
-    expect(valid.resolved).toMatchObject({ payload: { jobId: 'path/check/1' }, principal: { roles: ['worker'] } });
+    expect(valid.resolved).toMatchObject({ payload: { jobId: 'wf_walk/check/1' }, principal: { roles: ['worker'] } });
     expect(valid.decision.outcome).toBe('accepted');
     const stale = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'staleJob' });
     expect(stale.decision).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
     // The dead letter names the job in flight, sent by a worker.
     const dead = applyWalkEvent(w, checking, { type: 'ESCALATE', variant: 'valid' });
-    expect(dead.resolved).toMatchObject({ payload: { reason: 'reason', jobId: 'path/check/1' } });
+    expect(dead.resolved).toMatchObject({ payload: { reason: 'reason', jobId: 'wf_walk/check/1' } });
     expect(dead.decision.outcome).toBe('accepted');
   });
 
@@ -207,7 +207,7 @@ describe('derivePathModel', () => {
     const decided = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' }).after;
     behaviouralState(w, decided);
     expect(seen).toEqual([
-      { jobs: { check: 'path/check/1' }, checking: true, decided: false },
+      { jobs: { check: 'wf_walk/check/1' }, checking: true, decided: false },
       { jobs: {}, checking: false, decided: true },
     ]);
   });
@@ -348,7 +348,7 @@ describe('derivePathModel', () => {
         .map((e) => e.variant),
     ).toContain('job:other');
     const valid = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' });
-    expect(valid.resolved).toMatchObject({ payload: { jobId: 'path/check/1' } });
+    expect(valid.resolved).toMatchObject({ payload: { jobId: 'wf_walk/check/1' } });
     expect(valid.decision.outcome).toBe('accepted');
     // Without it, a version 1 record would be decided on version 2's definition.
     const latestOnly = derivePathModel({ ...base, definition: latest });
