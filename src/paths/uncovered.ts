@@ -33,6 +33,9 @@ export interface UncoveredTransition {
 
 const triesShown = 10;
 
+const readsAfter =
+  ', but passes on the context after the step: a guard runs before its transition’s actions, so it reads what this event brings from event.payload';
+
 /** A variant the author gave as valid: `valid`, or an example `valid:<name>`. */
 const isExample = (variant: string) => variant === 'valid' || variant.startsWith('valid:');
 
@@ -49,6 +52,16 @@ function refusalDetail(message: string, details: Record<string, unknown>): strin
   const issues = Array.isArray(details.issues) ? (details.issues as { path?: string; message?: string }[]) : [];
   const listed = issues.map((i) => (i.path ? `${i.path}: ${i.message ?? ''}` : (i.message ?? ''))).join('; ');
   return listed ? `${message}: ${listed}` : message;
+}
+
+/** Whether the transition's guard passes on the context the step left (false when it cannot say). */
+function passesAfter(walkable: Walkable, step: ReturnType<typeof applyWalkEvent>, transition: ConfigTransition) {
+  try {
+    const after = machineState(walkable.definition, step.after.record).snapshot;
+    return guardPasses(walkable.definition.machine, transition.definition, after, step.machineEvent);
+  } catch {
+    return false;
+  }
 }
 
 /** What became of one catalogue event of the transition's type in one state. */
@@ -86,7 +99,9 @@ function outcomeOf(walkable: Walkable, walk: WalkSnapshot, event: WalkEvent, tra
     step.machineEvent &&
     !guardPasses(machine, transition.definition, before, step.machineEvent)
   ) {
-    return { chart: true, outcome: `guard ${transition.guard} refused (the event took ${took})` };
+    // A guard reading what the step's own actions record sees the context before them: say so.
+    const later = passesAfter(walkable, step, transition) ? readsAfter : '';
+    return { chart: true, outcome: `guard ${transition.guard} refused (the event took ${took})${later}` };
   }
   return { chart: true, outcome: `taken by ${took} first` };
 }
@@ -166,7 +181,9 @@ export function explainUncovered(
     } else if (refusedExamples.size > 0) {
       reason = `the example meant to take it was refused (${[...refusedExamples].join('; ')}) (${triedIn}): correct it to a payload the schema of ${eventType} accepts`;
     } else if (guardRefusals.size > 0) {
-      reason = `guard ${[...guardRefusals].join(', ')} refused ${eventType} in every state where it was tried (${triedIn}): add an example (a payload, a principal or a body) that passes it`;
+      reason = tried.some((t) => t.outcome.endsWith(readsAfter))
+        ? `guard ${[...guardRefusals].join(', ')} refused ${eventType} in every state where it was tried (${triedIn})${readsAfter}`
+        : `guard ${[...guardRefusals].join(', ')} refused ${eventType} in every state where it was tried (${triedIn}): add an example (a payload, a principal or a body) that passes it`;
     } else if (!reachedChart) {
       reason = `every ${eventType} tried was refused before the chart (${triedIn}): give a valid example of it`;
     } else {
