@@ -32,6 +32,7 @@ import type { StoredOutcome, WorkflowStore } from '../engine/store-port.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 import { shardForKey, workflowIdFor } from '../engine/shards.ts';
 import { applyAs, heldJob } from './job-results.ts';
+import { viewProblems } from './view-problems.ts';
 
 class SimulatedCrash extends Error {
   constructor(readonly point: 'beforeCommit' | 'afterCommit') {
@@ -360,6 +361,7 @@ export function definePathSuite(subject: Walkable | AnyWorkflowBundle, options: 
     : own;
   const simpleOnEngine = options.simpleOnEngine ?? 50;
   const { definition } = walkable;
+  const bundle = isBundle(subject) ? subject : null;
   const key = `${definition.id}@${definition.version}`;
   const generated = generatePaths(walkable);
   const { report, paths } = generated;
@@ -429,6 +431,18 @@ export function definePathSuite(subject: Walkable | AnyWorkflowBundle, options: 
       // Most simple paths replay to the reduced state the traversal saw.
       expect(diverging).toBeLessThan(report.simplePaths / 4);
     }, 60_000);
+
+    if (bundle) {
+      it('renders, in every state a shortest path ends in, the view its schema describes', () => {
+        const problems = new Set<string>();
+        for (const [index, path] of paths.entries()) {
+          if (path.kind !== 'shortest') continue;
+          const run = onEngine.has(index) ? pureRun(index) : replayPure(walkable, path);
+          for (const problem of viewProblems(bundle, definition, run.walk.record)) problems.add(problem);
+        }
+        expect([...problems]).toEqual([]);
+      });
+    }
   });
 
   if (options.engine === false) return generated;
