@@ -434,13 +434,16 @@ export function definePathSuite(subject: Walkable | AnyWorkflowBundle, options: 
 
     if (bundle) {
       it('renders, in every state a shortest path ends in, the view its schema describes', () => {
-        const problems = new Set<string>();
+        // Each problem once, with the states it was met in.
+        const problems = new Map<string, Set<string>>();
         for (const [index, path] of paths.entries()) {
           if (path.kind !== 'shortest') continue;
-          const run = onEngine.has(index) ? pureRun(index) : replayPure(walkable, path);
-          for (const problem of viewProblems(bundle, definition, run.walk.record)) problems.add(problem);
+          const { record } = (onEngine.has(index) ? pureRun(index) : replayPure(walkable, path)).walk;
+          for (const problem of viewProblems(bundle, definition, record)) {
+            problems.set(problem, (problems.get(problem) ?? new Set()).add(record.statePaths.join(', ')));
+          }
         }
-        expect([...problems]).toEqual([]);
+        expect([...problems].map(([problem, states]) => `${problem} (in ${[...states].join('; ')})`)).toEqual([]);
       });
     }
   });

@@ -19,18 +19,15 @@ export function viewProblems(
     schema: { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: Issue[] } } };
     render(context: unknown, record: WorkflowRecord): Record<string, unknown>;
   };
-  const where = `in ${record.statePaths.join(', ')}`;
   const rendered = view.render(contextOf(definition, record), record);
   const parsed = view.schema.safeParse(rendered);
   if (!parsed.success) {
     const issues = (parsed.error?.issues ?? []).map((i) => `${i.path.map(String).join('.') || 'view'}: ${i.message}`);
-    return [`${where}: view.schema refuses what render returns (${issues.join('; ')})`];
+    return [`view.schema refuses what render returns (${issues.join('; ')})`];
   }
   const declared = parsed.data && typeof parsed.data === 'object' ? Object.keys(parsed.data) : [];
   const undeclared = Object.keys(rendered).filter((key) => !declared.includes(key));
-  return undeclared.length > 0
-    ? [`${where}: render returns ${undeclared.join(', ')}, which view.schema does not declare`]
-    : [];
+  return undeclared.length > 0 ? [`render returns ${undeclared.join(', ')}, which view.schema does not declare`] : [];
 }
 
 interface Issue {

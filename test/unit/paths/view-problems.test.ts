@@ -19,7 +19,7 @@ describe('viewProblems', () => {
   it('names what the schema refuses, by field', () => {
     const bundle = withView({ render: () => ({ document: 7, stamp: null, signedBy: null }) });
     expect(viewProblems(bundle, stampWorkflow.latest, record)).toEqual([
-      'in created: view.schema refuses what render returns (document: Invalid input: expected string, received number)',
+      'view.schema refuses what render returns (document: Invalid input: expected string, received number)',
     ]);
   });
 
@@ -29,7 +29,7 @@ describe('viewProblems', () => {
       render: () => ({ document: 'contract-1', createdAt: 1, correlationId: 'c' }),
     });
     expect(viewProblems(bundle, stampWorkflow.latest, record)).toEqual([
-      'in created: render returns createdAt, correlationId, which view.schema does not declare',
+      'render returns createdAt, correlationId, which view.schema does not declare',
     ]);
   });
 });
