@@ -112,6 +112,25 @@ export function replayPure(walkable: Walkable, path: GeneratedPath, workflowId =
   return { walk, steps, problems, audit };
 }
 
+/**
+ * Where a replayed shortest or transition path ends, when that is not the state the traversal saw:
+ * the path, both state paths, and the first place the two serialised states differ (a fact of the
+ * context the digest kept on one side only); null when it ends there.
+ */
+export function misplacedEnd(walkable: Walkable, path: GeneratedPath, walk: WalkSnapshot): string | null {
+  const got = behaviouralState(walkable, walk);
+  if (got === path.target) return null;
+  let at = 0;
+  while (at < got.length && got[at] === path.target[at]) at++;
+  const around = (text: string) => `…${text.slice(Math.max(0, at - 40), at + 60)}…`;
+  const events = path.events.map((e) => (e.variant === 'valid' ? e.type : `${e.type} (${e.variant})`)).join(' → ');
+  return (
+    `a ${path.kind} path does not end where the traversal said: ${events || '(creation)'} ends in ` +
+    `${walk.record.statePaths.join(', ')}, the traversal said ${path.finalStatePaths.join(', ')}; ` +
+    `the states first differ at ${around(path.target)} (traversal) and ${around(got)} (replay)`
+  );
+}
+
 function storedOutcomeOf(step: WalkStep): StoredOutcome {
   const d = step.decision;
   return d.outcome === 'accepted'
@@ -419,8 +438,9 @@ export function definePathSuite(subject: Walkable | AnyWorkflowBundle, options: 
         // The reduced graph merges states: a simple path may end elsewhere; the others may not.
         if (path.kind === 'simple') {
           if (reducedState(run.walk) !== path.target) diverging++;
-        } else if (behaviouralState(walkable, run.walk) !== path.target) {
-          problems.push(`a ${path.kind} path does not end where the traversal said`);
+        } else {
+          const misplaced = misplacedEnd(walkable, path, run.walk);
+          if (misplaced !== null) problems.push(misplaced);
         }
         problems.push(...run.problems);
         const first = initialWalk(walkable, walkWorkflowId, path.body ?? 0).record;
