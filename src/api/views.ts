@@ -13,6 +13,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import type { z } from 'zod';
 import { presentedEvent } from '../definitions/event-presentation.ts';
 import { presentsOverItsRender } from '../definitions/present-over.ts';
+import { platformViewFields } from '../definitions/platform-view-fields.ts';
 import type { WorkflowBundle } from '../definitions/workflow.ts';
 import { allowedEvents } from '../engine/allowed-events.ts';
 import type { WorkflowRecord } from '../engine/decision.ts';
@@ -23,6 +24,8 @@ import type { activeViewFields, finishedViewFields } from './responses.ts';
 import { deepFreeze } from '../engine/deep-freeze.ts';
 
 type Bundle = WorkflowBundle<unknown> | undefined;
+
+const reserved = new Set<string>(platformViewFields);
 
 /** The part of a view no caller changes: rendered once per record. */
 interface SharedView {
@@ -50,7 +53,11 @@ function sharedView(bundle: Bundle, definition: WorkflowDefinition, record: Work
     bundle && presentsOverItsRender(bundle.view)
       ? bundle.view.present?.(context, record, { view: rendered })
       : bundle?.view.present?.(context, record);
-  const own = presentation ? { ...rendered, presentation } : { ...rendered };
+  // The platform's fields are the platform's: a render returning one of their names does not replace them.
+  const own: Record<string, unknown> = Object.fromEntries(
+    Object.entries(rendered).filter(([key]) => !reserved.has(key)),
+  );
+  if (presentation) own.presentation = presentation;
   const base = {
     workflowId: record.workflowId,
     tenantId: record.tenantId,

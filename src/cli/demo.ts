@@ -16,7 +16,8 @@ export function formatAudit(entry: AuditEntry): string {
   const jobs = entry.effects.length > 0 ? ` → ${entry.effects.join(', ')}` : '';
   const outcome = entry.outcome === 'accepted' ? '' : ` REFUSED ${entry.outcome}`;
   const from = entry.from.join(' + ') || '∅';
-  return `v${entry.version} ${entry.eventType} by ${entry.actor.id}: ${from} ⇒ ${entry.to.join(' + ')}${outcome}${guard}${jobs}`;
+  const reason = entry.reason === null ? '' : ` — ${entry.reason}`;
+  return `v${entry.version} ${entry.eventType} by ${entry.actor.id}: ${from} ⇒ ${entry.to.join(' + ')}${outcome}${guard}${jobs}${reason}`;
 }
 
 export async function runDemo(

@@ -1,7 +1,8 @@
 /**
  * `warden paths`: traverses a registered definition and prints what the generated path suite
  * replays — reachability, distinct states, paths, transition coverage, invariant violations.
- * Exits 1 when a state node is unreachable or an invariant is violated.
+ * Exits 1 on what fails the generated suite: a state node unreachable, an invariant violated, a
+ * liveness finding, or a transition no path takes that is not one of the model's defensive fallbacks.
  */
 import type { WorkflowRegistry } from '../definitions/registry.ts';
 import type { PathModel } from '../definitions/workflow.ts';
@@ -43,10 +44,14 @@ function table(report: PathReport): string[] {
       }
     }
   }
-  for (const v of report.invariantViolations.slice(0, 20)) {
-    lines.push(
-      `violation in ${v.state.join(', ')} on ${v.event.type} (${v.event.variant}): ${v.violations.join('; ')}`,
-    );
+  // One line per distinct violation: the same step from many distinct states reads the same.
+  const violations = new Map<string, number>();
+  for (const v of report.invariantViolations) {
+    const line = `violation in ${v.state.join(', ')} on ${v.event.type} (${v.event.variant}): ${v.violations.join('; ')}`;
+    violations.set(line, (violations.get(line) ?? 0) + 1);
+  }
+  for (const [line, times] of [...violations].slice(0, 20)) {
+    lines.push(times > 1 ? `${line} (on ${times} edges)` : line);
   }
   for (const f of report.liveness.findings.slice(0, 20)) {
     lines.push(
@@ -78,9 +83,16 @@ export function paths(
   }
   if (options.json) print(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2));
   else print(reports.map((report) => table(report).join('\n')).join('\n\n'));
-  return reports.some(
-    (r) => r.unreachable.length > 0 || r.invariantViolations.length > 0 || r.liveness.findings.length > 0,
-  )
-    ? 1
-    : 0;
+  return reports.some(fails) ? 1 : 0;
+}
+
+/** What `definePathSuite` fails on, so `warden paths` and the suite agree. */
+function fails(report: PathReport): boolean {
+  const untaken = report.uncovered.some((u) => !u.defensive);
+  return (
+    report.unreachable.length > 0 ||
+    report.invariantViolations.length > 0 ||
+    report.liveness.findings.length > 0 ||
+    untaken
+  );
 }

@@ -130,10 +130,20 @@ function release(
     lock = now;
   }
   mkdirSync(dirname(lockPath), { recursive: true });
-  writeFileSync(lockPath, `${JSON.stringify(sortedKeys(lock), null, 2)}\n`);
+  const lockText = `${JSON.stringify(sortedKeys(lock), null, 2)}\n`;
+  writeFileSync(lockPath, lockText);
   print(
     `${released} is released: ${stateLockPath} marks it; its chart now changes only as a new version (warden version new ${definition.id})`,
   );
+  // The lock is written; the charts Stately opens may not be (stately check would fail STALE_FILE).
+  const stale = statelyFiles({ definitions: registry.versions }, releasedIn(lockText))
+    .filter((file) => file.path !== stateLockPath && readOrNull(join(project.root, file.path)) !== file.content)
+    .map((file) => file.path);
+  if (stale.length > 0) {
+    print(
+      `${stale.join(', ')} ${stale.length === 1 ? 'is' : 'are'} not current: run warden stately gen and commit ${stale.length === 1 ? 'it' : 'them'} with the release`,
+    );
+  }
   return 0;
 }
 

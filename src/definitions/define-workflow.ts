@@ -18,6 +18,8 @@ import { definitionKey, isJobResultEvent, type WorkflowDefinition } from '../eng
 import { WardenError } from '../engine/errors.ts';
 import { workerRole } from '../engine/principal.ts';
 import { inlineImplementations, missingImplementations } from './chart-references.ts';
+import { didYouMean } from './did-you-mean.ts';
+import { platformViewFields } from './platform-view-fields.ts';
 import { effectProblems } from './effect-checks.ts';
 import { eventPresentationProblems } from './event-presentation.ts';
 import type { AnyWorkflowBundle, PathModel, WorkflowBundle, WorkflowBundleSpec } from './workflow.ts';
@@ -206,6 +208,31 @@ function versionProblems(
   return problems;
 }
 
+/**
+ * A role an event or the creation names must be one of the bundle's `roles` (the worker's aside):
+ * the starter tokens, the console and the path model know only those, so a misspelt role would
+ * leave an event nobody's token may send.
+ */
+function unknownRoles(id: string, versions: readonly WorkflowDefinition[], roles: readonly string[]): string[] {
+  const problems = new Set<string>();
+  const listed = `the roles of ${id} (${roles.join(', ')})`;
+  const fix = 'add it to roles, or name one of them';
+  for (const version of versions) {
+    const key = definitionKey(version);
+    for (const [type, senders] of Object.entries(version.eventRoles)) {
+      for (const role of senders.filter((r) => r !== workerRole && !roles.includes(r))) {
+        problems.add(
+          `${key}: the event ${type} may be sent by ${role}, which is not one of ${listed}${didYouMean(role, roles)}: ${fix}`,
+        );
+      }
+    }
+    for (const role of version.createRoles.filter((r) => !roles.includes(r))) {
+      problems.add(`${key}: ${role} may create it, which is not one of ${listed}${didYouMean(role, roles)}: ${fix}`);
+    }
+  }
+  return [...problems];
+}
+
 /** Checks a workflow bundle and returns it ready to register; throws `InvalidWorkflowError` listing every problem. */
 export function defineWorkflow<TContext, TAdapters extends object = object>(
   spec: WorkflowBundleSpec<TContext, TAdapters>,
@@ -244,10 +271,18 @@ export function defineWorkflow<TContext, TAdapters extends object = object>(
     }
   }
   problems.push(...eventPresentationProblems(spec.view.events ?? {}, declared));
+  const viewShape = (spec.view.schema as { shape?: unknown }).shape;
+  const taken = platformViewFields.filter((field) => viewShape && typeof viewShape === 'object' && field in viewShape);
+  if (taken.length > 0) {
+    problems.push(
+      `view.schema declares ${taken.join(', ')}, which the platform’s fields of a view already are (${platformViewFields.join(', ')}): name them otherwise`,
+    );
+  }
   if (spec.view.summary && !spec.view.summarySchema) {
     problems.push('view.summary has no view.summarySchema: the OpenAPI document describes queue items by it');
   }
   const roleValues = Object.values(spec.roles);
+  problems.push(...unknownRoles(spec.id, versions, roleValues));
   for (const [claim, claimSpec] of Object.entries(spec.claims ?? {})) {
     for (const role of Object.keys(claimSpec.starter ?? {})) {
       if (!roleValues.includes(role))

@@ -25,14 +25,25 @@ export const noEvidence: AuditEvidence = { reason: null, payloadDigest: null, ar
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const bounded = (value: string) => (value.length > maxAuditReason ? `${value.slice(0, maxAuditReason - 1)}…` : value);
+
 function reasonOf(payload: Record<string, unknown>): string | null {
   for (const name of auditReasonFields) {
     const value = Object.hasOwn(payload, name) ? payload[name] : undefined;
-    if (typeof value === 'string' && value.trim().length > 0) {
-      return value.length > maxAuditReason ? `${value.slice(0, maxAuditReason - 1)}…` : value;
-    }
+    if (typeof value === 'string' && value.trim().length > 0) return bounded(value);
   }
-  return null;
+  return failureReasonOf(payload);
+}
+
+/**
+ * A failure report's error, `<class>: <message>`, in either layout (`{ error: { class, message } }`
+ * or `{ errorClass, message }`): why an effect's attempt failed, else kept by no entry.
+ */
+function failureReasonOf(payload: Record<string, unknown>): string | null {
+  const error = isRecord(payload.error) ? payload.error : { class: payload.errorClass, message: payload.message };
+  const { class: errorClass, message } = error;
+  if (typeof errorClass !== 'string' || typeof message !== 'string' || message.trim().length === 0) return null;
+  return bounded(`${errorClass}: ${message}`);
 }
 
 const maxArtifactIdLength = 200;

@@ -88,7 +88,8 @@ export interface AuditEntry {
   guard: { outcome: 'passed' | 'none' | 'refused'; guards: string[]; failedChecks: string[] };
   /**
    * The stated reason: the payload's first text field of `auditReasonFields` (`reason`, `note`,
-   * `resolution`, `instructions`, `comment`), at most 500 characters; null when it has none.
+   * `resolution`, `instructions`, `comment`), else a failure report's error (`<class>: <message>`),
+   * at most 500 characters; null when it has none.
    */
   reason: string | null;
   /** `sha256:` of the canonical JSON of the payload as received (the creation input for a creation); null without one. */

@@ -37,6 +37,7 @@ import type {
   WalkEvent,
 } from '../definitions/workflow.ts';
 import { invalidVariants, sampleValid, UnsampleableError, type InvalidSample } from './zod-sample.ts';
+import { walkWorkflowId } from './walk.ts';
 
 /** A payload an author lists because it decides a branch: a value, or one made from the context. */
 export type ExamplePayload<TContext> =
@@ -280,7 +281,7 @@ export function derivePathModel<TContext>(input: DerivePathInput<TContext>): Pat
     );
   const workflowIdOf = (context: TContext, record: WorkflowRecord | undefined): string => {
     const fromContext = (context as { workflowId?: unknown } | null)?.workflowId;
-    return record?.workflowId ?? (typeof fromContext === 'string' ? fromContext : 'path');
+    return record?.workflowId ?? (typeof fromContext === 'string' ? fromContext : walkWorkflowId);
   };
 
   const payloadOf = (

@@ -26,6 +26,7 @@ import {
   initialWalk,
   walkEvents,
   walkLogic,
+  walkWorkflowId,
   type Walkable,
   type WalkEvent,
   type WalkSnapshot,
@@ -115,7 +116,7 @@ function toGenerated(
 
 /** Replays events from the initial walk of creation body `body` through the decider; the walk states after each step. */
 export function replayWalk(walkable: Walkable, events: readonly WalkEvent[], body = 0): WalkStep[] {
-  let walk = initialWalk(walkable, 'path', body);
+  let walk = initialWalk(walkable, walkWorkflowId, body);
   const steps: WalkStep[] = [];
   for (const event of events) {
     const step = applyWalkEvent(walkable, walk, event);
@@ -160,7 +161,7 @@ export function generatePaths(walkable: Walkable, options: GenerateOptions = {})
   };
   // Every creation body is a start: the first is the logic's own initial state (its transitions are memoised).
   const starts = startBodies(walkable.paths).map((_, body) =>
-    body === 0 ? logic.getInitialSnapshot(undefined as never, undefined) : initialWalk(walkable, 'path', body),
+    body === 0 ? logic.getInitialSnapshot(undefined as never, undefined) : initialWalk(walkable, walkWorkflowId, body),
   );
   const from = (body: number) => (body === 0 ? {} : { fromState: starts[body] });
   const merged: Record<string, AdjacencyValue<WalkSnapshot, WalkEvent>> = {};

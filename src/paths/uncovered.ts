@@ -33,12 +33,35 @@ export interface UncoveredTransition {
 
 const triesShown = 10;
 
+const readsAfter =
+  ', but passes on the context after the step: a guard runs before its transition’s actions, so it reads what this event brings from event.payload';
+
+/** A variant the author gave as valid: `valid`, or an example `valid:<name>`. */
+const isExample = (variant: string) => variant === 'valid' || variant.startsWith('valid:');
+
 type Entry = AdjacencyValue<WalkSnapshot, WalkEvent>;
 type WalkEvent = ReturnType<typeof walkEvents>[number];
 
 function isActiveIn(walkable: Walkable, walk: WalkSnapshot, source: string): boolean {
   if (walk.record.status !== 'active') return false;
   return source === '' || activeNodePaths(machineState(walkable.definition, walk.record).snapshot).includes(source);
+}
+
+/** A refusal's message, with the payload's issues when it has them: `invalid APPROVE payload: nte: Unrecognized key…`. */
+function refusalDetail(message: string, details: Record<string, unknown>): string {
+  const issues = Array.isArray(details.issues) ? (details.issues as { path?: string; message?: string }[]) : [];
+  const listed = issues.map((i) => (i.path ? `${i.path}: ${i.message ?? ''}` : (i.message ?? ''))).join('; ');
+  return listed ? `${message}: ${listed}` : message;
+}
+
+/** Whether the transition's guard passes on the context the step left (false when it cannot say). */
+function passesAfter(walkable: Walkable, step: ReturnType<typeof applyWalkEvent>, transition: ConfigTransition) {
+  try {
+    const after = machineState(walkable.definition, step.after.record).snapshot;
+    return guardPasses(walkable.definition.machine, transition.definition, after, step.machineEvent);
+  } catch {
+    return false;
+  }
 }
 
 /** What became of one catalogue event of the transition's type in one state. */
@@ -61,7 +84,9 @@ function outcomeOf(walkable: Walkable, walk: WalkSnapshot, event: WalkEvent, tra
         outcome: `ends ${outcome ?? 'the workflow'} without its proof: ${(missing ?? []).join(', ')}`,
       };
     }
-    return { chart: false, outcome: `refused before the chart: ${decision.code}` };
+    // An example of the author's refused here is a mistake in it (a misspelt field, say): say what.
+    const why = isExample(event.variant) ? ` (${refusalDetail(decision.message, decision.details)})` : '';
+    return { chart: false, outcome: `refused before the chart: ${decision.code}${why}` };
   }
   const machine = walkable.definition.machine;
   const before = machineState(walkable.definition, walk.record).snapshot;
@@ -74,7 +99,9 @@ function outcomeOf(walkable: Walkable, walk: WalkSnapshot, event: WalkEvent, tra
     step.machineEvent &&
     !guardPasses(machine, transition.definition, before, step.machineEvent)
   ) {
-    return { chart: true, outcome: `guard ${transition.guard} refused (the event took ${took})` };
+    // A guard reading what the step's own actions record sees the context before them: say so.
+    const later = passesAfter(walkable, step, transition) ? readsAfter : '';
+    return { chart: true, outcome: `guard ${transition.guard} refused (the event took ${took})${later}` };
   }
   return { chart: true, outcome: `taken by ${took} first` };
 }
@@ -129,16 +156,19 @@ export function explainUncovered(
     const tried: UncoveredTry[] = [];
     const guardRefusals = new Set<string>();
     const unproven = new Set<string>();
+    const refusedExamples = new Set<string>();
     let reachedChart = false;
     for (const { state, outcomes } of byState.values()) {
-      // Refusals before the chart are the refused variants' business, once one reached the chart.
-      const chartOutcomes = [...outcomes].filter(([, o]) => o.chart);
+      // Refusals before the chart are the refused variants' business, once one reached the chart;
+      // not those of the author's examples, which were meant to reach it.
+      const chartOutcomes = [...outcomes].filter(([, o]) => o.chart || o.variants.some(isExample));
       const shown = chartOutcomes.length > 0 ? chartOutcomes : [...outcomes];
       for (const [outcome, { chart, variants }] of shown) {
         if (chart) reachedChart = true;
         const guard = /^guard (.+?) refused/.exec(outcome)?.[1];
         if (guard) guardRefusals.add(guard);
         if (outcome.startsWith('ends ')) unproven.add(outcome);
+        if (!chart) for (const variant of variants.filter(isExample)) refusedExamples.add(`${variant}: ${outcome}`);
         tried.push({ state, outcome, variants });
       }
     }
@@ -148,8 +178,12 @@ export function explainUncovered(
       // Before a guard's refusal: the variants a guard refused are the refused side of its checks,
       // and the one that passed them is the one that matters.
       reason = `${eventType} passed the guards but the step ${[...unproven].join('; ')} (${triedIn}): record what the outcome checks before it ends there (an update), or end elsewhere`;
+    } else if (refusedExamples.size > 0) {
+      reason = `the example meant to take it was refused (${[...refusedExamples].join('; ')}) (${triedIn}): correct it to a payload the schema of ${eventType} accepts`;
     } else if (guardRefusals.size > 0) {
-      reason = `guard ${[...guardRefusals].join(', ')} refused ${eventType} in every state where it was tried (${triedIn}): add an example (a payload, a principal or a body) that passes it`;
+      reason = tried.some((t) => t.outcome.endsWith(readsAfter))
+        ? `guard ${[...guardRefusals].join(', ')} refused ${eventType} in every state where it was tried (${triedIn})${readsAfter}`
+        : `guard ${[...guardRefusals].join(', ')} refused ${eventType} in every state where it was tried (${triedIn}): add an example (a payload, a principal or a body) that passes it`;
     } else if (!reachedChart) {
       reason = `every ${eventType} tried was refused before the chart (${triedIn}): give a valid example of it`;
     } else {

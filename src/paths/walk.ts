@@ -81,8 +81,15 @@ export function startBodies(paths: Pick<PathModel, 'body' | 'bodies'>): Record<s
   return [paths.body, ...more];
 }
 
+/**
+ * The workflow id the traversal walks under. The digest of a context takes it out of every string
+ * (a path replayed under the engine's id ends in the same state), so it must be a text no workflow
+ * holds of its own: not a word such as `path`, which a sampled URL or a description may contain.
+ */
+export const walkWorkflowId = 'wf_walk';
+
 /** The first state of a walk: a workflow created from start body `body` (an index of `startBodies`), not yet started. */
-export function initialWalk(walkable: Walkable, workflowId = 'path', body = 0): WalkSnapshot {
+export function initialWalk(walkable: Walkable, workflowId = walkWorkflowId, body = 0): WalkSnapshot {
   const { definition, paths } = walkable;
   const bodies = startBodies(paths);
   if (body < 0 || body >= bodies.length) throw new Error(`no creation body ${body} (${bodies.length} given)`);

@@ -23,6 +23,7 @@ import {
   resolveWalkEvent,
   walkEvents,
   walkStart,
+  walkWorkflowId,
   type Walkable,
   type WalkSnapshot,
   type WalkStep,
@@ -31,6 +32,7 @@ import type { StoredOutcome, WorkflowStore } from '../engine/store-port.ts';
 import { MemoryStore } from '../store/memory/memory-store.ts';
 import { shardForKey, workflowIdFor } from '../engine/shards.ts';
 import { applyAs, heldJob } from './job-results.ts';
+import { viewProblems } from './view-problems.ts';
 
 class SimulatedCrash extends Error {
   constructor(readonly point: 'beforeCommit' | 'afterCommit') {
@@ -92,7 +94,7 @@ const workflowIdOf = (index: number) => workflowIdFor(shardForKey(uniqueOf(index
 type PureRun = ReturnType<typeof replayPure>;
 
 /** Replays a path through the pure decider: every step's violations, and the walk it ends in. */
-export function replayPure(walkable: Walkable, path: GeneratedPath, workflowId = 'path') {
+export function replayPure(walkable: Walkable, path: GeneratedPath, workflowId = walkWorkflowId) {
   let walk: WalkSnapshot = initialWalk(walkable, workflowId, path.body ?? 0);
   const problems: string[] = [];
   const audit: AuditEntry[] = [];
@@ -108,6 +110,25 @@ export function replayPure(walkable: Walkable, path: GeneratedPath, workflowId =
     walk = step.after;
   }
   return { walk, steps, problems, audit };
+}
+
+/**
+ * Where a replayed shortest or transition path ends, when that is not the state the traversal saw:
+ * the path, both state paths, and the first place the two serialised states differ (a fact of the
+ * context the digest kept on one side only); null when it ends there.
+ */
+export function misplacedEnd(walkable: Walkable, path: GeneratedPath, walk: WalkSnapshot): string | null {
+  const got = behaviouralState(walkable, walk);
+  if (got === path.target) return null;
+  let at = 0;
+  while (at < got.length && got[at] === path.target[at]) at++;
+  const around = (text: string) => `…${text.slice(Math.max(0, at - 40), at + 60)}…`;
+  const events = path.events.map((e) => (e.variant === 'valid' ? e.type : `${e.type} (${e.variant})`)).join(' → ');
+  return (
+    `a ${path.kind} path does not end where the traversal said: ${events || '(creation)'} ends in ` +
+    `${walk.record.statePaths.join(', ')}, the traversal said ${path.finalStatePaths.join(', ')}; ` +
+    `the states first differ at ${around(path.target)} (traversal) and ${around(got)} (replay)`
+  );
 }
 
 function storedOutcomeOf(step: WalkStep): StoredOutcome {
@@ -359,6 +380,7 @@ export function definePathSuite(subject: Walkable | AnyWorkflowBundle, options: 
     : own;
   const simpleOnEngine = options.simpleOnEngine ?? 50;
   const { definition } = walkable;
+  const bundle = isBundle(subject) ? subject : null;
   const key = `${definition.id}@${definition.version}`;
   const generated = generatePaths(walkable);
   const { report, paths } = generated;
@@ -416,11 +438,12 @@ export function definePathSuite(subject: Walkable | AnyWorkflowBundle, options: 
         // The reduced graph merges states: a simple path may end elsewhere; the others may not.
         if (path.kind === 'simple') {
           if (reducedState(run.walk) !== path.target) diverging++;
-        } else if (behaviouralState(walkable, run.walk) !== path.target) {
-          problems.push(`a ${path.kind} path does not end where the traversal said`);
+        } else {
+          const misplaced = misplacedEnd(walkable, path, run.walk);
+          if (misplaced !== null) problems.push(misplaced);
         }
         problems.push(...run.problems);
-        const first = initialWalk(walkable, 'path', path.body ?? 0).record;
+        const first = initialWalk(walkable, walkWorkflowId, path.body ?? 0).record;
         problems.push(...auditViolations({ to: first.statePaths, version: 1, at: walkStart }, run.audit, null));
         if (problems.length > 0) break;
       }
@@ -428,6 +451,21 @@ export function definePathSuite(subject: Walkable | AnyWorkflowBundle, options: 
       // Most simple paths replay to the reduced state the traversal saw.
       expect(diverging).toBeLessThan(report.simplePaths / 4);
     }, 60_000);
+
+    if (bundle) {
+      it('renders, in every state a shortest path ends in, the view its schema describes', () => {
+        // Each problem once, with the states it was met in.
+        const problems = new Map<string, Set<string>>();
+        for (const [index, path] of paths.entries()) {
+          if (path.kind !== 'shortest') continue;
+          const { record } = (onEngine.has(index) ? pureRun(index) : replayPure(walkable, path)).walk;
+          for (const problem of viewProblems(bundle, definition, record)) {
+            problems.set(problem, (problems.get(problem) ?? new Set()).add(record.statePaths.join(', ')));
+          }
+        }
+        expect([...problems].map(([problem, states]) => `${problem} (in ${[...states].join('; ')})`)).toEqual([]);
+      });
+    }
   });
 
   if (options.engine === false) return generated;

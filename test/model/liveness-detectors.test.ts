@@ -68,7 +68,7 @@ describe('the liveness detectors', { timeout: 120_000 }, () => {
     expect(found).toEqual(new Set(['unhandledDeadLetter']));
     const finding = report.liveness.findings[0];
     expect(finding?.state).toEqual(['notifyingCustomer.attempting']);
-    expect(finding?.detail).toMatch(/^ESCALATE for job path\/notify\/1 is refused \(NO_TRANSITION/);
+    expect(finding?.detail).toMatch(/^ESCALATE for job wf_walk\/notify\/1 is refused \(NO_TRANSITION/);
     expect(finding?.path.map((e) => e.type)).toContain('ACTION_EXECUTED');
   });
 
@@ -79,7 +79,7 @@ describe('the liveness detectors', { timeout: 120_000 }, () => {
       state: ['beforeAction.classifying.attempting'],
       path: [{ type: 'START' }],
     });
-    expect(report.liveness.findings[0]?.detail).toMatch(/^RETRYABLE_ERROR for job path\/classify\/1 is refused/);
+    expect(report.liveness.findings[0]?.detail).toMatch(/^RETRYABLE_ERROR for job wf_walk\/classify\/1 is refused/);
   });
 });
 

@@ -28,6 +28,21 @@ const loanReleased = [
 
 const warden = (cwd: string, ...argv: string[]) => runWardenLines({ cwd }, argv);
 
+describe('warden release in a project whose stately/ was never generated', () => {
+  const dir = project();
+
+  it('releases, and names the generated files stately check would find stale', async () => {
+    const released = await warden(dir, 'release', 'loan');
+    expect(released.code).toBe(0);
+    expect(released.out.slice(0, -1)).toEqual(loanReleased);
+    expect(released.out.at(-1)).toBe(
+      'stately/kstamp.machine.json, stately/kstamp.mmd, stately/loan.machine.json, stately/loan.mmd are not current: run warden stately gen and commit them with the release',
+    );
+    await warden(dir, 'stately', 'gen');
+    expect((await warden(dir, 'stately', 'check')).code).toBe(0);
+  });
+});
+
 describe('warden stately in a project', () => {
   const dir = project();
 

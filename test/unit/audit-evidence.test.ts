@@ -39,6 +39,20 @@ describe('audit evidence of a payload', () => {
     expect(long?.endsWith('…')).toBe(true);
   });
 
+  it('takes a failure report’s error as its reason, in either layout, when it states none', () => {
+    const error = { class: 'INTERNAL', message: 'run returned PAYED, not one of its results', retryable: true };
+    expect(auditEvidenceOf({ jobId: 'wf/pay/1', error }).reason).toBe(
+      'INTERNAL: run returned PAYED, not one of its results',
+    );
+    expect(auditEvidenceOf({ jobId: 'wf/pay/1', errorClass: 'TIMEOUT', message: 'no answer in 5 s' }).reason).toBe(
+      'TIMEOUT: no answer in 5 s',
+    );
+    expect(auditEvidenceOf({ reason: 'gave up', error }).reason).toBe('gave up');
+    expect(auditEvidenceOf({ error: { class: 'INTERNAL', message: 'x'.repeat(5000) } }).reason).toHaveLength(
+      maxAuditReason,
+    );
+  });
+
   it('digests the payload as received, whatever its key order', () => {
     const a = auditEvidenceOf({ x: 1, y: [2, 3] });
     expect(a.payloadDigest).toBe(`sha256:${nodeSha256('{"x":1,"y":[2,3]}')}`);

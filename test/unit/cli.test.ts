@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOrCreateSecretFile, readSecretFile } from '../../src/cli/secret-file.ts';
-import { runDemo } from '../../src/cli/demo.ts';
+import { formatAudit, runDemo } from '../../src/cli/demo.ts';
+import type { AuditEntry } from '../../src/engine/decision.ts';
 import { deployCheckSummary } from '../../src/cli/deploy-check.ts';
 import { registry, workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -34,6 +35,26 @@ describe('the warden command', () => {
     expect(out).toMatch(/APPROVED by demo-approver: beforeAction\.awaitingApproval ⇒ executingAction\.executing/);
     expect(out).toMatch(/CUSTOMER_NOTIFIED by worker:.* ⇒ completed/);
     expect(out).toMatch(/final state: completed$/);
+  });
+
+  it('prints the reason a demo step states: why an effect failed, why a person decided', () => {
+    const failed = {
+      version: 6,
+      eventType: 'PAY_FAILED',
+      actor: { id: 'worker:w1', kind: 'service', roles: ['worker'] },
+      from: ['paying'],
+      to: ['payWait'],
+      outcome: 'accepted',
+      guard: { outcome: 'passed', guards: ['canRetry'], failedChecks: [] },
+      effects: [],
+      reason: 'INTERNAL: run returned PAYED, not one of its results',
+    } as unknown as AuditEntry;
+    expect(formatAudit(failed)).toBe(
+      'v6 PAY_FAILED by worker:w1: paying ⇒ payWait [passed: canRetry] — INTERNAL: run returned PAYED, not one of its results',
+    );
+    expect(formatAudit({ ...failed, reason: null })).toBe(
+      'v6 PAY_FAILED by worker:w1: paying ⇒ payWait [passed: canRetry]',
+    );
   });
 
   it('refuses a bad configuration with exit code 2 and names the variable', async () => {

@@ -247,7 +247,11 @@ describe('defineWorkflow', () => {
     });
 
     it('refuses a definition that names its worker role differently', () => {
-      expect(problemsOf(withRoles({ DONE: ['bot'], FAILED: ['bot'], GIVE_UP: ['bot'] }))).toEqual([
+      const bot = {
+        ...withRoles({ DONE: ['bot'], FAILED: ['bot'], GIVE_UP: ['bot'] }),
+        roles: { maker: 'maker', bot: 'bot' },
+      };
+      expect(problemsOf(bot)).toEqual([
         "tiny@1: DONE answers a job (the chart guards it with isCurrentJob), but eventRoles.DONE is [bot]: add 'worker', the role Warden's workers act as, or every DONE a worker reports is refused",
         "tiny@1: FAILED answers a job (the chart guards it with isCurrentJob), but eventRoles.FAILED is [bot]: add 'worker', the role Warden's workers act as, or every FAILED a worker reports is refused",
         "tiny@1: deadLetterEvent GIVE_UP is what a worker sends when it gives up on a job, but eventRoles.GIVE_UP is [bot]: add 'worker', the role Warden's workers act as",
@@ -257,7 +261,7 @@ describe('defineWorkflow', () => {
 
     it('refuses a definition with effects and no job result even when no job guard names one', () => {
       const unguarded = { ...version, eventRoles: { GO: ['maker'], DONE: ['bot'] } };
-      expect(problemsOf({ versions: [unguarded] })).toEqual([
+      expect(problemsOf({ versions: [unguarded], roles: { maker: 'maker', bot: 'bot' } })).toEqual([
         "tiny@1: the chart requests requestWork, but no event is a job's result, one only 'worker' (the role Warden's workers act as) may send; eventRoles names bot, maker",
       ]);
     });
@@ -403,6 +407,14 @@ describe('defineWorkflow', () => {
     ).toEqual({
       quota: 5,
     });
+  });
+
+  it('names a role an event or the creation names that is not one of its roles, as a typo would', () => {
+    const misspelt = { ...version, createRoles: ['makr'], eventRoles: { GO: ['maker', 'approvr'], DONE: ['worker'] } };
+    expect(problemsOf({ versions: [misspelt], roles: { maker: 'maker', approver: 'approver' } })).toEqual([
+      'tiny@1: the event GO may be sent by approvr, which is not one of the roles of tiny (maker, approver) (did you mean approver?): add it to roles, or name one of them',
+      'tiny@1: makr may create it, which is not one of the roles of tiny (maker, approver) (did you mean maker?): add it to roles, or name one of them',
+    ]);
   });
 
   it('gives the starter tokens the claims the workflow names for their role, and no others', () => {

@@ -182,13 +182,13 @@ describe('derivePathModel', () => {
       'unknownField',
     ]);
     const valid = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' });
-    expect(valid.resolved).toMatchObject({ payload: { jobId: 'path/check/1' }, principal: { roles: ['worker'] } });
+    expect(valid.resolved).toMatchObject({ payload: { jobId: 'wf_walk/check/1' }, principal: { roles: ['worker'] } });
     expect(valid.decision.outcome).toBe('accepted');
     const stale = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'staleJob' });
     expect(stale.decision).toMatchObject({ outcome: 'refused', code: 'STALE_JOB' });
     // The dead letter names the job in flight, sent by a worker.
     const dead = applyWalkEvent(w, checking, { type: 'ESCALATE', variant: 'valid' });
-    expect(dead.resolved).toMatchObject({ payload: { reason: 'reason', jobId: 'path/check/1' } });
+    expect(dead.resolved).toMatchObject({ payload: { reason: 'reason', jobId: 'wf_walk/check/1' } });
     expect(dead.decision.outcome).toBe('accepted');
   });
 
@@ -207,7 +207,7 @@ describe('derivePathModel', () => {
     const decided = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' }).after;
     behaviouralState(w, decided);
     expect(seen).toEqual([
-      { jobs: { check: 'path/check/1' }, checking: true, decided: false },
+      { jobs: { check: 'wf_walk/check/1' }, checking: true, decided: false },
       { jobs: {}, checking: false, decided: true },
     ]);
   });
@@ -244,6 +244,26 @@ describe('derivePathModel', () => {
       /^APPROVE passed the guards but the step ends done without its proof: approvedBy \(review\): record what the outcome checks/,
     );
     expect(approve?.reason).not.toContain('guard withinLimit refused');
+  });
+
+  it('names an example the schema refuses, and why, though another variant reached the chart', () => {
+    // A misspelt field: the strict schema of APPROVE refuses it before the chart; the example over
+    // the limit reaches the chart and is refused by withinLimit, which alone was named before.
+    const examples = {
+      APPROVE: {
+        typo: { payload: { nte: 'fine' } },
+        small: { payload: {}, principal: { id: 'ann', tenantId: 'acme', kind: 'user' as const, roles: ['approver'] } },
+      },
+    };
+    const w = walkable({ ...base, bodies: [{ amount: 500 }], examples });
+    const { report } = generatePaths(w, { simple: false });
+    const approve = report.uncovered.find((u) => u.transition.startsWith('review APPROVE#0'));
+    expect(approve?.tried).toContainEqual({
+      state: ['review'],
+      outcome: expect.stringMatching(/^refused before the chart: \w+ \(.*nte/) as unknown,
+      variants: ['valid:typo'],
+    });
+    expect(approve?.reason).toMatch(/^the example meant to take it was refused \(valid:typo: refused before the chart/);
   });
 
   it('from a second creation body reaches it: every state node, every transition, live', () => {
@@ -328,7 +348,7 @@ describe('derivePathModel', () => {
         .map((e) => e.variant),
     ).toContain('job:other');
     const valid = applyWalkEvent(w, checking, { type: 'CHECKED', variant: 'valid' });
-    expect(valid.resolved).toMatchObject({ payload: { jobId: 'path/check/1' } });
+    expect(valid.resolved).toMatchObject({ payload: { jobId: 'wf_walk/check/1' } });
     expect(valid.decision.outcome).toBe('accepted');
     // Without it, a version 1 record would be decided on version 2's definition.
     const latestOnly = derivePathModel({ ...base, definition: latest });
@@ -362,12 +382,12 @@ describe('digestContext', () => {
 });
 
 describe('warden paths', () => {
-  it('prints, under each transition no path takes, the guard that refused it where it was tried', () => {
-    const bundle = defineWorkflow<OrderContext>({
+  const orderBundle = (input: DerivePathInput<OrderContext>) =>
+    defineWorkflow<OrderContext>({
       id: 'order',
       title: 'Order',
       description: 'An order a buyer submits; a large one goes to an approver.',
-      versions: [orderV1],
+      versions: [input.definition],
       createSchema: z.strictObject({ amount: z.number().int().positive() }),
       roles: base.roles,
       ...(base.claims ? { claims: base.claims } : {}),
@@ -382,9 +402,12 @@ describe('warden paths', () => {
       },
       view: { schema: z.object({}), render: () => ({}) },
       queues: [],
-      paths: derivePathModel(base),
-      demo: { input: () => ({ amount: 10 }), creator: derivePathModel(base).creator, decide: () => null },
+      paths: derivePathModel(input),
+      demo: { input: () => ({ amount: 10 }), creator: derivePathModel(input).creator, decide: () => null },
     });
+
+  it('prints, under each transition no path takes, the guard that refused it where it was tried', () => {
+    const bundle = orderBundle(base);
     const lines: string[] = [];
     const code = paths(createRegistry([bundle]), { json: false, definition: 'order', simple: false }, (l) =>
       lines.push(l),
@@ -399,5 +422,41 @@ describe('warden paths', () => {
     paths(createRegistry([bundle]), { json: true, definition: 'order', simple: false }, (l) => json.push(l));
     const report = JSON.parse(json.join('\n')) as { uncovered: { transition: string; guard: string | null }[] };
     expect(report.uncovered.find((u) => u.transition.startsWith('decided SUBMIT#0'))?.guard).toBe('isLarge');
+  });
+
+  it('exits 1 when a transition no path takes is not one of the defensive fallbacks, as the generated suite fails', () => {
+    // Every state is reached (a large order goes through review to done), but SUBMIT's fallback to done is never taken.
+    const large = { ...base, bodies: [{ amount: 500 }] };
+    const lines: string[] = [];
+    const code = paths(createRegistry([orderBundle(large)]), { json: false, definition: 'order', simple: false }, (l) =>
+      lines.push(l),
+    );
+    expect(lines.join('\n')).toContain('unreachable           none');
+    expect(lines.join('\n')).toContain('transitions no path takes:\n  decided SUBMIT#1 → done');
+    expect(code).toBe(1);
+    const kept = { ...large, defensiveTransitions: ['decided SUBMIT#1 → done'] };
+    expect(
+      paths(createRegistry([orderBundle(kept)]), { json: false, definition: 'order', simple: false }, () => {}),
+    ).toBe(0);
+  });
+
+  it('prints each distinct invariant violation once, with the number of edges it was met on', () => {
+    const unproven: WorkflowDefinition<OrderContext> = {
+      ...orderV1,
+      machine: machine.provide({ actions: { recordApproval: () => undefined } }),
+      outcomes: { done: { means: 'an approver approved it', missing: (c) => (c.approvedBy ? [] : ['approvedBy']) } },
+    };
+    const lines: string[] = [];
+    const input = { ...base, definition: unproven, bodies: [{ amount: 500 }, { amount: 600 }] };
+    paths(createRegistry([orderBundle(input)]), { json: false, definition: 'order', simple: false }, (l) =>
+      lines.push(l),
+    );
+    // Two large orders reach review as two distinct states: the same violation on two edges, one line.
+    const text = lines.join('\n');
+    expect(text).toContain('invariant violations  2');
+    expect(text.match(/^violation in /gm)).toHaveLength(1);
+    expect(text).toContain(
+      'violation in review on APPROVE (valid): the chart ends the workflow done without its proof: approvedBy (on 2 edges)',
+    );
   });
 });
