@@ -1,7 +1,8 @@
 /**
  * A path the API serves, asked with a method it does not answer, is 405 `METHOD_NOT_ALLOWED` with
  * `Allow` (RFC 9110 §15.5.6), not a 404 that says the path does not exist; OPTIONS answers `Allow`.
- * A path it does not serve stays 404, and `/v1` still asks for a token first.
+ * A path it does not serve stays 404, and `/v1` still asks for a token first; an id no workflow has
+ * is 404 without echoing all of a 16 KB id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedMethodsOf } from '../../src/api/allowed-methods.ts';
@@ -86,5 +87,20 @@ describe('allowedMethodsOf', () => {
     expect(allowed('/aXb')).toEqual([]);
     expect(allowed('/v1/things/7/')).toEqual([]);
     expect(allowed('/a.b/')).toEqual([]);
+  });
+});
+
+describe('an id no workflow has', () => {
+  it('is 404 naming at most its first 100 characters, on a read and on an event', async () => {
+    const id = `s001-${'x'.repeat(16_000)}`;
+    for (const [method, path, body] of [
+      ['GET', `/v1/workflows/${id}`, undefined],
+      ['POST', `/v1/workflows/${id}/events`, { type: 'CANCEL_REQUESTED', payload: { reason: 'x' } }],
+    ] as const) {
+      const response = await w.call(method, path, { token: w.tokens.agent, ...(body ? { body } : {}) });
+      expect(response.status, method).toBe(404);
+      const { error } = await w.json<{ error: { message: string } }>(response);
+      expect(error.message, method).toBe(`no workflow ${id.slice(0, 100)}…`);
+    }
   });
 });

@@ -15,7 +15,7 @@ import { createRateLimiter } from '../../rate-limit.ts';
 import { readJson } from '../../read-json.ts';
 import { eventBody, proposalBody } from '../../schemas.ts';
 import { proposalKind, toolsFor } from '../../tools.ts';
-import { etag, storedEventId, type WorkflowRouteGroup } from './kit.ts';
+import { etag, noWorkflow, storedEventId, type WorkflowRouteGroup } from './kit.ts';
 import { respond } from '../../respond.ts';
 import { responseSchemas } from '../../responses.ts';
 
@@ -26,7 +26,7 @@ export const eventsAndProposals: WorkflowRouteGroup = (app, { deps, loadOwned })
   const refusals = createRateLimiter({ perMinute: deps.refusalsPerMinute ?? 0, clock });
 
   function outcomeResponse(c: Context<ApiEnv>, workflowId: string, eventId: string, outcome: ApplyOutcome) {
-    const settled = settledOrThrow(outcome, { notFound: `no workflow ${workflowId}`, otherTenantAsAbsent: true });
+    const settled = settledOrThrow(outcome, { notFound: noWorkflow(workflowId), otherTenantAsAbsent: true });
     c.header('ETag', etag(settled));
     return respond(c, responseSchemas.EventAccepted, {
       workflowId,

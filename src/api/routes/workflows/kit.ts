@@ -35,6 +35,9 @@ export interface WorkflowKit {
 /** Routes of one concern, added to the `/v1/workflows` app. */
 export type WorkflowRouteGroup = (app: DocumentedRoutes<'/v1/workflows'>, kit: WorkflowKit) => void;
 
+/** The 404 of an id no caller's workflow has: an id of 16 KB is not echoed whole (none is over 80). */
+export const noWorkflow = (id: string) => `no workflow ${id.length > 100 ? `${id.slice(0, 100)}…` : id}`;
+
 export function workflowKit(deps: ApiDeps): WorkflowKit {
   const { engine, store, clock } = deps;
   const views = new ViewCache();
@@ -43,7 +46,7 @@ export function workflowKit(deps: ApiDeps): WorkflowKit {
     loadOwned: async (id, principal) => {
       const record = isWorkflowId(id) && id.length <= 80 ? await store.load(id) : null;
       const visible = record && (record.tenantId === principal.tenantId || actsAcrossTenants(principal));
-      if (!record || !visible) throw new ApiError('NOT_FOUND', `no workflow ${id}`);
+      if (!record || !visible) throw new ApiError('NOT_FOUND', noWorkflow(id));
       return record;
     },
     view: (record, principal) => {
