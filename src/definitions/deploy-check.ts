@@ -203,7 +203,7 @@ export async function checkLiveWorkflow(
     if (later) {
       say(
         'MIGRATION_NEEDED',
-        `${key} is no longer registered; migrate the workflow to ${definitionKey(later)} (its registered migration) before this deploy, or keep ${key} registered${migrationFault ? `; and that migration fails on it: ${migrationFault}` : ''}`,
+        `${key} is no longer registered; migrate the workflow to ${definitionKey(later)} (its registered migration) before this deploy, with the code deployed now: warden migrate ${key} --to ${later.version}; or keep ${key} registered${migrationFault ? `; and that migration fails on it: ${migrationFault}` : ''}`,
       );
     } else {
       say(
