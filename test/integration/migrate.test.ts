@@ -11,6 +11,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { workflows } from '../../machines/index.ts';
 import { supportV1toV2, type PersistedSnapshot } from '../../machines/support/migrations.ts';
 import { registry } from '../../machines/index.ts';
+import { deployCheck } from '../../src/cli/deploy-check.ts';
+import type { Finding } from '../../src/definitions/deploy-check.ts';
 import type { AnyWorkflowBundle } from '../../src/definitions/workflow.ts';
 import { createEngine, type Engine } from '../../src/engine/engine.ts';
 import { RedisStore } from '../../src/store/redis/redis-store.ts';
@@ -92,6 +94,14 @@ describe('warden migrate ID@FROM --to V', () => {
       });
     }
     expect(await record(onV2)).toEqual(untouched);
+    // The migration's audit entry is no step of support@2's chart: the deploy check finds nothing.
+    const findings: Finding[] = [];
+    expect(await deployCheck(store, registry, (f) => findings.push(f))).toEqual({
+      checked: 4,
+      stranded: 0,
+      differing: 0,
+    });
+    expect(findings).toEqual([]);
     expect((await record(finished)).definitionVersion).toBe(1);
 
     expect(await warden('migrate', 'support@1', '--to', '2')).toEqual({
