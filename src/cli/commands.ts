@@ -204,6 +204,21 @@ export const commands = {
     options: { json, definitions },
     args: [0, 0],
   },
+  migrate: {
+    synopsis: 'migrate ID@FROM --to V [--dry-run] | --workflow ID --to V',
+    about: [
+      'move every live workflow on ID@FROM (every tenant; the live store, REDIS_URL) to',
+      'ID@V through its registered migration, as an operator (audited as cli:<you>),',
+      'or one workflow; names each one refused (exit 1); --dry-run changes nothing',
+    ],
+    options: {
+      to: { type: 'string', value: 'V', help: 'the version to migrate to (a migration ID@FROM → ID@V is registered)' },
+      workflow: { type: 'string', value: 'ID', help: 'migrate this one workflow (from the version it runs on)' },
+      'dry-run': { type: 'boolean', help: 'list what would be migrated or refused; change nothing' },
+      definitions,
+    },
+    args: [0, 1],
+  },
   'stately import': {
     synopsis: 'stately import FILE [--definition ID]',
     about: [

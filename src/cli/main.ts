@@ -195,6 +195,14 @@ export async function main(
           printError,
         );
       }
+      case 'migrate': {
+        const { migrateCommand, parseMigrate } = await import('./migrate.ts');
+        const request = parseMigrate(positionals, values);
+        const terminal = process.stderr.isTTY;
+        return await migrateCommand(loadConfig(), await registry(), request, print, printError, {
+          ...(terminal ? { progress: (text: string) => process.stderr.write(`\r${text}\u001b[K`) } : {}),
+        });
+      }
       case 'version new': {
         const { versionNew } = await import('./version-new.ts');
         const workflows = await registry();

@@ -59,10 +59,13 @@ describe('warden without its Redis', { timeout: 180_000 }, () => {
       ['demo', '--definition', 'loan'],
       ['deploy', 'check'],
       ['reindex'],
+      ['migrate', 'support@1', '--to', '2'],
     ];
     const runs = await Promise.all(commands.map((argv) => warden(argv, vars)));
     for (const [i, run] of runs.entries()) {
-      const name = commands[i]?.filter((word) => !word.startsWith('-') && word !== '2' && word !== 'loan').join(' ');
+      const name = commands[i]
+        ?.filter((word) => !word.startsWith('-') && !['2', 'loan', 'support@1'].includes(word))
+        .join(' ');
       expect({ argv: commands[i], ...run }).toEqual({
         argv: commands[i],
         code: 2,

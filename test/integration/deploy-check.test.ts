@@ -205,7 +205,9 @@ describe('warden deploy check', () => {
     };
     const moved = await check(withMigration);
     expect(moved.findings[0]).toMatchObject({ kind: 'MIGRATION_NEEDED', stranded: true });
-    expect(moved.findings[0]?.message).toContain('migrate the workflow to support@3');
+    expect(moved.findings[0]?.message).toBe(
+      'support@2 is no longer registered; migrate the workflow to support@3 (its registered migration) before this deploy, with the code deployed now: warden migrate support@2 --to 3; or keep support@2 registered',
+    );
   });
 
   it('names every workflow on a released version whose guard changed: a recorded approval may now be refused', async () => {

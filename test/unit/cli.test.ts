@@ -7,6 +7,7 @@ import { readOrCreateSecretFile, readSecretFile } from '../../src/cli/secret-fil
 import { formatAudit, runDemo } from '../../src/cli/demo.ts';
 import type { AuditEntry } from '../../src/engine/decision.ts';
 import { deployCheckSummary } from '../../src/cli/deploy-check.ts';
+import { migrateSummary } from '../../src/cli/migrate.ts';
 import { registry, workflows } from '../../machines/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createAuthenticator } from '../../src/api/auth.ts';
@@ -209,5 +210,19 @@ describe('the summary of warden deploy check', () => {
     expect(summary(1)).toBe('deploy check: 1 live workflow; 1 would be stranded, 0 decided differently');
     expect(summary(0)).toBe('deploy check: 0 live workflows; 1 would be stranded, 0 decided differently');
     expect(summary(1234)).toBe('deploy check: 1234 live workflows; 1 would be stranded, 0 decided differently');
+  });
+});
+
+describe('the summary of warden migrate', () => {
+  it('counts one live workflow in the singular, says the refused and a dry run, and when there is nothing', () => {
+    const summary = (live: number, migrated: number, dryRun = false) =>
+      migrateSummary({ live, migrated }, 'loan@1', 'loan@2', dryRun);
+    expect(summary(12, 12)).toBe('migrated 12 of 12 live workflows of loan@1 to loan@2');
+    expect(summary(1, 1)).toBe('migrated 1 of 1 live workflow of loan@1 to loan@2');
+    expect(summary(3, 2)).toBe('migrated 2 of 3 live workflows of loan@1 to loan@2; 1 refused');
+    expect(summary(0, 0)).toBe('no live workflow runs on loan@1: nothing to migrate');
+    expect(summary(1, 0, true)).toBe(
+      'dry run: would migrate 0 of 1 live workflow of loan@1 to loan@2; 1 would be refused; nothing changed',
+    );
   });
 });
