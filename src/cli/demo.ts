@@ -31,7 +31,7 @@ export async function runDemo(
   const bundle = registry.bundle(options.definition ?? registry.bundles[0]?.id ?? '');
   if (!bundle) {
     printError(
-      `unknown definition ${options.definition ?? ''}; registered: ${registry.bundles.map((b) => b.id).join(', ')}`,
+      `warden demo: unknown definition ${options.definition ?? ''}; registered: ${registry.bundles.map((b) => b.id).join(', ')}`,
     );
     return 2;
   }

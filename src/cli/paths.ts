@@ -75,7 +75,7 @@ export function paths(
     const definition = registry.resolve(key);
     const bundle = definition && registry.bundle(definition.id);
     if (!definition || !bundle) {
-      printError(`unknown definition ${key}; registered: ${[...registry.versions.keys()].join(', ')}`);
+      printError(`warden paths: unknown definition ${key}; registered: ${[...registry.versions.keys()].join(', ')}`);
       return 2;
     }
     const model = bundle.paths as PathModel;

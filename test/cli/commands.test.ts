@@ -184,6 +184,11 @@ describe('a definition that is not registered', () => {
       ['version', 'new', 'nosuch'],
       'warden version new: unknown definition nosuch; registered: support, agent-task, loan',
     ],
+    [['paths', '--definition', 'nosuch'], `warden paths: unknown definition nosuch; registered: ${keys}`],
+    [
+      ['demo', '--definition', 'nosuch'],
+      'warden demo: unknown definition nosuch; registered: support, agent-task, loan',
+    ],
   ])('%j names it and the registered ones on stderr, exit 2', async (argv, message) => {
     expect(await own(...argv)).toEqual({ code: 2, out: '', err: message });
     expect(readdirSync(cwd)).toEqual([]);

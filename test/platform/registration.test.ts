@@ -104,7 +104,9 @@ describe('a definition registered beside the shipped ones', () => {
     expect(report.transitionsCovered).toBe(report.transitionsTotal);
     const unknown = await warden('paths', '--definition', 'nope');
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toBe(`unknown definition nope; registered: ${[...registry.versions.keys()].join(', ')}`);
+    expect(unknown.err).toBe(
+      `warden paths: unknown definition nope; registered: ${[...registry.versions.keys()].join(', ')}`,
+    );
   });
 
   it('passes the Stately check once its files are generated, every other definition’s as committed', () => {
