@@ -152,7 +152,7 @@ export function changedImplementations(machine: AnyStateMachine, pins: Implement
     if (pin === undefined) {
       problems.push({
         code: 'IMPLEMENTATION_UNPINNED',
-        message: `${key}: ${at} names the ${kind} ${name}, which its release does not pin; release the version's pins again`,
+        message: `${key}: ${at} names the ${kind} ${name}, which its release does not pin: if ${key}'s chart is not the one it was released with, run it from its release (\`workflow({ released })\`, docs/changing-a-workflow.md); else release the version's pins again`,
       });
     } else if (pin !== now) {
       // A pin of the other kind: the implementation moved to or from the kit; its source is not comparable.

@@ -153,7 +153,7 @@ describe('a released version kept as data', () => {
       {
         code: 'IMPLEMENTATION_UNPINNED',
         message:
-          "support@1: states.beforeAction.states.gatheringEvidence.states.policy.states.attempting.on.RETRYABLE_ERROR names the guard answersTheJob, which its release does not pin; release the version's pins again",
+          "support@1: states.beforeAction.states.gatheringEvidence.states.policy.states.attempting.on.RETRYABLE_ERROR names the guard answersTheJob, which its release does not pin: if support@1's chart is not the one it was released with, run it from its release (`workflow({ released })`, docs/changing-a-workflow.md); else release the version's pins again",
       },
     ]);
   });
