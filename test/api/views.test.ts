@@ -10,6 +10,7 @@ import { agentTask } from '../../machines/agent-task/index.ts';
 import { support } from '../../machines/support/index.ts';
 import { mintToken } from '../../src/api/auth.ts';
 import { apiWorld, refundRequest, secret, type ApiWorld } from './support.ts';
+import { platformViewFields } from '../../src/definitions/platform-view-fields.ts';
 
 let w: ApiWorld;
 
@@ -21,19 +22,7 @@ afterAll(async () => {
   await w.stop();
 });
 
-const platformFields = [
-  'workflowId',
-  'tenantId',
-  'definition',
-  'version',
-  'createdAt',
-  'updatedAt',
-  'status',
-  'state',
-  'allowedEvents',
-  'timers',
-  'presentation',
-];
+const platformFields: string[] = [...platformViewFields, 'presentation'];
 
 /** The view's own fields parse with the schema, and the schema drops none of them (nothing undeclared). */
 function expectDescribed(schema: z.ZodType, view: Record<string, unknown>) {
