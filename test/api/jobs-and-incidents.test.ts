@@ -163,7 +163,7 @@ describe('the jobs and incidents of a workflow', () => {
         attempt: 1,
         maxAttempts: 3,
         lease: null,
-        lastError: 'STAMP_FAILED',
+        lastError: 'STAMP_FAILED: UNAVAILABLE: the stamp office is closed',
       }),
     ]);
     const next = Date.parse(jobs[0]?.nextAttemptAt ?? '');
