@@ -6,7 +6,6 @@
  * them (a SCAN of every master: no index lists a version's workflows across tenants). Exit 0 when
  * every one moved (or none was there), 1 naming each one refused, 2 for a usage or configuration error.
  */
-import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { Config } from '../config.ts';
 import type { WorkflowRegistry } from '../definitions/registry.ts';
@@ -15,6 +14,7 @@ import { definitionKey, type WorkflowDefinition } from '../engine/definition.ts'
 import { createEngine, operatorRole, type ApplyOutcome, type Engine } from '../engine/engine.ts';
 import { decideMigration, type SnapshotMigration } from '../engine/migrate.ts';
 import type { Principal } from '../engine/principal.ts';
+import { newId } from '../system.ts';
 import { UsageError, type OptionValues } from './commands.ts';
 import { withLiveStore } from './live-store.ts';
 
@@ -184,7 +184,7 @@ export async function migrateCommand(
       store,
       definitions: registry,
       clock: () => Date.now(),
-      newId: () => randomBytes(12).toString('hex'),
+      newId,
     });
     if (!plan) return one(engine, await store.load(request.workflowId ?? ''));
     const from = definitionKey(plan.from);

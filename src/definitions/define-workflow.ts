@@ -272,7 +272,8 @@ export function defineWorkflow<TContext, TAdapters extends object = object>(
   }
   problems.push(...eventPresentationProblems(spec.view.events ?? {}, declared));
   const viewShape = (spec.view.schema as { shape?: unknown }).shape;
-  const taken = platformViewFields.filter((field) => viewShape && typeof viewShape === 'object' && field in viewShape);
+  const declaredFields = typeof viewShape === 'object' && viewShape !== null ? Object.keys(viewShape) : [];
+  const taken = platformViewFields.filter((field) => declaredFields.includes(field));
   if (taken.length > 0) {
     problems.push(
       `view.schema declares ${taken.join(', ')}, which the platform’s fields of a view already are (${platformViewFields.join(', ')}): name them otherwise`,
