@@ -458,7 +458,8 @@ export function definePathSuite(subject: Walkable | AnyWorkflowBundle, options: 
         const problems = new Map<string, Set<string>>();
         for (const [index, path] of paths.entries()) {
           if (path.kind !== 'shortest') continue;
-          const { record } = (onEngine.has(index) ? pureRun(index) : replayPure(walkable, path)).walk;
+          // Every shortest path goes through the engine too: its pure run is kept, not replayed again.
+          const { record } = pureRun(index).walk;
           for (const problem of viewProblems(bundle, definition, record)) {
             problems.set(problem, (problems.get(problem) ?? new Set()).add(record.statePaths.join(', ')));
           }
